@@ -1,0 +1,94 @@
+/**
+ * Builds the Fastify app (no listen): plugins, security hooks, error envelope, OpenAPI and every domain's
+ * routes. Tests build it on a fresh database; main.ts builds it on the configured one.
+ */
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { registerAccessControl } from './lib/access';
+import type { AppContext } from './lib/context';
+import { registerCsrfProtection } from './lib/csrf';
+import { registerErrorHandling } from './lib/error-handler';
+import { registerPublicHostGuard } from './lib/public-host';
+import { registerSecurityHeaders } from './lib/security-headers';
+import { registerModules } from './modules/index';
+import { webPageFallback, registerWebAssets } from './web/static';
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** false in tests that do not want the request log */
+  logger?: boolean;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel } : false,
+    // A hop count is valid at run time (proxy-addr); Fastify's types omit it.
+    trustProxy: config.trustProxy as boolean | string[],
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const ctx: AppContext = { config, database, db: database.db, redis };
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    await redis?.quit();
+  });
+
+  // Every response carries its request id, so a user's report of a failure can be found in the log.
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(cookie);
+  await registerSecurityHeaders(app, helmet);
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'trc-rl:' } : {}),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Test Report Center API', version: '1' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'trc_session' },
+          benchKey: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
+
+  registerErrorHandling(app, webPageFallback(config));
+  registerPublicHostGuard(app);
+  registerCsrfProtection(app, [new URL(config.publicBaseUrl).origin]);
+  registerAccessControl(app, database.db);
+
+  await registerModules(app);
+  await registerWebAssets(app);
+  return app;
+}

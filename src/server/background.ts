@@ -1,0 +1,20 @@
+/**
+ * Work the server does besides answering requests (the mail outbox worker, housekeeping). Each piece
+ * returns a stop function; main.ts stops them before closing the database.
+ */
+import type { FastifyInstance } from 'fastify';
+import { purgeExpiredSessions } from './modules/auth/sessions';
+
+export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
+  const stops: (() => Promise<void> | void)[] = [];
+
+  const housekeeping = setInterval(() => {
+    purgeExpiredSessions(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
+  }, 15 * 60 * 1000);
+  housekeeping.unref();
+  stops.push(() => clearInterval(housekeeping));
+
+  return async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Configuration from the environment, parsed once at start. A bad value stops the program with one line
+ * naming the variable (see main.ts), never a stack trace.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function urlWithProtocols(protocols: string[], example: string) {
+  return z
+    .string()
+    .trim()
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL like ${example}` },
+    );
+}
+
+/** `TRUST_PROXY`: true/false, a hop count, or a comma-separated list of addresses or CIDR ranges. */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): boolean | number | string[] => {
+    if (v === '' || v === 'false' || v === '0') return false;
+    if (v === 'true') return true;
+    if (/^\d+$/.test(v)) return Number(v);
+    const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
+    if (parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) || p === 'loopback' || p === 'uniquelocal' || p === 'linklocal')) {
+      return parts;
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a list of addresses' });
+    return z.NEVER;
+  });
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db').optional(),
+  REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+  SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtp://user:pass@mail.example.com:587').optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Test Report Center <no-reply@localhost>'),
+  PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://reports.example.com').optional(),
+  TRUST_PROXY: trustProxy.default(false),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Base of links in emails, without a trailing slash. */
+  publicBaseUrl: string;
+  trustProxy: boolean | number | string[];
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Empty variables count as unset, as a blank line in a .env file usually means. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((k) => [k, env[k]] as const)
+      .filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * One database handle for both engines: embedded PGlite (default; data under DATA_DIR) or PostgreSQL
+ * (DATABASE_URL). The same schema and SQL migrations serve both; code above this file sees only `Db`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { citext } from '@electric-sql/pglite/contrib/citext';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What a repository takes: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+/** One connection, for work that must stay on it (migrations under an advisory lock). */
+export interface RawSession {
+  exec(text: string): Promise<void>;
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… selects PostgreSQL */
+  url?: string;
+  /** folder for PGlite's files; omitted: in memory (tests) */
+  dataDir?: string;
+  /** pool size for PostgreSQL */
+  maxConnections?: number;
+}
+
+// Numeric and bigint columns come back as strings from both drivers; dates stay as Date via Drizzle.
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.maxConnections ?? 10) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir?: string): Promise<Database> {
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = path.join(dataDir, 'pglite');
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir, { extensions: { btree_gist, citext } });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // PGlite has one connection; its own queue serialises callers, so a "session" is the client itself.
+  const session: RawSession = {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <R,>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
+  };
+  return {
+    kind: 'pglite',
+    db,
+    withSession: (fn) => fn(session),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    withSession: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          exec: async (text) => {
+            await client.query(text);
+          },
+          query: async <R,>(text: string, params: unknown[] = []) =>
+            (await client.query(text, params)).rows as R[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

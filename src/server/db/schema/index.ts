@@ -1,0 +1,2 @@
+// One file per domain; the SQL in ../migrations is the source of truth, these mirror it for queries.
+export * from './accounts';

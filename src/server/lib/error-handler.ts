@@ -1,0 +1,95 @@
+/**
+ * Every failure leaves the server as `{ error: { status, message, key?, fields?, requestId? } }`.
+ * Client mistakes are named (validation errors name each field); a 5xx hides its internals and carries the
+ * request id that is also in the log line.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, codeForHttpStatus, ERROR_CODES, statusName, type ErrorBody, type ErrorCode, type FieldError } from '../../shared/errors';
+import { hasKey, translate } from '../../shared/i18n/index';
+import { requestLanguage } from './request-language';
+
+function send(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  key: string,
+  extra: { params?: Record<string, string | number>; fields?: FieldError[]; httpStatus?: number } = {},
+) {
+  const language = requestLanguage(req);
+  const httpStatus = extra.httpStatus ?? ERROR_CODES[code];
+  const body: ErrorBody = {
+    error: {
+      status: statusName(code),
+      message: translate(language, key, extra.params),
+      key,
+      ...(extra.params ? { params: extra.params } : {}),
+      ...(extra.fields ? { fields: extra.fields } : {}),
+      ...(httpStatus >= 500 ? { requestId: String(req.id) } : {}),
+    },
+  };
+  return reply.status(httpStatus).type('application/json; charset=utf-8').send(body);
+}
+
+/** A zod issue message is an i18n key when the shared schemas set one; anything else reads "not valid". */
+export function fieldError(req: FastifyRequest, field: string, message: string, params?: Record<string, unknown>): FieldError {
+  const key = hasKey(message) ? message : 'validation.invalid';
+  const p = params && Object.fromEntries(
+    Object.entries(params).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
+  ) as Record<string, string | number>;
+  return { field, key, message: translate(requestLanguage(req), key, p), ...(p && Object.keys(p).length ? { params: p } : {}) };
+}
+
+/** `pageFallback` answers GET requests outside /api that match no route (the web app's history routing). */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  pageFallback?: (req: FastifyRequest, reply: FastifyReply) => unknown,
+): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
+    if (err instanceof AppError) {
+      const fields = err.fields?.map((f) => fieldError(req, f.field, f.key, f.params));
+      return send(req, reply, err.code, err.messageKey, { params: err.params, fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = err.validation.map((v) => {
+        const issue = v.params as { maximum?: unknown; minimum?: unknown };
+        return fieldError(req, v.instancePath.replace(/^\//, '').replace(/\//g, '.'), v.message ?? '', {
+          max: issue.maximum,
+          min: issue.minimum,
+        });
+      });
+      return send(req, reply, 'invalid-argument', 'errors.invalidRequest', { fields });
+    }
+    const fe = err as FastifyError;
+    switch (fe.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(req, reply, 'invalid-argument', 'errors.malformedJson');
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_REQ_FILE_TOO_LARGE':
+      case 'FST_FILES_LIMIT':
+        return send(req, reply, 'out-of-range', 'errors.bodyTooLarge');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+        return send(req, reply, 'unsupported-media-type', 'errors.unsupportedMediaType');
+    }
+    if (fe.statusCode === 429) {
+      const seconds = Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60)));
+      return send(req, reply, 'resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
+    }
+    if (fe instanceof SyntaxError && 'statusCode' in fe && fe.statusCode === 400) {
+      return send(req, reply, 'invalid-argument', 'errors.malformedJson');
+    }
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return send(req, reply, codeForHttpStatus(fe.statusCode), 'errors.invalidRequest', { httpStatus: fe.statusCode });
+    }
+    req.log.error({ err }, 'request failed');
+    return send(req, reply, 'internal', 'errors.internal');
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = req.url.startsWith('/api/') || req.url === '/api';
+    if (!isApi && pageFallback && (req.method === 'GET' || req.method === 'HEAD')) return pageFallback(req, reply);
+    return send(req, reply, 'not-found', isApi ? 'errors.routeNotFound' : 'errors.notFound');
+  });
+}

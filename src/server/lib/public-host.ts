@@ -1,0 +1,27 @@
+/**
+ * The original's first guard rule, on the server too: a host name containing `client` or `report` is the
+ * customers' address. It serves the public search page and the public API only; everything else
+ * redirects to /search (pages) or is refused (API).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../shared/errors';
+
+export function isPublicHost(hostname: string): boolean {
+  return /client|report/i.test(hostname);
+}
+
+function allowedOnPublicHost(req: FastifyRequest): boolean {
+  const path = req.url.split('?')[0] ?? '/';
+  if (path.startsWith('/api/')) return path.startsWith('/api/v1/public/');
+  return path === '/search' || path.startsWith('/assets/') || /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path)
+    || path === '/healthz' || path === '/readyz';
+}
+
+export function registerPublicHostGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isPublicHost(req.hostname) || allowedOnPublicHost(req)) return;
+    if (req.url.startsWith('/api/')) throw new AppError('permission-denied', 'errors.staffOnlyHost');
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    return reply.redirect(`/search${query}`, 302);
+  });
+}

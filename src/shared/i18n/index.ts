@@ -1,0 +1,50 @@
+/**
+ * The message catalogue of both sides. Each domain keeps its strings in `<lang>/<domain>.json`; the file
+ * name is the first segment of the key (`errors.productNotFound`). en and zh must have the same keys
+ * (test/i18n-catalogue.test.ts checks it). Adding a domain: add the two files and list them below.
+ */
+import enErrors from './en/errors.json';
+import enValidation from './en/validation.json';
+import zhErrors from './zh/errors.json';
+import zhValidation from './zh/validation.json';
+
+export const LANGUAGES = ['en', 'zh'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+type Tree = { [key: string]: string | Tree };
+
+export const catalogues: Record<Language, Tree> = {
+  en: { errors: enErrors, validation: enValidation },
+  zh: { errors: zhErrors, validation: zhValidation },
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+function lookup(tree: Tree, key: string): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (node === undefined || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+export function hasKey(key: string): boolean {
+  return lookup(catalogues.en, key) !== undefined;
+}
+
+/** Translate `key` with i18next-style `{{name}}` interpolation; falls back to English, then the key. */
+export function translate(language: Language, key: string, params: Record<string, unknown> = {}): string {
+  const text = lookup(catalogues[language], key) ?? lookup(catalogues.en, key) ?? key;
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+/** Every dotted key of a catalogue, for the en/zh parity test. */
+export function flattenKeys(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === 'string' ? [prefix + k] : flattenKeys(v, `${prefix}${k}.`),
+  );
+}

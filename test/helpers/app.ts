@@ -1,0 +1,33 @@
+/** The real app on a fresh database, for API tests. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { loadConfig, type Config } from '../../src/server/config';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  testDb: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...env });
+  const testDb = await createTestDatabase();
+  const app = await buildApp({ config, database: testDb.database, logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    testDb,
+    close: async () => {
+      await app.close();
+      await testDb.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
