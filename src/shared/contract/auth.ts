@@ -1,0 +1,93 @@
+/** Sign-in, first-run registration, password and profile: the schemas of routes and forms alike. */
+import { z } from 'zod';
+import { ROLES } from '../abilities';
+import { LANGUAGES } from '../i18n/index';
+import { emailField, MSG, requiredText } from './common';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** A new password: 8 to 128 characters. The server also refuses the commonest passwords. */
+export function newPasswordField() {
+  return z
+    .string({ error: MSG.required })
+    .min(1, { error: MSG.required, abort: true })
+    .min(PASSWORD_MIN, { error: 'validation.passwordTooShort', abort: true })
+    .max(PASSWORD_MAX, { error: 'validation.passwordTooLong' });
+}
+
+/** A password being checked (sign-in, current password): only present and bounded. */
+export function existingPasswordField() {
+  return z
+    .string({ error: MSG.required })
+    .min(1, { error: MSG.required, abort: true })
+    .max(1024, { error: MSG.invalid });
+}
+
+export const languageField = z.enum(LANGUAGES, { error: 'validation.oneOf' });
+export const roleField = z.enum(ROLES, { error: 'validation.oneOf' });
+
+export const user = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  role: roleField,
+  language: languageField,
+  preferences: z.record(z.string(), z.unknown()),
+  disabled: z.boolean(),
+});
+export type User = z.infer<typeof user>;
+
+export const registerInput = z.object({
+  name: requiredText(120),
+  email: emailField(),
+  password: newPasswordField(),
+});
+export type RegisterInput = z.input<typeof registerInput>;
+
+export const loginInput = z.object({
+  email: emailField(),
+  password: existingPasswordField(),
+});
+export type LoginInput = z.input<typeof loginInput>;
+
+export const forgotPasswordInput = z.object({ email: emailField() });
+export type ForgotPasswordInput = z.input<typeof forgotPasswordInput>;
+
+export const resetPasswordInput = z.object({
+  token: z.string({ error: MSG.required }).min(1, { error: MSG.required }).max(200, { error: MSG.invalid }),
+  password: newPasswordField(),
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordInput>;
+
+export const changePasswordInput = z.object({
+  currentPassword: existingPasswordField(),
+  newPassword: newPasswordField(),
+});
+export type ChangePasswordInput = z.input<typeof changePasswordInput>;
+
+/** Preferences are the web app's to define; the server only bounds their size. */
+export const preferencesField = z
+  .record(z.string().max(64), z.unknown())
+  .refine((p) => JSON.stringify(p).length <= 8192, { error: MSG.invalid });
+
+export const updateMeInput = z
+  .object({
+    name: requiredText(120),
+    language: languageField,
+    preferences: preferencesField,
+  })
+  .partial();
+export type UpdateMeInput = z.input<typeof updateMeInput>;
+
+/** `/auth/me`: the user and the CASL rules of their role, so the web app shows what they may do. */
+export const me = z.object({
+  user,
+  abilities: z.array(z.record(z.string(), z.unknown())),
+  /** true while no account exists: the web app offers /register */
+  needsFirstAdmin: z.boolean().optional(),
+});
+export type Me = z.infer<typeof me>;
+
+/** `GET /auth/setup`: whether /register may still create the first admin. */
+export const setupStatus = z.object({ needsFirstAdmin: z.boolean() });
