@@ -14,11 +14,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `extend` registers extra routes (e.g. a route that throws) before the app is made ready. */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  extend?: (app: FastifyInstance) => void | Promise<void>,
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...env });
   const testDb = await createTestDatabase();
   const app = await buildApp({ config, database: testDb.database, logger: false });
+  if (extend) await extend(app);
   await app.ready();
   return {
     app,

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/server/config';
+
+describe('configuration', () => {
+  it('has defaults that need nothing set', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', trustProxy: false, logLevel: 'info', publicBaseUrl: 'http://localhost:3000' });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.databaseUrl).toBeUndefined();
+  });
+
+  it('parses every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u:p@db:5432/trc',
+      REDIS_URL: 'redis://r:6379',
+      SMTP_URL: 'smtp://u:p@mail:587',
+      MAIL_FROM: 'Reports <r@example.com>',
+      PUBLIC_BASE_URL: 'https://reports.example.com/',
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', publicBaseUrl: 'https://reports.example.com', trustProxy: 1, logLevel: 'warn' });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['SMTP_URL', 'http://mail'],
+    ['PUBLIC_BASE_URL', 'reports.example.com'],
+    ['TRUST_PROXY', 'maybe please'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid ${name}=`));
+  });
+});
+
+describe('start-up failures', () => {
+  const main = path.resolve('src/server/main.ts');
+  const tsx = path.resolve('node_modules/tsx/dist/cli.mjs');
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [tsx, main], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+
+  it('stops with one line naming a bad variable and a non-zero exit', () => {
+    const r = start({ PORT: 'eighty' });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/Invalid PORT="eighty"/);
+    expect(r.stderr).not.toMatch(/\s+at /);
+  });
+
+  it('stops with one line when the database cannot be reached', () => {
+    const r = start({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/none' });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/Cannot reach the database at DATABASE_URL/);
+    expect(r.stderr).not.toContain('secret');
+  });
+});
