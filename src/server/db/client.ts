@@ -61,10 +61,17 @@ async function openPglite(dataDir?: string): Promise<Database> {
     },
     query: async <R,>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
   };
+  // Advisory locks are re-entrant within one connection, so on PGlite they cannot keep two callers in
+  // this process apart: sessions are handed out one at a time instead.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     kind: 'pglite',
     db,
-    withSession: (fn) => fn(session),
+    withSession: <T,>(fn: (s: RawSession) => Promise<T>) => {
+      const run = queue.then(() => fn(session));
+      queue = run.catch(() => undefined);
+      return run;
+    },
     close: () => client.close(),
   };
 }
