@@ -2,6 +2,7 @@
  * The server process: configuration, database, migrations, background workers, listen. Anything that
  * stops it at start (bad variable, unreachable database) is said in one line with a non-zero exit.
  */
+import { sql } from 'drizzle-orm';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openConfiguredDatabase } from './db/open';
@@ -52,7 +53,12 @@ async function main(): Promise<void> {
     fail(`Cannot listen on ${config.host}:${config.port} (PORT/HOST): ${(err as Error).message}`);
   }
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  app.log.info(`Test Report Center is ready at http://${shown}:${config.port} (database: ${database.kind})`);
+  const address = `http://${shown}:${config.port}`;
+  app.log.info(`Test Report Center is ready at ${address} (database: ${database.kind})`);
+  const anyAccount = await database.db.execute(sql`select exists (select 1 from users) as present`);
+  if (!(anyAccount.rows[0] as { present: boolean } | undefined)?.present) {
+    app.log.info(`No account exists yet: open ${address}/register to create the first administrator`);
+  }
 }
 
 function redact(url: string): string {
