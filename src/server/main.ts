@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { rowsOf } from './db/client';
 import { openConfiguredDatabase } from './db/open';
 import { migrate } from './db/migrate';
 import { startBackgroundWork } from './background';
@@ -55,8 +56,10 @@ async function main(): Promise<void> {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = `http://${shown}:${config.port}`;
   app.log.info(`Test Report Center is ready at ${address} (database: ${database.kind})`);
-  const anyAccount = await database.db.execute(sql`select exists (select 1 from users) as present`);
-  if (!(anyAccount.rows[0] as { present: boolean } | undefined)?.present) {
+  const [anyAccount] = rowsOf<{ present: boolean }>(
+    await database.db.execute(sql`select exists (select 1 from users) as present`),
+  );
+  if (!anyAccount?.present) {
     app.log.info(`No account exists yet: open ${address}/register to create the first administrator`);
   }
 }

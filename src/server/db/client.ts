@@ -103,3 +103,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     close: () => pool.end(),
   };
 }
+
+/** Rows of a raw `db.execute(sql\`…\`)`: both drivers answer `{ rows }`, which Drizzle's shared type hides. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
