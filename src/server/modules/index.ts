@@ -3,8 +3,14 @@
  * outside its folder.
  */
 import type { FastifyInstance } from 'fastify';
+import { auditRoutes } from './audit/audit.routes';
+import { authRoutes } from './auth/auth.routes';
 import { healthRoutes } from './health/health.routes';
+import { staffRoutes } from './staff/staff.routes';
 
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(staffRoutes);
+  await app.register(auditRoutes);
 }

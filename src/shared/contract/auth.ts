@@ -91,3 +91,7 @@ export type Me = z.infer<typeof me>;
 
 /** `GET /auth/setup`: whether /register may still create the first admin. */
 export const setupStatus = z.object({ needsFirstAdmin: z.boolean() });
+
+/** An action's outcome when there is nothing else to return: the message key and its text in the request's language. */
+export const notice = z.object({ ok: z.literal(true), key: z.string(), message: z.string() });
+export type Notice = z.infer<typeof notice>;

@@ -3,9 +3,13 @@
  * name is the first segment of the key (`errors.productNotFound`). en and zh must have the same keys
  * (test/i18n-catalogue.test.ts checks it). Adding a domain: add the two files and list them below.
  */
+import enAuth from './en/auth.json';
 import enErrors from './en/errors.json';
+import enStaff from './en/staff.json';
 import enValidation from './en/validation.json';
+import zhAuth from './zh/auth.json';
 import zhErrors from './zh/errors.json';
+import zhStaff from './zh/staff.json';
 import zhValidation from './zh/validation.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
@@ -15,8 +19,8 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation },
-  zh: { errors: zhErrors, validation: zhValidation },
+  en: { errors: enErrors, validation: enValidation, auth: enAuth, staff: enStaff },
+  zh: { errors: zhErrors, validation: zhValidation, auth: zhAuth, staff: zhStaff },
 };
 
 export function isLanguage(value: unknown): value is Language {
