@@ -3,6 +3,8 @@
  * returns a stop function; main.ts stops them before closing the database.
  */
 import type { FastifyInstance } from 'fastify';
+import { createMailTransport } from './mail/transports';
+import { startMailWorker } from './mail/worker';
 import { purgeExpiredSessions } from './modules/auth/sessions';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
@@ -13,6 +15,14 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   }, 15 * 60 * 1000);
   housekeeping.unref();
   stops.push(() => clearInterval(housekeeping));
+
+  const transport = createMailTransport(app.ctx.config, app.log);
+  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log });
+  app.log.info(`mail: ${transport.description}`);
+  stops.push(async () => {
+    await mailWorker.stop();
+    await transport.close();
+  });
 
   return async () => {
     for (const stop of stops.reverse()) await stop();

@@ -1,0 +1,32 @@
+/**
+ * Lets the module that queued a message follow what became of it (a search request turning sent or
+ * failed, a staff "resend"). One handler per kind, called by the worker inside the transaction that
+ * records the outcome, so the owner's row and the outbox row never disagree.
+ */
+import type { Tx } from '../db/client';
+import type { OutboxRow } from '../db/schema/index';
+
+export type MailOutcome =
+  | { status: 'sent' }
+  | { status: 'retrying'; error: string; nextAttemptAt: Date }
+  | { status: 'failed'; error: string };
+
+/** `row` is the outbox row after the update (status, attempts, last_error, sent_at as recorded). */
+export type MailOutcomeHandler = (row: OutboxRow, outcome: MailOutcome, tx: Tx) => Promise<void> | void;
+
+const handlers = new Map<string, MailOutcomeHandler>();
+
+/**
+ * Registers the handler for one kind of message, replacing an earlier one (apps are built more than
+ * once per process in tests). Returns a function that removes it.
+ */
+export function onMailOutcome(kind: string, handler: MailOutcomeHandler): () => void {
+  handlers.set(kind, handler);
+  return () => {
+    if (handlers.get(kind) === handler) handlers.delete(kind);
+  };
+}
+
+export function outcomeHandlerFor(kind: string): MailOutcomeHandler | undefined {
+  return handlers.get(kind);
+}

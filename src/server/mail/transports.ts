@@ -1,0 +1,139 @@
+/**
+ * How a claimed outbox row leaves the process: SMTP through one pooled nodemailer transporter when
+ * SMTP_URL is set, otherwise an RFC 822 `.eml` file under `${DATA_DIR}/outbox/`, so that an install
+ * without a mail server still produces (and shows in its log) exactly what it would have sent.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { Config } from '../config';
+import type { OutboxRow } from '../db/schema/index';
+
+/** The part of pino the mail code uses; Fastify's logger fits, tests pass a silent one. */
+export interface MailLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SendResult {
+  messageId: string;
+  /** the .eml file, for the file transport */
+  location?: string;
+}
+
+export interface MailTransport {
+  /** where messages go, for the log (credentials removed) */
+  readonly description: string;
+  send(row: OutboxRow): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Well below the first retry interval (worker.ts), so that a dead server turns into a retry quickly
+ * instead of holding a message for nodemailer's defaults of minutes.
+ */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+  dnsTimeout: 10_000,
+} as const;
+
+function domainOf(from: string): string {
+  return /@([^\s>@]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+}
+
+/** The nodemailer message for a row. The Message-ID is stable per row so that a resend after a crash can be recognised as the same message. */
+export function composeMessage(row: OutboxRow, from: string): SendMailOptions {
+  return {
+    from,
+    to: row.recipient,
+    subject: row.subject,
+    text: row.textBody,
+    ...(row.htmlBody ? { html: row.htmlBody } : {}),
+    messageId: `<${row.id}@${domainOf(from)}>`,
+    attachments: row.attachments.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: Buffer.from(a.contentBase64, 'base64'),
+    })),
+  };
+}
+
+function describeSmtpUrl(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.hostname}${u.port ? `:${u.port}` : ''}`;
+}
+
+export interface SmtpTransportOptions {
+  /** false only for the benchmark's comparison: a connection per message costs ~100 ms */
+  pool?: boolean;
+  maxConnections?: number;
+}
+
+export function createSmtpTransport(url: string, from: string, options: SmtpTransportOptions = {}): MailTransport {
+  const common = {
+    url,
+    ...SMTP_TIMEOUTS,
+    // Rows carry their content; a path or URL in one must never make the server read files or fetch.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+  const transporter =
+    options.pool === false
+      ? nodemailer.createTransport(common)
+      : nodemailer.createTransport({ ...common, pool: true, maxConnections: options.maxConnections ?? 5 });
+  return {
+    description: `SMTP ${describeSmtpUrl(url)}${options.pool === false ? ' (unpooled)' : ''}`,
+    async send(row) {
+      const info = await transporter.sendMail(composeMessage(row, from));
+      return { messageId: info.messageId };
+    },
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+function fileNameFor(row: OutboxRow): string {
+  // Named after the row (not the attempt), so a resend overwrites rather than duplicates; the enqueue
+  // time first so that a directory listing reads in order.
+  const stamp = row.createdAt.toISOString().replace(/[:.]/g, '-');
+  const kind = row.kind.replace(/[^\w-]+/g, '_');
+  return `${stamp}_${kind}_${row.id}.eml`;
+}
+
+export function createFileTransport(dir: string, from: string, log: MailLog): MailTransport {
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'windows',
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return {
+    description: `.eml files under ${dir} (SMTP_URL is not set)`,
+    async send(row) {
+      const info = await composer.sendMail(composeMessage(row, from));
+      await fs.mkdir(dir, { recursive: true });
+      const file = path.join(dir, fileNameFor(row));
+      // Written aside and renamed, so that whoever watches the folder never reads half a message.
+      const partial = `${file}.partial`;
+      await fs.writeFile(partial, info.message as Buffer);
+      await fs.rename(partial, file);
+      log.info({ file, kind: row.kind, outboxId: row.id }, `SMTP_URL is not set: email written to ${file}`);
+      return { messageId: info.messageId, location: file };
+    },
+    async close() {
+      composer.close();
+    },
+  };
+}
+
+/** SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox. Create one per process. */
+export function createMailTransport(config: Config, log: MailLog): MailTransport {
+  return config.smtpUrl
+    ? createSmtpTransport(config.smtpUrl, config.mailFrom)
+    : createFileTransport(path.join(config.dataDir, 'outbox'), config.mailFrom, log);
+}
