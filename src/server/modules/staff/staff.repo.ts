@@ -1,12 +1,13 @@
 /** The staff list query; single-user reads and writes are in auth/users.repo.ts. */
-import { asc, count, desc, ilike, or, type SQL } from 'drizzle-orm';
+import { asc, count, desc, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { pageWindow, type ListQuery } from '../../../shared/contract/common';
 import type { STAFF_SORTS } from '../../../shared/contract/staff';
 import type { Executor } from '../../db/client';
 import { users, type UserRow } from '../../db/schema/index';
 
+// Names sort ignoring case, the same on PGlite (C collation) as on a PostgreSQL with a locale.
 const SORT_COLUMNS = {
-  name: users.name,
+  name: sql`lower(${users.name})`,
   email: users.email,
   role: users.role,
   disabled: users.disabled,
