@@ -11,6 +11,25 @@ import zhAuth from './zh/auth.json';
 import zhErrors from './zh/errors.json';
 import zhStaff from './zh/staff.json';
 import zhValidation from './zh/validation.json';
+// The web app's namespaces
+import enApp from './en/app.json';
+import enNav from './en/nav.json';
+import enPages from './en/pages.json';
+import enPrefs from './en/prefs.json';
+import enTable from './en/table.json';
+import enForm from './en/form.json';
+import enAuthScreens from './en/authScreens.json';
+import enStaffScreens from './en/staffScreens.json';
+import enAccount from './en/account.json';
+import zhApp from './zh/app.json';
+import zhNav from './zh/nav.json';
+import zhPages from './zh/pages.json';
+import zhPrefs from './zh/prefs.json';
+import zhTable from './zh/table.json';
+import zhForm from './zh/form.json';
+import zhAuthScreens from './zh/authScreens.json';
+import zhStaffScreens from './zh/staffScreens.json';
+import zhAccount from './zh/account.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -19,8 +38,8 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation, auth: enAuth, staff: enStaff },
-  zh: { errors: zhErrors, validation: zhValidation, auth: zhAuth, staff: zhStaff },
+  en: { errors: enErrors, validation: enValidation, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount },
+  zh: { errors: zhErrors, validation: zhValidation, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount },
 };
 
 export function isLanguage(value: unknown): value is Language {

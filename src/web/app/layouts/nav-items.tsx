@@ -1,0 +1,44 @@
+/** The navigation of the default layout; an item shows only when the user's abilities allow its subject. */
+import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import Inventory2Outlined from '@mui/icons-material/Inventory2Outlined';
+import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import PrecisionManufacturingOutlined from '@mui/icons-material/PrecisionManufacturingOutlined';
+import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
+import type { ReactNode } from 'react';
+import { useMatch } from 'react-router';
+import type { Action, Subject } from '../../../shared/abilities';
+import { useAppAbility } from '../../lib/ability';
+import { useRouteMeta } from '../root-shell';
+
+export interface NavItem {
+  to: string;
+  /** i18n key */
+  label: string;
+  icon: ReactNode;
+  action: Action;
+  subject: Subject;
+}
+
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/dashboard', label: 'nav.dashboard', icon: <DashboardOutlined />, action: 'read', subject: 'Dashboard' },
+  { to: '/products', label: 'nav.products', icon: <Inventory2Outlined />, action: 'read', subject: 'Product' },
+  { to: '/serial-numbers', label: 'nav.serialNumbers', icon: <QrCode2Outlined />, action: 'read', subject: 'SerialRange' },
+  { to: '/machine-data', label: 'nav.machineData', icon: <PrecisionManufacturingOutlined />, action: 'read', subject: 'MachineData' },
+  { to: '/searches', label: 'nav.searches', icon: <ManageSearchOutlined />, action: 'read', subject: 'SearchRequest' },
+  { to: '/staffs', label: 'nav.staffs', icon: <PeopleOutlined />, action: 'read', subject: 'Staff' },
+  { to: '/access-control', label: 'nav.accessControl', icon: <AdminPanelSettingsOutlined />, action: 'read', subject: 'AclDemo' },
+];
+
+export function useNavItems(): NavItem[] {
+  const ability = useAppAbility();
+  return NAV_ITEMS.filter((item) => ability.can(item.action, item.subject));
+}
+
+/** An item is active on its own route, below it, or on a route that names it as navActiveLink. */
+export function useIsNavActive(to: string): boolean {
+  const meta = useRouteMeta();
+  const match = useMatch({ path: to, end: false });
+  return !!match || meta?.navActiveLink === to;
+}

@@ -1,0 +1,80 @@
+/** The element around every route: document title, scrolling on navigation and the loading bar. */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useMatches, useNavigation, useRouteError } from 'react-router';
+import { HASH_SCROLL_OFFSET } from '../lib/constants';
+import { errorMessage } from '../lib/errors';
+import { LoadingBar } from '../lib/loading-bar';
+import { isRouteMeta, type RouteMeta } from './route-meta';
+
+export function useRouteMeta(): RouteMeta | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]?.handle;
+    if (isRouteMeta(handle)) return handle;
+  }
+  return undefined;
+}
+
+function useDocumentTitle(): void {
+  const meta = useRouteMeta();
+  const { t, i18n } = useTranslation();
+  useEffect(() => {
+    document.title = meta ? t(meta.titleKey) : t('app.title');
+  }, [meta, t, i18n.language]);
+}
+
+/** A hash target scrolls into view smoothly, 60 px below the top (under the sticky navbar); other navigation starts at the top. */
+function useScrollOnNavigate(): void {
+  const location = useLocation();
+  useEffect(() => {
+    if (location.hash) {
+      const id = decodeURIComponent(location.hash.slice(1));
+      const frame = requestAnimationFrame(() => {
+        const el = document.getElementById(id);
+        if (el) window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - HASH_SCROLL_OFFSET, behavior: 'smooth' });
+      });
+      return () => cancelAnimationFrame(frame);
+    }
+    window.scrollTo({ top: 0 });
+    return undefined;
+  }, [location.pathname, location.hash]);
+}
+
+export function RootShell() {
+  const navigation = useNavigation();
+  useDocumentTitle();
+  useScrollOnNavigate();
+  return (
+    <>
+      <LoadingBar loading={navigation.state === 'loading'} />
+      <Outlet />
+    </>
+  );
+}
+
+export function InitialLoading() {
+  return <LoadingBar loading />;
+}
+
+export function RouteError() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  return (
+    <Box component="main" sx={{ p: 4, maxWidth: 640, mx: 'auto', mt: 8 }}>
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => window.location.reload()}>
+            {t('app.reload')}
+          </Button>
+        }
+      >
+        {errorMessage(t, error)}
+      </Alert>
+    </Box>
+  );
+}

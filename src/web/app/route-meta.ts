@@ -1,0 +1,26 @@
+/** Route metadata of original-spec §2: who may open a route, its layout and its title. */
+import type { Action, Role, Subject } from '../../shared/abilities';
+
+export type RouteAccess =
+  | { kind: 'public' }
+  | { kind: 'unauthenticatedOnly' }
+  | { kind: 'roles'; roles: readonly Role[] }
+  | { kind: 'ability'; action: Action; subject: Subject };
+
+export interface RouteMeta {
+  /** i18n key of the screen title (also the document title) */
+  titleKey: string;
+  access: RouteAccess;
+  layout: 'blank' | 'default';
+  /** the navigation item to highlight when it is not the route itself */
+  navActiveLink?: string;
+}
+
+export const PUBLIC: RouteAccess = { kind: 'public' };
+export const GUEST: RouteAccess = { kind: 'unauthenticatedOnly' };
+export const STAFF: RouteAccess = { kind: 'roles', roles: ['admin', 'staff'] };
+export const ADMIN: RouteAccess = { kind: 'roles', roles: ['admin'] };
+
+export function isRouteMeta(handle: unknown): handle is RouteMeta {
+  return typeof handle === 'object' && handle !== null && 'titleKey' in handle && 'access' in handle;
+}

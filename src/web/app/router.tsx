@@ -1,0 +1,85 @@
+/**
+ * Every route of the product (original-spec §2 and issue 3) with its access, layout and title. Pages and
+ * the default layout load lazily, so the public /search and the sign-in pages never fetch staff screens.
+ */
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { guardLoader, redirectLoader } from './guard-loader';
+import { BlankLayout } from './layouts/blank-layout';
+import { InitialLoading, RootShell, RouteError } from './root-shell';
+import { ADMIN, GUEST, PUBLIC, STAFF, type RouteMeta } from './route-meta';
+
+type PageModule = { default: ComponentType };
+
+function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): RouteObject {
+  return {
+    path,
+    handle: meta,
+    loader: guardLoader(meta.access),
+    lazy: async () => ({ Component: (await load()).default }),
+  };
+}
+
+const blank = (titleKey: string, access = PUBLIC): RouteMeta => ({ titleKey, access, layout: 'blank' });
+const staffPage = (titleKey: string, access = STAFF, navActiveLink?: string): RouteMeta => ({
+  titleKey,
+  access,
+  layout: 'default',
+  navActiveLink,
+});
+
+const notFound = () => import('../features/misc/pages/not-found-page');
+const notAuthorized = () => import('../features/misc/pages/not-authorized-page');
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootShell />,
+    errorElement: <RouteError />,
+    HydrateFallback: InitialLoading,
+    children: [
+      { index: true, loader: redirectLoader('/dashboard') },
+      { path: 'pages/user-profile', loader: redirectLoader('/account-settings/profile') },
+      { path: 'pages/account-settings', loader: redirectLoader('/account-settings/account') },
+      { path: 'account-settings', loader: redirectLoader('/account-settings/profile') },
+      {
+        element: <BlankLayout />,
+        children: [
+          page(blank('pages.search'), 'search', () => import('../features/search/pages/search-page')),
+          page(blank('pages.login', GUEST), 'login', () => import('../features/auth/pages/login-page')),
+          page(blank('pages.register', GUEST), 'register', () => import('../features/auth/pages/register-page')),
+          page(blank('pages.forgotPassword', GUEST), 'forgot-password', () => import('../features/auth/pages/forgot-password-page')),
+          page(blank('pages.resetPassword'), 'reset-password', () => import('../features/auth/pages/reset-password-page')),
+          page(blank('pages.notAuthorized'), 'not-authorized', notAuthorized),
+          page(blank('pages.notAuthorized'), 'pages/misc/not-authorized', notAuthorized),
+          page(blank('pages.notFound'), 'pages/misc/not-found/*', notFound),
+          page(blank('pages.notFound'), '*', notFound),
+        ],
+      },
+      {
+        lazy: async () => ({ Component: (await import('./layouts/default-layout')).default }),
+        children: [
+          page(staffPage('pages.dashboard'), 'dashboard', () => import('../features/dashboard/pages/dashboard-page')),
+          page(staffPage('pages.products'), 'products', () => import('../features/products/pages/products-page')),
+          page(staffPage('pages.addProduct', STAFF, '/products'), 'add-product', () => import('../features/products/pages/add-product-page')),
+          page(staffPage('pages.editProduct', STAFF, '/products'), 'edit-product/:id', () => import('../features/products/pages/edit-product-page')),
+          page(staffPage('pages.serialNumbers'), 'serial-numbers', () => import('../features/serials/pages/serial-numbers-page')),
+          page(staffPage('pages.addSerialNumber', STAFF, '/serial-numbers'), 'add-serial-number', () => import('../features/serials/pages/add-serial-number-page')),
+          page(staffPage('pages.editSerialNumber', STAFF, '/serial-numbers'), 'edit-serial-number/:id', () => import('../features/serials/pages/edit-serial-number-page')),
+          page(staffPage('pages.machineData'), 'machine-data', () => import('../features/machine-data/pages/machine-data-page')),
+          page(staffPage('pages.searches'), 'searches', () => import('../features/searches/pages/searches-page')),
+          page(staffPage('pages.staffs', ADMIN), 'staffs', () => import('../features/staff/pages/staffs-page')),
+          page(staffPage('pages.addStaff', ADMIN, '/staffs'), 'add-staff', () => import('../features/staff/pages/add-staff-page')),
+          page(
+            staffPage('pages.accessControl', { kind: 'ability', action: 'read', subject: 'AclDemo' }),
+            'access-control',
+            () => import('../features/misc/pages/access-control-page'),
+          ),
+          page(staffPage('pages.accountSettings'), 'account-settings/:tab', () => import('../features/account/pages/account-settings-page')),
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,217 @@
+/**
+ * The one table of every list: server-side pagination (5, 10, 20, 25, 50, 100, All), sorting, a search
+ * box, loading, empty and error states. Its state lives in the URL (see useListParams).
+ */
+import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZES } from '../../../shared/contract/common';
+import { errorMessage } from '../../lib/errors';
+import type { ListParams, ListResult } from './list-params';
+
+export interface Column<T> {
+  id: string;
+  /** i18n key of the header */
+  label: string;
+  sortable?: boolean;
+  align?: 'left' | 'right' | 'center';
+  width?: number | string;
+  render: (row: T) => ReactNode;
+}
+
+export interface DataTableProps<T, S extends string> {
+  columns: Column<T>[];
+  query: UseQueryResult<ListResult<T>>;
+  params: ListParams<S>;
+  onParamsChange: (patch: Partial<ListParams<S>>, opts?: { replace?: boolean }) => void;
+  getRowId: (row: T) => string;
+  /** i18n key naming the table for assistive technology */
+  label: string;
+  /** i18n key of the search box placeholder */
+  searchPlaceholder?: string;
+  toolbar?: ReactNode;
+  /** i18n key shown when the list is empty */
+  emptyText?: string;
+}
+
+const SEARCH_DEBOUNCE_MS = 300;
+const ALL = -1;
+
+export function DataTable<T, S extends string>({
+  columns,
+  query,
+  params,
+  onParamsChange,
+  getRowId,
+  label,
+  searchPlaceholder = 'table.search',
+  toolbar,
+  emptyText = 'table.empty',
+}: DataTableProps<T, S>) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState(params.q);
+  const typed = useRef(false);
+
+  // Back/forward changes the URL: the box follows it.
+  useEffect(() => {
+    if (!typed.current) setSearch(params.q);
+  }, [params.q]);
+
+  useEffect(() => {
+    if (!typed.current) return undefined;
+    const timer = setTimeout(() => {
+      typed.current = false;
+      if (search.trim() !== params.q.trim()) onParamsChange({ q: search, page: 1 }, { replace: true });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, params.q, onParamsChange]);
+
+  const rows = query.data?.items ?? [];
+  const total = query.data?.total ?? 0;
+  const rowsPerPage = params.pageSize === 'all' ? ALL : params.pageSize;
+  const lastPage = params.pageSize === 'all' ? 1 : Math.max(1, Math.ceil(total / params.pageSize));
+
+  // A page beyond the end (rows were deleted, or an old link) goes to the last page.
+  useEffect(() => {
+    if (query.data && params.page > lastPage) onParamsChange({ page: lastPage }, { replace: true });
+  }, [query.data, params.page, lastPage, onParamsChange]);
+
+  const sortBy = (id: string) => {
+    const order = params.sort === id && params.order === 'asc' ? 'desc' : 'asc';
+    onParamsChange({ sort: id as S, order, page: 1 });
+  };
+
+  return (
+    <Card>
+      <Box sx={{ display: 'flex', gap: 2, p: 2, flexWrap: 'wrap', alignItems: 'center' }}>
+        <TextField
+          size="small"
+          type="search"
+          value={search}
+          onChange={(e) => {
+            typed.current = true;
+            setSearch(e.target.value);
+          }}
+          placeholder={t(searchPlaceholder)}
+          slotProps={{
+            htmlInput: { 'aria-label': t('table.searchLabel'), 'data-testid': 'table-search' },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+          sx={{ minWidth: { xs: '100%', sm: 280 } }}
+        />
+        <Box sx={{ flex: 1 }} />
+        {toolbar}
+      </Box>
+      <Box sx={{ height: 4 }}>{query.isFetching && !query.isPending && <LinearProgress aria-label={t('app.loading')} />}</Box>
+      {query.isError && (
+        <Alert
+          severity="error"
+          sx={{ mx: 2, mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+              {t('app.retry')}
+            </Button>
+          }
+        >
+          {errorMessage(t, query.error)}
+        </Alert>
+      )}
+      <TableContainer>
+        <Table aria-label={t(label)} size="medium" aria-busy={query.isFetching}>
+          <TableHead>
+            <TableRow>
+              {columns.map((c) => (
+                <TableCell
+                  key={c.id}
+                  align={c.align}
+                  sx={{ width: c.width, whiteSpace: 'nowrap', fontWeight: 600 }}
+                  aria-sort={params.sort === c.id ? (params.order === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  {c.sortable ? (
+                    <TableSortLabel active={params.sort === c.id} direction={params.sort === c.id ? params.order : 'asc'} onClick={() => sortBy(c.id)}>
+                      {t(c.label)}
+                    </TableSortLabel>
+                  ) : (
+                    t(c.label)
+                  )}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {query.isPending &&
+              Array.from({ length: Math.min(rowsPerPage === ALL ? 5 : rowsPerPage, 5) }, (_, i) => (
+                <TableRow key={`skeleton-${i}`}>
+                  {columns.map((c) => (
+                    <TableCell key={c.id}>
+                      <Skeleton variant="text" />
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            {!query.isPending && rows.length === 0 && !query.isError && (
+              <TableRow>
+                <TableCell colSpan={columns.length} sx={{ py: 6 }}>
+                  <Typography color="text.secondary" sx={{ textAlign: 'center' }} role="status">
+                    {params.q ? t('table.noMatches', { q: params.q }) : t(emptyText)}
+                  </Typography>
+                </TableCell>
+              </TableRow>
+            )}
+            {rows.map((row) => (
+              <TableRow key={getRowId(row)} hover>
+                {columns.map((c) => (
+                  <TableCell key={c.id} align={c.align}>
+                    {c.render(row)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={total}
+        page={Math.min(params.page, lastPage) - 1}
+        rowsPerPage={rowsPerPage}
+        rowsPerPageOptions={[...PAGE_SIZES, { label: t('table.all'), value: ALL }]}
+        onPageChange={(_, p) => onParamsChange({ page: p + 1 })}
+        onRowsPerPageChange={(e) => {
+          const n = Number(e.target.value);
+          onParamsChange({ pageSize: n === ALL ? 'all' : (n as ListParams['pageSize']), page: 1 });
+        }}
+        labelRowsPerPage={t('table.rowsPerPage')}
+        labelDisplayedRows={({ from, to, count }) => t('table.displayedRows', { from, to: count === 0 ? 0 : to, count })}
+        getItemAriaLabel={(type) => t(`table.${type}Page`)}
+        showFirstButton
+        showLastButton
+        slotProps={{ select: { inputProps: { 'aria-label': t('table.rowsPerPage') } } }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,172 @@
+import Add from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import KeyOutlined from '@mui/icons-material/KeyOutlined';
+import MoreVert from '@mui/icons-material/MoreVert';
+import PersonOffOutlined from '@mui/icons-material/PersonOffOutlined';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { STAFF_SORTS, type StaffMember } from '../../../../shared/contract/staff';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable, useListParams, type Column } from '../../../components/data-table';
+import { PageHeader } from '../../../components/page-header';
+import { notifyError, notifySuccess } from '../../../lib/toast';
+import { useMe } from '../../auth/api';
+import { useDeleteStaff, useStaffList, useUpdateStaff } from '../api';
+import { PasswordDialog, RoleDialog } from '../components/staff-dialogs';
+
+type Dialog = { kind: 'role' | 'password' | 'delete'; member: StaffMember } | null;
+
+function RowActions({ member, self, onOpen }: { member: StaffMember; self: boolean; onOpen: (d: Dialog) => void }) {
+  const { t } = useTranslation();
+  const update = useUpdateStaff();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setAnchor(null);
+  const toggleDisabled = async () => {
+    close();
+    try {
+      await update.mutateAsync({ id: member.id, disabled: !member.disabled });
+      notifySuccess('staff.updated');
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+  return (
+    <>
+      <IconButton aria-label={t('staffScreens.actionsFor', { name: member.name })} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)} size="small">
+        <MoreVert fontSize="small" />
+      </IconButton>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={close}>
+        <MenuItem disabled={self} onClick={() => { close(); onOpen({ kind: 'role', member }); }}>
+          <ListItemIcon><SwapHoriz fontSize="small" /></ListItemIcon>
+          <ListItemText>{t('staffScreens.changeRole')}</ListItemText>
+        </MenuItem>
+        <MenuItem disabled={self} onClick={() => void toggleDisabled()}>
+          <ListItemIcon>{member.disabled ? <PersonOutline fontSize="small" /> : <PersonOffOutlined fontSize="small" />}</ListItemIcon>
+          <ListItemText>{t(member.disabled ? 'staffScreens.enable' : 'staffScreens.disable')}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => { close(); onOpen({ kind: 'password', member }); }}>
+          <ListItemIcon><KeyOutlined fontSize="small" /></ListItemIcon>
+          <ListItemText>{t('staffScreens.resetPassword')}</ListItemText>
+        </MenuItem>
+        <MenuItem disabled={self} onClick={() => { close(); onOpen({ kind: 'delete', member }); }} sx={{ color: 'error.main' }}>
+          <ListItemIcon sx={{ color: 'inherit' }}><DeleteOutline fontSize="small" /></ListItemIcon>
+          <ListItemText>{t('app.delete')}</ListItemText>
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}
+
+export default function StaffsPage() {
+  const { t, i18n } = useTranslation();
+  const me = useMe();
+  const [params, setParams] = useListParams({ sorts: STAFF_SORTS, defaultSort: 'name' });
+  const list = useStaffList(params);
+  const remove = useDeleteStaff();
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const columns = useMemo<Column<StaffMember>[]>(
+    () => [
+      {
+        id: 'name',
+        label: 'staffScreens.name',
+        sortable: true,
+        render: (m) => (
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+            {m.name}
+            {m.id === me?.user.id && (
+              <Typography component="span" variant="body2" color="text.secondary">
+                {' '}({t('staffScreens.you')})
+              </Typography>
+            )}
+          </Typography>
+        ),
+      },
+      { id: 'email', label: 'staffScreens.email', sortable: true, render: (m) => m.email },
+      {
+        id: 'role',
+        label: 'staffScreens.role',
+        sortable: true,
+        render: (m) => <Chip size="small" variant="outlined" color={m.role === 'admin' ? 'primary' : 'default'} label={t(`app.roles.${m.role}`)} />,
+      },
+      {
+        id: 'disabled',
+        label: 'staffScreens.status',
+        sortable: true,
+        render: (m) => <Chip size="small" color={m.disabled ? 'default' : 'success'} label={t(m.disabled ? 'staffScreens.disabled' : 'staffScreens.active')} />,
+      },
+      {
+        id: 'createdAt',
+        label: 'staffScreens.createdAt',
+        sortable: true,
+        render: (m) => new Date(m.createdAt).toLocaleDateString(i18n.language === 'zh' ? 'zh-TW' : 'en'),
+      },
+      {
+        id: 'actions',
+        label: 'app.actions',
+        align: 'right',
+        render: (m) => <RowActions member={m} self={m.id === me?.user.id} onOpen={setDialog} />,
+      },
+    ],
+    [t, i18n.language, me?.user.id],
+  );
+
+  const confirmDelete = async () => {
+    if (dialog?.kind !== 'delete') return;
+    try {
+      await remove.mutateAsync(dialog.member.id);
+      notifySuccess('staff.deleted');
+      setDialog(null);
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="pages.staffs"
+        actions={
+          <Button component={RouterLink} to="/add-staff" variant="contained" startIcon={<Add />}>
+            {t('pages.addStaff')}
+          </Button>
+        }
+      />
+      <Box>
+        <DataTable
+          columns={columns}
+          query={list}
+          params={params}
+          onParamsChange={setParams}
+          getRowId={(m) => m.id}
+          label="pages.staffs"
+          searchPlaceholder="staffScreens.searchPlaceholder"
+          emptyText="staffScreens.empty"
+        />
+      </Box>
+      {dialog?.kind === 'role' && <RoleDialog member={dialog.member} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'password' && <PasswordDialog member={dialog.member} onClose={() => setDialog(null)} />}
+      <ConfirmDialog
+        open={dialog?.kind === 'delete'}
+        title={t('staffScreens.deleteTitle')}
+        text={t('staffScreens.deleteText', { name: dialog?.member.name ?? '', email: dialog?.member.email ?? '' })}
+        confirmLabel={t('app.delete')}
+        busy={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDialog(null)}
+      />
+    </>
+  );
+}

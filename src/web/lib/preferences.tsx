@@ -1,0 +1,101 @@
+/**
+ * The preferences store: browser storage (localStorage and 30-day cookies under the app prefix) for
+ * everyone, and the account (PATCH /auth/me) for a signed-in user, so they follow the user to another browser.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { api } from './api';
+import {
+  applyPreference,
+  DEFAULT_PREFERENCES,
+  mergePreferences,
+  PREFERENCE_KEYS,
+  type Preferences,
+} from './preferences-model';
+import { readStored, writeStored } from './storage';
+
+function readAll(): Preferences {
+  const raw: Record<string, unknown> = {};
+  for (const key of PREFERENCE_KEYS) raw[key] = readStored(key);
+  return mergePreferences(DEFAULT_PREFERENCES, raw);
+}
+
+function writeAll(prefs: Preferences): void {
+  for (const key of PREFERENCE_KEYS) writeStored(key, String(prefs[key]));
+}
+
+interface PreferencesContextValue {
+  preferences: Preferences;
+  setPreference: <K extends keyof Preferences>(key: K, value: Preferences[K]) => void;
+  reset: () => void;
+  /** the account's stored preferences, applied when a user signs in */
+  adoptAccountPreferences: (stored: Record<string, unknown>) => void;
+  /** whether changes are also saved on the account */
+  setSignedIn: (signedIn: boolean) => void;
+}
+
+const PreferencesContext = createContext<PreferencesContextValue | null>(null);
+
+const SAVE_DELAY_MS = 400;
+
+export function PreferencesProvider({ children }: { children: ReactNode }) {
+  const [preferences, setPreferences] = useState<Preferences>(readAll);
+  const signedIn = useRef(false);
+  const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const saveToAccount = useCallback((prefs: Preferences) => {
+    if (!signedIn.current) return;
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      void api.patch('/auth/me', { preferences: prefs }).catch(() => {
+        // the browser still has them; the account catches up on the next change
+      });
+    }, SAVE_DELAY_MS);
+  }, []);
+
+  const commit = useCallback(
+    (next: Preferences, toAccount: boolean) => {
+      writeAll(next);
+      setPreferences(next);
+      if (toAccount) saveToAccount(next);
+    },
+    [saveToAccount],
+  );
+
+  const setPreference = useCallback(
+    <K extends keyof Preferences>(key: K, value: Preferences[K]) => {
+      setPreferences((prev) => {
+        const next = applyPreference(prev, key, value);
+        writeAll(next);
+        saveToAccount(next);
+        return next;
+      });
+    },
+    [saveToAccount],
+  );
+
+  const value = useMemo<PreferencesContextValue>(
+    () => ({
+      preferences,
+      setPreference,
+      reset: () => commit(DEFAULT_PREFERENCES, true),
+      adoptAccountPreferences: (stored) => {
+        if (Object.keys(stored).length === 0) return;
+        commit(mergePreferences(readAll(), stored), false);
+      },
+      setSignedIn: (v) => {
+        signedIn.current = v;
+      },
+    }),
+    [preferences, setPreference, commit],
+  );
+
+  useEffect(() => () => clearTimeout(saveTimer.current), []);
+
+  return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
+}
+
+export function usePreferences(): PreferencesContextValue {
+  const ctx = useContext(PreferencesContext);
+  if (!ctx) throw new Error('usePreferences outside PreferencesProvider');
+  return ctx;
+}
