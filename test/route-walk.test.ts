@@ -4,6 +4,7 @@
  * hook placed on the Fastify instance before any plugin registers, so nothing can be missed.
  */
 import { randomUUID } from 'node:crypto';
+import type * as FastifyModule from 'fastify';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineAbilitiesFor } from '../src/shared/abilities';
@@ -13,7 +14,7 @@ import { randomIp, signedInUser } from './helpers/factories';
 
 const seen = vi.hoisted(() => [] as RouteOptions[]);
 vi.mock('fastify', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('fastify')>();
+  const mod = await importOriginal<typeof FastifyModule>();
   const wrapped = ((opts?: Parameters<typeof mod.default>[0]) => {
     const app = mod.default(opts);
     app.addHook('onRoute', (r) => {
