@@ -115,7 +115,8 @@ describe('CSRF on cookie-authenticated changes', () => {
   it('refuses a cross-site Origin or Sec-Fetch-Site with 403 and lets same-origin through', async () => {
     const { cookie } = await signedInUser(t.app);
     const url = '/api/v1/auth/sessions/revoke-others';
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
+    for (const headers of crossSite) {
       const res = await post(url, undefined, cookie, headers);
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toMatchObject({ status: 'PERMISSION_DENIED', key: 'errors.crossSite' });
