@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { healthRoutes } from './health/health.routes';
+import { productRoutes } from './products/products.routes';
+import { serialRoutes } from './serials/serials.routes';
 import { staffRoutes } from './staff/staff.routes';
 
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -13,4 +15,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes);
   await app.register(staffRoutes);
   await app.register(auditRoutes);
+  await app.register(productRoutes);
+  await app.register(serialRoutes);
 }

@@ -5,10 +5,14 @@
  */
 import enAuth from './en/auth.json';
 import enErrors from './en/errors.json';
+import enProducts from './en/products.json';
+import enSerials from './en/serials.json';
 import enStaff from './en/staff.json';
 import enValidation from './en/validation.json';
 import zhAuth from './zh/auth.json';
 import zhErrors from './zh/errors.json';
+import zhProducts from './zh/products.json';
+import zhSerials from './zh/serials.json';
 import zhStaff from './zh/staff.json';
 import zhValidation from './zh/validation.json';
 // The web app's namespaces
@@ -38,8 +42,8 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount },
-  zh: { errors: zhErrors, validation: zhValidation, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount },
+  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount },
+  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount },
 };
 
 export function isLanguage(value: unknown): value is Language {

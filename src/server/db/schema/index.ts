@@ -1,3 +1,4 @@
 // One file per domain; the SQL in ../migrations is the source of truth, these mirror it for queries.
 export * from './accounts';
 export * from './mail';
+export * from './catalogue';

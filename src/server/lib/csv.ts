@@ -1,0 +1,131 @@
+/**
+ * CSV in both directions, streaming. The reader is a small RFC 4180 state machine (quoted fields with ""
+ * escapes and line breaks, CRLF or LF, a UTF-8 BOM skipped) over decoded chunks, so a 100,000-row upload
+ * is never held in memory as text: only the current record is. Written here rather than pulled in as a
+ * dependency because the rules we need (row numbers for error messages, bounded field size, leniency
+ * about stray quotes) are few and exact.
+ */
+
+export interface CsvRecord {
+  /** 1-based record number; the header is record 1, as in a spreadsheet without multi-line cells */
+  row: number;
+  fields: string[];
+  /** true when the record broke the quoting rules (text after a closing quote, or an unclosed quote at the end) */
+  malformed: boolean;
+}
+
+export class CsvTooLargeError extends Error {
+  constructor(readonly row: number) {
+    super(`CSV record ${row} is too large`);
+  }
+}
+
+export interface CsvReadOptions {
+  /** longest field accepted; a longer one (usually an unclosed quote) stops the read with CsvTooLargeError */
+  maxFieldLength?: number;
+  maxFields?: number;
+}
+
+/** Records of a CSV byte stream; fully empty lines are skipped (spreadsheets leave them at the end). */
+export async function* readCsv(
+  source: AsyncIterable<Uint8Array | string>,
+  options: CsvReadOptions = {},
+): AsyncGenerator<CsvRecord> {
+  const maxField = options.maxFieldLength ?? 65_536;
+  const maxFields = options.maxFields ?? 200;
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  let fields: string[] = [];
+  let field = '';
+  let inQuotes = false;
+  let afterQuote = false; // just closed a quoted field: only a separator or a line end may follow
+  let malformed = false;
+  let pendingCR = false;
+  let row = 0;
+
+  const endRecord = (): CsvRecord | null => {
+    fields.push(field);
+    const rec = { row: 0, fields, malformed };
+    fields = [];
+    field = '';
+    afterQuote = false;
+    malformed = false;
+    if (rec.fields.length === 1 && rec.fields[0] === '' && !rec.malformed) return null;
+    rec.row = ++row;
+    return rec;
+  };
+
+  // A quote that ends a chunk may be the first half of a "" escape: it waits for the next chunk.
+  let carry = '';
+  const feed = function* (chunk: string, final: boolean): Generator<CsvRecord> {
+    const text = carry + chunk;
+    carry = '';
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i]!;
+      if (pendingCR) {
+        pendingCR = false;
+        if (c === '\n') continue;
+      }
+      if (inQuotes) {
+        if (c !== '"') field += c;
+        else if (i + 1 === text.length && !final) carry = '"';
+        else if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else {
+          inQuotes = false;
+          afterQuote = true;
+        }
+      } else if (c === ',') {
+        fields.push(field);
+        field = '';
+        afterQuote = false;
+        if (fields.length > maxFields) throw new CsvTooLargeError(row + 1);
+      } else if (c === '\n' || c === '\r') {
+        if (c === '\r') pendingCR = true;
+        const rec = endRecord();
+        if (rec) yield rec;
+      } else if (c === '"' && field === '' && !afterQuote) {
+        inQuotes = true;
+      } else {
+        if (afterQuote) malformed = true;
+        // A quote inside an unquoted field is kept as it is (lenient, like spreadsheets).
+        field += c;
+      }
+      if (field.length > maxField) throw new CsvTooLargeError(row + 1);
+    }
+  };
+
+  let first = true;
+  for await (const chunk of source) {
+    // TextDecoder drops a leading BOM itself; text chunks need it done here.
+    let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    if (first && text.length > 0) {
+      text = text.replace(/^\uFEFF/, '');
+      first = false;
+    }
+    yield* feed(text, false);
+  }
+  yield* feed(decoder.decode(), true);
+  if (inQuotes) malformed = true;
+  if (field !== '' || fields.length > 0 || malformed) {
+    const rec = endRecord();
+    if (rec) yield rec;
+  }
+}
+
+/** One CSV line (with CRLF, as RFC 4180 and Excel expect); fields with separators, quotes or breaks are quoted. */
+export function csvLine(values: readonly (string | number | null | undefined)[]): string {
+  return (
+    values
+      .map((v) => {
+        const s = v === null || v === undefined ? '' : String(v);
+        // A leading =, +, - or @ would be run as a formula by spreadsheets (CSV injection): prefix a quote.
+        const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+        return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+      })
+      .join(',') + '\r\n'
+  );
+}
+
+/** The byte-order mark that makes Excel read a CSV as UTF-8. */
+export const UTF8_BOM = '\uFEFF';

@@ -1,0 +1,28 @@
+/** PostgreSQL error codes as both drivers report them (Drizzle wraps driver errors in `cause`). */
+export const PG = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  exclusionViolation: '23P01',
+  checkViolation: '23514',
+  numericOutOfRange: '22003',
+} as const;
+
+export function pgErrorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids in URLs are checked before they reach SQL, so that `/products/abc` is a 404 rather than a cast error. */
+export function isUuid(s: unknown): s is string {
+  return typeof s === 'string' && UUID_RE.test(s);
+}
+
+/** `%` and `_` typed in a search box are literal characters, not wildcards. */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,138 @@
+/** SQL of products. Every function takes the database or an open transaction. */
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Product, ProductListQuery, ProductSort, ProductValues } from '../../../shared/contract/products';
+import { pageWindow } from '../../../shared/contract/common';
+import type { Executor } from '../../db/client';
+import { products, serialRanges, type ProductRow } from '../../db/schema/index';
+import { likePattern } from '../catalogue/db-errors';
+
+const num = (v: string | null): number | null => (v === null ? null : Number(v));
+
+export function toProduct(r: ProductRow): Product {
+  return {
+    id: r.id,
+    name: r.name,
+    fluid: r.fluid,
+    connection: r.connection,
+    application: r.application,
+    applicationMedium: r.applicationMedium,
+    pressureFc: num(r.pressureFc),
+    pressureWcb: num(r.pressureWcb),
+    pressureSus: num(r.pressureSus),
+    temperatureMax: Number(r.temperatureMax),
+    temperatureMin: Number(r.temperatureMin),
+    rangeCount: r.rangeCount,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+/** The row values of a validated input (numeric columns take their decimal text). */
+export function toRow(v: ProductValues) {
+  const dec = (n: number | null) => (n === null ? null : String(n));
+  return {
+    name: v.name,
+    fluid: v.fluid,
+    connection: v.connection,
+    application: v.application,
+    applicationMedium: v.applicationMedium,
+    pressureFc: dec(v.pressureFc),
+    pressureWcb: dec(v.pressureWcb),
+    pressureSus: dec(v.pressureSus),
+    temperatureMax: String(v.temperatureMax),
+    temperatureMin: String(v.temperatureMin),
+  };
+}
+
+const SORT_COLUMNS = {
+  name: products.name,
+  fluid: products.fluid,
+  connection: products.connection,
+  application: products.application,
+  applicationMedium: products.applicationMedium,
+  pressureFc: products.pressureFc,
+  pressureWcb: products.pressureWcb,
+  pressureSus: products.pressureSus,
+  temperatureMax: products.temperatureMax,
+  temperatureMin: products.temperatureMin,
+  rangeCount: products.rangeCount,
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+} satisfies Record<ProductSort, unknown>;
+
+function whereOf(q: Pick<ProductListQuery, 'q' | 'fluid'>): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (q.fluid) parts.push(eq(products.fluid, q.fluid));
+  if (q.q) {
+    const p = likePattern(q.q);
+    parts.push(or(ilike(products.name, p), ilike(products.connection, p), ilike(products.application, p), ilike(products.applicationMedium, p)));
+  }
+  return and(...parts);
+}
+
+function orderOf(q: Pick<ProductListQuery, 'sort' | 'order'>): SQL[] {
+  const col = SORT_COLUMNS[q.sort ?? 'name'];
+  // Empty ratings go last in both directions: nobody sorts to see blanks first.
+  const dir = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
+  return [sql`${col} ${dir}`, q.order === 'desc' ? desc(products.id) : asc(products.id)];
+}
+
+export async function listProducts(db: Executor, q: ProductListQuery): Promise<{ items: Product[]; total: number }> {
+  const where = whereOf(q);
+  const { limit, offset } = pageWindow(q);
+  const [rows, [totalRow]] = await Promise.all([
+    db.select().from(products).where(where).orderBy(...orderOf(q)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(products).where(where),
+  ]);
+  return { items: rows.map(toProduct), total: Number(totalRow?.n ?? 0) };
+}
+
+/** Pages of the filtered, sorted list for the CSV export (products are few; offset paging is fine). */
+export async function* productPages(db: Executor, q: ProductListQuery, size = 1000): AsyncGenerator<Product[]> {
+  for (let offset = 0; ; offset += size) {
+    const rows = await db.select().from(products).where(whereOf(q)).orderBy(...orderOf(q)).limit(size).offset(offset);
+    if (rows.length > 0) yield rows.map(toProduct);
+    if (rows.length < size) return;
+  }
+}
+
+export async function findProduct(db: Executor, id: string, forUpdate = false): Promise<ProductRow | undefined> {
+  const query = db.select().from(products).where(eq(products.id, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function insertProduct(db: Executor, v: ProductValues): Promise<ProductRow> {
+  const [row] = await db.insert(products).values(toRow(v)).returning();
+  return row!;
+}
+
+export async function updateProduct(db: Executor, id: string, v: ProductValues): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .update(products)
+    .set({ ...toRow(v), updatedAt: sql`now()` })
+    .where(eq(products.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteProduct(db: Executor, id: string): Promise<boolean> {
+  const rows = await db.delete(products).where(eq(products.id, id)).returning({ id: products.id });
+  return rows.length > 0;
+}
+
+export async function countRangesOf(db: Executor, productId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(serialRanges).where(eq(serialRanges.productId, productId));
+  return Number(row?.n ?? 0);
+}
+
+/** Product ids by name, ignoring case (for the serial-range import). */
+export async function productIdsByName(db: Executor, names: string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const lowered = names.map((n) => n.toLowerCase());
+  const rows = await db
+    .select({ id: products.id, name: products.name })
+    .from(products)
+    .where(inArray(sql`lower(${products.name}::text)`, lowered));
+  return new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
+}

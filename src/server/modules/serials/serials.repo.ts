@@ -1,0 +1,242 @@
+/**
+ * SQL of serial-number ranges. Numbers travel as bigint; a range's serial texts are derived from
+ * (prefix, width, number) by src/shared/serial.ts. Every sort key list ends in a unique key, so pages are
+ * stable and the export can walk the list by keyset (`after`) instead of OFFSET.
+ */
+import { and, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { pageWindow } from '../../../shared/contract/common';
+import type { SerialRange, SerialRangeListQuery, SerialRangeSort } from '../../../shared/contract/serials';
+import { formatSerial, normaliseSerial, parseSerial, type ParsedSerial } from '../../../shared/serial';
+import type { Executor } from '../../db/client';
+import { products, serialRanges, type ProductRow } from '../../db/schema/index';
+import { isUuid, likePattern } from '../catalogue/db-errors';
+
+const r = serialRanges;
+
+const fields = {
+  id: r.id,
+  productId: r.productId,
+  productName: products.name,
+  prefix: r.prefix,
+  width: r.width,
+  startNo: r.startNo,
+  endNo: r.endNo,
+  productionDate: r.productionDate,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+};
+
+export interface RangeRow {
+  id: string;
+  productId: string;
+  productName: string;
+  prefix: string;
+  width: number;
+  startNo: bigint;
+  endNo: bigint;
+  productionDate: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toRange(row: RangeRow): SerialRange {
+  const startNo = BigInt(row.startNo);
+  const endNo = BigInt(row.endNo);
+  return {
+    id: row.id,
+    productId: row.productId,
+    productName: row.productName,
+    startSerial: formatSerial({ prefix: row.prefix, width: row.width, number: startNo }),
+    endSerial: formatSerial({ prefix: row.prefix, width: row.width, number: endNo }),
+    totalUnits: Number(endNo - startNo + 1n),
+    productionDate: row.productionDate,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The id of the range holding `s`, as a scalar subquery: one descending step on (prefix, width, start_no). */
+function holding(s: ParsedSerial): SQL {
+  return sql`(select ${r.id} from ${r} where ${r.prefix} = ${s.prefix} and ${r.width} = ${s.width}
+    and ${r.startNo} <= ${s.number.toString()}::bigint order by ${r.startNo} desc limit 1)`;
+}
+
+function containsCondition(s: ParsedSerial): SQL {
+  return sql`${r.id} = ${holding(s)} and ${r.endNo} >= ${s.number.toString()}::bigint`;
+}
+
+type Filter = Pick<SerialRangeListQuery, 'q' | 'productId' | 'serial'>;
+
+function whereOf(q: Filter): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (q.productId !== undefined) parts.push(isUuid(q.productId) ? eq(r.productId, q.productId) : sql`false`);
+  if (q.serial !== undefined) {
+    const s = parseSerial(q.serial);
+    parts.push(s ? containsCondition(s) : sql`false`);
+  }
+  if (q.q) {
+    // A serial finds the range holding it; any text also finds its products' ranges and a whole series prefix.
+    const s = parseSerial(q.q);
+    const any: SQL[] = [
+      sql`${r.productId} in (select ${products.id} from ${products} where ${products.name} ilike ${likePattern(q.q)})`,
+      sql`${r.prefix} = ${normaliseSerial(q.q)}`,
+    ];
+    if (s) any.push(sql`(${containsCondition(s)})`);
+    parts.push(sql`(${sql.join(any, sql` or `)})`);
+  }
+  return and(...parts);
+}
+
+interface SortKey {
+  expr: SQL;
+  /** the SQL type a cursor value is cast back to */
+  type: string;
+}
+const key = (expr: unknown, type: string): SortKey => ({ expr: sql`${expr}`, type });
+const SERIES = [key(r.prefix, 'text'), key(r.width, 'smallint')];
+const SORT_KEYS: Record<SerialRangeSort, SortKey[]> = {
+  productName: [key(products.name, 'citext'), ...SERIES, key(r.startNo, 'bigint')],
+  startSerial: [...SERIES, key(r.startNo, 'bigint')],
+  endSerial: [...SERIES, key(r.endNo, 'bigint')],
+  totalUnits: [key(r.totalUnits, 'bigint'), key(r.id, 'uuid')],
+  productionDate: [key(r.productionDate, 'date'), key(r.id, 'uuid')],
+  createdAt: [key(r.createdAt, 'timestamptz'), key(r.id, 'uuid')],
+  updatedAt: [key(r.updatedAt, 'timestamptz'), key(r.id, 'uuid')],
+};
+
+function orderOf(q: Pick<SerialRangeListQuery, 'sort' | 'order'>): SQL[] {
+  const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
+  return SORT_KEYS[q.sort ?? 'startSerial'].map((k) => sql`${k.expr} ${dir}`);
+}
+
+export async function listRanges(db: Executor, q: SerialRangeListQuery): Promise<{ items: SerialRange[]; total: number }> {
+  const where = whereOf(q);
+  const { limit, offset } = pageWindow(q);
+  const rows = db
+    .select(fields)
+    .from(r)
+    .innerJoin(products, eq(products.id, r.productId))
+    .where(where)
+    .orderBy(...orderOf(q))
+    .limit(limit)
+    .offset(offset);
+  const [items, total] = await Promise.all([rows, countRanges(db, q)]);
+  return { items: items.map(toRange), total };
+}
+
+/**
+ * Without a search, the total comes from the per-product counts the triggers keep (a sum over products
+ * rather than a count over a million ranges); a search counts its matches, which an index narrows.
+ */
+async function countRanges(db: Executor, q: Filter): Promise<number> {
+  if (!q.q && q.serial === undefined) {
+    const where = q.productId === undefined ? undefined : isUuid(q.productId) ? eq(products.id, q.productId) : sql`false`;
+    const [row] = await db.select({ n: sql<string>`coalesce(sum(${products.rangeCount}), 0)` }).from(products).where(where);
+    return Number(row?.n ?? 0);
+  }
+  const [row] = await db.select({ n: sql<string>`count(*)` }).from(r).where(whereOf(q));
+  return Number(row?.n ?? 0);
+}
+
+/** The filtered, sorted list in pages for the CSV export, walked by keyset so each page is an index step. */
+export async function* rangePages(db: Executor, q: SerialRangeListQuery, size = 2000): AsyncGenerator<SerialRange[]> {
+  const keys = SORT_KEYS[q.sort ?? 'startSerial'];
+  const cursorFields = Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string>`${k.expr}::text`]));
+  let after: string[] | null = null;
+  for (;;) {
+    const cursor: SQL | undefined = after
+      ? sql`(${sql.join(keys.map((k) => k.expr), sql`, `)}) ${q.order === 'desc' ? sql`<` : sql`>`} (${sql.join(
+          keys.map((k, i) => sql`${after![i]}::${sql.raw(k.type)}`),
+          sql`, `,
+        )})`
+      : undefined;
+    const rows = await db
+      .select({ ...fields, ...cursorFields })
+      .from(r)
+      .innerJoin(products, eq(products.id, r.productId))
+      .where(and(whereOf(q), cursor))
+      .orderBy(...orderOf(q))
+      .limit(size);
+    if (rows.length > 0) yield rows.map((row) => toRange(row as unknown as RangeRow));
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1] as Record<string, unknown>;
+    after = keys.map((_, i) => String(last[`k${i}`]));
+  }
+}
+
+export async function findRange(db: Executor, id: string): Promise<RangeRow | undefined> {
+  const [row] = await db.select(fields).from(r).innerJoin(products, eq(products.id, r.productId)).where(eq(r.id, id)).limit(1);
+  return row;
+}
+
+/** The range holding a serial and its product; two index steps (see holding()). */
+export async function findRangeHolding(db: Executor, s: ParsedSerial): Promise<{ range: RangeRow; product: ProductRow } | null> {
+  const [row] = await db
+    .select({ range: fields, product: products })
+    .from(r)
+    .innerJoin(products, eq(products.id, r.productId))
+    .where(containsCondition(s))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A range of the series that intersects [start, end], other than `exceptId`: the one an overlap collided with. */
+export async function findOverlapping(
+  db: Executor,
+  series: { prefix: string; width: number },
+  start: bigint,
+  end: bigint,
+  exceptId?: string,
+): Promise<RangeRow | undefined> {
+  const [row] = await db
+    .select(fields)
+    .from(r)
+    .innerJoin(products, eq(products.id, r.productId))
+    .where(
+      and(
+        eq(r.prefix, series.prefix),
+        eq(r.width, series.width),
+        lte(r.startNo, end),
+        gte(r.endNo, start),
+        exceptId ? ne(r.id, exceptId) : undefined,
+      ),
+    )
+    .orderBy(r.startNo)
+    .limit(1);
+  return row;
+}
+
+export interface RangeValues {
+  productId: string;
+  prefix: string;
+  width: number;
+  startNo: bigint;
+  endNo: bigint;
+  productionDate: string;
+}
+
+export async function insertRanges(db: Executor, values: (RangeValues & { id?: string })[]): Promise<string[]> {
+  const rows = await db.insert(r).values(values).returning({ id: r.id });
+  return rows.map((x) => x.id);
+}
+
+export async function updateRange(db: Executor, id: string, v: RangeValues): Promise<boolean> {
+  const rows = await db.update(r).set({ ...v, updatedAt: sql`now()` }).where(eq(r.id, id)).returning({ id: r.id });
+  return rows.length > 0;
+}
+
+export async function deleteRange(db: Executor, id: string): Promise<boolean> {
+  const rows = await db.delete(r).where(eq(r.id, id)).returning({ id: r.id });
+  return rows.length > 0;
+}
+
+export async function lockRange(db: Executor, id: string): Promise<void> {
+  await db.select({ id: r.id }).from(r).where(eq(r.id, id)).for('update');
+}
+
+export async function productsExist(db: Executor, ids: string[]): Promise<Set<string>> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return new Set();
+  const rows = await db.select({ id: products.id }).from(products).where(inArray(products.id, valid));
+  return new Set(rows.map((x) => x.id));
+}

@@ -1,0 +1,97 @@
+/** /api/v1/serial-ranges: list, add, read, update, delete, history, CSV template, export and import. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, listEnvelope } from '../../../shared/contract/common';
+import { historyEntry, importQuery, importResult } from '../../../shared/contract/record-history';
+import { SERIAL_RANGE_CSV_COLUMNS, serialRange, serialRangeInput, serialRangeListQuery } from '../../../shared/contract/serials';
+import { actorOf, languageOf, successMessage } from '../catalogue/actor';
+import { ensureMultipart, sendCsv, withUpload } from '../catalogue/http-files';
+import { importRanges } from './serials.import';
+import { rangePages } from './serials.repo';
+import * as service from './serials.service';
+
+const can = (action: 'read' | 'create' | 'update' | 'delete') => ({ access: { action, subject: 'SerialRange' as const } });
+// Any string: a malformed id is a 404 from the service, not a 400.
+const idParams = z.object({ id: z.string() });
+const changed = envelope(serialRange).extend({ message: z.string(), messageKey: z.string() });
+const deleted = envelope(z.object({ id: z.string() })).extend({ message: z.string(), messageKey: z.string() });
+
+export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
+  await ensureMultipart(app);
+  const db = app.ctx.db;
+  const tags = ['serial-ranges'];
+
+  app.get(
+    '/api/v1/serial-ranges',
+    { schema: { tags, querystring: serialRangeListQuery, response: { 200: listEnvelope(serialRange) } }, config: can('read') },
+    async (req) => ({ data: await service.listRanges(db, req.query) }),
+  );
+
+  app.post(
+    '/api/v1/serial-ranges',
+    { schema: { tags, body: serialRangeInput, response: { 201: changed } }, config: can('create') },
+    async (req, reply) => {
+      const created = await service.createRange(db, actorOf(req), req.body);
+      return reply.status(201).send({ data: created, ...successMessage(req, 'serials.added') });
+    },
+  );
+
+  app.get(
+    '/api/v1/serial-ranges/export.csv',
+    { schema: { tags, querystring: serialRangeListQuery }, config: can('read') },
+    async (req, reply) => {
+      const rows = async function* () {
+        for await (const page of rangePages(db, req.query)) {
+          yield page.map((s) => [s.productName, s.startSerial, s.endSerial, s.totalUnits, s.productionDate]);
+        }
+      };
+      return sendCsv(reply, 'serial-ranges.csv', SERIAL_RANGE_CSV_COLUMNS, rows());
+    },
+  );
+
+  app.get('/api/v1/serial-ranges/template.csv', { schema: { tags }, config: can('read') }, async (_req, reply) => {
+    const example = ['Gate Valve DN50', 'VB2311-000001', 'VB2311-000500', 500, '2023-11-15'];
+    return sendCsv(reply, 'serial-ranges-template.csv', SERIAL_RANGE_CSV_COLUMNS, [[example]]);
+  });
+
+  app.post(
+    '/api/v1/serial-ranges/import',
+    { schema: { tags, querystring: importQuery, response: { 200: envelope(importResult) } }, config: can('create') },
+    async (req) => {
+      const result = await withUpload(req, 'serials', (source) =>
+        importRanges(db, source, actorOf(req), { dryRun: req.query.dryRun, language: languageOf(req) }),
+      );
+      return { data: result };
+    },
+  );
+
+  app.get(
+    '/api/v1/serial-ranges/:id',
+    { schema: { tags, params: idParams, response: { 200: envelope(serialRange) } }, config: can('read') },
+    async (req) => ({ data: await service.getRange(db, req.params.id) }),
+  );
+
+  app.put(
+    '/api/v1/serial-ranges/:id',
+    { schema: { tags, params: idParams, body: serialRangeInput, response: { 200: changed } }, config: can('update') },
+    async (req) => {
+      const updated = await service.updateRange(db, actorOf(req), req.params.id, req.body);
+      return { data: updated, ...successMessage(req, 'serials.updated') };
+    },
+  );
+
+  app.delete(
+    '/api/v1/serial-ranges/:id',
+    { schema: { tags, params: idParams, response: { 200: deleted } }, config: can('delete') },
+    async (req) => {
+      await service.deleteRange(db, actorOf(req), req.params.id);
+      return { data: { id: req.params.id }, ...successMessage(req, 'serials.deleted') };
+    },
+  );
+
+  app.get(
+    '/api/v1/serial-ranges/:id/history',
+    { schema: { tags, params: idParams, response: { 200: envelope(z.array(historyEntry)) } }, config: can('read') },
+    async (req) => ({ data: await service.rangeHistory(db, req.params.id) }),
+  );
+};

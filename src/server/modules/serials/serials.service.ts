@@ -1,0 +1,131 @@
+/**
+ * The rules of serial-number ranges. The shared schema has already checked the grammar, the series, the
+ * order, the size and Total Units; here: the product exists, and no two ranges overlap. The database's
+ * exclusion constraint is the guarantee (also between concurrent requests); this service turns its
+ * violation into a 409 that names the range it collided with.
+ */
+import type { Product } from '../../../shared/contract/products';
+import type { HistoryEntry } from '../../../shared/contract/record-history';
+import type { SerialRange, SerialRangeListQuery, SerialRangeValues } from '../../../shared/contract/serials';
+import { AppError } from '../../../shared/errors';
+import { parseSerial, rangeLabel } from '../../../shared/serial';
+import type { Db, Executor } from '../../db/client';
+import { recordAudit, type AuditActor } from '../audit/audit.writer';
+import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
+import { recordHistory } from '../catalogue/record-history';
+import { toProduct } from '../products/products.repo';
+import * as repo from './serials.repo';
+
+export const RANGE_ENTITY = 'serialRange';
+
+export function rangeNotFound(): AppError {
+  return new AppError('not-found', 'serials.rangeNotFound');
+}
+
+function productMissing(): AppError {
+  return new AppError('not-found', 'errors.productNotFound', { fields: [{ field: 'productId', key: 'errors.productNotFound' }] });
+}
+
+/** The validated input as row values (the schema guarantees both serials parse and share a series). */
+export function toValues(v: Pick<SerialRangeValues, 'startSerial' | 'endSerial' | 'productionDate'>, productId: string): repo.RangeValues {
+  const a = parseSerial(v.startSerial)!;
+  const b = parseSerial(v.endSerial)!;
+  return { productId, prefix: a.prefix, width: a.width, startNo: a.number, endNo: b.number, productionDate: v.productionDate };
+}
+
+/** What the audit log keeps of a range: its API shape without timestamps. */
+export function auditShape(s: SerialRange): Record<string, unknown> {
+  const { createdAt: _c, updatedAt: _u, ...rest } = s;
+  return rest;
+}
+
+export function overlapError(other: repo.RangeRow, field = 'startSerial'): AppError {
+  const o = repo.toRange(other);
+  const params = { range: rangeLabel(o.startSerial, o.endSerial), product: o.productName };
+  return new AppError('already-exists', 'serials.overlap', { params, fields: [{ field, key: 'serials.overlap', params }] });
+}
+
+/** After an exclusion violation: find the range we collided with (committed by now) and name it. */
+async function collision(db: Executor, v: repo.RangeValues, exceptId?: string): Promise<AppError> {
+  const other = await repo.findOverlapping(db, v, v.startNo, v.endNo, exceptId);
+  // The other range was deleted again in between: the caller may simply retry.
+  return other ? overlapError(other) : new AppError('aborted', 'errors.invalidRequest');
+}
+
+export function listRanges(db: Db, q: SerialRangeListQuery) {
+  return repo.listRanges(db, q);
+}
+
+export async function getRange(db: Executor, id: string): Promise<SerialRange> {
+  const row = isUuid(id) ? await repo.findRange(db, id) : undefined;
+  if (!row) throw rangeNotFound();
+  return repo.toRange(row);
+}
+
+export async function createRange(db: Db, actor: AuditActor, v: SerialRangeValues): Promise<SerialRange> {
+  if (!isUuid(v.productId)) throw productMissing();
+  const values = toValues(v, v.productId);
+  try {
+    return await db.transaction(async (tx) => {
+      if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
+      const [id] = await repo.insertRanges(tx, [values]);
+      const created = await getRange(tx, id!);
+      await recordAudit(tx, actor, { action: 'create', entity: RANGE_ENTITY, entityId: id!, after: auditShape(created) });
+      return created;
+    });
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code === PG.exclusionViolation) throw await collision(db, values);
+    if (code === PG.foreignKeyViolation) throw productMissing();
+    throw err;
+  }
+}
+
+export async function updateRange(db: Db, actor: AuditActor, id: string, v: SerialRangeValues): Promise<SerialRange> {
+  if (!isUuid(id)) throw rangeNotFound();
+  if (!isUuid(v.productId)) throw productMissing();
+  const values = toValues(v, v.productId);
+  try {
+    return await db.transaction(async (tx) => {
+      await repo.lockRange(tx, id);
+      const before = await getRange(tx, id);
+      if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
+      await repo.updateRange(tx, id, values);
+      const after = await getRange(tx, id);
+      await recordAudit(tx, actor, { action: 'update', entity: RANGE_ENTITY, entityId: id, before: auditShape(before), after: auditShape(after) });
+      return after;
+    });
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code === PG.exclusionViolation) throw await collision(db, values, id);
+    if (code === PG.foreignKeyViolation) throw productMissing();
+    throw err;
+  }
+}
+
+export async function deleteRange(db: Db, actor: AuditActor, id: string): Promise<void> {
+  if (!isUuid(id)) throw rangeNotFound();
+  await db.transaction(async (tx) => {
+    await repo.lockRange(tx, id);
+    const before = await getRange(tx, id);
+    await repo.deleteRange(tx, id);
+    await recordAudit(tx, actor, { action: 'delete', entity: RANGE_ENTITY, entityId: id, before: auditShape(before) });
+  });
+}
+
+export async function rangeHistory(db: Db, id: string): Promise<HistoryEntry[]> {
+  await getRange(db, id);
+  return recordHistory(db, RANGE_ENTITY, id);
+}
+
+/**
+ * The range holding `serial` (any spelling: it is normalised) and its product, or null. An index lookup:
+ * the last range of the serial's series that starts at or below its number, then its end is checked.
+ * The public search uses this.
+ */
+export async function findRangeBySerial(db: Executor, serial: string): Promise<{ range: SerialRange; product: Product } | null> {
+  const s = parseSerial(serial);
+  if (!s) return null;
+  const hit = await repo.findRangeHolding(db, s);
+  return hit ? { range: repo.toRange(hit.range), product: toProduct(hit.product) } : null;
+}

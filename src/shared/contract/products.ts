@@ -1,0 +1,127 @@
+/**
+ * Products (PRODUCT.md §3, §5). One schema serves the route and the form's resolver: inputs accept what an
+ * HTML input gives (strings, empty for "not set") as well as JSON numbers, and every message is an i18n key.
+ */
+import { z } from 'zod';
+import { listQuery, optionalText, requiredText } from './common';
+
+export const FLUIDS = ['water', 'steam', 'oil', 'gas', 'air', 'chemical'] as const;
+export type Fluid = (typeof FLUIDS)[number];
+
+export const PRODUCT_NAME_MAX = 120;
+export const PRESSURE_MAX = 1000; // MPa; far above any valve rating, below numeric(9,3)
+export const TEMPERATURE_MIN = -273.15;
+export const TEMPERATURE_MAX = 2000;
+
+/**
+ * A decimal typed into a form or sent as JSON: `''`, null and undefined mean "not set" (null), otherwise a
+ * finite number within [min, max] with at most `scale` decimals. Strings accept a decimal point or comma.
+ */
+export function decimalField(opts: { min: number; max: number; scale: number; required?: boolean }) {
+  return z
+    .union([z.number(), z.string(), z.null()], { error: 'validation.number' })
+    .optional()
+    .transform((v, ctx): number | null => {
+      const text = typeof v === 'string' ? v.trim().replace(',', '.') : v;
+      if (text === '' || text === null || text === undefined) {
+        if (opts.required) ctx.addIssue({ code: 'custom', message: 'validation.required' });
+        return null;
+      }
+      const n = typeof text === 'number' ? text : /^[+-]?(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : NaN;
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message: 'validation.number' });
+        return null;
+      }
+      if (n < opts.min) ctx.addIssue({ code: 'too_small', origin: 'number', minimum: opts.min, inclusive: true, message: 'validation.min' });
+      else if (n > opts.max) ctx.addIssue({ code: 'too_big', origin: 'number', maximum: opts.max, inclusive: true, message: 'validation.max' });
+      else if (Math.abs(Math.round(n * 10 ** opts.scale) - n * 10 ** opts.scale) > 1e-6) {
+        ctx.addIssue({ code: 'custom', message: `products.validation.decimals${opts.scale}` });
+      }
+      // -0 would print as "0" anyway; normalise so equality checks in the audit diff are exact.
+      return n === 0 ? 0 : n;
+    });
+}
+
+const pressure = () => decimalField({ min: 0, max: PRESSURE_MAX, scale: 3 });
+const temperature = () => decimalField({ min: TEMPERATURE_MIN, max: TEMPERATURE_MAX, scale: 2, required: true });
+
+export const productFields = z.object({
+  name: requiredText(PRODUCT_NAME_MAX),
+  fluid: z.enum(FLUIDS, { error: 'validation.oneOf' }),
+  connection: optionalText(120),
+  application: optionalText(120),
+  applicationMedium: optionalText(120),
+  pressureFc: pressure(),
+  pressureWcb: pressure(),
+  pressureSus: pressure(),
+  temperatureMax: temperature(),
+  temperatureMin: temperature(),
+});
+
+/** Add or replace a product: the field rules plus "at least one pressure rating" and "Min <= Max". */
+export const productInput = productFields.superRefine((v, ctx) => {
+  if (v.pressureFc === null && v.pressureWcb === null && v.pressureSus === null) {
+    ctx.addIssue({ code: 'custom', path: ['pressureFc'], message: 'products.validation.pressureRequired' });
+  }
+  if (v.temperatureMin !== null && v.temperatureMax !== null && v.temperatureMin > v.temperatureMax) {
+    ctx.addIssue({ code: 'custom', path: ['temperatureMin'], message: 'products.validation.temperatureOrder' });
+  }
+});
+export type ProductInput = z.input<typeof productInput>;
+export type ProductValues = z.output<typeof productInput>;
+
+export const product = z.object({
+  id: z.string(),
+  name: z.string(),
+  fluid: z.enum(FLUIDS),
+  connection: z.string(),
+  application: z.string(),
+  applicationMedium: z.string(),
+  pressureFc: z.number().nullable(),
+  pressureWcb: z.number().nullable(),
+  pressureSus: z.number().nullable(),
+  temperatureMax: z.number(),
+  temperatureMin: z.number(),
+  /** how many serial-number ranges use the product (it cannot be deleted while any do) */
+  rangeCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Product = z.infer<typeof product>;
+
+export const PRODUCT_SORTS = [
+  'name',
+  'fluid',
+  'connection',
+  'application',
+  'applicationMedium',
+  'pressureFc',
+  'pressureWcb',
+  'pressureSus',
+  'temperatureMax',
+  'temperatureMin',
+  'rangeCount',
+  'createdAt',
+  'updatedAt',
+] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/** `q` searches name, connection, application and medium; `fluid` filters. */
+export const productListQuery = listQuery(PRODUCT_SORTS).extend({
+  fluid: z.enum(FLUIDS, { error: 'validation.oneOf' }).optional(),
+});
+export type ProductListQuery = z.output<typeof productListQuery>;
+
+/** The columns of the CSV template, export and import, in this order. */
+export const PRODUCT_CSV_COLUMNS = [
+  'name',
+  'fluid',
+  'connection',
+  'application',
+  'applicationMedium',
+  'pressureFc',
+  'pressureWcb',
+  'pressureSus',
+  'temperatureMax',
+  'temperatureMin',
+] as const;

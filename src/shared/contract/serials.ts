@@ -1,0 +1,154 @@
+/**
+ * Serial-number ranges (PRODUCT.md §3, §5). The serial grammar lives in ../serial.ts; this file turns it
+ * into field rules for the form and the route. Cross-field messages carry no parameters so that the form
+ * can show them as they are; the server adds the colliding range to an overlap error itself.
+ */
+import { z } from 'zod';
+import { MAX_RANGE_UNITS, parseSerial, SERIAL_MAX_LENGTH, sameSeries } from '../serial';
+import { listQuery } from './common';
+
+/** A serial as typed: normalised, and refused unless it follows the grammar. */
+export function serialField() {
+  return z
+    .string({ error: 'validation.required' })
+    .transform((s, ctx) => {
+      const parsed = s.trim() === '' ? null : parseSerial(s);
+      if (s.trim() === '') ctx.addIssue({ code: 'custom', message: 'validation.required' });
+      else if (s.length > SERIAL_MAX_LENGTH * 4 || !parsed) ctx.addIssue({ code: 'custom', message: 'serials.validation.serial' });
+      // The canonical text: "vb 2311-000123" becomes "VB2311-000123".
+      return parsed ? parsed.prefix + parsed.number.toString().padStart(parsed.width, '0') : s;
+    });
+}
+
+/**
+ * Today as a YYYY-MM-DD string in the time zone furthest ahead (UTC+14): a production date is "not in the
+ * future" if it is today anywhere on Earth, so a user in Taipei entering today's date early in the morning
+ * is not refused because the server runs on UTC.
+ */
+export function latestToday(now = new Date()): string {
+  return new Date(now.getTime() + 14 * 3600_000).toISOString().slice(0, 10);
+}
+
+export function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1900-01-01';
+}
+
+export const productionDateField = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, { error: 'validation.required', abort: true })
+  .refine(isCalendarDate, { error: 'validation.date', abort: true })
+  .refine((s) => s <= latestToday(), { error: 'serials.validation.futureDate' });
+
+export const serialRangeFields = z.object({
+  productId: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(100),
+  startSerial: serialField(),
+  endSerial: serialField(),
+  totalUnits: z.coerce
+    .number({ error: 'validation.number' })
+    .int({ error: 'validation.number' })
+    .min(1, { error: 'validation.min' })
+    .max(MAX_RANGE_UNITS, { error: 'validation.max' }),
+  productionDate: productionDateField,
+});
+
+/**
+ * Start and end share prefix and width, start <= end, at most MAX_RANGE_UNITS units, and Total Units is
+ * end − start + 1 (the form computes it; the server checks it).
+ */
+export function rangeRules(
+  v: { startSerial: string; endSerial: string; totalUnits: number },
+  ctx: z.RefinementCtx,
+): void {
+  const a = parseSerial(v.startSerial);
+  const b = parseSerial(v.endSerial);
+  if (!a || !b) return;
+  if (!sameSeries(a, b)) {
+    ctx.addIssue({ code: 'custom', path: ['endSerial'], message: 'serials.validation.sameSeries' });
+    return;
+  }
+  if (b.number < a.number) {
+    ctx.addIssue({ code: 'custom', path: ['endSerial'], message: 'serials.validation.endBeforeStart' });
+    return;
+  }
+  const units = b.number - a.number + 1n;
+  if (units > BigInt(MAX_RANGE_UNITS)) {
+    ctx.addIssue({ code: 'custom', path: ['endSerial'], message: 'serials.validation.tooManyUnits' });
+  } else if (BigInt(v.totalUnits) !== units) {
+    ctx.addIssue({ code: 'custom', path: ['totalUnits'], message: 'serials.validation.totalMismatch' });
+  }
+}
+
+export const serialRangeInput = serialRangeFields.superRefine(rangeRules);
+export type SerialRangeInput = z.input<typeof serialRangeInput>;
+export type SerialRangeValues = z.output<typeof serialRangeInput>;
+
+export const serialRange = z.object({
+  id: z.string(),
+  productId: z.string(),
+  productName: z.string(),
+  startSerial: z.string(),
+  endSerial: z.string(),
+  totalUnits: z.number().int(),
+  productionDate: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SerialRange = z.infer<typeof serialRange>;
+
+export const SERIAL_RANGE_SORTS = [
+  'productName',
+  'startSerial',
+  'endSerial',
+  'totalUnits',
+  'productionDate',
+  'createdAt',
+  'updatedAt',
+] as const;
+export type SerialRangeSort = (typeof SERIAL_RANGE_SORTS)[number];
+
+/**
+ * `q`: a serial finds the range that contains it; any text also matches product names and the start of a
+ * series prefix. `productId` filters by product; `serial` finds exactly the range holding that serial.
+ */
+export const serialRangeListQuery = listQuery(SERIAL_RANGE_SORTS).extend({
+  productId: z.string().trim().max(100).optional(),
+  serial: z.string().trim().max(200).optional(),
+});
+export type SerialRangeListQuery = z.output<typeof serialRangeListQuery>;
+
+export const SERIAL_RANGE_CSV_COLUMNS = ['product', 'startSerial', 'endSerial', 'totalUnits', 'productionDate'] as const;
+
+/**
+ * One row of a range import: the product by name instead of id, and Total Units optional (an empty cell is
+ * computed; a filled one is checked like the form's).
+ */
+export const serialRangeCsvRow = z
+  .object({
+    product: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(120, { error: 'validation.tooLong' }),
+    startSerial: serialField(),
+    endSerial: serialField(),
+    totalUnits: z
+      .string()
+      .optional()
+      .transform((t, ctx) => {
+        if (t === undefined || t.trim() === '') return null;
+        const n = Number(t.trim());
+        if (!Number.isSafeInteger(n) || n < 1) ctx.addIssue({ code: 'custom', message: 'validation.number' });
+        return n;
+      }),
+    productionDate: productionDateField,
+  })
+  .superRefine((v, ctx) => {
+    if (v.totalUnits !== null && Number.isSafeInteger(v.totalUnits)) rangeRules({ ...v, totalUnits: v.totalUnits }, ctx);
+    else if (v.totalUnits === null) {
+      const a = parseSerial(v.startSerial);
+      const b = parseSerial(v.endSerial);
+      // Without a count to check, the computed one stands in for it, so only the other rules can fail.
+      if (a && b && sameSeries(a, b) && b.number >= a.number) rangeRules({ ...v, totalUnits: Number(b.number - a.number + 1n) }, ctx);
+      else rangeRules({ ...v, totalUnits: 0 }, ctx);
+    }
+  });
+export type SerialRangeCsvRow = z.output<typeof serialRangeCsvRow>;
