@@ -39,6 +39,9 @@ describe('/auth/me', () => {
     expect((await patch({ language: 'fr' })).json().error.fields[0]).toMatchObject({ field: 'language', key: 'validation.oneOf' });
     expect((await patch({ name: '   ' })).json().error.fields[0]).toMatchObject({ field: 'name', key: 'validation.required' });
     expect((await patch({ preferences: { big: 'x'.repeat(9000) } })).statusCode).toBe(400);
+    // U+0000 cannot be stored in PostgreSQL text or jsonb: a 400 naming the field, never a 500.
+    expect((await patch({ name: 'a\u0000b' })).json().error.fields[0]).toMatchObject({ field: 'name', key: 'validation.invalid' });
+    expect((await patch({ preferences: { x: 'a\u0000' } })).json().error.fields[0]).toMatchObject({ field: 'preferences' });
     expect((await patch({ role: 'admin' })).statusCode).toBe(200);
     expect((await me(cookie)).json().data.user.role).toBe('staff');
   });

@@ -65,6 +65,10 @@ describe('listing staff', () => {
     expect((await call('GET', '/api/v1/staff?pageSize=7', admin.cookie)).statusCode).toBe(400);
     expect((await call('GET', '/api/v1/staff?sort=password', admin.cookie)).statusCode).toBe(400);
     expect((await call('GET', '/api/v1/staff?q=%25', admin.cookie)).json().data.total).toBe(0);
+    expect((await call('GET', '/api/v1/staff?q=%00', admin.cookie)).statusCode).toBe(400);
+    expect((await call('GET', '/api/v1/audit-log?entity=%00', admin.cookie)).statusCode).toBe(400);
+    const nul = await call('POST', '/api/v1/staff', admin.cookie, { name: 'a\u0000', email: uniqueEmail(), password: GOOD_PASSWORD, role: 'staff' });
+    expect(nul.json().error.fields[0]).toMatchObject({ field: 'name' });
   });
 
   it('is for admins only', async () => {

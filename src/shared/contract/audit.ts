@@ -1,5 +1,6 @@
 /** The audit log as admins read it. */
 import { z } from 'zod';
+import { noNul } from './auth';
 import { listQuery, MSG } from './common';
 
 export const auditEntry = z.object({
@@ -19,7 +20,7 @@ export type AuditEntry = z.infer<typeof auditEntry>;
 /** Newest first unless asked otherwise; `entity` and `entityId` narrow it to one record's history. */
 export const auditListQuery = listQuery(['at'] as const).extend({
   order: z.enum(['asc', 'desc'], { error: 'validation.oneOf' }).default('desc'),
-  entity: z.string({ error: MSG.invalid }).trim().min(1).max(64).optional(),
-  entityId: z.string({ error: MSG.invalid }).trim().min(1).max(200).optional(),
+  entity: z.string({ error: MSG.invalid }).trim().min(1).max(64).refine(noNul, { error: MSG.invalid }).optional(),
+  entityId: z.string({ error: MSG.invalid }).trim().min(1).max(200).refine(noNul, { error: MSG.invalid }).optional(),
 });
 export type AuditListQuery = z.input<typeof auditListQuery>;

@@ -24,6 +24,14 @@ export function existingPasswordField() {
     .max(1024, { error: MSG.invalid });
 }
 
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 400, not a database error. */
+export const noNul = (s: string) => !s.includes('\u0000');
+
+/** A person's name: trimmed, 1 to 120 characters. */
+export function nameField() {
+  return requiredText(120).refine(noNul, { error: MSG.invalid });
+}
+
 export const languageField = z.enum(LANGUAGES, { error: 'validation.oneOf' });
 export const roleField = z.enum(ROLES, { error: 'validation.oneOf' });
 
@@ -39,7 +47,7 @@ export const user = z.object({
 export type User = z.infer<typeof user>;
 
 export const registerInput = z.object({
-  name: requiredText(120),
+  name: nameField(),
   email: emailField(),
   password: newPasswordField(),
 });
@@ -69,11 +77,13 @@ export type ChangePasswordInput = z.input<typeof changePasswordInput>;
 /** Preferences are the web app's to define; the server only bounds their size. */
 export const preferencesField = z
   .record(z.string().max(64), z.unknown())
-  .refine((p) => JSON.stringify(p).length <= 8192, { error: MSG.invalid });
+  .refine((p) => JSON.stringify(p).length <= 8192, { error: MSG.invalid })
+  // JSON.stringify writes U+0000 as the escape \u0000, which jsonb refuses.
+  .refine((p) => !JSON.stringify(p).includes('\\u0000'), { error: MSG.invalid });
 
 export const updateMeInput = z
   .object({
-    name: requiredText(120),
+    name: nameField(),
     language: languageField,
     preferences: preferencesField,
   })

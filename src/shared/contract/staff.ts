@@ -1,7 +1,7 @@
 /** Staff accounts, managed by admins. */
 import { z } from 'zod';
-import { emailField, listQuery, requiredText } from './common';
-import { newPasswordField, roleField, user } from './auth';
+import { emailField, listQuery } from './common';
+import { nameField, newPasswordField, noNul, roleField, user } from './auth';
 
 export const staffMember = user.extend({
   createdAt: z.string(),
@@ -9,10 +9,12 @@ export const staffMember = user.extend({
 export type StaffMember = z.infer<typeof staffMember>;
 
 export const STAFF_SORTS = ['name', 'email', 'role', 'disabled', 'createdAt'] as const;
-export const staffListQuery = listQuery(STAFF_SORTS);
+export const staffListQuery = listQuery(STAFF_SORTS).extend({
+  q: z.string().trim().max(200).refine(noNul, { error: 'validation.invalid' }).optional(),
+});
 
 export const staffInput = z.object({
-  name: requiredText(120),
+  name: nameField(),
   email: emailField(),
   password: newPasswordField(),
   role: roleField,
@@ -22,7 +24,7 @@ export type StaffInput = z.input<typeof staffInput>;
 /** Change role, name or disabled state; at least one. */
 export const staffUpdate = z
   .object({
-    name: requiredText(120),
+    name: nameField(),
     role: roleField,
     disabled: z.boolean(),
   })
