@@ -58,7 +58,7 @@ function SessionSync({ children }: { children: ReactNode }) {
     setSignedIn(!!user);
     if (!user) return;
     if (user.language !== currentLanguage()) void changeLanguage(user.language);
-    adoptAccountPreferences(user.preferences ?? {});
+    adoptAccountPreferences(user.id, user.preferences ?? {});
     // Only when another user signs in: later changes of the same user come from this browser.
   }, [user?.id]);
 

@@ -3,7 +3,7 @@
  * everyone, and the account (PATCH /auth/me) for a signed-in user, so they follow the user to another browser.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { api } from './api';
+import { api, API_BASE } from './api';
 import {
   applyPreference,
   DEFAULT_PREFERENCES,
@@ -27,8 +27,11 @@ interface PreferencesContextValue {
   preferences: Preferences;
   setPreference: <K extends keyof Preferences>(key: K, value: Preferences[K]) => void;
   reset: () => void;
-  /** the account's stored preferences, applied when a user signs in */
-  adoptAccountPreferences: (stored: Record<string, unknown>) => void;
+  /**
+   * The account's stored preferences, applied when this browser first sees the user (a sign-in here or
+   * another user before); afterwards this browser's own, newer choices stay.
+   */
+  adoptAccountPreferences: (userId: string, stored: Record<string, unknown>) => void;
   /** whether changes are also saved on the account */
   setSignedIn: (signedIn: boolean) => void;
 }
@@ -36,20 +39,44 @@ interface PreferencesContextValue {
 const PreferencesContext = createContext<PreferencesContextValue | null>(null);
 
 const SAVE_DELAY_MS = 400;
+/** the user whose account preferences this browser has adopted */
+const OWNER_KEY = 'preferences-owner';
 
 export function PreferencesProvider({ children }: { children: ReactNode }) {
   const [preferences, setPreferences] = useState<Preferences>(readAll);
   const signedIn = useRef(false);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
+  const pending = useRef<Preferences | null>(null);
+
   const saveToAccount = useCallback((prefs: Preferences) => {
     if (!signedIn.current) return;
     clearTimeout(saveTimer.current);
+    pending.current = prefs;
     saveTimer.current = setTimeout(() => {
+      pending.current = null;
       void api.patch('/auth/me', { preferences: prefs }).catch(() => {
         // the browser still has them; the account catches up on the next change
       });
     }, SAVE_DELAY_MS);
+  }, []);
+
+  // A change made just before reload or closing the tab still reaches the account.
+  useEffect(() => {
+    const flush = () => {
+      if (!pending.current) return;
+      clearTimeout(saveTimer.current);
+      void fetch(`${API_BASE}/auth/me`, {
+        method: 'PATCH',
+        keepalive: true,
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ preferences: pending.current }),
+      }).catch(() => undefined);
+      pending.current = null;
+    };
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
   }, []);
 
   const commit = useCallback(
@@ -78,9 +105,10 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       preferences,
       setPreference,
       reset: () => commit(DEFAULT_PREFERENCES, true),
-      adoptAccountPreferences: (stored) => {
-        if (Object.keys(stored).length === 0) return;
-        commit(mergePreferences(readAll(), stored), false);
+      adoptAccountPreferences: (userId, stored) => {
+        if (readStored(OWNER_KEY) === userId) return;
+        writeStored(OWNER_KEY, userId);
+        if (Object.keys(stored).length > 0) commit(mergePreferences(readAll(), stored), false);
       },
       setSignedIn: (v) => {
         signedIn.current = v;

@@ -36,5 +36,5 @@ export function createAppTheme(mode: 'light' | 'dark', skin: Preferences['skin']
 
 /** A dark theme for the semi-dark vertical navigation in light mode. */
 export function createSemiDarkTheme(base: Theme): Theme {
-  return createTheme(base, { palette: { mode: 'dark', primary: { main: PRIMARY_RED.dark, contrastText: 'rgba(0,0,0,0.87)' }, background: { default: '#1e1e2d', paper: '#1e1e2d' }, text: { primary: '#fff', secondary: 'rgba(255,255,255,0.7)' }, divider: 'rgba(255,255,255,0.12)', action: { hover: 'rgba(255,255,255,0.08)', selected: 'rgba(255,255,255,0.16)', active: '#fff' } } });
+  return createTheme(base, { palette: { mode: 'dark', primary: { main: PRIMARY_RED.light, dark: '#b71c1c', contrastText: '#fff' }, background: { default: '#1e1e2d', paper: '#1e1e2d' }, text: { primary: '#fff', secondary: 'rgba(255,255,255,0.7)' }, divider: 'rgba(255,255,255,0.12)', action: { hover: 'rgba(255,255,255,0.08)', selected: 'rgba(255,255,255,0.16)', active: '#fff' } } });
 }

@@ -13,7 +13,6 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePreferences } from '../../lib/preferences';
 import { PREFERENCE_VALUES, type Preferences } from '../../lib/preferences-model';
@@ -63,25 +62,38 @@ function Flag({ name, disabled }: { name: FlagKey; disabled?: boolean }) {
   );
 }
 
-export function Customizer({ overlayNav }: { overlayNav: boolean }) {
+/** The button that opens the customizer: in the navbar, or floating when the navbar is hidden. */
+export function CustomizerButton({ floating, onOpen }: { floating: boolean; onOpen: () => void }) {
   const { t } = useTranslation();
-  const { preferences, reset } = usePreferences();
-  const [open, setOpen] = useState(false);
-  const horizontal = preferences.layout === 'horizontal' && !overlayNav;
   return (
-    <>
-      <Tooltip title={t('prefs.open')} placement="left">
+    <Tooltip title={t('prefs.open')}>
+      {floating ? (
         <Fab
           color="primary"
-          size="medium"
+          size="small"
           aria-label={t('prefs.open')}
-          onClick={() => setOpen(true)}
-          sx={{ position: 'fixed', right: 0, top: '40%', borderRadius: '12px 0 0 12px', zIndex: (theme) => theme.zIndex.speedDial }}
+          onClick={onOpen}
+          data-testid="open-customizer"
+          sx={{ position: 'fixed', right: 16, top: 12, zIndex: (theme) => theme.zIndex.speedDial }}
         >
           <SettingsOutlined />
         </Fab>
-      </Tooltip>
-      <Drawer anchor="right" open={open} onClose={() => setOpen(false)} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 360 } }, role: 'dialog', 'aria-labelledby': 'customizer-title' } as object }}>
+      ) : (
+        <IconButton aria-label={t('prefs.open')} onClick={onOpen} data-testid="open-customizer">
+          <SettingsOutlined />
+        </IconButton>
+      )}
+    </Tooltip>
+  );
+}
+
+export function Customizer({ overlayNav, open, onClose }: { overlayNav: boolean; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { preferences, reset } = usePreferences();
+  const horizontal = preferences.layout === 'horizontal' && !overlayNav;
+  return (
+    <>
+      <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 360 } }, role: 'dialog', 'aria-labelledby': 'customizer-title' } as object }}>
         <Box sx={{ display: 'flex', alignItems: 'center', p: 2 }}>
           <Box sx={{ flex: 1 }}>
             <Typography id="customizer-title" variant="h6" component="h2">
@@ -96,7 +108,7 @@ export function Customizer({ overlayNav }: { overlayNav: boolean }) {
               <RestartAlt />
             </IconButton>
           </Tooltip>
-          <IconButton aria-label={t('app.close')} onClick={() => setOpen(false)}>
+          <IconButton aria-label={t('app.close')} onClick={onClose}>
             <Close />
           </IconButton>
         </Box>

@@ -23,7 +23,7 @@ import { Brand } from '../../components/brand';
 import { LanguageMenu } from '../../components/language-menu';
 import { OVERLAY_NAV_BREAKPOINT, SCROLL_TO_TOP_THRESHOLD } from '../../lib/constants';
 import { usePreferences } from '../../lib/preferences';
-import { Customizer } from './customizer';
+import { Customizer, CustomizerButton } from './customizer';
 import { HorizontalNav } from './horizontal-nav';
 import { UserMenu } from './user-menu';
 import { VerticalNav } from './vertical-nav';
@@ -88,6 +88,7 @@ export default function DefaultLayout() {
   const { preferences } = usePreferences();
   const overlayNav = useMediaQuery(`(max-width:${OVERLAY_NAV_BREAKPOINT}.98px)`, { noSsr: true });
   const [navOpen, setNavOpen] = useState(false);
+  const [customizerOpen, setCustomizerOpen] = useState(false);
   // Below the overlay breakpoint the navigation is vertical; the stored choice comes back above it.
   const horizontal = preferences.layout === 'horizontal' && !overlayNav;
   const navbarHidden = preferences.navbarType === 'hidden';
@@ -139,6 +140,7 @@ export default function DefaultLayout() {
               {!horizontal && overlayNav && <Brand compact />}
               <Box sx={{ flex: 1 }} />
               <LanguageMenu />
+              <CustomizerButton floating={false} onOpen={() => setCustomizerOpen(true)} />
               <UserMenu />
             </Toolbar>
             {horizontal && <HorizontalNav />}
@@ -156,7 +158,8 @@ export default function DefaultLayout() {
         </Box>
         <Footer />
       </Box>
-      <Customizer overlayNav={overlayNav} />
+      {navbarHidden && <CustomizerButton floating onOpen={() => setCustomizerOpen(true)} />}
+      <Customizer overlayNav={overlayNav} open={customizerOpen} onClose={() => setCustomizerOpen(false)} />
       <ScrollToTop />
     </Box>
   );

@@ -79,7 +79,7 @@ export function DataTable<T, S extends string>({
     if (!typed.current) return undefined;
     const timer = setTimeout(() => {
       typed.current = false;
-      if (search.trim() !== params.q.trim()) onParamsChange({ q: search, page: 1 }, { replace: true });
+      if (search.trim() !== params.q.trim()) onParamsChange({ q: search, page: 1 });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search, params.q, onParamsChange]);

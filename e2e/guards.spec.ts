@@ -1,0 +1,68 @@
+/** The navigation guard's rules 2 to 6 (rule 1, the public host name, is in public-host.spec.ts). */
+import { expect, test } from '@playwright/test';
+import { ADMIN, ADMIN_STATE, createStaff, signInByApi, signInThroughUi } from './helpers';
+
+test.describe('a visitor', () => {
+  test('rule 2: public routes are open to everyone', async ({ page }) => {
+    await page.goto('/search');
+    await expect(page).toHaveURL(/\/search$/);
+    await expect(page).toHaveTitle('Test Report Center');
+    await page.goto('/not-authorized');
+    await expect(page).toHaveTitle('Not Authorized');
+    await page.goto('/pages/misc/not-authorized');
+    await expect(page).toHaveTitle('Not Authorized');
+    await page.goto('/pages/misc/not-found/anything/here');
+    await expect(page).toHaveTitle('Not Found');
+    await page.goto('/no-such-page');
+    await expect(page).toHaveTitle('Not Found');
+  });
+
+  test('rule 6: goes to /login with the query and `to`, and lands there after signing in', async ({ page }) => {
+    await page.goto('/staffs?page=1&q=ada');
+    await expect(page).toHaveURL(/\/login\?/);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/login');
+    expect(url.searchParams.get('to')).toBe('/staffs');
+    expect(url.searchParams.get('q')).toBe('ada');
+    await signInThroughUi(page, ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(/\/staffs\?.*q=ada/);
+    await expect(page.getByRole('heading', { name: 'Staffs' })).toBeVisible();
+  });
+
+  test('rule 6: `/` leads to /dashboard and so to /login?to=/dashboard', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login\?to=%2Fdashboard$/);
+  });
+});
+
+test.describe('a signed-in admin', () => {
+  test.use({ storageState: ADMIN_STATE });
+
+  test('rule 3: unauthenticated-only routes send a signed-in user to /dashboard', async ({ page }) => {
+    for (const path of ['/login', '/register', '/forgot-password']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/dashboard$/);
+    }
+  });
+
+  test('rule 4: a route admits the roles in its list', async ({ page }) => {
+    await page.goto('/staffs');
+    await expect(page.getByRole('heading', { name: 'Staffs' })).toBeVisible();
+    await page.goto('/access-control');
+    await expect(page.getByRole('heading', { name: 'Access Control' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'manage' })).toBeVisible();
+  });
+});
+
+test('rule 5: a signed-in staff member on an admin route goes to not-authorized', async ({ page, browser }) => {
+  const adminContext = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(adminContext.request);
+  await adminContext.close();
+  await signInByApi(page.request, member.email, member.password);
+  await page.goto('/add-staff');
+  await expect(page).toHaveURL(/\/not-authorized$/);
+  await page.goto('/access-control');
+  await expect(page).toHaveURL(/\/not-authorized$/);
+  await page.goto('/products');
+  await expect(page.getByRole('heading', { name: 'Products' })).toBeVisible();
+});

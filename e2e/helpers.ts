@@ -1,0 +1,57 @@
+/** Shared steps of the end-to-end tests: accounts, signing in through the UI or the API, the mail outbox. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import PostalMime from 'postal-mime';
+
+export const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
+export const ADMIN_STATE = path.join('e2e', 'artifacts', '.auth', 'admin.json');
+
+export function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  return dir;
+}
+
+export async function signInThroughUi(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+/** Signs in through the API; the session cookie lands in the page's browser context. */
+export async function signInByApi(request: APIRequestContext, email: string, password: string): Promise<void> {
+  const res = await request.post('/api/v1/auth/login', { data: { email, password } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+let counter = 0;
+/** A new staff member made by the signed-in admin's request context. */
+export async function createStaff(
+  request: APIRequestContext,
+  overrides: Partial<{ name: string; email: string; password: string; role: 'admin' | 'staff' }> = {},
+) {
+  counter += 1;
+  const stamp = `${Date.now().toString(36)}${counter}`;
+  const member = { name: `Sam Staff ${stamp}`, email: `sam.${stamp}@example.com`, password: 'staff password 123', role: 'staff' as const, ...overrides };
+  const res = await request.post('/api/v1/staff', { data: member });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  return member;
+}
+
+/** The newest email in DATA_DIR/outbox sent to `to`, parsed; waits for the outbox worker. */
+export async function waitForEmail(to: string, timeoutMs = 20_000): Promise<{ subject: string; text: string; html: string }> {
+  const dir = path.join(dataDir(), 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
+    for (const f of files) {
+      const email = await PostalMime.parse(fs.readFileSync(path.join(dir, f)));
+      if (email.to?.some((a) => 'address' in a && a.address?.toLowerCase() === to.toLowerCase())) {
+        return { subject: email.subject ?? '', text: email.text ?? '', html: email.html ?? '' };
+      }
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no email to ${to} in ${dir}`);
+}

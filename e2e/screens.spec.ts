@@ -1,0 +1,98 @@
+/**
+ * Every screen in light and dark, English and Chinese, at 1440 and 390 px: a screenshot under
+ * e2e/artifacts/screens/ and an axe-core check (no serious or critical violations).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN_STATE } from './helpers';
+
+interface Screen {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  /** something to do before the screenshot (open a panel, submit an empty form) */
+  act?: (page: Page) => Promise<void>;
+}
+
+const SCREENS: Screen[] = [
+  { name: 'login', path: '/login', signedIn: false },
+  { name: 'login-errors', path: '/login', signedIn: false, act: async (p) => p.locator('form button[type=submit]').click() },
+  { name: 'register-closed', path: '/register', signedIn: false },
+  { name: 'forgot-password', path: '/forgot-password', signedIn: false },
+  { name: 'reset-password', path: '/reset-password?token=example', signedIn: false },
+  { name: 'search', path: '/search', signedIn: false },
+  { name: 'not-authorized', path: '/not-authorized', signedIn: false },
+  { name: 'not-found', path: '/no-such-page', signedIn: false },
+  { name: 'dashboard', path: '/dashboard', signedIn: true },
+  { name: 'products', path: '/products', signedIn: true },
+  { name: 'add-product', path: '/add-product', signedIn: true },
+  { name: 'edit-product', path: '/edit-product/00000000-0000-4000-8000-000000000000', signedIn: true },
+  { name: 'serial-numbers', path: '/serial-numbers', signedIn: true },
+  { name: 'add-serial-number', path: '/add-serial-number', signedIn: true },
+  { name: 'edit-serial-number', path: '/edit-serial-number/00000000-0000-4000-8000-000000000000', signedIn: true },
+  { name: 'machine-data', path: '/machine-data', signedIn: true },
+  { name: 'searches', path: '/searches', signedIn: true },
+  { name: 'staffs', path: '/staffs', signedIn: true },
+  { name: 'add-staff', path: '/add-staff', signedIn: true },
+  { name: 'add-staff-errors', path: '/add-staff', signedIn: true, act: async (p) => p.locator('form button[type=submit]').click() },
+  { name: 'access-control', path: '/access-control', signedIn: true },
+  { name: 'account-profile', path: '/account-settings/profile', signedIn: true },
+  { name: 'account-account', path: '/account-settings/account', signedIn: true },
+  { name: 'customizer', path: '/dashboard', signedIn: true, act: async (p) => p.getByTestId('open-customizer').click() },
+];
+
+const OUT = path.join('e2e', 'artifacts', 'screens');
+const LANGS = ['en', 'zh'] as const;
+const THEMES = ['light', 'dark'] as const;
+const WIDTHS = [1440, 390] as const;
+
+for (const signedIn of [false, true]) {
+  test.describe(signedIn ? 'staff screens' : 'public screens', () => {
+    if (signedIn) test.use({ storageState: ADMIN_STATE });
+
+    for (const lang of LANGS) {
+      for (const theme of THEMES) {
+        test(`${lang} ${theme}`, async ({ page, baseURL }) => {
+          test.setTimeout(300_000);
+          fs.mkdirSync(OUT, { recursive: true });
+          const host = new URL(baseURL!).hostname;
+          await page.context().addCookies(
+            [
+              ['language', lang],
+              ['theme', theme],
+            ].map(([k, v]) => ({ name: `test-report-center-${k}`, value: v!, domain: host, path: '/' })),
+          );
+          if (signedIn) {
+            // The account's language and preferences win over the browser's: set them there.
+            const res = await page.request.patch('/api/v1/auth/me', { data: { language: lang, preferences: { theme } } });
+            expect(res.ok(), await res.text()).toBe(true);
+          }
+          for (const screen of SCREENS.filter((s) => s.signedIn === signedIn)) {
+            for (const width of WIDTHS) {
+              await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+              await page.goto(screen.path);
+              await expect(page.locator('h1').first()).toBeVisible();
+              await expect(page.locator('html')).toHaveAttribute('lang', lang);
+              if (screen.act) await screen.act(page);
+              await page.waitForLoadState('networkidle');
+              await page.waitForTimeout(350);
+              await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
+              if (width === 1440 || screen.name === 'dashboard' || screen.name === 'login') {
+                const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+                const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+                expect
+                  .soft(
+                    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+                    `${screen.name} ${lang} ${theme} ${width}`,
+                  )
+                  .toEqual([]);
+              }
+            }
+          }
+        });
+      }
+    }
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * End-to-end tests against the real server on a fresh embedded database (a temporary DATA_DIR) on a free
+ * port, after a production build of the web app. Debian's Chromium; no browser is ever downloaded.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// The config is evaluated by the runner and again by each worker: the first evaluation picks the port and
+// data directory and hands them on through the environment, which workers inherit.
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]).toString();
+}
+if (!process.env.E2E_DATA_DIR) process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-e2e-'));
+
+const PORT = Number(process.env.E2E_PORT);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1440, height: 900 },
+  launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  projects: [
+    { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    {
+      name: 'public-host',
+      testMatch: /public-host\.spec\.ts/,
+      dependencies: ['setup'],
+      use: {
+        ...chromium,
+        baseURL: `http://report.test:${PORT}`,
+        launchOptions: { executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP report.test 127.0.0.1'] },
+      },
+    },
+    { name: 'screens', testMatch: /screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  ],
+  webServer: {
+    command: 'node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/tsx/dist/cli.mjs src/server/main.ts',
+    url: `${BASE_URL}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      PUBLIC_BASE_URL: BASE_URL,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
