@@ -28,13 +28,18 @@ describe('the last active admin', () => {
     const demote = (actor: string, target: string) =>
       t.app.inject({ method: 'PATCH', url: `/api/v1/staff/${target}`, headers: { cookie: actor }, payload: { role: 'staff' }, remoteAddress: randomIp() });
     const results = await Promise.all([demote(a.cookie, b.user.id), demote(b.cookie, a.user.id)]);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    const refused = results.find((r) => r.statusCode === 409)!;
-    expect(refused.json().error).toMatchObject({
-      status: 'FAILED_PRECONDITION',
-      key: 'staff.lastAdmin',
-      message: 'The last active administrator cannot be deleted, demoted or disabled',
-    });
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    // The loser is refused by the rule, or, if the winner finished before the loser was even authenticated,
+    // by the end of its session (it is no longer an admin). Either way one admin stays.
+    const refused = results.find((r) => r.statusCode !== 200)!;
+    expect([401, 409]).toContain(refused.statusCode);
+    if (refused.statusCode === 409) {
+      expect(refused.json().error).toMatchObject({
+        status: 'FAILED_PRECONDITION',
+        key: 'staff.lastAdmin',
+        message: 'The last active administrator cannot be deleted, demoted or disabled',
+      });
+    }
     expect(await activeAdmins()).toBe(1);
   });
 
