@@ -6,6 +6,7 @@
  * (overlaps, names taken), including clashes between rows of the same file.
  * Memory stays bounded: the current batch and at most MAX_ERRORS errors are all that is kept.
  */
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ImportResult, RowError } from '../../../shared/contract/record-history';
 import { translate, type Language } from '../../../shared/i18n/index';
@@ -134,7 +135,10 @@ export async function runImport<T>(
   return { dryRun: opts.dryRun, rows, stored, valid: found === 0, errors, errorsTruncated: found > errors.length };
 }
 
-/** The audit rows of one import batch, written with the batch (recordAudit's shape, one insert). */
+/**
+ * The audit rows of one import batch, written with the batch (recordAudit's row shape). One statement over
+ * unnest()ed arrays: a handful of parameters instead of eight per row, which is what makes it cheap.
+ */
 export async function recordAuditBatch(
   tx: Tx,
   actor: AuditActor,
@@ -142,16 +146,9 @@ export async function recordAuditBatch(
   entries: { entityId: string; after: Record<string, unknown> }[],
 ): Promise<void> {
   if (entries.length === 0) return;
-  await tx.insert(auditLog).values(
-    entries.map((e) => ({
-      actorId: actor.id,
-      actorLabel: actor.label,
-      action: 'import',
-      entity,
-      entityId: e.entityId,
-      before: null,
-      after: e.after,
-      ip: actor.ip ?? null,
-    })),
-  );
+  const ids = entries.map((e) => e.entityId);
+  const afters = entries.map((e) => JSON.stringify(e.after));
+  await tx.execute(sql`INSERT INTO ${auditLog} (actor_id, actor_label, action, entity, entity_id, after, ip)
+    SELECT ${actor.id}::uuid, ${actor.label}, 'import', ${entity}, u.id, u.after, ${actor.ip ?? null}
+    FROM unnest(${sql.param(ids)}::text[], ${sql.param(afters)}::jsonb[]) AS u(id, after)`);
 }

@@ -15,7 +15,7 @@ import type { AuditActor } from '../audit/audit.writer';
 import { recordAuditBatch, runImport, type ParsedRow, type RowFailure } from '../catalogue/csv-import';
 import { PG, pgErrorCode } from '../catalogue/db-errors';
 import { productIdsByName } from '../products/products.repo';
-import { findOverlapping, insertRanges, type RangeValues } from './serials.repo';
+import { findOverlapping, insertRangeBatch, type RangeValues } from './serials.repo';
 import { RANGE_ENTITY, toValues } from './serials.service';
 
 export const MAX_RANGE_ROWS = 1_000_000;
@@ -23,7 +23,7 @@ export const MAX_RANGE_ROWS = 1_000_000;
 type Row = ParsedRow<SerialRangeCsvRow> & { values: RangeValues & { id: string } };
 
 async function insertRows(tx: Tx, actor: AuditActor, rows: Row[]): Promise<void> {
-  await insertRanges(
+  await insertRangeBatch(
     tx,
     rows.map((r) => r.values),
   );

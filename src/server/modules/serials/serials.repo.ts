@@ -220,6 +220,15 @@ export async function insertRanges(db: Executor, values: (RangeValues & { id?: s
   return rows.map((x) => x.id);
 }
 
+/** Many ranges in one statement over unnest()ed arrays (the CSV import's batches). */
+export async function insertRangeBatch(db: Executor, values: (RangeValues & { id: string })[]): Promise<void> {
+  const col = <T>(f: (v: RangeValues & { id: string }) => T) => sql.param(values.map(f));
+  await db.execute(sql`INSERT INTO ${r} (id, product_id, prefix, width, start_no, end_no, production_date)
+    SELECT * FROM unnest(${col((v) => v.id)}::uuid[], ${col((v) => v.productId)}::uuid[], ${col((v) => v.prefix)}::text[],
+      ${col((v) => v.width)}::smallint[], ${col((v) => v.startNo.toString())}::bigint[], ${col((v) => v.endNo.toString())}::bigint[],
+      ${col((v) => v.productionDate)}::date[])`);
+}
+
 export async function updateRange(db: Executor, id: string, v: RangeValues): Promise<boolean> {
   const rows = await db.update(r).set({ ...v, updatedAt: sql`now()` }).where(eq(r.id, id)).returning({ id: r.id });
   return rows.length > 0;
