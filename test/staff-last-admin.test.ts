@@ -1,6 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../src/server/db/schema/index';
+import { translate } from '../src/shared/i18n/index';
 import { toSessionUser } from '../src/server/modules/auth/sessions';
 import { deleteStaff, updateStaff } from '../src/server/modules/staff/staff.service';
 import { buildTestApp, type TestApp } from './helpers/app';
@@ -57,6 +58,7 @@ describe('the last active admin', () => {
       await expect(run()).rejects.toMatchObject({ code: 'failed-precondition', messageKey: 'staff.lastAdmin' });
     }
     expect(await activeAdmins()).toBe(1);
+    expect(translate('en', 'staff.lastAdmin')).toBe('The last active administrator cannot be deleted, demoted or disabled');
     // A disabled admin does not count as one who stays.
     await createUser(t.app.ctx.db, { role: 'admin', disabled: true });
     await expect(deleteStaff(t.app.ctx.db, ghost, actor, only.id)).rejects.toMatchObject({ messageKey: 'staff.lastAdmin' });

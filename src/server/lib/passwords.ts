@@ -16,11 +16,20 @@ export function hashPassword(password: string): Promise<string> {
 // not the account exists (no account enumeration by timing). Made once, lazily, with the real parameters.
 let dummyHash: Promise<string> | undefined;
 
+function getDummyHash(): Promise<string> {
+  dummyHash ??= hashPassword('not-a-real-password-but-the-same-cost');
+  return dummyHash;
+}
+
+/** Makes the dummy hash ahead of time, so the first unknown e-mail is not slower than the rest. */
+export function prepareDummyHash(): void {
+  void getDummyHash();
+}
+
 /** True when `password` matches `stored`; a missing or malformed hash is a mismatch, never a throw. */
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   if (!stored) {
-    dummyHash ??= hashPassword('not-a-real-password-but-the-same-cost');
-    await verify(await dummyHash, password).catch(() => false);
+    await verify(await getDummyHash(), password).catch(() => false);
     return false;
   }
   try {

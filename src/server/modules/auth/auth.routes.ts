@@ -17,6 +17,7 @@ import { AppError } from '../../../shared/errors';
 import { translate } from '../../../shared/i18n/index';
 import { requireUser } from '../../lib/access';
 import { createCounterStore } from '../../lib/counters';
+import { prepareDummyHash } from '../../lib/passwords';
 import { requestLanguage } from '../../lib/request-language';
 import {
   changeOwnPassword,
@@ -52,6 +53,7 @@ function noticeOf(req: FastifyRequest, key: string) {
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
   const limiter = new LoginLimiter(createCounterStore(app.ctx.redis));
+  prepareDummyHash();
   const forgotPerEmail = app.createRateLimit({
     ...FORGOT_PER_EMAIL,
     keyGenerator: (req) => `forgot-email:${(req.body as { email: string }).email}`,
