@@ -1,6 +1,23 @@
-import { PlaceholderPage } from '../../../components/placeholder-page';
+import { useNavigate } from 'react-router';
+import { PageHeader } from '../../../components/page-header';
+import { notifySuccess } from '../../../lib/toast';
+import { useAddProduct } from '../api';
+import { ProductForm } from '../components/product-form';
 
-/** Placeholder: the issue that owns this screen builds its content. */
-export default function Page() {
-  return <PlaceholderPage title="pages.addProduct" />;
+export default function AddProductPage() {
+  const navigate = useNavigate();
+  const add = useAddProduct();
+  return (
+    <>
+      <PageHeader title="pages.addProduct" />
+      <ProductForm
+        submitLabel="products.add"
+        save={(values) => add.mutateAsync(values)}
+        onSaved={() => {
+          notifySuccess('products.added');
+          void navigate('/products');
+        }}
+      />
+    </>
+  );
 }

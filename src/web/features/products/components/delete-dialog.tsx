@@ -1,0 +1,81 @@
+/**
+ * The confirmation before deleting a catalogue record. A refusal (a product that ranges still use) is
+ * shown in the dialog with the server's message, so the user reads why nothing was deleted.
+ */
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../lib/errors';
+
+export function DeleteDialog({
+  open,
+  title,
+  text,
+  onDelete,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  /** resolves when deleted; a rejection is shown in the dialog */
+  onDelete: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (open) setError(null);
+  }, [open]);
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onDelete();
+      onClose();
+    } catch (err) {
+      setError(errorMessage(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onClose} aria-labelledby="delete-title" aria-describedby="delete-text">
+      <DialogTitle id="delete-title">{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText id="delete-text">{text}</DialogContentText>
+        {error && (
+          <Alert severity="error" sx={{ mt: 2 }} data-testid="delete-error">
+            {error}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} autoFocus disabled={busy}>
+          {t(error ? 'app.close' : 'app.cancel')}
+        </Button>
+        {!error && (
+          <Button
+            color="error"
+            variant="contained"
+            onClick={() => void confirm()}
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {t('app.delete')}
+          </Button>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}

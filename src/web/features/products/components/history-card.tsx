@@ -1,0 +1,83 @@
+/** The change history of a catalogue record on its edit screen: who, when, and each field before → after. */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Divider from '@mui/material/Divider';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { Fragment } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { HistoryEntry } from '../../../../shared/contract/record-history';
+import { errorMessage } from '../../../lib/errors';
+import { formatDateTime } from './format';
+
+export interface HistoryCardProps {
+  query: UseQueryResult<HistoryEntry[]>;
+  /** i18n namespace holding `history.*` and `fields.*` (products or serials) */
+  ns: 'products' | 'serials';
+  /** fields not worth showing (ids that another field names better) */
+  hidden?: readonly string[];
+  value: (t: TFunction, language: string, field: string, value: unknown) => string;
+}
+
+export function HistoryCard({ query, ns, hidden = [], value }: HistoryCardProps) {
+  const { t, i18n } = useTranslation();
+  const entries = query.data ?? [];
+  return (
+    <Card component="section" aria-labelledby="history-title" sx={{ mt: 3 }}>
+      <CardContent>
+        <Typography id="history-title" variant="h6" component="h2" sx={{ mb: 1.5 }}>
+          {t(`${ns}.history.title`)}
+        </Typography>
+        {query.isPending && <Skeleton variant="rounded" height={64} />}
+        {query.isError && <Alert severity="error">{errorMessage(t, query.error)}</Alert>}
+        {query.isSuccess && entries.length === 0 && <Typography color="text.secondary">{t(`${ns}.history.empty`)}</Typography>}
+        <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="history">
+          {entries.map((e, i) => {
+            const changes = e.changes.filter((c) => !hidden.includes(c.field));
+            return (
+              <Box component="li" key={e.id}>
+                {i > 0 && <Divider sx={{ my: 1.5 }} />}
+                <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+                  <Chip size="small" variant="outlined" color={e.action === 'delete' ? 'error' : e.action === 'create' ? 'success' : 'primary'} label={t(`${ns}.history.${e.action}`, { defaultValue: e.action })} />
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {e.actor.name ?? e.actor.label}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary" component="time" dateTime={e.at}>
+                    {formatDateTime(i18n.language, e.at)}
+                  </Typography>
+                </Box>
+                {changes.length > 0 && (
+                  <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, mt: 1, fontSize: 14 }}>
+                    {changes.map((c) => (
+                      <Fragment key={c.field}>
+                        <Box component="dt" sx={{ color: 'text.secondary' }}>
+                          {t(`${ns}.fields.${c.field}`, { defaultValue: c.field })}
+                        </Box>
+                        <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                          {'before' in c && 'after' in c ? (
+                            <>
+                              <Box component="del" sx={{ color: 'text.secondary' }}>{value(t, i18n.language, c.field, c.before)}</Box>
+                              {' → '}
+                              <Box component="ins" sx={{ textDecoration: 'none', fontWeight: 500 }}>{value(t, i18n.language, c.field, c.after)}</Box>
+                            </>
+                          ) : (
+                            value(t, i18n.language, c.field, 'after' in c ? c.after : c.before)
+                          )}
+                        </Box>
+                      </Fragment>
+                    ))}
+                  </Box>
+                )}
+              </Box>
+            );
+          })}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,40 @@
+/** Under an "All" table: how many rows are shown, and a sentinel that fetches the next chunk on scroll. */
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MoreRows } from './catalogue-list';
+
+export function LoadMore({ more }: { more: MoreRows }) {
+  const { t, i18n } = useTranslation();
+  const sentinel = useRef<HTMLDivElement | null>(null);
+  const { active, hasMore, loadMore } = more;
+
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!active || !hasMore || !el) return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) loadMore();
+    }, { rootMargin: '600px 0px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [active, hasMore, loadMore]);
+
+  if (!active || more.total === 0) return null;
+  const fmt = new Intl.NumberFormat(i18n.language === 'zh' ? 'zh-TW' : 'en');
+  return (
+    <Box ref={sentinel} sx={{ py: 2, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1 }}>
+      <Typography variant="body2" color="text.secondary" role="status" data-testid="rows-loaded">
+        {t('products.list.loaded', { loaded: fmt.format(more.loaded), total: fmt.format(more.total) })}
+      </Typography>
+      {more.loading && <LinearProgress sx={{ width: 200 }} aria-label={t('app.loading')} />}
+      {hasMore && !more.loading && (
+        <Button size="small" onClick={loadMore}>
+          {t('products.list.loadMore')}
+        </Button>
+      )}
+    </Box>
+  );
+}

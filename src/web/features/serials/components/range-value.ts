@@ -1,0 +1,9 @@
+/** A range field's value as the history shows it. */
+import type { TFunction } from 'i18next';
+import { formatNumber } from '../../products/components/format';
+
+export function rangeValue(_t: TFunction, language: string, field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (field === 'totalUnits' && typeof value === 'number') return formatNumber(language, value, 0);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
