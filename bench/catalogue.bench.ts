@@ -31,7 +31,7 @@ function sampleSerials(ranges: number, n: number): string[] {
   });
 }
 
-async function lookups(log: (l: string) => void, w: World, ranges: number, seconds: number): Promise<void> {
+export async function lookups(log: (l: string) => void, w: World, ranges: number, seconds: number): Promise<void> {
   const serials = sampleSerials(ranges, 2000);
   for (const s of serials.slice(0, 200)) await findRangeBySerial(w.database.db, s); // warm-up
   const direct = await timeMany(serials.length, (i) => findRangeBySerial(w.database.db, serials[i]!));
@@ -42,12 +42,14 @@ async function lookups(log: (l: string) => void, w: World, ranges: number, secon
   await load({ url: `${w.appUrl}/api/v1/bench/lookup`, bodies, seconds: 1, concurrency: 32 });
   const bare = await load({ url: `${w.bareUrl}/bare`, bodies, seconds, concurrency: 32 });
   const route = await load({ url: `${w.appUrl}/api/v1/bench/lookup`, bodies, seconds, concurrency: 32 });
+  const noop = await load({ url: `${w.appUrl}/api/v1/bench/noop`, bodies, seconds, concurrency: 32 });
   log(`lookup route ${route.rps.toFixed(0)} req/s vs bare Fastify ${bare.rps.toFixed(0)} req/s: ratio ${((100 * route.rps) / bare.rps).toFixed(0)}% (target >= 40%); errors ${route.errors + bare.errors}`);
+  log(`  the app's pipeline without the lookup (same hooks, no database): ${noop.rps.toFixed(0)} req/s, ${((100 * noop.rps) / bare.rps).toFixed(0)}% of bare`);
   const steady = await load({ url: `${w.appUrl}/api/v1/bench/lookup`, bodies, seconds, rate: 1000 });
   log(`lookup route at 1,000 req/s: p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target p99 < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`);
 }
 
-async function listPages(log: (l: string) => void, w: World, ranges: number): Promise<void> {
+export async function listPages(log: (l: string) => void, w: World, ranges: number): Promise<void> {
   const median = async (url: string) => {
     const t: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -75,14 +75,19 @@ function whereOf(q: Filter): SQL | undefined {
     parts.push(s ? containsCondition(s) : sql`false`);
   }
   if (q.q) {
-    // A serial finds the range holding it; any text also finds its products' ranges and a whole series prefix.
+    // A serial finds the range holding it; any text also finds its products' ranges and a whole series
+    // prefix. A union of three index lookups: an OR of them would make the planner scan every range.
     const s = parseSerial(q.q);
-    const any: SQL[] = [
-      sql`${r.productId} in (select ${products.id} from ${products} where ${products.name} ilike ${likePattern(q.q)})`,
-      sql`${r.prefix} = ${normaliseSerial(q.q)}`,
+    // Each branch is its own uncorrelated subquery over serial_ranges (the inner FROM shadows the outer).
+    const x = r;
+    const branches: SQL[] = [
+      sql`select ${x.id} from ${x} where ${x.productId} in (select ${products.id} from ${products} where ${products.name} ilike ${likePattern(q.q)})`,
+      sql`select ${x.id} from ${x} where ${x.prefix} = ${normaliseSerial(q.q).slice(0, 200)}`,
     ];
-    if (s) any.push(sql`(${containsCondition(s)})`);
-    parts.push(sql`(${sql.join(any, sql` or `)})`);
+    if (s) {
+      branches.push(sql`select ${x.id} from ${x} where ${x.id} = ${holding(s)} and ${x.endNo} >= ${s.number.toString()}::bigint`);
+    }
+    parts.push(sql`${r.id} in (${sql.join(branches, sql` union all `)})`);
   }
   return and(...parts);
 }
@@ -169,14 +174,31 @@ export async function findRange(db: Executor, id: string): Promise<RangeRow | un
   return row;
 }
 
-/** The range holding a serial and its product; two index steps (see holding()). */
-export async function findRangeHolding(db: Executor, s: ParsedSerial): Promise<{ range: RangeRow; product: ProductRow } | null> {
-  const [row] = await db
+function prepareHolding(db: Executor) {
+  const n = sql`${sql.placeholder('n')}::bigint`;
+  return db
     .select({ range: fields, product: products })
     .from(r)
     .innerJoin(products, eq(products.id, r.productId))
-    .where(containsCondition(s))
-    .limit(1);
+    .where(
+      sql`${r.id} = (select ${r.id} from ${r} where ${r.prefix} = ${sql.placeholder('prefix')} and ${r.width} = ${sql.placeholder('width')}
+        and ${r.startNo} <= ${n} order by ${r.startNo} desc limit 1) and ${r.endNo} >= ${n}`,
+    )
+    .limit(1)
+    .prepare('trc_find_range_holding');
+}
+// Prepared once per database handle: planning this join (with the table's many indexes) costs several
+// times more than running it, and the public lookup runs it on every request.
+const preparedHolding = new WeakMap<Executor, ReturnType<typeof prepareHolding>>();
+
+/** The range holding a serial and its product; two index steps (see holding()). */
+export async function findRangeHolding(db: Executor, s: ParsedSerial): Promise<{ range: RangeRow; product: ProductRow } | null> {
+  let q = preparedHolding.get(db);
+  if (!q) {
+    q = prepareHolding(db);
+    preparedHolding.set(db, q);
+  }
+  const [row] = await q.execute({ prefix: s.prefix, width: s.width, n: s.number.toString() });
   return row ?? null;
 }
 
