@@ -45,16 +45,17 @@ describe('junk input', () => {
     const bad: string[] = [];
     for (const [method, path] of ROUTES) {
       const url = path.replace(':id', randomUUID());
-      const attempts = method === 'GET' ? QUERIES.map((q) => ({ url: url + q })) : BODIES.map((b) => ({ url, payload: b }));
+      const attempts: { url: string; payload?: string }[] =
+        method === 'GET' ? QUERIES.map((q) => ({ url: url + q })) : BODIES.map((b) => ({ url, payload: b }));
       for (const a of attempts) {
         const res = await t.app.inject({
           method: method as 'POST',
           url: a.url,
           headers: { cookie, 'content-type': 'application/json' },
           remoteAddress: randomIp(),
-          ...('payload' in a ? { payload: a.payload } : {}),
+          ...(a.payload !== undefined ? { payload: a.payload } : {}),
         });
-        if (res.statusCode >= 500) bad.push(`${method} ${a.url} ${'payload' in a ? a.payload.slice(0, 60) : ''} → ${res.statusCode}`);
+        if (res.statusCode >= 500) bad.push(`${method} ${a.url} ${a.payload?.slice(0, 60) ?? ''} → ${res.statusCode}`);
       }
     }
     expect(bad).toEqual([]);

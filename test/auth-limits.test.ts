@@ -96,6 +96,15 @@ describe('failed sign-in limits', () => {
   });
 });
 
+describe('addresses', () => {
+  it('counts an IPv6 client by its /64', async () => {
+    const limiter = new LoginLimiter(new MemoryCounterStore());
+    for (let i = 0; i < MAX_FAILURES_PER_IP; i++) await limiter.recordFailure(`u${i}@example.com`, `2001:db8:aa:bb::${i.toString(16)}`);
+    await expect(limiter.assertAllowed('x@example.com', '2001:db8:aa:bb:ffff::1')).rejects.toMatchObject({ code: 'resource-exhausted' });
+    await expect(limiter.assertAllowed('x@example.com', '2001:db8:aa:bc::1')).resolves.toBeUndefined();
+  });
+});
+
 describe('the lockout ends on its own', () => {
   afterEach(() => vi.useRealTimers());
 

@@ -9,8 +9,10 @@
  *  - per IP: 30 failures in 15 minutes, over all accounts (password spraying from one address).
  * All windows are fixed and bounded: there is no escalating or indefinite lockout. Blocked requests do not
  * run Argon2 and do not extend a window. Unknown e-mails are counted exactly like known ones, so the
- * limits reveal nothing about which accounts exist.
+ * limits reveal nothing about which accounts exist. An IPv6 client counts by its /64, since one
+ * subscriber usually holds a whole /64 and could otherwise rotate addresses at will.
  */
+import { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '../../../shared/errors';
 import type { CounterStore } from '../../lib/counters';
 
@@ -19,7 +21,8 @@ export const MAX_FAILURES_PER_ACCOUNT_IP = 10;
 export const MAX_FAILURES_PER_ACCOUNT = 50;
 export const MAX_FAILURES_PER_IP = 30;
 
-function keys(email: string, ip: string) {
+function keys(email: string, rawIp: string) {
+  const ip = normalizeIP(rawIp, 64);
   return {
     accountIp: `login:acct-ip:${email}|${ip}`,
     account: `login:acct:${email}`,
