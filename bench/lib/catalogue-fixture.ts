@@ -117,8 +117,9 @@ export async function startWorld(database: Database): Promise<World> {
   bare.post('/bare', async (req) => ({ data: { serial: (req.body as { serial?: string } | null)?.serial ?? null } }));
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
 
-  const [user] = (await database.db.execute(sql`INSERT INTO users (name, email, password_hash, role)
-    VALUES ('Bench', ${`bench-${randomBytes(4).toString('hex')}@example.com`}, 'x', 'staff') RETURNING id`)).rows as { id: string }[];
+  const inserted = await database.db.execute(sql`INSERT INTO users (name, email, password_hash, role)
+    VALUES ('Bench', ${`bench-${randomBytes(4).toString('hex')}@example.com`}, 'x', 'staff') RETURNING id`);
+  const [user] = (inserted as unknown as { rows: { id: string }[] }).rows;
   const cookie = `${SESSION_COOKIE}=${await createSession(database.db, user!.id)}`;
   return {
     database,

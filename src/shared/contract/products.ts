@@ -45,12 +45,17 @@ export function decimalField(opts: { min: number; max: number; scale: number; re
 const pressure = () => decimalField({ min: 0, max: PRESSURE_MAX, scale: 3 });
 const temperature = () => decimalField({ min: TEMPERATURE_MIN, max: TEMPERATURE_MAX, scale: 2, required: true });
 
+// Control characters (U+0000 cannot even be stored) have no place in a name printed on a report.
+// eslint-disable-next-line no-control-regex
+export const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const text = (max: number) => optionalText(max).refine(printable, { error: 'validation.invalid' });
+
 export const productFields = z.object({
-  name: requiredText(PRODUCT_NAME_MAX),
+  name: requiredText(PRODUCT_NAME_MAX).refine(printable, { error: 'validation.invalid' }),
   fluid: z.enum(FLUIDS, { error: 'validation.oneOf' }),
-  connection: optionalText(120),
-  application: optionalText(120),
-  applicationMedium: optionalText(120),
+  connection: text(120),
+  application: text(120),
+  applicationMedium: text(120),
   pressureFc: pressure(),
   pressureWcb: pressure(),
   pressureSus: pressure(),

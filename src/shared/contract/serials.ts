@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MAX_RANGE_UNITS, parseSerial, SERIAL_MAX_LENGTH, sameSeries } from '../serial';
 import { listQuery } from './common';
+import { printable } from './products';
 
 /** A serial as typed: normalised, and refused unless it follows the grammar. */
 export function serialField() {
@@ -127,7 +128,12 @@ export const SERIAL_RANGE_CSV_COLUMNS = ['product', 'startSerial', 'endSerial', 
  */
 export const serialRangeCsvRow = z
   .object({
-    product: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(120, { error: 'validation.tooLong' }),
+    product: z
+      .string({ error: 'validation.required' })
+      .trim()
+      .min(1, { error: 'validation.required' })
+      .max(120, { error: 'validation.tooLong' })
+      .refine(printable, { error: 'validation.invalid' }),
     startSerial: serialField(),
     endSerial: serialField(),
     totalUnits: z

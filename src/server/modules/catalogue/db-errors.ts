@@ -24,5 +24,13 @@ export function isUuid(s: unknown): s is string {
 
 /** `%` and `_` typed in a search box are literal characters, not wildcards. */
 export function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${withoutNul(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** PostgreSQL text cannot hold U+0000; a search for it matches what the rest of the text matches. */
+export function withoutNul(s: string): string {
+  return s.replaceAll('\u0000', '');
+}
+
+/** The largest OFFSET a list asks the database for; a page beyond it is empty without asking. */
+export const MAX_OFFSET = 1e12;

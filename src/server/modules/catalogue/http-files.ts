@@ -32,20 +32,33 @@ export async function withUpload<R>(
   }
 }
 
-/** Streams a CSV download: UTF-8 with a BOM so that Excel shows Chinese correctly, CRLF line ends. */
-export function sendCsv(
+/**
+ * Streams a CSV download: UTF-8 with a BOM so that Excel shows Chinese correctly, CRLF line ends. The first
+ * page is read before the headers go out, so a failing query is still answered with an error envelope.
+ */
+export async function sendCsv(
   reply: FastifyReply,
   filename: string,
   header: readonly string[],
-  pages: AsyncIterable<(string | number | null)[][]> | Iterable<(string | number | null)[][]>,
-): FastifyReply {
+  pages: AsyncIterable<Row[]> | Iterable<Row[]>,
+): Promise<FastifyReply> {
+  const it = Symbol.asyncIterator in pages ? pages[Symbol.asyncIterator]() : toAsync(pages[Symbol.iterator]());
+  const first = await it.next();
   async function* body() {
     yield UTF8_BOM + csvLine(header);
-    for await (const page of pages) yield page.map(csvLine).join('');
+    if (first.done) return;
+    yield first.value.map(csvLine).join('');
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value.map(csvLine).join('');
   }
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename}"`)
     .header('cache-control', 'no-store')
     .send(Readable.from(body()));
+}
+
+type Row = (string | number | null)[];
+
+function toAsync<T>(it: Iterator<T>): AsyncIterator<T> {
+  return { next: async () => it.next() };
 }

@@ -4,7 +4,7 @@ import type { Product, ProductListQuery, ProductSort, ProductValues } from '../.
 import { pageWindow } from '../../../shared/contract/common';
 import type { Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
-import { likePattern } from '../catalogue/db-errors';
+import { likePattern, MAX_OFFSET } from '../catalogue/db-errors';
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
@@ -80,11 +80,18 @@ function orderOf(q: Pick<ProductListQuery, 'sort' | 'order'>): SQL[] {
 export async function listProducts(db: Executor, q: ProductListQuery): Promise<{ items: Product[]; total: number }> {
   const where = whereOf(q);
   const { limit, offset } = pageWindow(q);
-  const [rows, [totalRow]] = await Promise.all([
+  // Past any real table's end (and past what a bigint OFFSET parameter can carry): an empty page.
+  if (offset > MAX_OFFSET) return { items: [], total: await countProducts(db, where) };
+  const [rows, total] = await Promise.all([
     db.select().from(products).where(where).orderBy(...orderOf(q)).limit(limit).offset(offset),
-    db.select({ n: count() }).from(products).where(where),
+    countProducts(db, where),
   ]);
-  return { items: rows.map(toProduct), total: Number(totalRow?.n ?? 0) };
+  return { items: rows.map(toProduct), total };
+}
+
+async function countProducts(db: Executor, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(products).where(where);
+  return Number(row?.n ?? 0);
 }
 
 /** Pages of the filtered, sorted list for the CSV export (products are few; offset paging is fine). */

@@ -9,7 +9,7 @@ import type { SerialRange, SerialRangeListQuery, SerialRangeSort } from '../../.
 import { formatSerial, normaliseSerial, parseSerial, type ParsedSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
-import { isUuid, likePattern } from '../catalogue/db-errors';
+import { isUuid, likePattern, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
 
 const r = serialRanges;
 
@@ -82,7 +82,7 @@ function whereOf(q: Filter): SQL | undefined {
     const x = r;
     const branches: SQL[] = [
       sql`select ${x.id} from ${x} where ${x.productId} in (select ${products.id} from ${products} where ${products.name} ilike ${likePattern(q.q)})`,
-      sql`select ${x.id} from ${x} where ${x.prefix} = ${normaliseSerial(q.q).slice(0, 200)}`,
+      sql`select ${x.id} from ${x} where ${x.prefix} = ${withoutNul(normaliseSerial(q.q)).slice(0, 200)}`,
     ];
     if (s) {
       branches.push(sql`select ${x.id} from ${x} where ${x.id} = ${holding(s)} and ${x.endNo} >= ${s.number.toString()}::bigint`);
@@ -117,6 +117,8 @@ function orderOf(q: Pick<SerialRangeListQuery, 'sort' | 'order'>): SQL[] {
 export async function listRanges(db: Executor, q: SerialRangeListQuery): Promise<{ items: SerialRange[]; total: number }> {
   const where = whereOf(q);
   const { limit, offset } = pageWindow(q);
+  // Past any real table's end (and past what a bigint OFFSET parameter can carry): an empty page.
+  if (offset > MAX_OFFSET) return { items: [], total: await countRanges(db, q) };
   const rows = db
     .select(fields)
     .from(r)
