@@ -58,7 +58,9 @@ export function registerErrorHandling(
           min: issue.minimum,
         });
       });
-      return send(req, reply, 'invalid-argument', 'errors.invalidRequest', { fields });
+      // Two rules of one field may fail with the same message (e.g. NUL and control characters): say it once.
+      const unique = fields.filter((f, i) => fields.findIndex((g) => g.field === f.field && g.key === f.key) === i);
+      return send(req, reply, 'invalid-argument', 'errors.invalidRequest', { fields: unique });
     }
     const fe = err as FastifyError;
     switch (fe.code) {
@@ -83,6 +85,18 @@ export function registerErrorHandling(
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
       return send(req, reply, codeForHttpStatus(fe.statusCode), 'errors.invalidRequest', { httpStatus: fe.statusCode });
     }
+    // Safety net for database refusals that validation should have caught: a data exception (class 22,
+    // e.g. a number out of range) or an unhandled integrity violation (class 23) is the client's input,
+    // not our failure. Logged, since it means a schema is missing a rule.
+    const sqlState = databaseErrorCode(err);
+    if (sqlState?.startsWith('22')) {
+      req.log.warn({ err }, 'database refused a value that validation let through');
+      return send(req, reply, 'invalid-argument', 'errors.invalidRequest');
+    }
+    if (sqlState?.startsWith('23')) {
+      req.log.warn({ err }, 'unhandled integrity violation');
+      return send(req, reply, 'aborted', 'errors.conflict');
+    }
     req.log.error({ err }, 'request failed');
     return send(req, reply, 'internal', 'errors.internal');
   });
@@ -92,4 +106,12 @@ export function registerErrorHandling(
     if (!isApi && pageFallback && (req.method === 'GET' || req.method === 'HEAD')) return pageFallback(req, reply);
     return send(req, reply, 'not-found', isApi ? 'errors.routeNotFound' : 'errors.notFound');
   });
+}
+
+/** The SQLSTATE of a PostgreSQL error (pg and PGlite), also when Drizzle wraps it as `cause`. */
+function databaseErrorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
 }

@@ -1,7 +1,6 @@
 /** The audit log as admins read it. */
 import { z } from 'zod';
-import { noNul } from './auth';
-import { listQuery, MSG } from './common';
+import { listQuery, MSG, noNul } from './common';
 
 export const auditEntry = z.object({
   id: z.number().int(),

@@ -25,11 +25,10 @@ export function existingPasswordField() {
 }
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 400, not a database error. */
-export const noNul = (s: string) => !s.includes('\u0000');
 
 /** A person's name: trimmed, 1 to 120 characters. */
 export function nameField() {
-  return requiredText(120).refine(noNul, { error: MSG.invalid });
+  return requiredText(120);
 }
 
 export const languageField = z.enum(LANGUAGES, { error: 'validation.oneOf' });

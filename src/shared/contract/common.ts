@@ -11,18 +11,27 @@ export const MSG = {
   tooLong: 'validation.tooLong',
 } as const;
 
+/** PostgreSQL cannot store U+0000 in text or jsonb; refusing it here keeps it a field error, not a 500. */
+export const noNul = (s: string) => !s.includes('\u0000');
+
 /** A trimmed, non-empty string of at most `max` characters. */
 export function requiredText(max = 255) {
   return z
     .string({ error: MSG.required })
     .trim()
     .min(1, { error: MSG.required, abort: true })
-    .max(max, { error: MSG.tooLong });
+    .max(max, { error: MSG.tooLong })
+    .refine(noNul, { error: MSG.invalid });
 }
 
 /** A trimmed string that may be empty (stored as an empty string). */
 export function optionalText(max = 255) {
-  return z.string({ error: MSG.invalid }).trim().max(max, { error: MSG.tooLong }).default('');
+  return z
+    .string({ error: MSG.invalid })
+    .trim()
+    .max(max, { error: MSG.tooLong })
+    .refine(noNul, { error: MSG.invalid })
+    .default('');
 }
 
 /** An email address, trimmed and lower-cased: comparisons of addresses ignore case. */
@@ -49,7 +58,7 @@ export const ALL_PAGE_LIMIT = 10_000;
 /** `page`, `pageSize`, `sort`, `order` and `q` of every list endpoint. */
 export function listQuery<const S extends readonly [string, ...string[]]>(sortable: S) {
   return z.object({
-    page: z.coerce.number({ error: MSG.invalid }).int().min(1).default(1),
+    page: z.coerce.number({ error: MSG.invalid }).int().min(1).max(1_000_000).default(1),
     pageSize: z
       .union([z.literal('all'), z.coerce.number().pipe(z.union(PAGE_SIZES.map((n) => z.literal(n))))], {
         error: 'validation.oneOf',
@@ -57,7 +66,7 @@ export function listQuery<const S extends readonly [string, ...string[]]>(sortab
       .default(10),
     sort: z.enum(sortable, { error: 'validation.oneOf' }).optional(),
     order: z.enum(['asc', 'desc'], { error: 'validation.oneOf' }).default('asc'),
-    q: z.string().trim().max(200).optional(),
+    q: z.string().trim().max(200).refine(noNul, { error: MSG.invalid }).optional(),
   });
 }
 

@@ -1,7 +1,7 @@
 /** Staff accounts, managed by admins. */
 import { z } from 'zod';
 import { emailField, listQuery } from './common';
-import { nameField, newPasswordField, noNul, roleField, user } from './auth';
+import { nameField, newPasswordField, roleField, user } from './auth';
 
 export const staffMember = user.extend({
   createdAt: z.string(),
@@ -9,9 +9,7 @@ export const staffMember = user.extend({
 export type StaffMember = z.infer<typeof staffMember>;
 
 export const STAFF_SORTS = ['name', 'email', 'role', 'disabled', 'createdAt'] as const;
-export const staffListQuery = listQuery(STAFF_SORTS).extend({
-  q: z.string().trim().max(200).refine(noNul, { error: 'validation.invalid' }).optional(),
-});
+export const staffListQuery = listQuery(STAFF_SORTS);
 
 export const staffInput = z.object({
   name: nameField(),
