@@ -12,6 +12,7 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { renderEmail } from '../../mail/layout';
 import { enqueueMail } from '../../mail/outbox';
+import { kickMailWorkers } from '../../mail/worker';
 import { recordAudit } from '../audit/audit.writer';
 import { revokeUserSessions } from './sessions';
 import { findUserByEmail, findUserById, updateUser } from './users.repo';
@@ -49,6 +50,8 @@ export async function requestPasswordReset(db: Db, config: Pick<Config, 'publicB
       ref: { userId: user.id },
     });
   });
+  // After the commit, so the worker finds the row: the person is waiting for this email now.
+  kickMailWorkers();
 }
 
 /**
