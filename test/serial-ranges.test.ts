@@ -148,6 +148,14 @@ describe('serial ranges: lookup, list, delete, history', () => {
     const mine = await list(`productId=${other.id}`);
     expect(mine.total).toBe(1);
     expect(mine.items[0]).toMatchObject({ startSerial: 'OTH-01', productName: 'Other Product' });
+    // Moving a range to another product moves its count too (the totals come from those counts).
+    const count = async (id: string) => (await t.app.inject({ url: `/api/v1/products/${id}`, headers: { cookie } })).json().data.rangeCount;
+    const before = await count(productId);
+    const moved = await t.app.inject({ method: 'PUT', url: `/api/v1/serial-ranges/${mine.items[0].id}`, headers: { cookie }, payload: rangeBody(productId, 'OTH-01', 'OTH-10', 10) });
+    expect(moved.statusCode).toBe(200);
+    expect([await count(productId), await count(other.id)]).toEqual([before + 1, 0]);
+    expect((await list(`productId=${other.id}`)).total).toBe(0);
+    await t.app.inject({ method: 'PUT', url: `/api/v1/serial-ranges/${mine.items[0].id}`, headers: { cookie }, payload: rangeBody(other.id, 'OTH-01', 'OTH-10', 10) });
     expect((await list('q=find-000600')).items.map((r: { startSerial: string }) => r.startSerial)).toEqual(['FIND-000500']);
     expect((await list('serial=FIND-000600')).total).toBe(1);
     expect((await list('q=other%20prod')).total).toBe(1);
