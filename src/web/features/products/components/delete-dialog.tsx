@@ -70,6 +70,8 @@ export function DeleteDialog({
             variant="contained"
             onClick={() => void confirm()}
             disabled={busy}
+            // error.dark keeps white text readable in the dark theme too (error.main is too light there).
+            sx={{ bgcolor: 'error.dark', '&:hover': { bgcolor: 'error.dark', filter: 'brightness(0.9)' } }}
             startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
           >
             {t('app.delete')}

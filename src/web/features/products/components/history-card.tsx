@@ -22,9 +22,15 @@ export interface HistoryCardProps {
   /** fields not worth showing (ids that another field names better) */
   hidden?: readonly string[];
   value: (t: TFunction, language: string, field: string, value: unknown) => string;
+  /** the fields in the order of the form; others follow */
+  order: readonly string[];
 }
 
-export function HistoryCard({ query, ns, hidden = [], value }: HistoryCardProps) {
+export function HistoryCard({ query, ns, hidden = [], value, order }: HistoryCardProps) {
+  const rank = (field: string) => {
+    const i = order.indexOf(field);
+    return i < 0 ? order.length : i;
+  };
   const { t, i18n } = useTranslation();
   const entries = query.data ?? [];
   return (
@@ -38,7 +44,7 @@ export function HistoryCard({ query, ns, hidden = [], value }: HistoryCardProps)
         {query.isSuccess && entries.length === 0 && <Typography color="text.secondary">{t(`${ns}.history.empty`)}</Typography>}
         <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="history">
           {entries.map((e, i) => {
-            const changes = e.changes.filter((c) => !hidden.includes(c.field));
+            const changes = e.changes.filter((c) => !hidden.includes(c.field)).sort((a, b) => rank(a.field) - rank(b.field));
             return (
               <Box component="li" key={e.id}>
                 {i > 0 && <Divider sx={{ my: 1.5 }} />}

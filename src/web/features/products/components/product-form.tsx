@@ -15,7 +15,7 @@ import { Link as RouterLink } from 'react-router';
 import { FLUIDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
 import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
 
-const FIELDS = [
+export const PRODUCT_FIELDS = [
   'name',
   'fluid',
   'connection',
@@ -30,7 +30,7 @@ const FIELDS = [
 
 export const FLUID_OPTIONS = FLUIDS.map((f) => ({ value: f, label: `products.fluids.${f}` }));
 
-type FormValues = Record<(typeof FIELDS)[number], string>;
+type FormValues = Record<(typeof PRODUCT_FIELDS)[number], string>;
 
 const num = (n: number | null) => (n === null ? '' : String(n));
 
@@ -87,7 +87,7 @@ export function ProductForm({
       allowLeave();
       onSaved();
     } catch (err) {
-      applyServerErrors(err, form.setError, FIELDS);
+      applyServerErrors(err, form.setError, PRODUCT_FIELDS);
     }
   });
 

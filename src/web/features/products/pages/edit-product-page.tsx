@@ -11,11 +11,11 @@ import { useProduct, useProductHistory, useUpdateProduct } from '../api';
 import { productValue } from '../components/format';
 import { HistoryCard } from '../components/history-card';
 import { NotFoundCard } from '../components/not-found-card';
-import { ProductForm } from '../components/product-form';
+import { PRODUCT_FIELDS, ProductForm } from '../components/product-form';
 
 function ProductHistory({ id }: { id: string }) {
   const history = useProductHistory(id);
-  return <HistoryCard query={history} ns="products" value={productValue} />;
+  return <HistoryCard query={history} ns="products" value={productValue} order={PRODUCT_FIELDS} />;
 }
 
 export default function EditProductPage() {

@@ -50,19 +50,27 @@ export default function ProductsPage() {
         id: 'name',
         label: 'products.fields.name',
         sortable: true,
-        render: (p) =>
-          canEdit ? (
-            <Typography component={RouterLink} to={`/edit-product/${p.id}`} variant="body2" sx={{ fontWeight: 500, color: 'text.primary', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}>
-              {p.name}
-            </Typography>
-          ) : (
-            <Typography variant="body2" sx={{ fontWeight: 500 }}>{p.name}</Typography>
-          ),
+        render: (p) => {
+          const details = [p.connection, p.application, p.applicationMedium].filter(Boolean).join(' · ');
+          return (
+            <Box sx={{ minWidth: 160 }}>
+              {canEdit ? (
+                <Typography component={RouterLink} to={`/edit-product/${p.id}`} variant="body2" sx={{ fontWeight: 500, color: 'text.primary', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}>
+                  {p.name}
+                </Typography>
+              ) : (
+                <Typography variant="body2" sx={{ fontWeight: 500 }}>{p.name}</Typography>
+              )}
+              {details && (
+                <Typography variant="caption" color="text.secondary" component="div" title={`${t('products.fields.connection')} · ${t('products.fields.application')} · ${t('products.fields.applicationMedium')}`}>
+                  {details}
+                </Typography>
+              )}
+            </Box>
+          );
+        },
       },
       { id: 'fluid', label: 'products.fields.fluid', sortable: true, render: (p) => <Chip size="small" variant="outlined" label={t(`products.fluids.${p.fluid}`)} /> },
-      { id: 'connection', label: 'products.fields.connection', sortable: true, render: (p) => p.connection || '—' },
-      { id: 'application', label: 'products.fields.application', sortable: true, render: (p) => p.application || '—' },
-      { id: 'applicationMedium', label: 'products.fields.applicationMedium', sortable: true, render: (p) => p.applicationMedium || '—' },
       ...(['pressureFc', 'pressureWcb', 'pressureSus'] as const).map((f): Column<Product> => ({
         id: f,
         label: `products.fields.${f}`,

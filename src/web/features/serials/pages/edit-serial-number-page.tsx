@@ -16,7 +16,7 @@ import { SerialRangeForm } from '../components/serial-range-form';
 function RangeHistory({ id }: { id: string }) {
   const history = useSerialRangeHistory(id);
   // productId changes together with productName, which reads better.
-  return <HistoryCard query={history} ns="serials" hidden={['productId']} value={rangeValue} />;
+  return <HistoryCard query={history} ns="serials" hidden={['productId']} value={rangeValue} order={['productName', 'startSerial', 'endSerial', 'totalUnits', 'productionDate']} />;
 }
 
 export default function EditSerialNumberPage() {
