@@ -40,7 +40,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  // Per run: another run of this config at the same time must not clear this one's traces.
+  outputDir: path.join('e2e', 'artifacts', 'test-results', `port-${PORT}`),
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -50,7 +51,7 @@ export default defineConfig({
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
-    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
     {
       name: 'public-host',
       testMatch: /public-host\.spec\.ts/,
@@ -62,6 +63,8 @@ export default defineConfig({
       },
     },
     { name: 'screens', testMatch: /screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // Products and serial ranges (issue 4): after the shell's tests, since they change the admin's language.
+    { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
   ],
   webServer: {
     command: 'node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/tsx/dist/cli.mjs src/server/main.ts',

@@ -5,13 +5,14 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import PostalMime from 'postal-mime';
 
 export const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
-export const ADMIN_STATE = path.join('e2e', 'artifacts', '.auth', 'admin.json');
-
 export function dataDir(): string {
   const dir = process.env.E2E_DATA_DIR;
   if (!dir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
   return dir;
 }
+
+/** The first admin's signed-in browser state; per run (beside its database), so parallel runs never share a cookie. */
+export const ADMIN_STATE = path.join(dataDir(), 'admin-state.json');
 
 export async function signInThroughUi(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email', { exact: true }).fill(email);

@@ -1,17 +1,20 @@
+/**
+ * Entry: the public search page and the staff app are separate bundles. A visitor on /search (or on a
+ * public host name, where every path is /search) never downloads the router or any staff screen.
+ */
 import '@fontsource/roboto/400.css';
 import '@fontsource/roboto/500.css';
 import '@fontsource/roboto/700.css';
-import './lib/i18n';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { AppProviders } from './app/providers';
-import { router } from './app/router';
+import { isPublicHost } from './app/guard';
+import { initI18n } from './lib/i18n';
 
-createRoot(document.getElementById('app')!).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+const container = document.getElementById('app')!;
+const publicPage = isPublicHost(window.location.hostname) || window.location.pathname === '/search';
+
+async function start(): Promise<void> {
+  const [app] = await Promise.all([publicPage ? import('./public-app/main-public') : import('./app/main-app'), initI18n()]);
+  if ('mountPublic' in app) app.mountPublic(container);
+  else app.mountApp(container);
+}
+
+void start();

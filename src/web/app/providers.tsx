@@ -1,52 +1,18 @@
-/** Everything the pages rely on: queries, preferences, theme, abilities, toasts and the session's side effects. */
-import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+/** The staff app's providers: queries, theme and preferences, abilities and the session's side effects. */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { Slide, ToastContainer } from 'react-toastify';
-import { clearSession, useMe } from '../features/auth/api';
+import type { Me } from '../../shared/contract/auth';
+import { authKeys, clearSession, useMe } from '../features/auth/api';
 import { AbilityProvider, abilityFromMe } from '../lib/ability';
-import { setUnauthenticatedHandler } from '../lib/api';
-import { TOAST_AUTO_CLOSE_MS } from '../lib/constants';
+import { api, setUnauthenticatedHandler } from '../lib/api';
 import { changeLanguage, currentLanguage } from '../lib/i18n';
-import { PreferencesProvider, usePreferences } from '../lib/preferences';
+import { setLanguageChoiceHandler } from '../lib/language';
+import { usePreferences } from '../lib/preferences';
 import { queryClient } from '../lib/query-client';
-import { createAppTheme } from '../lib/theme';
+import { notifyError } from '../lib/toast';
 import { loginRedirect } from './guard';
 import { router } from './router';
-
-/** "system" follows the operating system live. */
-export function useThemeMode(): 'light' | 'dark' {
-  const { preferences } = usePreferences();
-  const prefersDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
-  return preferences.theme === 'system' ? (prefersDark ? 'dark' : 'light') : preferences.theme;
-}
-
-function ThemeBridge({ children }: { children: ReactNode }) {
-  const { preferences } = usePreferences();
-  const mode = useThemeMode();
-  const theme = useMemo(() => createAppTheme(mode, preferences.skin), [mode, preferences.skin]);
-  useEffect(() => {
-    document.documentElement.style.colorScheme = mode;
-  }, [mode]);
-  return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline enableColorScheme />
-      {children}
-      <ToastContainer
-        position="top-right"
-        autoClose={TOAST_AUTO_CLOSE_MS}
-        closeOnClick
-        pauseOnHover
-        draggable={false}
-        newestOnTop
-        theme={mode === 'dark' ? 'dark' : 'light'}
-        transition={Slide}
-      />
-    </ThemeProvider>
-  );
-}
+import { ThemeProviders } from './theme-providers';
 
 /** A signed-in user's language and preferences come from the account; a 401 later sends them to /login. */
 function SessionSync({ children }: { children: ReactNode }) {
@@ -68,7 +34,17 @@ function SessionSync({ children }: { children: ReactNode }) {
       const { pathname, search } = window.location;
       if (pathname !== '/login') void router.navigate(loginRedirect(pathname, search), { replace: true });
     });
-    return () => setUnauthenticatedHandler(undefined);
+    // The language a signed-in user chooses is stored on the account too.
+    setLanguageChoiceHandler(async (language) => {
+      const current = queryClient.getQueryData<Me | null>(authKeys.me());
+      if (!current) return;
+      queryClient.setQueryData<Me | null>(authKeys.me(), { ...current, user: { ...current.user, language } } as Me);
+      await api.patch('/auth/me', { language }).catch(notifyError);
+    });
+    return () => {
+      setUnauthenticatedHandler(undefined);
+      setLanguageChoiceHandler(undefined);
+    };
   }, []);
 
   const ability = useMemo(() => abilityFromMe(me), [me]);
@@ -78,11 +54,9 @@ function SessionSync({ children }: { children: ReactNode }) {
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <PreferencesProvider>
-        <ThemeBridge>
-          <SessionSync>{children}</SessionSync>
-        </ThemeBridge>
-      </PreferencesProvider>
+      <ThemeProviders>
+        <SessionSync>{children}</SessionSync>
+      </ThemeProviders>
     </QueryClientProvider>
   );
 }

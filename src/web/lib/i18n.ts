@@ -1,18 +1,35 @@
 /**
- * react-i18next over the shared catalogues: one i18next namespace whose top-level keys are the catalogue
- * files, so `t('errors.productNotFound')` reads the same key the server translates.
+ * react-i18next over the shared catalogues (src/shared/i18n/<lang>/<namespace>.json): one i18next
+ * namespace whose top-level keys are the catalogue files, so `t('errors.productNotFound')` reads the same
+ * key the server translates. English is in the bundle; Chinese is fetched when it is first needed.
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { catalogues, DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../shared/i18n/index';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../shared/i18n/index';
 import { setApiLanguage } from './api';
 import { readStored, writeStored } from './storage';
+
+type Tree = { [key: string]: string | Tree };
+
+function byNamespace(modules: Record<string, { default: Tree }>): Tree {
+  return Object.fromEntries(Object.entries(modules).map(([file, m]) => [file.replace(/^.*\/(\w+)\.json$/, '$1'), m.default]));
+}
+
+const english = byNamespace(import.meta.glob<{ default: Tree }>('../../shared/i18n/en/*.json', { eager: true }));
+const others: Record<Exclude<Language, 'en'>, () => Promise<Tree>> = {
+  zh: () => import('./catalogue-zh').then((m) => m.default),
+};
 
 const LANGUAGE_KEY = 'language';
 
 function initialLanguage(): Language {
   const stored = readStored(LANGUAGE_KEY);
   return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+}
+
+async function ensureCatalogue(language: Language): Promise<void> {
+  if (language === 'en' || i18next.hasResourceBundle(language, 'translation')) return;
+  i18next.addResourceBundle(language, 'translation', await others[language](), true, true);
 }
 
 let notoLoaded: Promise<unknown> | undefined;
@@ -35,28 +52,36 @@ function applyToDocument(language: Language): void {
   setApiLanguage(language);
 }
 
-const start = initialLanguage();
-void i18next.use(initReactI18next).init({
-  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: catalogues[l] }])),
-  lng: start,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
-applyToDocument(start);
-i18next.on('languageChanged', (lng) => {
-  if (isLanguage(lng)) applyToDocument(lng);
-});
+/** Starts i18next in the stored language (default en, fallback en); resolves when its catalogue is there. */
+export async function initI18n(): Promise<void> {
+  const start = initialLanguage();
+  await i18next.use(initReactI18next).init({
+    resources: { en: { translation: english } },
+    lng: 'en',
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  });
+  i18next.on('languageChanged', (lng) => {
+    if (isLanguage(lng)) applyToDocument(lng);
+  });
+  applyToDocument('en');
+  if (start !== 'en') {
+    await ensureCatalogue(start);
+    await i18next.changeLanguage(start);
+  }
+}
 
 export function currentLanguage(): Language {
   return isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE;
 }
 
-/** Switch the interface language and remember it in this browser (the account keeps it too, see useSetLanguage). */
+/** Switch the interface language and remember it in this browser. */
 export async function changeLanguage(language: Language): Promise<void> {
   writeStored(LANGUAGE_KEY, language);
+  await ensureCatalogue(language);
   if (i18next.language !== language) await i18next.changeLanguage(language);
 }
 

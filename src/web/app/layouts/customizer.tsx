@@ -31,6 +31,7 @@ function Choice<K extends ChoiceKey>({ name, disabled }: { name: K; disabled?: b
       </Typography>
       <ToggleButtonGroup
         exclusive
+        color="primary"
         size="small"
         fullWidth
         disabled={disabled}

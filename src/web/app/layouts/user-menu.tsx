@@ -18,7 +18,7 @@ import { useNavigate } from 'react-router';
 import { LANGUAGES } from '../../../shared/i18n/index';
 import { useLogout, useMe } from '../../features/auth/api';
 import { notifySuccess } from '../../lib/toast';
-import { useSetLanguage } from '../../lib/use-set-language';
+import { chooseLanguage } from '../../lib/language';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -30,7 +30,6 @@ export function UserMenu() {
   const me = useMe();
   const navigate = useNavigate();
   const logout = useLogout();
-  const setLanguage = useSetLanguage();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const user = me?.user;
   if (!user) return null;
@@ -78,7 +77,7 @@ export function UserMenu() {
             selected={i18n.language === l}
             onClick={() => {
               close();
-              void setLanguage(l);
+              void chooseLanguage(l);
             }}
           >
             <ListItemIcon>{i18n.language === l ? <Check fontSize="small" /> : null}</ListItemIcon>

@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -46,12 +47,16 @@ function VerticalNavLink({ item, collapsed, onNavigate }: { item: NavItem; colla
       {!collapsed && <ListItemText primary={t(item.label)} />}
     </ListItemButton>
   );
-  return collapsed ? (
-    <Tooltip title={t(item.label)} placement="right">
-      {button}
-    </Tooltip>
-  ) : (
-    button
+  return (
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      {collapsed ? (
+        <Tooltip title={t(item.label)} placement="right">
+          {button}
+        </Tooltip>
+      ) : (
+        button
+      )}
+    </ListItem>
   );
 }
 

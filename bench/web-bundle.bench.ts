@@ -1,0 +1,105 @@
+/**
+ * The JavaScript the public /search page and the /login page download on first load, gzipped: the entry
+ * of dist/web/index.html with its static imports, plus the lazy chunk of the route and its static imports
+ * (Vite's manifest). Target (PRODUCT.md §7): under 150 KB for /search, and no staff screen's code there.
+ * Builds the web app first when dist/web is missing.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** WEB_DIST: measure another build directory (default dist/web). */
+const dist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(root, 'dist/web');
+const TARGET_SEARCH = 150 * 1024;
+
+/** Source modules whose code is the staff back office; none of it may load on /search or /login. */
+const STAFF_CODE = /src\/web\/(app\/layouts\/(default-layout|customizer|vertical-nav|horizontal-nav|user-menu)|features\/(staff|account|dashboard|products|serials|machine-data|searches|misc\/pages\/access-control)|components\/data-table)/;
+
+/** The chunks a first visit loads besides index.html's: the app the entry picks and the route's lazy page. */
+const ROUTES: Record<string, string[]> = {
+  '/search': ['src/web/public-app/main-public.tsx', 'src/web/features/search/pages/search-page.tsx'],
+  '/login': ['src/web/app/main-app.tsx', 'src/web/app/layouts/blank-layout.tsx', 'src/web/features/auth/pages/login-page.tsx'],
+};
+
+function ensureBuild(log: (line: string) => void): void {
+  if (fs.existsSync(path.join(dist, '.vite/manifest.json'))) return;
+  log('building the web app (dist/web is missing)…');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('vite build failed');
+}
+
+/** The manifest keys a chunk pulls in statically (itself included). */
+function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const dep of manifest[key]?.imports ?? []) closure(manifest, dep, seen);
+  return seen;
+}
+
+/** The manifest key of a source module's chunk: the module itself, or a shared chunk Rollup named after it. */
+function chunkOf(manifest: Manifest, source: string): string | undefined {
+  if (manifest[source]) return source;
+  const stem = path.basename(source).replace(/\.[jt]sx?$/, '');
+  return Object.keys(manifest).find((k) => k.startsWith(`_${stem}-`));
+}
+
+function gzipSize(file: string): number {
+  return zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+export default async function webBundle(log: (line: string) => void): Promise<void> {
+  ensureBuild(log);
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
+  if (!entryKey) throw new Error('no entry in the Vite manifest');
+
+  // What index.html itself loads: the entry script and its modulepreloads (the entry's static imports).
+  const htmlFiles = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="\/([^"]+\.js)"/g)].map((m) => m[1]!);
+  const byFile = new Map(Object.entries(manifest).map(([k, c]) => [c.file, k]));
+  const initial = new Set<string>();
+  for (const f of htmlFiles) {
+    const key = byFile.get(f);
+    if (key) closure(manifest, key, initial);
+  }
+  closure(manifest, entryKey, initial);
+
+  let failed = false;
+  for (const [route, sources] of Object.entries(ROUTES)) {
+    const keys = new Set(initial);
+    for (const source of sources) {
+      const key = chunkOf(manifest, source);
+      if (key) closure(manifest, key, keys);
+      else if (!source.includes('blank-layout')) throw new Error(`${source} is not a chunk of the build (is it lazy?)`);
+    }
+    const files = [...new Set([...keys].map((k) => manifest[k]!.file))];
+    const total = files.reduce((sum, f) => sum + gzipSize(f), 0);
+    const raw = files.reduce((sum, f) => sum + fs.statSync(path.join(dist, f)).size, 0);
+    const staff = [...keys].filter((k) => STAFF_CODE.test(k) || (manifest[k]?.src && STAFF_CODE.test(manifest[k]!.src!)));
+    log(`${route}: ${kb(total)} gzipped JavaScript (${kb(raw)} raw) in ${files.length} files${route === '/search' ? `; target < ${kb(TARGET_SEARCH)}: ${total < TARGET_SEARCH ? 'met' : 'MISSED'}` : ''}`);
+    const biggest = files.map((f) => [f, gzipSize(f)] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    log(`  largest: ${biggest.map(([f, n]) => `${path.basename(f)} ${kb(n)}`).join(', ')}`);
+    if (staff.length) {
+      failed = true;
+      log(`  staff screens' code loaded here: ${staff.join(', ')}`);
+    } else {
+      log("  staff screens' code: none");
+    }
+  }
+  if (failed) throw new Error('staff code reaches a public page');
+}
