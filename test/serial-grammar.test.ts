@@ -46,6 +46,10 @@ describe('serial grammar', () => {
       }),
     );
     expect(parseSerial('ｖｂ２３１１－０００１２３')).toEqual({ prefix: 'VB2311-', number: 123n, width: 6 });
+    // Found by the properties: a removed space joins a letter and a combining mark; upper-casing decomposes.
+    for (const tricky of ['e \u0301', 'a\u00a8', '\u0390', 'x \u0308\u0301']) {
+      expect(normaliseSerial(normaliseSerial(tricky))).toBe(normaliseSerial(tricky));
+    }
   });
 
   it('splits the documented example and accepts an empty prefix', () => {

@@ -30,8 +30,15 @@ const PREFIX_RE = /^(?:[A-Z0-9\-_/.]*[A-Z\-_/.])?$/;
 
 /** Trim, NFKC, upper case, remove inner whitespace. Idempotent. */
 export function normaliseSerial(input: string): string {
-  // NFKC again after upper-casing: a few Greek letters upper-case into a decomposed form.
-  return input.normalize('NFKC').toUpperCase().normalize('NFKC').replace(/\s+/gu, '');
+  // Repeated to a fixed point: upper-casing can leave a decomposed form (a few Greek letters), and removing
+  // a space can bring a combining mark next to a letter it then composes with. Twice is almost always enough.
+  let s = input;
+  for (let i = 0; i < 5; i++) {
+    const next = s.normalize('NFKC').toUpperCase().normalize('NFKC').replace(/\s+/gu, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s;
 }
 
 /**
