@@ -24,6 +24,13 @@ import { DeleteDialog } from '../components/delete-dialog';
 import { formatNumber, withUnit } from '../components/format';
 import { LoadMore } from '../components/load-more';
 
+/** Eleven columns: narrower cell padding than the shared table's default, so that they fit at 1440 px. */
+const DENSE = {
+  '& .MuiTableCell-root': { px: 1.25 },
+  '& .MuiTableCell-root:first-of-type': { pl: 2 },
+  '& .MuiTableCell-root:last-of-type': { pr: 2 },
+} as const;
+
 function isFluid(v: string | null): v is Fluid {
   return (FLUIDS as readonly string[]).includes(v ?? '');
 }
@@ -70,7 +77,7 @@ export default function ProductsPage() {
           );
         },
       },
-      { id: 'fluid', label: 'products.fields.fluid', sortable: true, render: (p) => <Chip size="small" variant="outlined" label={t(`products.fluids.${p.fluid}`)} /> },
+      { id: 'fluid', label: 'products.list.columns.fluid', sortable: true, render: (p) => <Chip size="small" variant="outlined" label={t(`products.fluids.${p.fluid}`)} /> },
       ...(['pressureFc', 'pressureWcb', 'pressureSus'] as const).map((f): Column<Product> => ({
         id: f,
         label: `products.fields.${f}`,
@@ -80,7 +87,7 @@ export default function ProductsPage() {
       })),
       ...(['temperatureMax', 'temperatureMin'] as const).map((f): Column<Product> => ({
         id: f,
-        label: `products.fields.${f}`,
+        label: `products.list.columns.${f}`,
         sortable: true,
         align: 'right',
         render: (p) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{withUnit(lang, p[f], celsius)}</Box>,
@@ -138,44 +145,46 @@ export default function ProductsPage() {
           )
         }
       />
-      <DataTable
-        columns={columns}
-        query={list}
-        params={params}
-        onParamsChange={setParams}
-        getRowId={(p) => p.id}
-        label="pages.products"
-        searchPlaceholder="products.list.searchPlaceholder"
-        emptyText="products.list.empty"
-        toolbar={
-          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-            <TextField
-              select
-              size="small"
-              label={t('products.list.fluidFilter')}
-              value={fluid ?? ''}
-              onChange={(e) => setFluid(e.target.value)}
-              sx={{ minWidth: 160 }}
-              id="fluid-filter"
-            >
-              <MenuItem value="">{t('products.list.allFluids')}</MenuItem>
-              {FLUIDS.map((f) => (
-                <MenuItem key={f} value={f}>
-                  {t(`products.fluids.${f}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <CsvActions
-              path="/products"
-              ns="products"
-              exportHref={exportHref('/products', params, { fluid })}
-              canImport={ability.can('create', 'Product')}
-              fieldLabel={(f) => `products.fields.${f}`}
-              invalidate={[productKeys.all]}
-            />
-          </Box>
-        }
-      />
+      <Box sx={DENSE}>
+        <DataTable
+          columns={columns}
+          query={list}
+          params={params}
+          onParamsChange={setParams}
+          getRowId={(p) => p.id}
+          label="pages.products"
+          searchPlaceholder="products.list.searchPlaceholder"
+          emptyText="products.list.empty"
+          toolbar={
+            <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+              <TextField
+                select
+                size="small"
+                label={t('products.list.fluidFilter')}
+                value={fluid ?? ''}
+                onChange={(e) => setFluid(e.target.value)}
+                sx={{ minWidth: 160 }}
+                id="fluid-filter"
+              >
+                <MenuItem value="">{t('products.list.allFluids')}</MenuItem>
+                {FLUIDS.map((f) => (
+                  <MenuItem key={f} value={f}>
+                    {t(`products.fluids.${f}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <CsvActions
+                path="/products"
+                ns="products"
+                exportHref={exportHref('/products', params, { fluid })}
+                canImport={ability.can('create', 'Product')}
+                fieldLabel={(f) => `products.fields.${f}`}
+                invalidate={[productKeys.all]}
+              />
+            </Box>
+          }
+        />
+      </Box>
       <LoadMore more={more} />
       <DeleteDialog
         open={!!deleting?.open}
