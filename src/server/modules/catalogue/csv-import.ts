@@ -10,10 +10,12 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ImportResult, RowError } from '../../../shared/contract/record-history';
 import { translate, type Language } from '../../../shared/i18n/index';
+import { AppError } from '../../../shared/errors';
 import type { Db, Tx } from '../../db/client';
 import { auditLog } from '../../db/schema/index';
 import { CsvTooLargeError, readCsv } from '../../lib/csv';
 import type { AuditActor } from '../audit/audit.writer';
+import { PG, pgErrorCode } from './db-errors';
 
 export const IMPORT_BATCH = 1000;
 export const MAX_ERRORS = 200;
@@ -130,7 +132,14 @@ export async function runImport<T>(
       stored = rows;
     });
   } catch (err) {
-    if (!(err instanceof Rollback)) throw err;
+    if (err instanceof Rollback) {
+      // nothing stored, as intended
+    } else if (pgErrorCode(err) === PG.deadlockDetected || pgErrorCode(err) === PG.serializationFailure) {
+      // Two imports updating the same products' range counts in opposite orders: one is chosen to fail.
+      throw new AppError('aborted', `${spec.ns}.import.busy`);
+    } else {
+      throw err;
+    }
   }
   return { dryRun: opts.dryRun, rows, stored, valid: found === 0, errors, errorsTruncated: found > errors.length };
 }

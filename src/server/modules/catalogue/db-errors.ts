@@ -5,6 +5,8 @@ export const PG = {
   exclusionViolation: '23P01',
   checkViolation: '23514',
   numericOutOfRange: '22003',
+  deadlockDetected: '40P01',
+  serializationFailure: '40001',
 } as const;
 
 export function pgErrorCode(err: unknown): string | undefined {
