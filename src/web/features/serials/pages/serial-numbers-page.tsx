@@ -54,7 +54,7 @@ export default function SerialNumbersPage() {
         id: 'productName',
         label: 'serials.fields.productName',
         sortable: true,
-        render: (r) => <Typography variant="body2" sx={{ fontWeight: 500 }}>{r.productName}</Typography>,
+        render: (r) => <Typography variant="body2" sx={{ fontWeight: 500, minWidth: 140 }}>{r.productName}</Typography>,
       },
       { id: 'startSerial', label: 'serials.fields.startSerial', sortable: true, render: (r) => <Box component="span" sx={mono}>{r.startSerial}</Box> },
       { id: 'endSerial', label: 'serials.fields.endSerial', sortable: true, render: (r) => <Box component="span" sx={mono}>{r.endSerial}</Box> },
