@@ -1,6 +1,7 @@
 /**
  * End-to-end tests against the real server on a fresh embedded database (a temporary DATA_DIR) on a free
- * port, after a production build of the web app. Debian's Chromium; no browser is ever downloaded.
+ * port, after a production build of a snapshot of the app (e2e/serve-snapshot.mjs). Debian's Chromium;
+ * no browser is ever downloaded.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,7 +68,8 @@ export default defineConfig({
     { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
   ],
   webServer: {
-    command: 'node node_modules/vite/bin/vite.js build --logLevel warn && node node_modules/tsx/dist/cli.mjs src/server/main.ts',
+    // A snapshot of the app built and served beside the run's database (see e2e/serve-snapshot.mjs).
+    command: 'node e2e/serve-snapshot.mjs',
     url: `${BASE_URL}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -66,3 +66,33 @@ test('rule 5: a signed-in staff member on an admin route goes to not-authorized'
   await page.goto('/products');
   await expect(page.getByRole('heading', { name: 'Products' })).toBeVisible();
 });
+
+test.describe('redirects and an ended session', () => {
+  test('/, /pages/user-profile and /pages/account-settings redirect', async ({ page, browser }) => {
+    const adminContext = await browser.newContext({ storageState: ADMIN_STATE });
+    const member = await createStaff(adminContext.request);
+    await adminContext.close();
+    await signInByApi(page.request, member.email, member.password);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto('/pages/user-profile');
+    await expect(page).toHaveURL(/\/account-settings\/profile$/);
+    await expect(page.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+    await page.goto('/pages/account-settings');
+    await expect(page).toHaveURL(/\/account-settings\/account$/);
+    await expect(page.getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('a 401 from the API sends the user to /login with `to`', async ({ page, browser }) => {
+    const adminContext = await browser.newContext({ storageState: ADMIN_STATE });
+    const member = await createStaff(adminContext.request, { role: 'admin' });
+    await adminContext.close();
+    await signInByApi(page.request, member.email, member.password);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    // The session ends behind the page's back (signed out elsewhere).
+    await page.request.post('/api/v1/auth/logout', { data: {} });
+    await page.getByRole('link', { name: 'Staffs' }).click();
+    await expect(page).toHaveURL(/\/login\?to=%2Fstaffs$/);
+  });
+});
