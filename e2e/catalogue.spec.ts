@@ -194,6 +194,8 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
 
     // Filter by product: both ranges of the product.
     await page.getByTestId('table-search').fill('');
+    // The search box writes the URL after a pause: let it land before another filter changes the URL.
+    await expect(page).not.toHaveURL(/q=/);
     await pickProduct(page, lang === 'zh' ? '依產品篩選' : 'Filter by product', product.name);
     await expect(page).toHaveURL(/product=/);
     await expect(page.locator('tbody tr')).toHaveCount(2);
