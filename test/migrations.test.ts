@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/server/db/client';
 import { listMigrations, migrate, pendingMigrations } from '../src/server/db/migrate';
-import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from './helpers/database';
 
 describe('migrations', () => {
   let t: TestDatabase;
@@ -28,7 +28,7 @@ describe('migrations', () => {
   // Separate instances (separate connections) only exist on PostgreSQL; PGlite allows one connection.
   it.skipIf(!process.env.TEST_DATABASE_URL)('lets several instances migrate at once without racing (PostgreSQL)', async () => {
     const serverUrl = process.env.TEST_DATABASE_URL!;
-    const fresh = await createEmptyPostgres(serverUrl);
+    const fresh = await createEmptyPostgresDatabase(serverUrl, 'trc_mig');
     try {
       const instances: Database[] = await Promise.all([1, 2, 3].map(() => openDatabase({ url: fresh.url, maxConnections: 2 })));
       const applied = await Promise.all(instances.map((d) => migrate(d)));
@@ -39,23 +39,3 @@ describe('migrations', () => {
     }
   });
 });
-
-async function createEmptyPostgres(serverUrl: string) {
-  const pg = (await import('pg')).default;
-  const name = `trc_mig_${Math.random().toString(16).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const a = new pg.Client({ connectionString: serverUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}

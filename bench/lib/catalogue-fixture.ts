@@ -10,12 +10,11 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import pg from 'pg';
 import { z } from 'zod';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase, type Database } from '../../src/server/db/client';
-import { migrate } from '../../src/server/db/migrate';
+import type { Database } from '../../src/server/db/client';
+import { createMigratedDatabase, type TestDatabase } from '../../test/helpers/database';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/auth/sessions';
 import { findRangeBySerial } from '../../src/server/modules/serials/serials.service';
 import { AppError } from '../../src/shared/errors';
@@ -33,32 +32,9 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function openScratch(kind: 'postgres' | 'pglite'): Promise<{ database: Database; drop(): Promise<void> }> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({});
-    await migrate(database);
-    return { database, drop: () => database.close() };
-  }
+export function openScratch(kind: 'postgres' | 'pglite'): Promise<TestDatabase> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `trc_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), maxConnections: 10 });
-  await migrate(database);
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const a = new pg.Client({ connectionString: serverUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
+  return createMigratedDatabase(kind === 'postgres' ? serverUrl : undefined, { prefix: 'trc_bench', maxConnections: 10 });
 }
 
 /** Range g: series g % 100 (prefix Bnn-, width 8), slot g / 100 of 1,000 numbers, 100 to 700 units long. */

@@ -10,7 +10,7 @@ import type { UserRow } from '../../db/schema/index';
 import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { auditView } from '../auth/auth.service';
-import { revokeUserSessions, type SessionUser } from '../auth/sessions';
+import { revokeUserSessions, toSessionUser, type SessionUser } from '../auth/sessions';
 import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/users.repo';
 
 const emailTaken = () =>
@@ -18,16 +18,7 @@ const emailTaken = () =>
 const notFound = () => new AppError('not-found', 'errors.userNotFound');
 
 export function toStaffMember(u: UserRow) {
-  return {
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    role: u.role,
-    language: u.language,
-    preferences: u.preferences,
-    disabled: u.disabled,
-    createdAt: u.createdAt.toISOString(),
-  };
+  return { ...toSessionUser(u), createdAt: u.createdAt.toISOString() };
 }
 
 export async function addStaff(db: Db, actor: AuditActor, input: StaffInput & { email: string }): Promise<UserRow> {
