@@ -57,6 +57,8 @@ test.describe('the staff table', () => {
     await expect(page).not.toHaveURL(/page=2/);
     await page.getByRole('button', { name: 'Go to the next page' }).click();
     await expect(page).toHaveURL(/sort=email.*page=2|page=2.*sort=email/);
+    await expect(page.getByText(/^6–\d+ of \d+$/)).toBeVisible();
+    await expect(page.locator('table')).toHaveAttribute('aria-busy', 'false');
     const rowsOnPage2 = await page.locator('tbody tr').allTextContents();
 
     await page.getByTestId('table-search').fill('Table Person');
