@@ -50,7 +50,7 @@ test.describe('a signed-in admin', () => {
     await expect(page.getByRole('heading', { name: 'Staffs' })).toBeVisible();
     await page.goto('/access-control');
     await expect(page.getByRole('heading', { name: 'Access Control' })).toBeVisible();
-    await expect(page.getByRole('cell', { name: 'manage' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Manage (everything)' })).toBeVisible();
   });
 });
 

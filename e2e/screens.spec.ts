@@ -41,6 +41,20 @@ const SCREENS: Screen[] = [
   { name: 'account-profile', path: '/account-settings/profile', signedIn: true },
   { name: 'account-account', path: '/account-settings/account', signedIn: true },
   { name: 'customizer', path: '/dashboard', signedIn: true, act: async (p) => p.getByTestId('open-customizer').click() },
+  // Last: it changes this context's preferences (each test starts again from the stored state).
+  {
+    name: 'staffs-horizontal-bordered',
+    path: '/staffs',
+    signedIn: true,
+    act: async (p) => {
+      await p.getByTestId('open-customizer').click();
+      await p.getByTestId('pref-layout-horizontal').click();
+      await p.getByTestId('pref-skin-bordered').click();
+      await p.getByTestId('pref-contentWidth-wide').click();
+      await p.keyboard.press('Escape');
+      await expect(p.getByRole('dialog')).toHaveCount(0);
+    },
+  },
 ];
 
 const OUT = path.join('e2e', 'artifacts', 'screens');
