@@ -85,12 +85,33 @@ export function sameSeries(a: ParsedSerial, b: ParsedSerial): boolean {
   return a.prefix === b.prefix && a.width === b.width;
 }
 
-/** Units from start to end inclusive (end − start + 1); null when they are not one series or end < start. */
+/** Why two serials do not bound a range, or how many units they span (end − start + 1). */
+export type RangeMeasure =
+  | { ok: true; units: bigint; start: ParsedSerial; end: ParsedSerial }
+  | { ok: false; reason: 'badStart' | 'badEnd' }
+  | { ok: false; reason: 'prefixDiffers' | 'widthDiffers' | 'endBeforeStart' | 'tooMany'; start: ParsedSerial; end: ParsedSerial };
+
+/**
+ * The one statement of the range rules: same prefix and width, start <= end, at most MAX_RANGE_UNITS.
+ * The route's schema and the form's live Total Units both read it.
+ */
+export function measureRange(startSerial: string, endSerial: string): RangeMeasure {
+  const start = parseSerial(startSerial);
+  if (!start) return { ok: false, reason: 'badStart' };
+  const end = parseSerial(endSerial);
+  if (!end) return { ok: false, reason: 'badEnd' };
+  if (start.prefix !== end.prefix) return { ok: false, reason: 'prefixDiffers', start, end };
+  if (start.width !== end.width) return { ok: false, reason: 'widthDiffers', start, end };
+  if (end.number < start.number) return { ok: false, reason: 'endBeforeStart', start, end };
+  const units = end.number - start.number + 1n;
+  if (units > BigInt(MAX_RANGE_UNITS)) return { ok: false, reason: 'tooMany', start, end };
+  return { ok: true, units, start, end };
+}
+
+/** Units from start to end inclusive; null when they do not bound a range. */
 export function unitsBetween(start: string, end: string): bigint | null {
-  const a = parseSerial(start);
-  const b = parseSerial(end);
-  if (!a || !b || !sameSeries(a, b) || b.number < a.number) return null;
-  return b.number - a.number + 1n;
+  const m = measureRange(start, end);
+  return m.ok ? m.units : m.reason === 'tooMany' ? m.end.number - m.start.number + 1n : null;
 }
 
 /** The serial `offset` units after `start` in its series, or null past the width (for forms and tests). */

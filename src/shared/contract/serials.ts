@@ -4,7 +4,7 @@
  * can show them as they are; the server adds the colliding range to an overlap error itself.
  */
 import { z } from 'zod';
-import { MAX_RANGE_UNITS, parseSerial, SERIAL_MAX_LENGTH, sameSeries } from '../serial';
+import { MAX_RANGE_UNITS, measureRange, parseSerial, SERIAL_MAX_LENGTH, type RangeMeasure } from '../serial';
 import { listQuery } from './common';
 import { printable } from './products';
 
@@ -63,24 +63,26 @@ export function rangeRules(
   v: { startSerial: string; endSerial: string; totalUnits: number },
   ctx: z.RefinementCtx,
 ): void {
-  const a = parseSerial(v.startSerial);
-  const b = parseSerial(v.endSerial);
-  if (!a || !b) return;
-  if (!sameSeries(a, b)) {
-    ctx.addIssue({ code: 'custom', path: ['endSerial'], message: 'serials.validation.sameSeries' });
+  const m = measureRange(v.startSerial, v.endSerial);
+  if (m.ok) {
+    if (BigInt(v.totalUnits) !== m.units) {
+      ctx.addIssue({ code: 'custom', path: ['totalUnits'], message: 'serials.validation.totalMismatch' });
+    }
     return;
   }
-  if (b.number < a.number) {
-    ctx.addIssue({ code: 'custom', path: ['endSerial'], message: 'serials.validation.endBeforeStart' });
-    return;
-  }
-  const units = b.number - a.number + 1n;
-  if (units > BigInt(MAX_RANGE_UNITS)) {
-    ctx.addIssue({ code: 'custom', path: ['endSerial'], message: 'serials.validation.tooManyUnits' });
-  } else if (BigInt(v.totalUnits) !== units) {
-    ctx.addIssue({ code: 'custom', path: ['totalUnits'], message: 'serials.validation.totalMismatch' });
-  }
+  const message = RANGE_MESSAGES[m.reason];
+  // badStart/badEnd: the serial fields themselves already say what is wrong.
+  if (message) ctx.addIssue({ code: 'custom', path: ['endSerial'], message });
 }
+
+const RANGE_MESSAGES: Record<Exclude<RangeMeasure, { ok: true }>['reason'], string | null> = {
+  badStart: null,
+  badEnd: null,
+  prefixDiffers: 'serials.validation.sameSeries',
+  widthDiffers: 'serials.validation.sameSeries',
+  endBeforeStart: 'serials.validation.endBeforeStart',
+  tooMany: 'serials.validation.tooManyUnits',
+};
 
 export const serialRangeInput = serialRangeFields.superRefine(rangeRules);
 export type SerialRangeInput = z.input<typeof serialRangeInput>;
@@ -150,11 +152,9 @@ export const serialRangeCsvRow = z
   .superRefine((v, ctx) => {
     if (v.totalUnits !== null && Number.isSafeInteger(v.totalUnits)) rangeRules({ ...v, totalUnits: v.totalUnits }, ctx);
     else if (v.totalUnits === null) {
-      const a = parseSerial(v.startSerial);
-      const b = parseSerial(v.endSerial);
       // Without a count to check, the computed one stands in for it, so only the other rules can fail.
-      if (a && b && sameSeries(a, b) && b.number >= a.number) rangeRules({ ...v, totalUnits: Number(b.number - a.number + 1n) }, ctx);
-      else rangeRules({ ...v, totalUnits: 0 }, ctx);
+      const m = measureRange(v.startSerial, v.endSerial);
+      rangeRules({ ...v, totalUnits: m.ok ? Number(m.units) : 0 }, ctx);
     }
   });
 export type SerialRangeCsvRow = z.output<typeof serialRangeCsvRow>;
