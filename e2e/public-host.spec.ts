@@ -13,6 +13,7 @@ test('every route but /search goes to /search on a public host name', async ({ p
 
 test('in-app navigation on a public host name also stays on /search', async ({ page }) => {
   await page.goto('/search');
+  await expect(page.locator('h1')).toBeVisible();
   // The footer-less blank page has no links to staff screens; navigate through history as a link would.
   await page.evaluate(() => {
     window.history.pushState({}, '', '/login');

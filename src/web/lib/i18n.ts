@@ -15,10 +15,17 @@ function byNamespace(modules: Record<string, { default: Tree }>): Tree {
   return Object.fromEntries(Object.entries(modules).map(([file, m]) => [file.replace(/^.*\/(\w+)\.json$/, '$1'), m.default]));
 }
 
-const english = byNamespace(import.meta.glob<{ default: Tree }>('../../shared/i18n/en/*.json', { eager: true }));
-const others: Record<Exclude<Language, 'en'>, () => Promise<Tree>> = {
+// What every page needs (and the public page's own `search`/`public` namespaces, when they exist) is in
+// the first bundle; the staff app fetches the rest of English before it
+// starts (see loadFullCatalogue), so the public page does not carry the staff screens' strings.
+const englishCore = byNamespace(
+  import.meta.glob<{ default: Tree }>(['../../shared/i18n/en/{app,pages,errors,validation,search,public}.json'], { eager: true }),
+);
+const catalogues: Record<Language, () => Promise<Tree>> = {
+  en: () => import('./catalogue-en').then((m) => m.default),
   zh: () => import('./catalogue-zh').then((m) => m.default),
 };
+let fullCatalogue = false;
 
 const LANGUAGE_KEY = 'language';
 
@@ -27,9 +34,18 @@ function initialLanguage(): Language {
   return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
 }
 
+const loaded = new Set<Language>();
+
 async function ensureCatalogue(language: Language): Promise<void> {
-  if (language === 'en' || i18next.hasResourceBundle(language, 'translation')) return;
-  i18next.addResourceBundle(language, 'translation', await others[language](), true, true);
+  if (loaded.has(language) || (language === 'en' && !fullCatalogue)) return;
+  i18next.addResourceBundle(language, 'translation', await catalogues[language](), true, true);
+  loaded.add(language);
+}
+
+/** Every namespace of English (the fallback) and of the current language: the staff app calls this before it starts. */
+export async function loadFullCatalogue(): Promise<void> {
+  fullCatalogue = true;
+  await Promise.all([ensureCatalogue('en'), ensureCatalogue(currentLanguage())]);
 }
 
 let notoLoaded: Promise<unknown> | undefined;
@@ -56,7 +72,7 @@ function applyToDocument(language: Language): void {
 export async function initI18n(): Promise<void> {
   const start = initialLanguage();
   await i18next.use(initReactI18next).init({
-    resources: { en: { translation: english } },
+    resources: { en: { translation: englishCore } },
     lng: 'en',
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...LANGUAGES],

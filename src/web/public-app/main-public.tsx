@@ -24,10 +24,6 @@ function PublicShell() {
   useEffect(() => {
     document.title = t('pages.search');
   }, [t, i18n.language]);
-  useEffect(() => {
-    window.addEventListener('popstate', keepOnSearch);
-    return () => window.removeEventListener('popstate', keepOnSearch);
-  }, []);
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Suspense fallback={<LoadingBar loading />}>
@@ -39,6 +35,7 @@ function PublicShell() {
 
 export function mountPublic(container: HTMLElement): void {
   keepOnSearch();
+  window.addEventListener('popstate', keepOnSearch);
   createRoot(container).render(
     <StrictMode>
       <ThemeProviders>
