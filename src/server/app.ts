@@ -25,18 +25,20 @@ import { registerErrorHandling } from './lib/error-handler';
 import { registerPublicHostGuard } from './lib/public-host';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerModules } from './modules/index';
-import { webPageFallback, registerWebAssets } from './web/static';
+import { webApp } from './web/static';
 
 export interface BuildAppOptions {
   config: Config;
   database: Database;
   /** false in tests that do not want the request log */
   logger?: boolean;
+  /** folder of the built web app; default dist/web */
+  webDist?: string;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger = true, webDist }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     // A hop count is valid at run time (proxy-addr); Fastify's types omit it.
@@ -83,12 +85,13 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
 
-  registerErrorHandling(app, webPageFallback(config));
+  const web = webApp(webDist);
+  registerErrorHandling(app, web.fallback);
   registerPublicHostGuard(app);
   registerCsrfProtection(app, [new URL(config.publicBaseUrl).origin]);
   registerAccessControl(app, database.db);
 
   await registerModules(app);
-  await registerWebAssets(app);
+  await web.register(app);
   return app;
 }

@@ -7,33 +7,40 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
 
-function hasBuild(): boolean {
-  return fs.existsSync(path.join(WEB_DIST, 'index.html'));
+export interface WebApp {
+  register(app: FastifyInstance): Promise<void>;
+  /** for the not-found handler: pages of the app's own router */
+  fallback(req: FastifyRequest, reply: FastifyReply): unknown;
 }
 
-export async function registerWebAssets(app: FastifyInstance): Promise<void> {
-  if (!hasBuild()) return;
-  await app.register(fastifyStatic, {
-    root: WEB_DIST,
-    wildcard: false,
-    index: false,
-    // Hashed file names under /assets never change; index.html must always be revalidated.
-    setHeaders: (reply, filePath) => {
-      reply.header(
-        'cache-control',
-        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
+export function webApp(dir: string = WEB_DIST): WebApp {
+  const hasBuild = () => fs.existsSync(path.join(dir, 'index.html'));
+  let registered = false;
+  return {
+    async register(app) {
+      if (!hasBuild()) return;
+      registered = true;
+      await app.register(fastifyStatic, {
+        root: dir,
+        // Looked up per request rather than listed at start, so a rebuilt dist/web (new hashed names) is
+        // served without a restart; a miss falls through to the not-found handler and its page fallback.
+        wildcard: true,
+        index: 'index.html',
+        // Hashed file names under /assets never change; index.html must always be revalidated.
+        setHeaders: (reply, filePath) => {
+          reply.header(
+            'cache-control',
+            filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
     },
-  });
-}
-
-export function webPageFallback(_config: Config) {
-  return (req: FastifyRequest, reply: FastifyReply) => {
-    if (!hasBuild()) return reply.status(404).send({ error: { status: 'NOT_FOUND', message: 'Not Found' } });
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', WEB_DIST);
+    fallback(_req, reply) {
+      if (!registered) return reply.status(404).send({ error: { status: 'NOT_FOUND', message: 'Not Found', key: 'errors.notFound' } });
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', dir);
+    },
   };
 }

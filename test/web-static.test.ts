@@ -1,0 +1,71 @@
+/** The built web app as the server serves it: files, history-mode pages, and a rebuild without restart. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
+
+let dir: string;
+let db: TestDatabase;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-web-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Test Report Center</title><div id="app"></div>');
+  fs.writeFileSync(path.join(dir, 'assets', 'main-aaa111.js'), 'console.log(1)');
+  db = await createTestDatabase();
+  app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: db.database, logger: false, webDist: dir });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  await db.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('web app', () => {
+  it('serves hashed assets as immutable', async () => {
+    const res = await app.inject('/assets/main-aaa111.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log(1)');
+    expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers every page of the app\'s router with index.html, always revalidated', async () => {
+    for (const url of ['/', '/dashboard', '/edit-product/123?x=1', '/pages/misc/not-found/anything']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<div id="app">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves files of a rebuild made while it runs', async () => {
+    fs.writeFileSync(path.join(dir, 'assets', 'main-bbb222.js'), 'console.log(2)');
+    const res = await app.inject('/assets/main-bbb222.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log(2)');
+  });
+
+  it('keeps API misses in the JSON envelope, also for GET', async () => {
+    const res = await app.inject('/api/v1/nothing-here');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.status).toBe('NOT_FOUND');
+  });
+
+  it('on a public host name serves /search and sends other pages there', async () => {
+    const search = await app.inject({ url: '/search?report=abc', headers: { host: 'report.example.com' } });
+    expect(search.statusCode).toBe(200);
+    expect(search.body).toContain('<div id="app">');
+    const asset = await app.inject({ url: '/assets/main-aaa111.js', headers: { host: 'report.example.com' } });
+    expect(asset.statusCode).toBe(200);
+    const other = await app.inject({ url: '/products', headers: { host: 'report.example.com' } });
+    expect(other.statusCode).toBe(302);
+    expect(other.headers.location).toBe('/search');
+  });
+});
