@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The e2e web server: a snapshot of the app (src, index.html, configs) copied beside the run's database,
 // built there and served from there. Other people building dist/web in the shared tree during a run
-// cannot pull the assets from under this server (it lists its static files at start).
+// cannot change the assets under this server mid-run.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = process.env.DATA_DIR;
@@ -25,10 +27,35 @@ const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bi
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+// With TEST_DATABASE_URL (as in CI's second pass) the browser tests run the server on a fresh PostgreSQL
+// database on that server, dropped when the run ends; otherwise on PGlite under DATA_DIR.
+async function onServer(statement) {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+const env = { ...process.env, DATA_DIR: dataDir };
+let dropDatabase = async () => {};
+if (process.env.TEST_DATABASE_URL) {
+  const name = `trc_e2e_${randomBytes(6).toString('hex')}`;
+  await onServer(`CREATE DATABASE ${name}`);
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+  dropDatabase = () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+}
+
 const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(snap, 'src/server/main.ts')], {
   cwd: snap,
   stdio: 'inherit',
-  env: { ...process.env, DATA_DIR: dataDir },
+  env,
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+server.on('exit', async (code, signal) => {
+  await dropDatabase();
+  process.exit(code ?? (signal ? 1 : 0));
+});
