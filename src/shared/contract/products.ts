@@ -94,7 +94,8 @@ export const product = z.object({
 });
 export type Product = z.infer<typeof product>;
 
-export const PRODUCT_SORTS = [
+/** The fields of a product as the form, the CSV template, export and import name them, in this order. */
+export const PRODUCT_FIELDS = [
   'name',
   'fluid',
   'connection',
@@ -105,10 +106,9 @@ export const PRODUCT_SORTS = [
   'pressureSus',
   'temperatureMax',
   'temperatureMin',
-  'rangeCount',
-  'createdAt',
-  'updatedAt',
 ] as const;
+
+export const PRODUCT_SORTS = [...PRODUCT_FIELDS, 'rangeCount', 'createdAt', 'updatedAt'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 /** `q` searches name, connection, application and medium; `fluid` filters. */
@@ -117,16 +117,5 @@ export const productListQuery = listQuery(PRODUCT_SORTS).extend({
 });
 export type ProductListQuery = z.output<typeof productListQuery>;
 
-/** The columns of the CSV template, export and import, in this order. */
-export const PRODUCT_CSV_COLUMNS = [
-  'name',
-  'fluid',
-  'connection',
-  'application',
-  'applicationMedium',
-  'pressureFc',
-  'pressureWcb',
-  'pressureSus',
-  'temperatureMax',
-  'temperatureMin',
-] as const;
+/** The columns of the CSV template, export and import. */
+export const PRODUCT_CSV_COLUMNS = PRODUCT_FIELDS;

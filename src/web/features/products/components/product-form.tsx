@@ -12,21 +12,9 @@ import { useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { FLUIDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
+import { FLUIDS, PRODUCT_FIELDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
 import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
 
-export const PRODUCT_FIELDS = [
-  'name',
-  'fluid',
-  'connection',
-  'application',
-  'applicationMedium',
-  'pressureFc',
-  'pressureWcb',
-  'pressureSus',
-  'temperatureMax',
-  'temperatureMin',
-] as const;
 
 export const FLUID_OPTIONS = FLUIDS.map((f) => ({ value: f, label: `products.fluids.${f}` }));
 

@@ -11,7 +11,8 @@ import { useProduct, useProductHistory, useUpdateProduct } from '../api';
 import { productValue } from '../components/format';
 import { HistoryCard } from '../components/history-card';
 import { NotFoundCard } from '../components/not-found-card';
-import { PRODUCT_FIELDS, ProductForm } from '../components/product-form';
+import { PRODUCT_FIELDS } from '../../../../shared/contract/products';
+import { ProductForm } from '../components/product-form';
 
 function ProductHistory({ id }: { id: string }) {
   const history = useProductHistory(id);
