@@ -38,6 +38,9 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
   });
 
   app.addHook('onRequest', async (req) => {
+    const access = req.routeOptions.config?.access;
+    // Static files, app pages and the docs UI declare no rule and need no user: no session query for them.
+    if (!access) return;
     const token = req.cookies[SESSION_COOKIE];
     if (token) {
       const found = await resolveSession(db, token);
@@ -46,8 +49,7 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
         req.sessionIdHash = found.idHash;
       }
     }
-    const access = req.routeOptions.config?.access;
-    if (!access || access === 'public' || access === 'bench') return;
+    if (access === 'public' || access === 'bench') return;
     if (!req.user) {
       throw new AppError('unauthenticated', token ? 'errors.sessionExpired' : 'errors.unauthenticated');
     }
