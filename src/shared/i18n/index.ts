@@ -34,6 +34,13 @@ import zhForm from './zh/form.json';
 import zhAuthScreens from './zh/authScreens.json';
 import zhStaffScreens from './zh/staffScreens.json';
 import zhAccount from './zh/account.json';
+// Machine data (issue 8): server messages, CSV import messages, screens
+import enMachineData from './en/machineData.json';
+import enMachineImport from './en/machineImport.json';
+import enMachineScreens from './en/machineScreens.json';
+import zhMachineData from './zh/machineData.json';
+import zhMachineImport from './zh/machineImport.json';
+import zhMachineScreens from './zh/machineScreens.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -42,8 +49,8 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount },
-  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount },
+  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount, machineData: enMachineData, machineImport: enMachineImport, machineScreens: enMachineScreens },
+  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount, machineData: zhMachineData, machineImport: zhMachineImport, machineScreens: zhMachineScreens },
 };
 
 export function isLanguage(value: unknown): value is Language {
