@@ -1,0 +1,58 @@
+// Mirrors migrations/0004_machine_data.sql (the SQL is the source of truth; the re-matching triggers, the
+// NULLS NOT DISTINCT unique index and the CHECKs live only there).
+import { sql } from 'drizzle-orm';
+import { bigint, customType, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { citext } from './accounts';
+import { TEST_MEDIA, TEST_RESULTS, TEST_TYPES } from '../../../shared/contract/machine-data';
+
+/** bytea: node-postgres gives a Buffer, PGlite a Uint8Array; both become a Buffer here. */
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)),
+  toDriver: (v) => v,
+});
+
+export const machines = pgTable('machines', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  name: citext('name').notNull(),
+  keyPrefix: text('key_prefix').notNull(),
+  keyHash: bytea('key_hash').notNull(),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  /** bumped once per stored batch */
+  recordCount: bigint('record_count', { mode: 'number' }).notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+
+export const testRecords = pgTable('test_records', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  /** NULL for records uploaded as CSV */
+  machineId: uuid('machine_id').references(() => machines.id, { onDelete: 'restrict' }),
+  recordId: text('record_id').notNull(),
+  serial: text('serial').notNull(),
+  prefix: text('prefix').notNull(),
+  width: smallint('width').notNull(),
+  serialNo: bigint('serial_no', { mode: 'bigint' }).notNull(),
+  testType: text('test_type', { enum: TEST_TYPES }).notNull(),
+  medium: text('medium', { enum: TEST_MEDIA }).notNull(),
+  testPressure: numeric('test_pressure', { precision: 9, scale: 3 }).notNull(),
+  holdingSeconds: integer('holding_seconds').notNull(),
+  leakageValue: numeric('leakage_value', { precision: 14, scale: 4 }),
+  leakageUnit: text('leakage_unit'),
+  result: text('result', { enum: TEST_RESULTS }).notNull(),
+  testedAt: timestamp('tested_at', { withTimezone: true }).notNull(),
+  operator: text('operator').notNull().default(''),
+  /** little-endian float64 pairs t0, p0, t1, p1, … (see record-samples.ts) */
+  samples: bytea('samples'),
+  sampleCount: integer('sample_count').notNull().default(0),
+  contentHash: bytea('content_hash').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  /** maintained at insert and by the triggers on serial_ranges; NULL = unmatched */
+  rangeId: uuid('range_id'),
+  productId: uuid('product_id'),
+});
+
+export type MachineRow = typeof machines.$inferSelect;
+export type TestRecordRow = typeof testRecords.$inferSelect;

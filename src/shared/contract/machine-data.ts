@@ -1,0 +1,260 @@
+/**
+ * Test records (PRODUCT.md §3 Machine data, §5 field names). One record schema serves the bench API, the
+ * CSV import's rows and the forms; every message is an i18n key. TEST_RECORD_FIELDS is the one statement
+ * of the fields: the CSV columns, the list's sort keys and the forms derive from it.
+ */
+import { z } from 'zod';
+import { envelope, listEnvelope, listQuery, optionalText } from './common';
+import { decimalField, PRESSURE_MAX, printable } from './products';
+import { serialField } from './serials';
+
+export const TEST_TYPES = ['shell', 'seat', 'backseat', 'air-seat', 'functional'] as const;
+export type TestType = (typeof TEST_TYPES)[number];
+export const TEST_MEDIA = ['water', 'air', 'nitrogen', 'oil'] as const;
+export type TestMedium = (typeof TEST_MEDIA)[number];
+export const TEST_RESULTS = ['pass', 'fail'] as const;
+export type TestResult = (typeof TEST_RESULTS)[number];
+
+/** Records in one `POST /api/v1/machine-data` batch; more is a 413. */
+export const MAX_BATCH_RECORDS = 5000;
+/** Pressure samples in one record. */
+export const MAX_SAMPLES = 10_000;
+export const RECORD_ID_MAX = 100;
+export const OPERATOR_MAX = 120;
+export const LEAKAGE_UNIT_MAX = 20;
+export const LEAKAGE_MAX = 1_000_000_000;
+/** Holding time in seconds: a week is far beyond any pressure test. */
+export const HOLDING_SECONDS_MAX = 7 * 24 * 3600;
+/** Sample times in seconds from the test's start: at most a week, as the holding time. */
+export const SAMPLE_T_MAX = HOLDING_SECONDS_MAX;
+/** A clock a little ahead of ours is not an error; a test a day in the future is. */
+export const TESTED_AT_SKEW_MS = 24 * 3600_000;
+
+/** The fields of a test record as the bench API, the CSV template/export/import and the forms name them. */
+export const TEST_RECORD_FIELDS = [
+  'recordId',
+  'serial',
+  'testType',
+  'medium',
+  'testPressure',
+  'holdingSeconds',
+  'leakageValue',
+  'leakageUnit',
+  'result',
+  'testedAt',
+  'operator',
+] as const;
+export type TestRecordField = (typeof TEST_RECORD_FIELDS)[number];
+/** The CSV columns of records (samples travel in a second file, or are left out). */
+export const TEST_RECORD_CSV_COLUMNS = TEST_RECORD_FIELDS;
+/** The CSV columns of the samples file: one row per point, grouped by record. */
+export const TEST_SAMPLE_CSV_COLUMNS = ['recordId', 't', 'p'] as const;
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** ISO 8601 with a time zone (`2024-05-01T08:30:00Z`, `…+08:00`), as the canonical UTC text; not in the future. */
+export function testedAtField(now: () => number = Date.now) {
+  return z.string({ error: 'validation.required' }).transform((s, ctx) => {
+    const text = s.trim();
+    const ms = ISO_DATE_TIME.test(text) ? Date.parse(text) : NaN;
+    if (!Number.isFinite(ms) || ms < Date.UTC(1970, 0, 1)) {
+      ctx.addIssue({ code: 'custom', message: text === '' ? 'validation.required' : 'machineData.validation.testedAt' });
+      return text;
+    }
+    if (ms > now() + TESTED_AT_SKEW_MS) ctx.addIssue({ code: 'custom', message: 'machineData.validation.testedAtFuture' });
+    return new Date(ms).toISOString();
+  });
+}
+
+/** A whole number from JSON or from a CSV cell. */
+export function integerField(opts: { min: number; max: number }) {
+  return z
+    .union([z.number(), z.string()], { error: 'validation.number' })
+    .transform((v, ctx): number => {
+      const n = typeof v === 'number' ? v : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
+      if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'validation.number' });
+      else if (n < opts.min) ctx.addIssue({ code: 'too_small', origin: 'number', minimum: opts.min, inclusive: true, message: 'validation.min' });
+      else if (n > opts.max) ctx.addIssue({ code: 'too_big', origin: 'number', maximum: opts.max, inclusive: true, message: 'validation.max' });
+      return n;
+    });
+}
+
+const finite = (min: number, max: number) =>
+  z
+    .number({ error: 'validation.number' })
+    .refine(Number.isFinite, { error: 'validation.number', abort: true })
+    .min(min, { error: 'validation.min' })
+    .max(max, { error: 'validation.max' });
+
+export const sample = z.object({ t: finite(0, SAMPLE_T_MAX), p: finite(-PRESSURE_MAX, PRESSURE_MAX) });
+export type Sample = z.infer<typeof sample>;
+
+/** Up to MAX_SAMPLES points, `t` strictly ascending seconds, `p` in MPa. */
+export const samplesField = z
+  .array(sample, { error: 'validation.invalid' })
+  .max(MAX_SAMPLES, { error: 'machineData.validation.tooManySamples' })
+  .superRefine((points, ctx) => {
+    for (let i = 1; i < points.length; i++) {
+      if (points[i]!.t <= points[i - 1]!.t) {
+        ctx.addIssue({ code: 'custom', path: [i, 't'], message: 'machineData.validation.samplesOrder' });
+        return; // one message says it; a thousand would bury the rest of the batch
+      }
+    }
+  });
+
+const recordText = (max: number) => optionalText(max).refine(printable, { error: 'validation.invalid' });
+
+export const testRecordFields = z.object({
+  recordId: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .max(RECORD_ID_MAX, { error: 'validation.tooLong' })
+    .refine(printable, { error: 'validation.invalid' }),
+  serial: serialField(),
+  testType: z.enum(TEST_TYPES, { error: 'validation.oneOf' }),
+  medium: z.enum(TEST_MEDIA, { error: 'validation.oneOf' }),
+  testPressure: decimalField({ min: 0, max: PRESSURE_MAX, scale: 3, required: true }),
+  holdingSeconds: integerField({ min: 0, max: HOLDING_SECONDS_MAX }),
+  leakageValue: decimalField({ min: 0, max: LEAKAGE_MAX, scale: 4 }),
+  leakageUnit: z
+    .union([recordText(LEAKAGE_UNIT_MAX), z.null()], { error: 'validation.invalid' })
+    .optional()
+    .transform((v) => (v ? v : null)),
+  result: z.enum(TEST_RESULTS, { error: 'validation.oneOf' }),
+  testedAt: testedAtField(),
+  operator: recordText(OPERATOR_MAX),
+  samples: samplesField.optional().default([]),
+});
+
+/** One test record as a bench sends it: the field rules plus "a leakage value and its unit go together". */
+export const testRecordInput = testRecordFields.superRefine((v, ctx) => {
+  if (v.leakageValue !== null && v.leakageUnit === null) {
+    ctx.addIssue({ code: 'custom', path: ['leakageUnit'], message: 'machineData.validation.leakageUnitRequired' });
+  }
+  if (v.leakageValue === null && v.leakageUnit !== null) {
+    ctx.addIssue({ code: 'custom', path: ['leakageValue'], message: 'machineData.validation.leakageValueRequired' });
+  }
+});
+export type TestRecordInput = z.input<typeof testRecordInput>;
+export type TestRecordValues = z.output<typeof testRecordInput>;
+
+/**
+ * The batch as the route receives it: only its outer shape. Each record is checked on its own
+ * (testRecordInput.safeParse) so that the 400 lists every bad record, not the first.
+ */
+export const testRecordBatch = z.object({
+  records: z.array(z.unknown(), { error: 'validation.required' }),
+});
+
+/** One bad record in a refused batch: which, which field (dotted path inside the record), why. */
+export const recordError = z.object({
+  index: z.number().int(),
+  recordId: z.string().optional(),
+  field: z.string(),
+  key: z.string(),
+  reason: z.string(),
+});
+export type RecordError = z.infer<typeof recordError>;
+
+export const ingestResult = z.object({
+  /** records stored by this batch */
+  stored: z.number().int(),
+  /** recordIds already stored with the same content: nothing was stored twice */
+  duplicates: z.array(z.string()),
+});
+export type IngestResult = z.infer<typeof ingestResult>;
+export const ingestEnvelope = envelope(ingestResult);
+
+/** A record as the list shows it: no samples, only their count. `id` is the server's id (for URLs). */
+export const testRecord = z.object({
+  id: z.string(),
+  recordId: z.string(),
+  serial: z.string(),
+  testType: z.enum(TEST_TYPES),
+  medium: z.enum(TEST_MEDIA),
+  testPressure: z.number(),
+  holdingSeconds: z.number().int(),
+  leakageValue: z.number().nullable(),
+  leakageUnit: z.string().nullable(),
+  result: z.enum(TEST_RESULTS),
+  testedAt: z.string(),
+  operator: z.string(),
+  sampleCount: z.number().int(),
+  /** the bench that sent it; null for a CSV upload */
+  machineId: z.string().nullable(),
+  machineName: z.string().nullable(),
+  receivedAt: z.string(),
+  /** the product of the range covering the serial; null while no range covers it (unmatched) */
+  productId: z.string().nullable(),
+  productName: z.string().nullable(),
+  rangeId: z.string().nullable(),
+});
+export type TestRecord = z.infer<typeof testRecord>;
+
+export const recordRange = z.object({
+  id: z.string(),
+  startSerial: z.string(),
+  endSerial: z.string(),
+  productionDate: z.string(),
+});
+export type RecordRange = z.infer<typeof recordRange>;
+
+/** A record's detail: every field, its samples and the range it belongs to. */
+export const testRecordDetail = testRecord.extend({ samples: z.array(sample), range: recordRange.nullable() });
+export type TestRecordDetail = z.infer<typeof testRecordDetail>;
+
+/** Every test of one unit, newest first, retests included, with its product and range if any. */
+export const unitHistory = z.object({
+  serial: z.string(),
+  product: z.object({ id: z.string(), name: z.string() }).nullable(),
+  range: recordRange.nullable(),
+  records: z.array(testRecord),
+});
+export type UnitHistory = z.infer<typeof unitHistory>;
+
+export const TEST_RECORD_SORTS = [
+  'recordId',
+  'serial',
+  'testType',
+  'medium',
+  'testPressure',
+  'result',
+  'testedAt',
+  'receivedAt',
+] as const satisfies readonly (TestRecordField | 'receivedAt')[];
+export type TestRecordSort = (typeof TEST_RECORD_SORTS)[number];
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** A bound of the tested-at filter: a date (`2024-05-01`, a UTC day) or an ISO 8601 date-time. */
+const testedBound = z
+  .string()
+  .trim()
+  .refine((s) => (DATE_ONLY.test(s) || ISO_DATE_TIME.test(s)) && Number.isFinite(Date.parse(s)), { error: 'validation.date' })
+  .optional();
+
+/**
+ * Filters of the list and the export. `q` and `serial` are a serial (normalised; any serial of a unit) or a
+ * series prefix; `matched` is whether a serial range covers the record. Without `sort`: newest test first.
+ */
+export const testRecordListQuery = listQuery(TEST_RECORD_SORTS).extend({
+  serial: z.string().trim().max(200).optional(),
+  productId: z.string().trim().max(100).optional(),
+  result: z.enum(TEST_RESULTS, { error: 'validation.oneOf' }).optional(),
+  testType: z.enum(TEST_TYPES, { error: 'validation.oneOf' }).optional(),
+  machineId: z.string().trim().max(100).optional(),
+  matched: z
+    .enum(['true', 'false'], { error: 'validation.oneOf' })
+    .transform((v) => v === 'true')
+    .optional(),
+  /** inclusive; a date means from its start (UTC) */
+  testedFrom: testedBound,
+  /** inclusive; a date means to its end (UTC) */
+  testedTo: testedBound,
+});
+export type TestRecordListQuery = z.output<typeof testRecordListQuery>;
+export type TestRecordListParams = z.input<typeof testRecordListQuery>;
+
+export const testRecordListEnvelope = listEnvelope(testRecord);
+export const testRecordDetailEnvelope = envelope(testRecordDetail);
+export const unitHistoryEnvelope = envelope(unitHistory);
