@@ -1,10 +1,12 @@
 /**
- * The CSV import pipeline shared by products and serial ranges: read the upload as a stream, check the
- * header, validate every row with the same zod schema as the form, insert valid rows in batches inside ONE
- * transaction, and roll the whole transaction back if any row failed or when only a preview was asked for.
- * Inserting during the preview too means the preview also reports what only the database can tell
- * (overlaps, names taken), including clashes between rows of the same file.
- * Memory stays bounded: the current batch and at most MAX_ERRORS errors are all that is kept.
+ * The CSV import pipeline shared by products, serial ranges and machine data: read the upload as a stream,
+ * check the header, validate every row with the same zod schema as the form, and bulk-load valid rows with
+ * COPY into a temporary staging table, one bounded chunk at a time; each chunk then moves into its table
+ * with one INSERT … SELECT, which is where the database's own checks (names taken, overlaps, unknown names)
+ * report per row. Everything runs in ONE transaction, rolled back if any row failed or when only a preview
+ * was asked for. Loading during the preview too means it reports what only the database can tell, including
+ * clashes between rows of the same file.
+ * Memory stays bounded: one chunk of rows and at most MAX_ERRORS errors are all that is kept.
  */
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -12,20 +14,17 @@ import type { ImportResult, RowError } from '../../../shared/contract/record-his
 import { translate, type Language } from '../../../shared/i18n/index';
 import { AppError } from '../../../shared/errors';
 import type { Db, Tx } from '../../db/client';
-import { auditLog } from '../../db/schema/index';
+import { copyChunk, copyLine, type CopyValue } from '../../lib/copy';
 import { CsvTooLargeError, readCsv } from '../../lib/csv';
-import type { AuditActor } from '../audit/audit.writer';
 import { PG, pgErrorCode } from './db-errors';
 
-export const IMPORT_BATCH = 1000;
+/** Rows per COPY chunk: large enough that per-statement costs vanish, small enough to keep memory flat. */
+export const CHUNK_ROWS = 20_000;
 export const MAX_ERRORS = 200;
+/** The staging table of the running import; temporary, so private to its connection and dropped at the end. */
+export const STAGE = 'trc_import_stage';
 
-export interface ParsedRow<T> {
-  row: number;
-  value: T;
-}
-
-/** A failure of one row found while inserting; `params` are interpolated into the message. */
+/** A failure of one row found while loading; `params` are interpolated into the message. */
 export interface RowFailure {
   row: number;
   field: string;
@@ -33,16 +32,31 @@ export interface RowFailure {
   params?: Record<string, string | number>;
 }
 
+export interface LoadOutcome {
+  failures: RowFailure[];
+  /** rows left out on purpose (e.g. a record sent before with the same content) */
+  skipped?: number;
+}
+
 export interface ImportSpec<T> {
-  /** i18n namespace of the import messages: `<ns>.import.*` */
-  ns: 'products' | 'serials';
+  /** prefix of the import messages: `<prefix>.empty`, `<prefix>.malformed`, … */
+  keys: string;
   columns: readonly string[];
   required: readonly string[];
   maxRows: number;
   schema: z.ZodType<T>;
-  /** Inserts the batch (audit rows included); returns the rows the database refused. */
-  insertBatch(tx: Tx, batch: ParsedRow<T>[]): Promise<RowFailure[]>;
+  /** the staging table's columns after `row integer` (SQL column definitions) */
+  stage: readonly (readonly [name: string, type: string])[];
+  /** a valid row's staging values in `stage` order, or the failure that refuses it */
+  toStage(value: T, row: number): CopyValue[] | RowFailure;
+  /** moves the staged chunk (table STAGE) into its table, audit rows included; reports the rows refused */
+  load(tx: Tx): Promise<LoadOutcome>;
+  /** after the last chunk, in the same transaction (e.g. a second file); more failures or nothing */
+  finish?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
+  chunkRows?: number;
 }
+
+export type BulkImportResult = ImportResult & { skipped: number };
 
 class Rollback extends Error {}
 
@@ -51,8 +65,8 @@ export async function runImport<T>(
   db: Db,
   source: AsyncIterable<Uint8Array | string>,
   spec: ImportSpec<T>,
-  opts: { dryRun: boolean; language: Language },
-): Promise<ImportResult> {
+  opts: { dryRun: boolean; language: Language; busyKey?: string },
+): Promise<BulkImportResult> {
   const errors: RowError[] = [];
   let found = 0;
   const fail = (f: RowFailure) => {
@@ -63,15 +77,29 @@ export async function runImport<T>(
   };
   let rows = 0;
   let stored = 0;
+  let skipped = 0;
+  const chunkRows = spec.chunkRows ?? CHUNK_ROWS;
+  const k = (name: string) => `${spec.keys}.${name}`;
 
   try {
     await db.transaction(async (tx) => {
+      const stageColumns = ['row', ...spec.stage.map(([name]) => name)];
+      await tx.execute(
+        sql.raw(`CREATE TEMP TABLE ${STAGE} (row integer NOT NULL, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`),
+      );
       let header: (string | null)[] | null = null;
-      let batch: ParsedRow<T>[] = [];
+      let chunk: string[] = [];
       const flush = async () => {
         // Past the error cap the preview is already full; only the row count still matters.
-        if (batch.length > 0 && errors.length < MAX_ERRORS) (await spec.insertBatch(tx, batch)).forEach(fail);
-        batch = [];
+        if (chunk.length > 0 && errors.length < MAX_ERRORS) {
+          await copyChunk(tx, STAGE, stageColumns, chunk);
+          chunk = [];
+          const out = await spec.load(tx);
+          out.failures.forEach(fail);
+          skipped += out.skipped ?? 0;
+          await tx.execute(sql.raw(`TRUNCATE ${STAGE}`));
+        }
+        chunk = [];
       };
       try {
         for await (const rec of readCsv(source)) {
@@ -82,18 +110,18 @@ export async function runImport<T>(
             });
             const missing = spec.required.filter((c) => !header!.includes(c));
             if (missing.length > 0) {
-              fail({ row: rec.row, field: '', key: `${spec.ns}.import.missingColumns`, params: { columns: missing.join(', ') } });
+              fail({ row: rec.row, field: '', key: k('missingColumns'), params: { columns: missing.join(', ') } });
               break;
             }
             continue;
           }
           rows++;
           if (rows > spec.maxRows) {
-            fail({ row: rec.row, field: '', key: `${spec.ns}.import.tooManyRows`, params: { max: spec.maxRows } });
+            fail({ row: rec.row, field: '', key: k('tooManyRows'), params: { max: spec.maxRows } });
             break;
           }
           if (rec.malformed) {
-            fail({ row: rec.row, field: '', key: `${spec.ns}.import.malformed` });
+            fail({ row: rec.row, field: '', key: k('malformed') });
             continue;
           }
           const input: Record<string, string> = {};
@@ -104,60 +132,70 @@ export async function runImport<T>(
             else if (i >= header!.length && v.trim() !== '') extra = true;
           });
           if (extra) {
-            fail({ row: rec.row, field: '', key: `${spec.ns}.import.extraValues` });
+            fail({ row: rec.row, field: '', key: k('extraValues') });
             continue;
           }
           const parsed = spec.schema.safeParse(input);
           if (!parsed.success) {
-            for (const issue of parsed.error.issues) {
-              const p = issue as { minimum?: unknown; maximum?: unknown };
-              const params: Record<string, string | number> = {};
-              if (typeof p.minimum === 'number') params.min = p.minimum;
-              if (typeof p.maximum === 'number') params.max = p.maximum;
-              fail({ row: rec.row, field: String(issue.path[0] ?? ''), key: issue.message, params });
-            }
+            for (const issue of parsed.error.issues) fail(issueFailure(rec.row, issue));
             continue;
           }
-          batch.push({ row: rec.row, value: parsed.data });
-          if (batch.length >= IMPORT_BATCH) await flush();
+          const staged = spec.toStage(parsed.data, rec.row);
+          if (!Array.isArray(staged)) {
+            fail(staged);
+            continue;
+          }
+          chunk.push(copyLine([rec.row, ...staged]));
+          if (chunk.length >= chunkRows) await flush();
         }
       } catch (err) {
         if (!(err instanceof CsvTooLargeError)) throw err;
-        fail({ row: err.row, field: '', key: `${spec.ns}.import.malformed` });
+        fail({ row: err.row, field: '', key: k('malformed') });
       }
       await flush();
-      if (!header) fail({ row: 1, field: '', key: `${spec.ns}.import.empty` });
-      else if (rows === 0 && found === 0) fail({ row: 2, field: '', key: `${spec.ns}.import.empty` });
+      if (!header) fail({ row: 1, field: '', key: k('empty') });
+      else if (rows === 0 && found === 0) fail({ row: 2, field: '', key: k('empty') });
+      if (found === 0 && spec.finish) await spec.finish(tx, fail);
       if (found > 0 || opts.dryRun) throw new Rollback();
-      stored = rows;
+      stored = rows - skipped;
     });
   } catch (err) {
     if (err instanceof Rollback) {
       // nothing stored, as intended
     } else if (pgErrorCode(err) === PG.deadlockDetected || pgErrorCode(err) === PG.serializationFailure) {
-      // Two imports updating the same products' range counts in opposite orders: one is chosen to fail.
-      throw new AppError('aborted', `${spec.ns}.import.busy`);
+      // Two imports updating the same rows (e.g. products' range counts) in opposite orders: one must fail.
+      throw new AppError('aborted', opts.busyKey ?? k('busy'));
     } else {
       throw err;
     }
   }
-  return { dryRun: opts.dryRun, rows, stored, valid: found === 0, errors, errorsTruncated: found > errors.length };
+  errors.sort((a, b) => a.row - b.row);
+  return { dryRun: opts.dryRun, rows, stored, skipped, valid: found === 0, errors, errorsTruncated: found > errors.length };
 }
 
-/**
- * The audit rows of one import batch, written with the batch (recordAudit's row shape). One statement over
- * unnest()ed arrays: a handful of parameters instead of eight per row, which is what makes it cheap.
- */
-export async function recordAuditBatch(
-  tx: Tx,
-  actor: AuditActor,
-  entity: string,
-  entries: { entityId: string; after: Record<string, unknown> }[],
-): Promise<void> {
-  if (entries.length === 0) return;
-  const ids = entries.map((e) => e.entityId);
-  const afters = entries.map((e) => JSON.stringify(e.after));
-  await tx.execute(sql`INSERT INTO ${auditLog} (actor_id, actor_label, action, entity, entity_id, after, ip)
-    SELECT ${actor.id}::uuid, ${actor.label}, 'import', ${entity}, u.id, u.after, ${actor.ip ?? null}
-    FROM unnest(${sql.param(ids)}::text[], ${sql.param(afters)}::jsonb[]) AS u(id, after)`);
+function issueFailure(row: number, issue: z.core.$ZodIssue): RowFailure {
+  const p = issue as { minimum?: unknown; maximum?: unknown };
+  const params: Record<string, string | number> = {};
+  if (typeof p.minimum === 'number') params.min = p.minimum;
+  if (typeof p.maximum === 'number') params.max = p.maximum;
+  return { row, field: String(issue.path[0] ?? ''), key: issue.message, params };
+}
+
+/** Runs `fn` under a savepoint; answers the PostgreSQL error code when it failed with one of `codes`. */
+export async function tryUnderSavepoint(tx: Tx, codes: readonly string[], fn: (sp: Tx) => Promise<unknown>): Promise<string | null> {
+  try {
+    await tx.transaction(async (sp) => {
+      await fn(sp);
+    });
+    return null;
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code && codes.includes(code)) return code;
+    throw err;
+  }
+}
+
+/** `row` numbers of the staged rows answered by a query (a column named `row`). */
+export function rowNumbers(result: unknown): number[] {
+  return (result as { rows: { row: number | string }[] }).rows.map((r) => Number(r.row));
 }

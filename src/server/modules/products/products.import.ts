@@ -1,28 +1,62 @@
-/** CSV import of products: the form's schema per row, names unique against the table and within the file. */
+/**
+ * CSV import of products on the bulk path (catalogue/csv-import.ts): rows are staged with COPY, then each
+ * chunk moves into `products` with one INSERT … SELECT that writes its audit rows too. Names must be unique
+ * (ignoring case) against the table and within the file; when the insert meets a taken name, the rows
+ * concerned are found with two set queries and the rest of the chunk goes in without them.
+ */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { PRODUCT_CSV_COLUMNS, productInput, type ProductValues } from '../../../shared/contract/products';
 import type { ImportResult } from '../../../shared/contract/record-history';
 import type { Language } from '../../../shared/i18n/index';
 import type { Db, Tx } from '../../db/client';
-import { products } from '../../db/schema/index';
 import type { AuditActor } from '../audit/audit.writer';
-import { recordAuditBatch, runImport, type ParsedRow, type RowFailure } from '../catalogue/csv-import';
-import { PG, pgErrorCode } from '../catalogue/db-errors';
-import { toRow } from './products.repo';
+import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../catalogue/csv-import';
+import { PG } from '../catalogue/db-errors';
 import { PRODUCT_ENTITY } from './products.service';
 
 export const MAX_PRODUCT_ROWS = 100_000;
 
-async function insertRows(tx: Tx, actor: AuditActor, rows: ParsedRow<ProductValues>[]): Promise<void> {
-  const values = rows.map((r) => ({ id: randomUUID(), ...toRow(r.value) }));
-  await tx.insert(products).values(values);
-  await recordAuditBatch(
-    tx,
-    actor,
-    PRODUCT_ENTITY,
-    rows.map((r, i) => ({ entityId: values[i]!.id, after: { id: values[i]!.id, ...r.value } })),
-  );
+const stage = sql.raw(STAGE);
+
+/** The staged rows (all, or all but `except`) into `products`, with one audit row each. */
+function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<unknown> {
+  const where: SQL = except.length > 0 ? sql`WHERE s.row <> ALL(${sql.param(except)}::int[])` : sql``;
+  return tx.execute(sql`WITH ins AS (
+      INSERT INTO products (id, name, fluid, connection, application, application_medium, pressure_fc, pressure_wcb,
+        pressure_sus, temperature_max, temperature_min)
+      SELECT s.id, s.name, s.fluid, s.connection, s.application, s.application_medium, s.pressure_fc, s.pressure_wcb,
+        s.pressure_sus, s.temperature_max, s.temperature_min
+      FROM ${stage} s ${where} ORDER BY s.row
+      RETURNING id)
+    INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
+    SELECT ${actor.id}::uuid, ${actor.label}, 'import', ${PRODUCT_ENTITY}, s.id::text,
+      jsonb_build_object('id', s.id, 'name', s.name::text, 'fluid', s.fluid, 'connection', s.connection,
+        'application', s.application, 'applicationMedium', s.application_medium, 'pressureFc', s.pressure_fc,
+        'pressureWcb', s.pressure_wcb, 'pressureSus', s.pressure_sus, 'temperatureMax', s.temperature_max,
+        'temperatureMin', s.temperature_min),
+      ${actor.ip ?? null}
+    FROM ${stage} s ${where} ORDER BY s.row`);
+}
+
+async function loadChunk(tx: Tx, actor: AuditActor): Promise<RowFailure[]> {
+  if ((await tryUnderSavepoint(tx, [PG.uniqueViolation], (sp) => insertFromStage(sp, actor, []))) === null) return [];
+  // Some name is taken. Rows this transaction inserted carry its start time (now()): that tells a clash with
+  // an earlier chunk of the file from a clash with a product that existed before.
+  const taken = await tx.execute(sql`SELECT s.row, p.created_at = now() AS "fromFile"
+    FROM ${stage} s JOIN products p ON p.name = s.name`);
+  const failures = new Map<number, RowFailure>();
+  for (const r of (taken as unknown as { rows: { row: number; fromFile: boolean }[] }).rows) {
+    const key = r.fromFile ? 'products.import.duplicateInFile' : 'products.nameTaken';
+    failures.set(Number(r.row), { row: Number(r.row), field: 'name', key });
+  }
+  const repeated = await tx.execute(sql`SELECT row FROM (
+      SELECT s.row, row_number() OVER (PARTITION BY s.name ORDER BY s.row) AS n FROM ${stage} s) x WHERE n > 1`);
+  for (const row of rowNumbers(repeated)) {
+    if (!failures.has(row)) failures.set(row, { row, field: 'name', key: 'products.import.duplicateInFile' });
+  }
+  await insertFromStage(tx, actor, [...failures.keys()]);
+  return [...failures.values()];
 }
 
 export function importProducts(
@@ -31,41 +65,39 @@ export function importProducts(
   actor: AuditActor,
   opts: { dryRun: boolean; language: Language },
 ): Promise<ImportResult> {
-  return runImport(db, source, {
-    ns: 'products',
+  return runImport<ProductValues>(db, source, {
+    keys: 'products.import',
     columns: PRODUCT_CSV_COLUMNS,
     required: ['name', 'fluid', 'temperatureMax', 'temperatureMin'],
     maxRows: MAX_PRODUCT_ROWS,
     schema: productInput,
-    async insertBatch(tx, batch) {
-      try {
-        await tx.transaction((sp) => insertRows(sp, actor, batch));
-        return [];
-      } catch (err) {
-        if (pgErrorCode(err) !== PG.uniqueViolation) throw err;
-      }
-      // Some name is taken: insert one by one to name the rows, each under its own savepoint.
-      const failures: RowFailure[] = [];
-      for (const r of batch) {
-        try {
-          await tx.transaction((sp) => insertRows(sp, actor, [r]));
-        } catch (err) {
-          if (pgErrorCode(err) !== PG.uniqueViolation) throw err;
-          const [hit] = await tx
-            .select({ fromFile: sqlCreatedNow })
-            .from(products)
-            .where(sqlNameIs(r.value.name))
-            .limit(1);
-          const key = hit?.fromFile ? 'products.import.duplicateInFile' : 'products.nameTaken';
-          failures.push({ row: r.row, field: 'name', key });
-        }
-      }
-      return failures;
-    },
+    // citext: the same comparison as the unique index; float8 keeps the values as the schema gave them.
+    stage: [
+      ['id', 'uuid'],
+      ['name', 'citext'],
+      ['fluid', 'text'],
+      ['connection', 'text'],
+      ['application', 'text'],
+      ['application_medium', 'text'],
+      ['pressure_fc', 'float8'],
+      ['pressure_wcb', 'float8'],
+      ['pressure_sus', 'float8'],
+      ['temperature_max', 'float8'],
+      ['temperature_min', 'float8'],
+    ],
+    toStage: (v) => [
+      randomUUID(),
+      v.name,
+      v.fluid,
+      v.connection,
+      v.application,
+      v.applicationMedium,
+      v.pressureFc,
+      v.pressureWcb,
+      v.pressureSus,
+      v.temperatureMax,
+      v.temperatureMin,
+    ],
+    load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
   }, opts);
 }
-
-// Rows inserted by this transaction carry its start time (now()): that tells a clash within the file
-// from a clash with a product that existed before.
-const sqlCreatedNow = sql<boolean>`${products.createdAt} = now()`;
-const sqlNameIs = (name: string) => sql`${products.name} = ${name}::citext`;

@@ -1,103 +1,85 @@
 /**
- * CSV import of serial-number ranges: each row checked by the shared row schema, products found by name
- * (ignoring case, a cache per import), overlaps found by the exclusion constraint itself, with the rows of
- * the same file in the same transaction, so that two rows of one file that overlap are caught too.
+ * CSV import of serial-number ranges on the bulk path (catalogue/csv-import.ts): rows are staged with COPY,
+ * products found by name (ignoring case) with one join, and each chunk moves into `serial_ranges` with one
+ * INSERT … SELECT (audit rows included) that the exclusion constraint checks. When it refuses the chunk,
+ * the rows involved in an overlap (with the table or within the chunk) are found with set queries, the rest
+ * go in at once, and the involved rows one by one in file order under savepoints, so that each is named with
+ * the range it hits, and the first of two overlapping rows of the file is the one kept.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ImportResult } from '../../../shared/contract/record-history';
 import { SERIAL_RANGE_CSV_COLUMNS, serialRangeCsvRow, type SerialRangeCsvRow } from '../../../shared/contract/serials';
-import { formatSerial, rangeLabel } from '../../../shared/serial';
+import { formatSerial, parseSerial, rangeLabel } from '../../../shared/serial';
 import type { Language } from '../../../shared/i18n/index';
-import type { Db, Tx } from '../../db/client';
+import { rowsOf, type Db, type Tx } from '../../db/client';
 import { serialRanges } from '../../db/schema/index';
 import type { AuditActor } from '../audit/audit.writer';
-import { recordAuditBatch, runImport, type ParsedRow, type RowFailure } from '../catalogue/csv-import';
-import { PG, pgErrorCode } from '../catalogue/db-errors';
-import { productIdsByName } from '../products/products.repo';
-import { findOverlapping, insertRangeBatch, type RangeValues } from './serials.repo';
-import { RANGE_ENTITY, toValues } from './serials.service';
+import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../catalogue/csv-import';
+import { PG } from '../catalogue/db-errors';
+import { findOverlapping } from './serials.repo';
+import { RANGE_ENTITY } from './serials.service';
 
 export const MAX_RANGE_ROWS = 1_000_000;
 
-type Row = ParsedRow<SerialRangeCsvRow> & { values: RangeValues & { id: string } };
+const stage = sql.raw(STAGE);
+const CLASH = [PG.exclusionViolation, PG.uniqueViolation];
 
-async function insertRows(tx: Tx, actor: AuditActor, rows: Row[]): Promise<void> {
-  await insertRangeBatch(
-    tx,
-    rows.map((r) => r.values),
-  );
-  await recordAuditBatch(
-    tx,
-    actor,
-    RANGE_ENTITY,
-    rows.map((r) => ({
-      entityId: r.values.id,
-      after: {
-        id: r.values.id,
-        productId: r.values.productId,
-        productName: r.value.product,
-        startSerial: r.value.startSerial,
-        endSerial: r.value.endSerial,
-        totalUnits: Number(r.values.endNo - r.values.startNo + 1n),
-        productionDate: r.value.productionDate,
-      },
-    })),
-  );
+/** The staged rows selected by `where` into `serial_ranges`, with one audit row each. */
+function insertFromStage(tx: Tx, actor: AuditActor, where: SQL): Promise<unknown> {
+  return tx.execute(sql`WITH src AS (
+      SELECT s.*, p.id AS product_id FROM ${stage} s JOIN products p ON p.name = s.product ${where}),
+    ins AS (
+      INSERT INTO serial_ranges (id, product_id, prefix, width, start_no, end_no, production_date)
+      SELECT id, product_id, prefix, width, start_no, end_no, production_date FROM src ORDER BY row
+      RETURNING id)
+    INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
+    SELECT ${actor.id}::uuid, ${actor.label}, 'import', ${RANGE_ENTITY}, id::text,
+      jsonb_build_object('id', id, 'productId', product_id, 'productName', product_name, 'startSerial', start_serial,
+        'endSerial', end_serial, 'totalUnits', end_no - start_no + 1, 'productionDate', production_date::text),
+      ${actor.ip ?? null}
+    FROM src ORDER BY row`);
 }
 
-export function importRanges(
-  db: Db,
-  source: AsyncIterable<Uint8Array>,
-  actor: AuditActor,
-  opts: { dryRun: boolean; language: Language },
-): Promise<ImportResult> {
-  // name (lower case) → id; bounded by the number of products, which is small next to the ranges.
-  const productIds = new Map<string, string | null>();
+async function loadChunk(tx: Tx, actor: AuditActor): Promise<RowFailure[]> {
+  const failures: RowFailure[] = [];
+  const unknown = rowNumbers(
+    await tx.execute(sql`SELECT s.row FROM ${stage} s WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.name = s.product)`),
+  );
+  for (const row of unknown) failures.push({ row, field: 'product', key: 'serials.import.unknownProduct' });
 
-  return runImport(db, source, {
-    ns: 'serials',
-    columns: SERIAL_RANGE_CSV_COLUMNS,
-    required: ['product', 'startSerial', 'endSerial', 'productionDate'],
-    maxRows: MAX_RANGE_ROWS,
-    schema: serialRangeCsvRow,
-    async insertBatch(tx, batch) {
-      const unknown = [...new Set(batch.map((b) => b.value.product.toLowerCase()))].filter((n) => !productIds.has(n));
-      const found = await productIdsByName(tx, unknown);
-      for (const n of unknown) productIds.set(n, found.get(n) ?? null);
+  if ((await tryUnderSavepoint(tx, CLASH, (sp) => insertFromStage(sp, actor, sql``))) === null) return failures;
 
-      const failures: RowFailure[] = [];
-      const rows: Row[] = [];
-      for (const b of batch) {
-        const productId = productIds.get(b.value.product.toLowerCase());
-        if (!productId) failures.push({ row: b.row, field: 'product', key: 'serials.import.unknownProduct' });
-        else rows.push({ ...b, values: { id: randomUUID(), ...toValues(b.value, productId) } });
-      }
-      if (rows.length === 0) return failures;
-      try {
-        await tx.transaction((sp) => insertRows(sp, actor, rows));
-        return failures;
-      } catch (err) {
-        if (pgErrorCode(err) !== PG.exclusionViolation) throw err;
-      }
-      // Some row overlaps: insert one by one under savepoints to name each such row and what it hits.
-      for (const row of rows) {
-        try {
-          await tx.transaction((sp) => insertRows(sp, actor, [row]));
-        } catch (err) {
-          if (pgErrorCode(err) !== PG.exclusionViolation) throw err;
-          failures.push(await overlapFailure(tx, row));
-        }
-      }
-      return failures.sort((a, b) => a.row - b.row);
-    },
-  }, opts);
+  // Involved: overlapping a stored range (the exclusion index answers), or another row of the chunk (sorted
+  // by start, a row overlaps an earlier one when it starts before their furthest end, and a later one when it
+  // ends after their nearest start). Set queries, not a pairwise join: one series may fill the whole chunk.
+  const involved = rowNumbers(
+    await tx.execute(sql`SELECT row FROM ${stage} s WHERE EXISTS (SELECT 1 FROM serial_ranges t
+        WHERE t.prefix = s.prefix AND t.width = s.width AND int8range(t.start_no, t.end_no, '[]') && int8range(s.start_no, s.end_no, '[]'))
+      UNION
+      SELECT row FROM (SELECT row, start_no, end_no,
+          max(end_no) OVER (PARTITION BY prefix, width ORDER BY start_no, row ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS end_before,
+          min(start_no) OVER (PARTITION BY prefix, width ORDER BY start_no, row ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS start_after
+        FROM ${stage}) w
+      WHERE start_no <= end_before OR end_no >= start_after
+      ORDER BY row`),
+  );
+  if (involved.length === 0) throw new Error('serial import: the insert clashed, yet no staged row overlaps');
+  await insertFromStage(tx, actor, sql`WHERE s.row <> ALL(${sql.param(involved)}::int[])`);
+  for (const row of involved) {
+    if (unknown.includes(row)) continue;
+    const clash = await tryUnderSavepoint(tx, CLASH, (sp) => insertFromStage(sp, actor, sql`WHERE s.row = ${row}`));
+    if (clash) failures.push(await overlapFailure(tx, row));
+  }
+  return failures.sort((a, b) => a.row - b.row);
 }
 
-async function overlapFailure(tx: Tx, row: Row): Promise<RowFailure> {
-  const v = row.values;
-  const other = await findOverlapping(tx, v, v.startNo, v.endNo);
-  if (!other) return { row: row.row, field: 'startSerial', key: 'serials.validation.serial' };
+async function overlapFailure(tx: Tx, row: number): Promise<RowFailure> {
+  const [v] = rowsOf<{ prefix: string; width: number; start_no: string; end_no: string }>(
+    await tx.execute(sql`SELECT prefix, width, start_no, end_no FROM ${stage} WHERE row = ${row}`),
+  );
+  const other = v && (await findOverlapping(tx, { prefix: v.prefix, width: Number(v.width) }, BigInt(v.start_no), BigInt(v.end_no)));
+  if (!other) return { row, field: 'startSerial', key: 'serials.validation.serial' };
   const label = rangeLabel(
     formatSerial({ prefix: other.prefix, width: other.width, number: BigInt(other.startNo) }),
     formatSerial({ prefix: other.prefix, width: other.width, number: BigInt(other.endNo) }),
@@ -107,6 +89,39 @@ async function overlapFailure(tx: Tx, row: Row): Promise<RowFailure> {
     .select({ yes: sql<boolean>`${serialRanges.createdAt} = now()` })
     .from(serialRanges)
     .where(sql`${serialRanges.id} = ${other.id}`);
-  if (fromFile?.yes) return { row: row.row, field: 'startSerial', key: 'serials.import.overlapInFile', params: { range: label } };
-  return { row: row.row, field: 'startSerial', key: 'serials.overlap', params: { range: label, product: other.productName } };
+  if (fromFile?.yes) return { row, field: 'startSerial', key: 'serials.import.overlapInFile', params: { range: label } };
+  return { row, field: 'startSerial', key: 'serials.overlap', params: { range: label, product: other.productName } };
+}
+
+export function importRanges(
+  db: Db,
+  source: AsyncIterable<Uint8Array>,
+  actor: AuditActor,
+  opts: { dryRun: boolean; language: Language },
+): Promise<ImportResult> {
+  return runImport<SerialRangeCsvRow>(db, source, {
+    keys: 'serials.import',
+    columns: SERIAL_RANGE_CSV_COLUMNS,
+    required: ['product', 'startSerial', 'endSerial', 'productionDate'],
+    maxRows: MAX_RANGE_ROWS,
+    schema: serialRangeCsvRow,
+    stage: [
+      ['id', 'uuid'],
+      ['product', 'citext'],
+      ['product_name', 'text'],
+      ['prefix', 'text'],
+      ['width', 'smallint'],
+      ['start_no', 'bigint'],
+      ['end_no', 'bigint'],
+      ['production_date', 'date'],
+      ['start_serial', 'text'],
+      ['end_serial', 'text'],
+    ],
+    toStage: (v) => {
+      const a = parseSerial(v.startSerial)!;
+      const b = parseSerial(v.endSerial)!;
+      return [randomUUID(), v.product, v.product, a.prefix, a.width, a.number, b.number, v.productionDate, v.startSerial, v.endSerial];
+    },
+    load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
+  }, opts);
 }
