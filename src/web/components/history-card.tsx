@@ -1,4 +1,8 @@
-/** The change history of a catalogue record on its edit screen: who, when, and each field before → after. */
+/**
+ * The change history of a record (from the audit log) on its edit screen: who, when, and each field
+ * before → after. `ns` is the i18n namespace holding `history.*` and `fields.*`:
+ *   <HistoryCard query={useProductHistory(id)} ns="products" value={productValue} order={PRODUCT_FIELDS} />
+ */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -11,14 +15,14 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HistoryEntry } from '../../../../shared/contract/record-history';
-import { errorMessage } from '../../../lib/errors';
+import type { HistoryEntry } from '../../shared/contract/record-history';
+import { errorMessage } from '../lib/errors';
 import { formatDateTime } from './format';
 
 export interface HistoryCardProps {
   query: UseQueryResult<HistoryEntry[]>;
-  /** i18n namespace holding `history.*` and `fields.*` (products or serials) */
-  ns: 'products' | 'serials';
+  /** i18n namespace holding `history.*` and `fields.*` (e.g. products, serials) */
+  ns: string;
   /** fields not worth showing (ids that another field names better) */
   hidden?: readonly string[];
   value: (t: TFunction, language: string, field: string, value: unknown) => string;

@@ -1,7 +1,13 @@
 /**
- * CSV import of a catalogue list: choose a file, the server checks it (a dry run) and lists every row's
- * errors in the user's language, or says how many rows are valid; only then may the user store it.
- * Nothing is stored unless the whole file is valid (the server guarantees it; the button follows it).
+ * CSV import of any list: choose a file, the server checks it (a dry run, `POST <importPath>?dryRun=true`)
+ * and lists every row's errors in the user's language (row, column, reason), or says how many rows are
+ * valid; only then may the user store it (`?dryRun=false`). A progress bar follows the upload. Nothing is
+ * stored unless the whole file is valid (the server guarantees it; the button follows it). The server
+ * answers an ImportResult (src/shared/contract/record-history.ts).
+ *
+ * Usually opened by CsvActions. Texts that name the feature are passed as i18n keys (`texts`); the rest
+ * are `table.import.*`. `extraFiles` adds optional files sent along under their own form field (e.g. the
+ * samples of machine data); choosing one checks again.
  */
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
@@ -22,10 +28,10 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ImportResult } from '../../../../shared/contract/record-history';
-import { errorMessage } from '../../../lib/errors';
-import { notifySuccess } from '../../../lib/toast';
-import { formatNumber } from './format';
+import type { ImportResult } from '../../../shared/contract/record-history';
+import { errorMessage } from '../../lib/errors';
+import { notifySuccess } from '../../lib/toast';
+import { formatNumber } from '../format';
 import { uploadCsv } from './upload';
 
 type Phase =
@@ -34,22 +40,43 @@ type Phase =
   | { kind: 'checked'; result: ImportResult }
   | { kind: 'failed'; message: string };
 
+/** The i18n keys that name the feature; `valid` and `stored` get `{{count}}`. */
+export interface ImportTexts {
+  title: string;
+  valid: string;
+  stored: string;
+}
+
+export interface ExtraFile {
+  /** the multipart form field */
+  field: string;
+  /** i18n key of its button */
+  label: string;
+  accept?: string;
+}
+
 export interface ImportDialogProps {
   open: boolean;
   onClose: () => void;
-  /** API path of the list, e.g. `/products` */
-  path: string;
-  ns: 'products' | 'serials';
-  /** i18n key of a column's label */
+  /** the import endpoint under /api/v1, e.g. `/products/import` */
+  importPath: string;
+  texts: ImportTexts;
+  /** i18n key of a column's label (the server names the column of each error) */
   fieldLabel: (field: string) => string;
   /** query keys to refresh after a stored import */
   invalidate: readonly (readonly unknown[])[];
+  extraFiles?: readonly ExtraFile[];
 }
 
-export function ImportDialog({ open, onClose, path, ns, fieldLabel, invalidate }: ImportDialogProps) {
+function fileLabel(file: File, language: string): string {
+  return `${file.name} (${formatNumber(language, Math.max(1, Math.round(file.size / 1024)), 0)} KB)`;
+}
+
+export function ImportDialog({ open, onClose, importPath, texts, fieldLabel, invalidate, extraFiles = [] }: ImportDialogProps) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
+  const [extras, setExtras] = useState<Record<string, File | null>>({});
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const abort = useRef<AbortController | null>(null);
   const busy = phase.kind === 'checking' || phase.kind === 'storing';
@@ -58,24 +85,26 @@ export function ImportDialog({ open, onClose, path, ns, fieldLabel, invalidate }
     if (!open) {
       abort.current?.abort();
       setFile(null);
+      setExtras({});
       setPhase({ kind: 'idle' });
     }
   }, [open]);
 
-  const run = async (chosen: File, dryRun: boolean) => {
+  const run = async (chosen: File, dryRun: boolean, withExtras: Record<string, File | null> = extras) => {
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ kind: dryRun ? 'checking' : 'storing', fraction: 0 });
     try {
-      const result = await uploadCsv(path, chosen, {
+      const result = await uploadCsv(importPath, chosen, {
         dryRun,
+        extra: withExtras,
         signal: controller.signal,
         onProgress: ({ fraction }) => setPhase({ kind: dryRun ? 'checking' : 'storing', fraction }),
       });
       if (controller.signal.aborted) return;
       if (!dryRun && result.valid && result.stored > 0) {
-        notifySuccess(`${ns}.import.stored`, { count: result.stored });
+        notifySuccess(texts.stored, { count: result.stored });
         await Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
         onClose();
         return;
@@ -93,19 +122,25 @@ export function ImportDialog({ open, onClose, path, ns, fieldLabel, invalidate }
     else setPhase({ kind: 'idle' });
   };
 
+  const chooseExtra = (field: string, chosen: File | null) => {
+    const next = { ...extras, [field]: chosen };
+    setExtras(next);
+    if (file) void run(file, true, next);
+  };
+
   const result = phase.kind === 'checked' ? phase.result : null;
   const canStore = !!file && !!result && result.valid && result.rows > 0;
 
   return (
     <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="md" aria-labelledby="import-title">
-      <DialogTitle id="import-title">{t(`${ns}.import.title`)}</DialogTitle>
+      <DialogTitle id="import-title">{t(texts.title)}</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('products.import.intro')}
+          {t('table.import.intro')}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
           <Button component="label" variant="outlined" startIcon={<UploadFileOutlined />} disabled={busy}>
-            {t('products.import.choose')}
+            {t('table.import.choose')}
             <input
               type="file"
               accept=".csv,text/csv"
@@ -118,21 +153,41 @@ export function ImportDialog({ open, onClose, path, ns, fieldLabel, invalidate }
             />
           </Button>
           <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }} data-testid="import-file-name">
-            {file ? `${file.name} (${formatNumber(i18n.language, Math.max(1, Math.round(file.size / 1024)), 0)} KB)` : t('products.import.noneChosen')}
+            {file ? fileLabel(file, i18n.language) : t('table.import.noneChosen')}
           </Typography>
         </Box>
+        {extraFiles.map((x) => (
+          <Box key={x.field} sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', mt: 1.5 }}>
+            <Button component="label" variant="outlined" color="inherit" size="small" startIcon={<UploadFileOutlined />} disabled={busy}>
+              {t(x.label)}
+              <input
+                type="file"
+                accept={x.accept ?? '.csv,text/csv'}
+                hidden
+                data-testid={`import-file-${x.field}`}
+                onChange={(e) => {
+                  chooseExtra(x.field, e.target.files?.[0] ?? null);
+                  e.target.value = '';
+                }}
+              />
+            </Button>
+            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {extras[x.field] ? fileLabel(extras[x.field] as File, i18n.language) : t('table.import.optional')}
+            </Typography>
+          </Box>
+        ))}
 
         {busy && (
           <Box sx={{ mt: 3 }} role="status" aria-live="polite">
             <Typography variant="body2" sx={{ mb: 1 }}>
               {phase.fraction === null
-                ? t(phase.kind === 'checking' ? 'products.import.checking' : 'products.import.storing')
-                : t('products.import.uploading', { percent: Math.round(phase.fraction * 100) })}
+                ? t(phase.kind === 'checking' ? 'table.import.checking' : 'table.import.storing')
+                : t('table.import.uploading', { percent: Math.round(phase.fraction * 100) })}
             </Typography>
             <LinearProgress
               variant={phase.fraction === null ? 'indeterminate' : 'determinate'}
               value={phase.fraction === null ? undefined : phase.fraction * 100}
-              aria-label={t('products.import.progress')}
+              aria-label={t('table.import.progress')}
             />
           </Box>
         )}
@@ -145,23 +200,23 @@ export function ImportDialog({ open, onClose, path, ns, fieldLabel, invalidate }
 
         {result && result.valid && (
           <Alert severity="success" sx={{ mt: 3 }} data-testid="import-valid">
-            {t(`${ns}.import.valid`, { count: result.rows })}
+            {t(texts.valid, { count: result.rows })}
           </Alert>
         )}
 
         {result && !result.valid && (
           <Box sx={{ mt: 3 }}>
             <Alert severity="error" data-testid="import-invalid">
-              {t('products.import.invalid', { count: result.errors.length, rows: result.rows })}
-              {result.errorsTruncated && ` ${t('products.import.truncated')}`}
+              {t('table.import.invalid', { count: result.errors.length, rows: result.rows })}
+              {result.errorsTruncated && ` ${t('table.import.truncated')}`}
             </Alert>
             <TableContainer sx={{ mt: 2, maxHeight: 320 }}>
-              <Table size="small" stickyHeader aria-label={t('products.import.errorsTable')}>
+              <Table size="small" stickyHeader aria-label={t('table.import.errorsTable')}>
                 <TableHead>
                   <TableRow>
-                    <TableCell sx={{ fontWeight: 600 }}>{t('products.import.row')}</TableCell>
-                    <TableCell sx={{ fontWeight: 600 }}>{t('products.import.field')}</TableCell>
-                    <TableCell sx={{ fontWeight: 600 }}>{t('products.import.message')}</TableCell>
+                    <TableCell sx={{ fontWeight: 600 }}>{t('table.import.row')}</TableCell>
+                    <TableCell sx={{ fontWeight: 600 }}>{t('table.import.field')}</TableCell>
+                    <TableCell sx={{ fontWeight: 600 }}>{t('table.import.message')}</TableCell>
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -183,7 +238,7 @@ export function ImportDialog({ open, onClose, path, ns, fieldLabel, invalidate }
           {t('app.cancel')}
         </Button>
         <Button variant="contained" disabled={!canStore || busy} onClick={() => file && void run(file, false)} data-testid="import-confirm">
-          {result?.valid ? t('products.import.confirm', { count: result.rows }) : t('products.import.confirmNone')}
+          {result?.valid ? t('table.import.confirm', { count: result.rows }) : t('table.import.confirmNone')}
         </Button>
       </DialogActions>
     </Dialog>

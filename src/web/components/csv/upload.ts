@@ -1,25 +1,26 @@
 /**
- * A CSV upload with progress. fetch() cannot report upload progress, so this one request uses
+ * A CSV upload with progress (used by ImportDialog; call it directly only for an import without the dialog). fetch() cannot report upload progress, so this one request uses
  * XMLHttpRequest; it is same-origin, so the browser sends our Origin (the server's CSRF rule for
  * multipart) and the session cookie. Answers and failures read like the API client's.
  */
-import type { ImportResult } from '../../../../shared/contract/record-history';
-import { API_BASE, API_TIMEOUT_MS, ApiError } from '../../../lib/api';
-import { currentLanguage } from '../../../lib/i18n';
+import type { ImportResult } from '../../../shared/contract/record-history';
+import { API_BASE, API_TIMEOUT_MS, ApiError } from '../../lib/api';
+import { currentLanguage } from '../../lib/i18n';
 
 export interface UploadProgress {
   /** 0..1 while the file is sent; null once it is sent and the server works */
   fraction: number | null;
 }
 
+/** POSTs `file` (and any `extra` files, by form field) as multipart to `importPath` under /api/v1, `?dryRun=`. */
 export function uploadCsv(
-  path: string,
+  importPath: string,
   file: File,
-  opts: { dryRun: boolean; onProgress: (p: UploadProgress) => void; signal?: AbortSignal },
+  opts: { dryRun: boolean; onProgress: (p: UploadProgress) => void; signal?: AbortSignal; extra?: Record<string, File | null | undefined> },
 ): Promise<ImportResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}${path}/import?dryRun=${opts.dryRun ? 'true' : 'false'}`);
+    xhr.open('POST', `${API_BASE}${importPath}?dryRun=${opts.dryRun ? 'true' : 'false'}`);
     xhr.timeout = API_TIMEOUT_MS * 4;
     xhr.withCredentials = true;
     xhr.setRequestHeader('accept', 'application/json');
@@ -57,6 +58,7 @@ export function uploadCsv(
     opts.signal?.addEventListener('abort', () => xhr.abort());
     const form = new FormData();
     form.append('file', file, file.name);
+    for (const [field, extra] of Object.entries(opts.extra ?? {})) if (extra) form.append(field, extra, extra.name);
     xhr.send(form);
   });
 }

@@ -1,6 +1,11 @@
 /**
  * The one table of every list: server-side pagination (5, 10, 20, 25, 50, 100, All), sorting, a search
- * box, loading, empty and error states. Its state lives in the URL (see useListParams).
+ * box, loading, empty and error states. Its state lives in the URL (see useListParams, or useList in
+ * components/list-kit, which also holds filters and the query).
+ *
+ * Below 600 px each row is a card instead (see row-cards.tsx); columns say how they show there with
+ * `card`: 'title' (heads the card; default for the first column), 'key' (a labelled line), 'actions'
+ * (default for the column with id 'actions') or 'hidden' (default for the others).
  */
 import SearchIcon from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
@@ -21,11 +26,17 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '../../../shared/contract/common';
 import { errorMessage } from '../../lib/errors';
 import type { ListParams, ListResult } from './list-params';
+import { CardSort, RowCards } from './row-cards';
+
+/** Where a column shows on a phone's card (see the top of this file). */
+export type CardRole = 'title' | 'key' | 'actions' | 'hidden';
 
 export interface Column<T> {
   id: string;
@@ -35,6 +46,12 @@ export interface Column<T> {
   align?: 'left' | 'right' | 'center';
   width?: number | string;
   render: (row: T) => ReactNode;
+  /** its place on the card below 600 px */
+  card?: CardRole;
+  /** what the card shows instead of render(row) */
+  cardRender?: (row: T) => ReactNode;
+  /** i18n key of its label on the card (and in the card's sort select), when the header's is too terse */
+  cardLabel?: string;
 }
 
 export interface DataTableProps<T, S extends string> {
@@ -67,6 +84,8 @@ export function DataTable<T, S extends string>({
   emptyText = 'table.empty',
 }: DataTableProps<T, S>) {
   const { t } = useTranslation();
+  const theme = useTheme();
+  const cards = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [search, setSearch] = useState(params.q);
   const typed = useRef(false);
 
@@ -93,6 +112,13 @@ export function DataTable<T, S extends string>({
   useEffect(() => {
     if (query.data && params.page > lastPage) onParamsChange({ page: lastPage }, { replace: true });
   }, [query.data, params.page, lastPage, onParamsChange]);
+
+  const emptyMessage =
+    !query.isPending && rows.length === 0 && !query.isError ? (
+      <Typography color="text.secondary" sx={{ textAlign: 'center' }} role="status">
+        {params.q ? t('table.noMatches', { q: params.q }) : t(emptyText)}
+      </Typography>
+    ) : null;
 
   const sortBy = (id: string) => {
     const order = params.sort === id && params.order === 'asc' ? 'desc' : 'asc';
@@ -140,60 +166,65 @@ export function DataTable<T, S extends string>({
           {errorMessage(t, query.error)}
         </Alert>
       )}
-      <TableContainer>
-        <Table aria-label={t(label)} size="medium" aria-busy={query.isFetching}>
-          <TableHead>
-            <TableRow>
-              {columns.map((c) => (
-                <TableCell
-                  key={c.id}
-                  align={c.align}
-                  sx={{ width: c.width, whiteSpace: 'nowrap', fontWeight: 600 }}
-                  aria-sort={params.sort === c.id ? (params.order === 'asc' ? 'ascending' : 'descending') : undefined}
-                >
-                  {c.sortable ? (
-                    <TableSortLabel active={params.sort === c.id} direction={params.sort === c.id ? params.order : 'asc'} onClick={() => sortBy(c.id)}>
-                      {t(c.label)}
-                    </TableSortLabel>
-                  ) : (
-                    t(c.label)
-                  )}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {query.isPending &&
-              Array.from({ length: Math.min(rowsPerPage === ALL ? 5 : rowsPerPage, 5) }, (_, i) => (
-                <TableRow key={`skeleton-${i}`}>
+      {cards ? (
+        <>
+          <CardSort columns={columns} sort={params.sort} order={params.order} onChange={(sort, order) => onParamsChange({ sort: sort as S, order, page: 1 })} />
+          <RowCards columns={columns} rows={rows} getRowId={getRowId} label={t(label)} pending={query.isPending} busy={query.isFetching} empty={emptyMessage} />
+        </>
+      ) : (
+        <TableContainer>
+          <Table aria-label={t(label)} size="medium" aria-busy={query.isFetching}>
+            <TableHead>
+              <TableRow>
+                {columns.map((c) => (
+                  <TableCell
+                    key={c.id}
+                    align={c.align}
+                    sx={{ width: c.width, whiteSpace: 'nowrap', fontWeight: 600 }}
+                    aria-sort={params.sort === c.id ? (params.order === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
+                    {c.sortable ? (
+                      <TableSortLabel active={params.sort === c.id} direction={params.sort === c.id ? params.order : 'asc'} onClick={() => sortBy(c.id)}>
+                        {t(c.label)}
+                      </TableSortLabel>
+                    ) : (
+                      t(c.label)
+                    )}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {query.isPending &&
+                Array.from({ length: Math.min(rowsPerPage === ALL ? 5 : rowsPerPage, 5) }, (_, i) => (
+                  <TableRow key={`skeleton-${i}`}>
+                    {columns.map((c) => (
+                      <TableCell key={c.id}>
+                        <Skeleton variant="text" />
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                ))}
+              {emptyMessage && (
+                <TableRow>
+                  <TableCell colSpan={columns.length} sx={{ py: 6 }}>
+                    {emptyMessage}
+                  </TableCell>
+                </TableRow>
+              )}
+              {rows.map((row) => (
+                <TableRow key={getRowId(row)} hover>
                   {columns.map((c) => (
-                    <TableCell key={c.id}>
-                      <Skeleton variant="text" />
+                    <TableCell key={c.id} align={c.align}>
+                      {c.render(row)}
                     </TableCell>
                   ))}
                 </TableRow>
               ))}
-            {!query.isPending && rows.length === 0 && !query.isError && (
-              <TableRow>
-                <TableCell colSpan={columns.length} sx={{ py: 6 }}>
-                  <Typography color="text.secondary" sx={{ textAlign: 'center' }} role="status">
-                    {params.q ? t('table.noMatches', { q: params.q }) : t(emptyText)}
-                  </Typography>
-                </TableCell>
-              </TableRow>
-            )}
-            {rows.map((row) => (
-              <TableRow key={getRowId(row)} hover>
-                {columns.map((c) => (
-                  <TableCell key={c.id} align={c.align}>
-                    {c.render(row)}
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
       <TablePagination
         component="div"
         count={total}
@@ -205,7 +236,7 @@ export function DataTable<T, S extends string>({
           const n = Number(e.target.value);
           onParamsChange({ pageSize: n === ALL ? 'all' : (n as ListParams['pageSize']), page: 1 });
         }}
-        labelRowsPerPage={t('table.rowsPerPage')}
+        labelRowsPerPage={cards ? null : t('table.rowsPerPage')}
         labelDisplayedRows={({ from, to, count }) => t('table.displayedRows', { from, to: count === 0 ? 0 : to, count })}
         getItemAriaLabel={(type) => t(`table.${type}Page`)}
         showFirstButton

@@ -1,2 +1,2 @@
-export { DataTable, type Column, type DataTableProps } from './data-table';
-export { readListParams, toListQuery, useListParams, type ListParams, type ListResult } from './list-params';
+export { DataTable, type CardRole, type Column, type DataTableProps } from './data-table';
+export { readListParams, toListQuery, useListParams, type ListParams, type ListParamsOptions, type ListResult } from './list-params';

@@ -1,6 +1,14 @@
 /**
- * The confirmation before deleting a catalogue record. A refusal (a product that ranges still use) is
- * shown in the dialog with the server's message, so the user reads why nothing was deleted.
+ * Delete with confirmation, for any list. A refusal (a product that ranges still use, a bench that has
+ * records) is shown in the dialog with the server's message, so the user reads why nothing was deleted.
+ *
+ *   const del = useDeleteFlow<Product>({
+ *     title: 'products.deleteTitle',
+ *     text: (p) => t('products.deleteConfirm', { name: p.name }),
+ *     remove: (p) => remove.mutateAsync(p.id),
+ *     done: 'products.deleted',
+ *   });
+ *   … onClick={() => del.ask(row)} …   and render {del.dialog} once on the page.
  */
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -10,9 +18,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../lib/errors';
+import { errorMessage } from '../../lib/errors';
+import { notifySuccess } from '../../lib/toast';
 
 export function DeleteDialog({
   open,
@@ -80,4 +89,37 @@ export function DeleteDialog({
       </DialogActions>
     </Dialog>
   );
+}
+
+export interface DeleteFlowOptions<T> {
+  /** i18n key of the dialog's title */
+  title: string;
+  /** the question, translated, naming the record */
+  text: (row: T) => string;
+  /** deletes; a rejection is shown in the dialog */
+  remove: (row: T) => Promise<unknown>;
+  /** i18n key of the toast after a deletion */
+  done?: string;
+}
+
+/** `ask(row)` opens the confirmation; `dialog` is rendered once on the page. */
+export function useDeleteFlow<T>({ title, text, remove, done }: DeleteFlowOptions<T>): { ask: (row: T) => void; dialog: ReactNode } {
+  const { t } = useTranslation();
+  // The row stays while the dialog closes, so its text does not blank out during the animation.
+  const [state, setState] = useState<{ row: T; open: boolean } | null>(null);
+  const ask = useCallback((row: T) => setState({ row, open: true }), []);
+  const dialog = (
+    <DeleteDialog
+      open={!!state?.open}
+      title={t(title)}
+      text={state ? text(state.row) : ''}
+      onDelete={async () => {
+        if (!state) return;
+        await remove(state.row);
+        if (done) notifySuccess(done);
+      }}
+      onClose={() => setState((s) => (s ? { ...s, open: false } : null))}
+    />
+  );
+  return { ask, dialog };
 }

@@ -1,11 +1,15 @@
-/** Under an "All" table: how many rows are shown, and a sentinel that fetches the next chunk on scroll. */
+/**
+ * Under an "All" table: how many rows are shown, and a sentinel that fetches the next chunk on scroll.
+ * Put it right after the table: `<LoadMore more={list.more} />` (ListView does). Renders nothing on a
+ * numbered page.
+ */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MoreRows } from './catalogue-list';
+import type { MoreRows } from './use-list-query';
 
 export function LoadMore({ more }: { more: MoreRows }) {
   const { t, i18n } = useTranslation();
@@ -27,12 +31,12 @@ export function LoadMore({ more }: { more: MoreRows }) {
   return (
     <Box ref={sentinel} sx={{ py: 2, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1 }}>
       <Typography variant="body2" color="text.secondary" role="status" data-testid="rows-loaded">
-        {t('products.list.loaded', { loaded: fmt.format(more.loaded), total: fmt.format(more.total) })}
+        {t('table.loaded', { loaded: fmt.format(more.loaded), total: fmt.format(more.total) })}
       </Typography>
       {more.loading && <LinearProgress sx={{ width: 200 }} aria-label={t('app.loading')} />}
       {hasMore && !more.loading && (
         <Button size="small" onClick={loadMore}>
-          {t('products.list.loadMore')}
+          {t('table.loadMore')}
         </Button>
       )}
     </Box>

@@ -1,12 +1,28 @@
-/** What an edit screen shows when its record does not exist: the server's message and a way back. */
+/**
+ * One record's screen (edit, detail) while it loads, when it does not exist, when it fails, and when it
+ * is there:
+ *
+ *   <RecordView query={useProduct(id)} backTo="/products" backLabel="products.backToList" height={360}>
+ *     {(product) => <ProductForm product={product} … />}
+ *   </RecordView>
+ *
+ * A 404 shows the server's message and a way back (NotFoundCard); another failure offers Retry.
+ */
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { ApiError } from '../../lib/api';
+import { errorMessage } from '../../lib/errors';
 
+/** What a record's screen shows when it does not exist: the (translated) message and a way back. */
 export function NotFoundCard({ message, backTo, backLabel }: { message: string; backTo: string; backLabel: string }) {
   const { t } = useTranslation();
   return (
@@ -21,4 +37,37 @@ export function NotFoundCard({ message, backTo, backLabel }: { message: string; 
       </CardContent>
     </Card>
   );
+}
+
+export interface RecordViewProps<T> {
+  query: UseQueryResult<T>;
+  /** where "back" goes from a missing record, and its i18n label */
+  backTo: string;
+  backLabel: string;
+  /** height of the placeholder while loading, about the form's */
+  height?: number;
+  children: (record: T) => ReactNode;
+}
+
+export function RecordView<T>({ query, backTo, backLabel, height = 320, children }: RecordViewProps<T>) {
+  const { t } = useTranslation();
+  if (query.isPending) return <Skeleton variant="rounded" height={height} />;
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.httpStatus === 404) {
+      return <NotFoundCard message={errorMessage(t, query.error)} backTo={backTo} backLabel={backLabel} />;
+    }
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+            {t('app.retry')}
+          </Button>
+        }
+      >
+        {errorMessage(t, query.error)}
+      </Alert>
+    );
+  }
+  return <>{children(query.data)}</>;
 }

@@ -1,16 +1,21 @@
 /**
- * The list query of a catalogue table. A numbered page is one request; "All" is fetched in chunks of
- * CHUNK rows, the next one when the reader scrolls near the end (see LoadMore), so 100,000 rows never
- * arrive or render at once. The answer has the shape the shared DataTable reads.
+ * The query of a server-paged list, in the shape the shared DataTable reads. A numbered page is one
+ * request; "All" is fetched in chunks of LIST_CHUNK rows, the next one when the reader scrolls near the end
+ * (see LoadMore), so 100,000 rows never arrive or render at once.
+ *
+ * Usually reached through useList; call it directly when the list state comes from elsewhere:
+ *   const { query, more } = useListQuery<Row>(['things', 'list'], '/things', params, { kind: 'a' });
  */
 import { keepPreviousData, useInfiniteQuery, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { toListQuery, type ListParams, type ListResult } from '../../../components/data-table';
-import { api } from '../../../lib/api';
+import { api } from '../../lib/api';
+import { toListQuery, type ListParams, type ListResult } from '../data-table/list-params';
 
-export const CHUNK = 100;
+export const LIST_CHUNK = 100;
 
-export type Extra = Record<string, string | undefined>;
+/** Filters sent with the list's query, by the API's parameter name; undefined leaves one out. */
+export type ListFilters = Record<string, string | undefined>;
 
+/** The state of an "All" list's chunks, for LoadMore. `active` is false on a numbered page. */
 export interface MoreRows {
   active: boolean;
   loaded: number;
@@ -20,22 +25,22 @@ export interface MoreRows {
   loadMore: () => void;
 }
 
-export function useCatalogueList<T>(key: readonly unknown[], path: string, params: ListParams, extra: Extra = {}) {
+export function useListQuery<T>(key: readonly unknown[], path: string, params: ListParams, filters: ListFilters = {}) {
   const all = params.pageSize === 'all';
-  const base = { ...toListQuery(params), ...extra };
+  const base = { ...toListQuery(params), ...filters };
 
   const paged = useQuery({
-    queryKey: [...key, 'page', params, extra],
+    queryKey: [...key, 'page', params, filters],
     queryFn: ({ signal }) => api.get<ListResult<T>>(path, { query: base, signal }),
     placeholderData: keepPreviousData,
     enabled: !all,
   });
 
   const chunks = useInfiniteQuery({
-    queryKey: [...key, 'all', { ...params, page: 1 }, extra],
-    queryFn: ({ signal, pageParam }) => api.get<ListResult<T>>(path, { query: { ...base, page: pageParam, pageSize: CHUNK }, signal }),
+    queryKey: [...key, 'all', { ...params, page: 1 }, filters],
+    queryFn: ({ signal, pageParam }) => api.get<ListResult<T>>(path, { query: { ...base, page: pageParam, pageSize: LIST_CHUNK }, signal }),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (pages.length * CHUNK < last.total ? pages.length + 1 : undefined),
+    getNextPageParam: (last, pages) => (pages.length * LIST_CHUNK < last.total ? pages.length + 1 : undefined),
     enabled: all,
   });
 
@@ -63,11 +68,11 @@ export function useCatalogueList<T>(key: readonly unknown[], path: string, param
   return { query, more };
 }
 
-/** The list's query string for the CSV export: the same filter, search and sort as the table. */
-export function exportHref(path: string, params: ListParams, extra: Extra = {}): string {
+/** The list's CSV export address (`/api/v1<path>/export.csv?…`): the same filters, search and sort as the table. */
+export function exportHref(path: string, params: ListParams, filters: ListFilters = {}): string {
   const q = new URLSearchParams();
   const { sort, order, q: search } = toListQuery(params);
-  for (const [k, v] of Object.entries({ sort, order, q: search, ...extra })) if (v !== undefined && v !== '') q.set(k, String(v));
+  for (const [k, v] of Object.entries({ sort, order, q: search, ...filters })) if (v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return `/api/v1${path}/export.csv${s ? `?${s}` : ''}`;
 }

@@ -1,10 +1,9 @@
-/** Products: list (paged, or "All" in chunks), read, history, add, update, delete, and options for pickers. */
+/** Products: the list's query key (the list itself is useList's), read, history, add, update, delete, and options for pickers. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Fluid, Product, ProductInput } from '../../../shared/contract/products';
+import type { Product, ProductInput } from '../../../shared/contract/products';
 import type { HistoryEntry } from '../../../shared/contract/record-history';
-import type { ListParams, ListResult } from '../../components/data-table';
+import type { ListResult } from '../../components/data-table';
 import { api } from '../../lib/api';
-import { useCatalogueList } from './components/catalogue-list';
 
 export const productKeys = {
   all: ['products'] as const,
@@ -16,10 +15,6 @@ export const productKeys = {
 
 /** Ranges show their product's name: a product change refreshes them too. */
 const SERIAL_KEYS = ['serials'] as const;
-
-export function useProductList(params: ListParams, fluid?: Fluid) {
-  return useCatalogueList<Product>(productKeys.lists(), '/products', params, { fluid });
-}
 
 /** Products whose name matches `q`, for a searchable select. */
 export function useProductOptions(q: string, enabled = true) {

@@ -1,10 +1,8 @@
-/** Serial-number ranges: list (paged, or "All" in chunks), read, history, add, update, delete. */
+/** Serial-number ranges: the list's query key (the list itself is useList's), read, history, add, update, delete. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HistoryEntry } from '../../../shared/contract/record-history';
 import type { SerialRange, SerialRangeInput } from '../../../shared/contract/serials';
-import type { ListParams } from '../../components/data-table';
 import { api } from '../../lib/api';
-import { useCatalogueList } from '../products/components/catalogue-list';
 
 export const serialKeys = {
   all: ['serials'] as const,
@@ -15,10 +13,6 @@ export const serialKeys = {
 
 /** Products show how many ranges use them: a range change refreshes them too. */
 const PRODUCT_KEYS = ['products'] as const;
-
-export function useSerialRangeList(params: ListParams, productId?: string) {
-  return useCatalogueList<SerialRange>(serialKeys.lists(), '/serial-ranges', params, { productId });
-}
 
 export function useSerialRange(id: string | undefined) {
   return useQuery({

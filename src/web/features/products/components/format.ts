@@ -1,21 +1,10 @@
-/** Numbers, dates and product values as the lists and histories show them, in the interface language. */
+/** Product values as the list and the history show them, in the interface language. */
 import type { TFunction } from 'i18next';
-
-export function locale(language: string): string {
-  return language === 'zh' ? 'zh-TW' : 'en';
-}
-
-export function formatNumber(language: string, n: number, maxDecimals = 3): string {
-  return new Intl.NumberFormat(locale(language), { maximumFractionDigits: maxDecimals }).format(n);
-}
+import { formatNumber } from '../../../components/format';
 
 /** `1.6 MPa`, `-10 °C`, or an em dash when not set. */
 export function withUnit(language: string, n: number | null | undefined, unit: string): string {
   return n === null || n === undefined ? '—' : `${formatNumber(language, n)} ${unit}`;
-}
-
-export function formatDateTime(language: string, iso: string): string {
-  return new Date(iso).toLocaleString(locale(language), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export const PRESSURE_FIELDS = ['pressureFc', 'pressureWcb', 'pressureSus'] as const;

@@ -1,6 +1,6 @@
 /** A range field's value as the history shows it. */
 import type { TFunction } from 'i18next';
-import { formatNumber } from '../../products/components/format';
+import { formatNumber } from '../../../components/format';
 
 export function rangeValue(_t: TFunction, language: string, field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';

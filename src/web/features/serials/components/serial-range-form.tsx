@@ -22,7 +22,7 @@ import {
   useUnsavedChangesWarning,
   zodFormResolver,
 } from '../../../components/form';
-import { formatNumber } from '../../products/components/format';
+import { formatNumber } from '../../../components/format';
 import { ProductPicker, type ProductOption } from './product-picker';
 import { computeTotalUnits } from './total-units';
 
