@@ -1,7 +1,7 @@
 // Mirrors migrations/0004_machine_data.sql (the SQL is the source of truth; the re-matching triggers, the
 // NULLS NOT DISTINCT unique index and the CHECKs live only there).
 import { sql } from 'drizzle-orm';
-import { bigint, customType, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { citext } from './accounts';
 import { TEST_MEDIA, TEST_RESULTS, TEST_TYPES } from '../../../shared/contract/machine-data';
 
@@ -19,7 +19,7 @@ export const machines = pgTable('machines', {
   keyHash: bytea('key_hash').notNull(),
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-  /** bumped once per stored batch */
+  /** kept by statement triggers on test_records (once per batch) */
   recordCount: bigint('record_count', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -52,6 +52,12 @@ export const testRecords = pgTable('test_records', {
   /** maintained at insert and by the triggers on serial_ranges; NULL = unmatched */
   rangeId: uuid('range_id'),
   productId: uuid('product_id'),
+});
+
+/** One row: records without a bench (CSV uploads); kept by the triggers on test_records. */
+export const testRecordTotals = pgTable('test_record_totals', {
+  singleton: boolean('singleton').primaryKey().default(true),
+  uploaded: bigint('uploaded', { mode: 'number' }).notNull().default(0),
 });
 
 export type MachineRow = typeof machines.$inferSelect;
