@@ -6,6 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { healthRoutes } from './health/health.routes';
+import { machineDataImportRoutes } from './machine-data/machine-data-import.routes';
+import { machineDataRoutes } from './machine-data/machine-data.routes';
+import { machineRoutes } from './machines/machines.routes';
 import { productRoutes } from './products/products.routes';
 import { serialRoutes } from './serials/serials.routes';
 import { staffRoutes } from './staff/staff.routes';
@@ -17,4 +20,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(auditRoutes);
   await app.register(productRoutes);
   await app.register(serialRoutes);
+  await app.register(machineRoutes);
+  await app.register(machineDataRoutes);
+  await app.register(machineDataImportRoutes);
 }

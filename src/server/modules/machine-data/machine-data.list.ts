@@ -1,0 +1,141 @@
+/**
+ * The list of test records and its CSV export: filters, sorts, the page and its total. Every filter has an
+ * index that serves it in tested-at order (0004_machine_data.sql), and the unfiltered total is read from
+ * counters kept by triggers, so the first page stays an index walk at a million records.
+ */
+import { and, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { pageWindow } from '../../../shared/contract/common';
+import type { TestRecord, TestRecordListQuery, TestRecordSort } from '../../../shared/contract/machine-data';
+import { normaliseSerial, parseSerial } from '../../../shared/serial';
+import type { Executor } from '../../db/client';
+import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
+import { isUuid, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
+import { selectRecords, toTestRecord } from './machine-data.repo';
+
+const t = testRecords;
+
+type Filter = Omit<TestRecordListQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
+/** A serial finds that unit's records (any serial, normalised); other text finds a series by its prefix. */
+function serialCondition(text: string): SQL {
+  const s = parseSerial(text);
+  if (s) return and(eq(t.prefix, s.prefix), eq(t.width, s.width), eq(t.serialNo, s.number))!;
+  return eq(t.prefix, withoutNul(normaliseSerial(text)).slice(0, 200));
+}
+
+/** The upper bound of a date (a whole UTC day) or a date-time. */
+function bound(text: string, end: boolean): { op: 'gte' | 'lte' | 'lt'; at: Date } {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const day = new Date(`${text}T00:00:00Z`);
+    return end ? { op: 'lt', at: new Date(day.getTime() + 86_400_000) } : { op: 'gte', at: day };
+  }
+  return { op: end ? 'lte' : 'gte', at: new Date(text) };
+}
+
+function whereOf(q: Filter): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (q.q) parts.push(serialCondition(q.q));
+  if (q.serial) parts.push(serialCondition(q.serial));
+  if (q.productId !== undefined) parts.push(isUuid(q.productId) ? eq(t.productId, q.productId) : sql`false`);
+  if (q.machineId !== undefined) parts.push(isUuid(q.machineId) ? eq(t.machineId, q.machineId) : sql`false`);
+  if (q.result) parts.push(eq(t.result, q.result));
+  if (q.testType) parts.push(eq(t.testType, q.testType));
+  // product_id is set exactly when range_id is (a CHECK says so), and the product index serves IS NULL.
+  if (q.matched === true) parts.push(isNotNull(t.productId));
+  if (q.matched === false) parts.push(isNull(t.productId));
+  for (const [text, end] of [[q.testedFrom, false], [q.testedTo, true]] as const) {
+    if (!text) continue;
+    const b = bound(text, end);
+    parts.push(b.op === 'gte' ? gte(t.testedAt, b.at) : b.op === 'lt' ? lt(t.testedAt, b.at) : lte(t.testedAt, b.at));
+  }
+  return and(...parts);
+}
+
+interface SortKey {
+  expr: SQL;
+  /** the SQL type a cursor value is cast back to */
+  type: string;
+}
+const key = (expr: unknown, type: string): SortKey => ({ expr: sql`${expr}`, type });
+const ID = key(t.id, 'bigint');
+const TESTED = key(t.testedAt, 'timestamptz');
+const SORT_KEYS: Record<TestRecordSort, SortKey[]> = {
+  testedAt: [TESTED, ID],
+  receivedAt: [key(t.receivedAt, 'timestamptz'), ID],
+  serial: [key(t.prefix, 'text'), key(t.width, 'smallint'), key(t.serialNo, 'bigint'), TESTED, ID],
+  recordId: [key(t.recordId, 'text'), ID],
+  testType: [key(t.testType, 'text'), TESTED, ID],
+  medium: [key(t.medium, 'text'), TESTED, ID],
+  testPressure: [key(t.testPressure, 'numeric'), ID],
+  result: [key(t.result, 'text'), TESTED, ID],
+};
+
+/** Without a sort: newest test first. */
+function sortOf(q: Pick<TestRecordListQuery, 'sort' | 'order'>): { keys: SortKey[]; desc: boolean } {
+  return q.sort ? { keys: SORT_KEYS[q.sort], desc: q.order === 'desc' } : { keys: SORT_KEYS.testedAt, desc: true };
+}
+
+function orderOf(keys: SortKey[], desc: boolean): SQL[] {
+  return keys.map((k) => sql`${k.expr} ${desc ? sql`desc` : sql`asc`}`);
+}
+
+export async function listRecords(db: Executor, q: TestRecordListQuery): Promise<{ items: TestRecord[]; total: number }> {
+  const { limit, offset } = pageWindow(q);
+  const { keys, desc } = sortOf(q);
+  if (offset > MAX_OFFSET) return { items: [], total: await countRecords(db, q) };
+  const rows = selectRecords(db).where(whereOf(q)).orderBy(...orderOf(keys, desc)).limit(limit).offset(offset);
+  const [items, total] = await Promise.all([rows, countRecords(db, q)]);
+  return { items: items.map((r) => toTestRecord(r as Parameters<typeof toTestRecord>[0])), total };
+}
+
+const isUnfiltered = (q: Filter) =>
+  !q.q && !q.serial && q.productId === undefined && q.result === undefined && q.testType === undefined &&
+  q.matched === undefined && !q.testedFrom && !q.testedTo;
+
+/**
+ * Unfiltered (or by bench only): the counters the triggers keep. "Matched" is that total less the
+ * unmatched records, which the product index counts (unmatched records are the few). Other filters count
+ * their matches, which their index narrows.
+ */
+async function countRecords(db: Executor, q: Filter): Promise<number> {
+  if (isUnfiltered(q) || (isUnfiltered({ ...q, matched: undefined }) && q.matched === true && q.machineId === undefined)) {
+    const total = await countAll(db, q.machineId);
+    if (q.matched !== true) return total;
+    const [row] = await db.select({ n: sql<string>`count(*)` }).from(t).where(isNull(t.productId));
+    return total - Number(row?.n ?? 0);
+  }
+  const [row] = await db.select({ n: sql<string>`count(*)` }).from(t).where(whereOf(q));
+  return Number(row?.n ?? 0);
+}
+
+async function countAll(db: Executor, machineId: string | undefined): Promise<number> {
+  if (machineId !== undefined) {
+    if (!isUuid(machineId)) return 0;
+    const [row] = await db.select({ n: machines.recordCount }).from(machines).where(eq(machines.id, machineId));
+    return Number(row?.n ?? 0);
+  }
+  const [row] = await db.select({
+    n: sql<string>`(select coalesce(sum(${machines.recordCount}), 0) from ${machines}) + (select ${testRecordTotals.uploaded} from ${testRecordTotals})`,
+  }).from(sql`(select 1) as one`);
+  return Number(row?.n ?? 0);
+}
+
+/** The filtered, sorted list in pages for the CSV export, walked by keyset so each page is an index step. */
+export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 2000): AsyncGenerator<TestRecord[]> {
+  const { keys, desc } = sortOf(q);
+  const cursorFields = Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string>`${k.expr}::text`]));
+  let after: string[] | null = null;
+  for (;;) {
+    const cursor: SQL | undefined = after
+      ? sql`(${sql.join(keys.map((k) => k.expr), sql`, `)}) ${desc ? sql`<` : sql`>`} (${sql.join(
+          keys.map((k, i) => sql`${after![i]}::${sql.raw(k.type)}`),
+          sql`, `,
+        )})`
+      : undefined;
+    const rows = await selectRecords(db, cursorFields).where(and(whereOf(q), cursor)).orderBy(...orderOf(keys, desc)).limit(size);
+    if (rows.length > 0) yield rows.map((r) => toTestRecord(r as Parameters<typeof toTestRecord>[0]));
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1] as Record<string, unknown>;
+    after = keys.map((_, i) => String(last[`k${i}`]));
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * How a test record is stored: samples as one bytea of little-endian float64 pairs (t0, p0, t1, p1, …),
+ * exact and 16 bytes a point; and the content hash that tells a resent record (same hash: a duplicate)
+ * from a changed one (another hash: a conflict). Every writer of test_records (bench API, CSV import)
+ * must use these two, so that the same record sent either way hashes the same.
+ */
+import { createHash } from 'node:crypto';
+import type { Sample, TestRecordValues } from '../../../shared/contract/machine-data';
+
+export function encodeSamples(samples: readonly Sample[]): Buffer | null {
+  if (samples.length === 0) return null;
+  const buf = Buffer.allocUnsafe(samples.length * 16);
+  for (let i = 0; i < samples.length; i++) {
+    buf.writeDoubleLE(samples[i]!.t, i * 16);
+    buf.writeDoubleLE(samples[i]!.p, i * 16 + 8);
+  }
+  return buf;
+}
+
+export function decodeSamples(buf: Uint8Array | null): Sample[] {
+  if (!buf || buf.byteLength === 0) return [];
+  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const out: Sample[] = new Array(b.byteLength / 16);
+  for (let i = 0; i < out.length; i++) out[i] = { t: b.readDoubleLE(i * 16), p: b.readDoubleLE(i * 16 + 8) };
+  return out;
+}
+
+/** The fields that make a record's content, in a fixed order (the recordId is the key, not content). */
+type Content = Omit<TestRecordValues, 'recordId' | 'samples'>;
+
+/**
+ * SHA-256 over the record's normalised values and its encoded samples. Values are those the schema gives
+ * (serial normalised, testedAt as UTC ISO text, numbers as JSON numbers), so formatting differences of the
+ * sender (`+08:00` vs `Z`, `1.50` vs `1.5`, lower-case serial) are not conflicts.
+ */
+export function recordContentHash(v: Content, samples: Buffer | null): Buffer {
+  const fields = [
+    v.serial,
+    v.testType,
+    v.medium,
+    v.testPressure,
+    v.holdingSeconds,
+    v.leakageValue,
+    v.leakageUnit,
+    v.result,
+    v.testedAt,
+    v.operator,
+  ];
+  const h = createHash('sha256').update(JSON.stringify(fields));
+  h.update('\n');
+  if (samples) h.update(samples);
+  return h.digest();
+}
