@@ -48,9 +48,13 @@ export interface ImportSpec<T> {
   /** the staging table's columns after `row integer` (SQL column definitions) */
   stage: readonly (readonly [name: string, type: string])[];
   /** a valid row's staging values in `stage` order, or the failure that refuses it */
-  toStage(value: T, row: number): CopyValue[] | RowFailure;
-  /** moves the staged chunk (table STAGE) into its table, audit rows included; reports the rows refused */
-  load(tx: Tx): Promise<LoadOutcome>;
+  toStage?(value: T, row: number): CopyValue[] | RowFailure;
+  /** the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows) */
+  stageChunk?(tx: Tx, rows: { row: number; value: T }[]): Promise<(CopyValue[] | RowFailure)[]>;
+  /** first thing in the transaction, before the file is read */
+  prepare?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
+  /** moves the staged chunk (table STAGE, `staged` rows) into its table, audit rows included; reports the rows refused */
+  load(tx: Tx, staged: number): Promise<LoadOutcome>;
   /** after the last chunk, in the same transaction (e.g. a second file); more failures or nothing */
   finish?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
   chunkRows?: number;
@@ -78,7 +82,8 @@ export async function runImport<T>(
   let rows = 0;
   let stored = 0;
   let skipped = 0;
-  const chunkRows = spec.chunkRows ?? CHUNK_ROWS;
+  // Read per row: `prepare` may set it (smaller chunks when records carry samples).
+  const chunkRows = () => spec.chunkRows ?? CHUNK_ROWS;
   const k = (name: string) => `${spec.keys}.${name}`;
 
   try {
@@ -87,14 +92,22 @@ export async function runImport<T>(
       await tx.execute(
         sql.raw(`CREATE TEMP TABLE ${STAGE} (row integer NOT NULL, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`),
       );
+      await spec.prepare?.(tx, fail);
       let header: (string | null)[] | null = null;
       let chunk: string[] = [];
+      let pending: { row: number; value: T }[] = [];
       const flush = async () => {
+        if (pending.length > 0 && spec.stageChunk && errors.length < MAX_ERRORS) {
+          const staged = await spec.stageChunk(tx, pending);
+          staged.forEach((v, i) => (Array.isArray(v) ? chunk.push(copyLine([pending[i]!.row, ...v])) : fail(v)));
+        }
+        pending = [];
         // Past the error cap the preview is already full; only the row count still matters.
         if (chunk.length > 0 && errors.length < MAX_ERRORS) {
           await copyChunk(tx, STAGE, stageColumns, chunk);
+          const staged = chunk.length;
           chunk = [];
-          const out = await spec.load(tx);
+          const out = await spec.load(tx, staged);
           out.failures.forEach(fail);
           skipped += out.skipped ?? 0;
           await tx.execute(sql.raw(`TRUNCATE ${STAGE}`));
@@ -140,13 +153,18 @@ export async function runImport<T>(
             for (const issue of parsed.error.issues) fail(issueFailure(rec.row, issue));
             continue;
           }
+          if (!spec.toStage) {
+            pending.push({ row: rec.row, value: parsed.data });
+            if (pending.length >= chunkRows()) await flush();
+            continue;
+          }
           const staged = spec.toStage(parsed.data, rec.row);
           if (!Array.isArray(staged)) {
             fail(staged);
             continue;
           }
           chunk.push(copyLine([rec.row, ...staged]));
-          if (chunk.length >= chunkRows) await flush();
+          if (chunk.length >= chunkRows()) await flush();
         }
       } catch (err) {
         if (!(err instanceof CsvTooLargeError)) throw err;

@@ -1,0 +1,195 @@
+/**
+ * CSV import of test records (staff), on the bulk path of catalogue/csv-import.ts: each row is checked by
+ * the bench API's record schema, staged with COPY, and each chunk moves into `test_records` with one
+ * INSERT … SELECT that also finds the range holding the serial (as the public lookup does); the benches'
+ * record counts follow by the table's statement triggers. Idempotent as the bench API: a record whose
+ * (bench, recordId) is already stored with the same content is skipped and counted; with other content it
+ * is a row error.
+ *
+ * The bench: an optional `machine` column names an existing bench (ignoring case); an empty cell, or no
+ * such column, stores the record as uploaded by staff (no bench; test_records.machine_id NULL).
+ * Samples: an optional second file part named `samples` (recordId,t,p), sent before the records file.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  samplesField,
+  TEST_RECORD_CSV_COLUMNS,
+  testRecordInput,
+  type Sample,
+  type TestRecordValues,
+} from '../../../shared/contract/machine-data';
+import { parseSerial } from '../../../shared/serial';
+import type { Language } from '../../../shared/i18n/index';
+import { rowsOf, type Db, type Tx } from '../../db/client';
+import type { CopyValue } from '../../lib/copy';
+import type { AuditActor } from '../audit/audit.writer';
+import { runImport, STAGE, type BulkImportResult, type RowFailure } from '../catalogue/csv-import';
+import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
+import { encodeSamples, recordContentHash } from './record-codec';
+
+export const MAX_RECORD_ROWS = 1_000_000;
+export const MACHINE_IMPORT_COLUMNS = [...TEST_RECORD_CSV_COLUMNS, 'machine'] as const;
+/** Records per chunk when a samples file came along: up to 10,000 points each are fetched per chunk. */
+const CHUNK_WITH_SAMPLES = 1000;
+
+const machineCell = z.object({
+  machine: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() ?? ''),
+});
+const csvRow = z.intersection(machineCell, testRecordInput);
+type CsvRow = TestRecordValues & { machine: string };
+
+const hex = (b: Buffer | null) => (b ? `\\x${b.toString('hex')}` : null);
+
+export interface MachineImportSource {
+  /** the records file */
+  records: AsyncIterable<Uint8Array>;
+  /** the samples file, when it came before the records file */
+  samples?: AsyncIterable<Uint8Array>;
+  /** whether another file follows the records file (read once the records are) */
+  more(): Promise<boolean>;
+}
+
+export async function importMachineData(
+  db: Db,
+  open: () => Promise<MachineImportSource>,
+  actor: AuditActor,
+  opts: { dryRun: boolean; language: Language },
+): Promise<BulkImportResult> {
+  const machines = new Map<string, string>();
+  let withSamples = false;
+  let inserted = 0;
+  let files: MachineImportSource | null = null;
+  // The records stream is known only once the parts before it (the samples file) have been read.
+  const source: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => files!.records[Symbol.asyncIterator](),
+  };
+
+  const stageRow = (row: number, v: CsvRow, points: Sample[]): CopyValue[] | RowFailure => {
+    const machineId = v.machine === '' ? null : machines.get(v.machine.toLowerCase());
+    if (machineId === undefined) return { row, field: 'machine', key: 'machineImport.unknownMachine' };
+    const s = parseSerial(v.serial)!;
+    const bytes = encodeSamples(points);
+    return [
+      machineId, v.recordId, v.serial, s.prefix, s.width, s.number, v.testType, v.medium, v.testPressure, v.holdingSeconds,
+      v.leakageValue, v.leakageUnit, v.result, v.testedAt, v.operator, hex(bytes), points.length, hex(recordContentHash(v, bytes)),
+    ];
+  };
+
+  const spec = {
+    keys: 'machineImport',
+    columns: MACHINE_IMPORT_COLUMNS,
+    required: ['recordId', 'serial', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'result', 'testedAt'],
+    maxRows: MAX_RECORD_ROWS,
+    schema: csvRow as z.ZodType<CsvRow>,
+    chunkRows: undefined as number | undefined,
+    stage: [
+      ['machine_id', 'uuid'],
+      ['record_id', 'text'],
+      ['serial', 'text'],
+      ['prefix', 'text'],
+      ['width', 'smallint'],
+      ['serial_no', 'bigint'],
+      ['test_type', 'text'],
+      ['medium', 'text'],
+      ['test_pressure', 'float8'],
+      ['holding_seconds', 'integer'],
+      ['leakage_value', 'float8'],
+      ['leakage_unit', 'text'],
+      ['result', 'text'],
+      ['tested_at', 'timestamptz'],
+      ['operator', 'text'],
+      ['samples', 'bytea'],
+      ['sample_count', 'integer'],
+      ['content_hash', 'bytea'],
+    ] as const,
+    async prepare(tx: Tx, fail: (f: RowFailure) => void) {
+      for (const m of rowsOf<{ id: string; name: string }>(await tx.execute(sql`SELECT id, name::text FROM machines`))) {
+        machines.set(m.name.toLowerCase(), m.id);
+      }
+      files = await open();
+      if (files.samples) {
+        withSamples = true;
+        spec.chunkRows = CHUNK_WITH_SAMPLES;
+        await stageSamples(tx, files.samples, fail);
+      }
+    },
+    async stageChunk(tx: Tx, rows: { row: number; value: CsvRow }[]) {
+      if (!withSamples) return rows.map((r) => stageRow(r.row, r.value, []));
+      const points = await samplesOf(tx, [...new Set(rows.map((r) => r.value.recordId))]);
+      return rows.map((r) => {
+        const checked = samplesField.safeParse(points.get(r.value.recordId) ?? []);
+        if (!checked.success) {
+          const issue = checked.error.issues[0]!;
+          const max = (issue as { maximum?: unknown }).maximum;
+          return { row: r.row, field: 'samples', key: issue.message, params: typeof max === 'number' ? { max } : undefined };
+        }
+        return stageRow(r.row, r.value, checked.data);
+      });
+    },
+    async load(tx: Tx, staged: number) {
+      const n = await insertFromStage(tx);
+      inserted += n;
+      if (n === staged) return { failures: [] };
+      const failures = await conflicts(tx);
+      return { failures, skipped: staged - n - failures.length };
+    },
+    async finish(tx: Tx, fail: (f: RowFailure) => void) {
+      if (await files!.more()) fail({ row: 1, field: 'samples', key: 'machineImport.samples.order' });
+      if (withSamples) (await orphanSamples(tx)).forEach(fail);
+      if (opts.dryRun || inserted === 0) return;
+      // One audit entry for the upload: a row per record would double the cost of a million-row import.
+      await tx.execute(sql`INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
+        VALUES (${actor.id}::uuid, ${actor.label}, 'import', 'test-record', 'csv', ${JSON.stringify({ stored: inserted })}::jsonb, ${actor.ip ?? null})`);
+    },
+  };
+  return runImport<CsvRow>(db, source, spec, opts);
+}
+
+/** The staged chunk into test_records (duplicates of (bench, recordId) left out); answers how many went in. */
+async function insertFromStage(tx: Tx): Promise<number> {
+  const [r] = rowsOf<{ n: number }>(
+    await tx.execute(sql`WITH ins AS (
+        INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
+          holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
+          range_id, product_id)
+        SELECT s.machine_id, s.record_id, s.serial, s.prefix, s.width, s.serial_no, s.test_type, s.medium, s.test_pressure,
+          s.holding_seconds, s.leakage_value, s.leakage_unit, s.result, s.tested_at, s.operator, s.samples, s.sample_count,
+          s.content_hash, h.id, h.product_id
+        FROM ${sql.raw(STAGE)} s
+        LEFT JOIN LATERAL (
+          SELECT r.id, r.product_id FROM (
+            SELECT id, product_id, end_no FROM serial_ranges
+            WHERE prefix = s.prefix AND width = s.width AND start_no <= s.serial_no ORDER BY start_no DESC LIMIT 1) r
+          WHERE r.end_no >= s.serial_no) h ON true
+        ORDER BY s.row
+        ON CONFLICT (machine_id, record_id) DO NOTHING
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM ins`),
+  );
+  return Number(r?.n ?? 0);
+}
+
+/**
+ * Staged rows that met a stored record of the same (bench, recordId) with other content: stored before
+ * this import (a conflict) or earlier in this file (its transaction's start time, now(), tells).
+ */
+async function conflicts(tx: Tx): Promise<RowFailure[]> {
+  const rows = rowsOf<{ row: number; from_file: boolean }>(
+    await tx.execute(sql`SELECT s.row, t.received_at = now() AS from_file FROM ${sql.raw(STAGE)} s
+        JOIN test_records t ON t.machine_id = s.machine_id AND t.record_id = s.record_id
+        WHERE t.content_hash <> s.content_hash
+      UNION ALL
+      SELECT s.row, t.received_at = now() FROM ${sql.raw(STAGE)} s
+        JOIN test_records t ON t.machine_id IS NULL AND t.record_id = s.record_id
+        WHERE s.machine_id IS NULL AND t.content_hash <> s.content_hash`),
+  );
+  return rows.map((r) => ({
+    row: Number(r.row),
+    field: 'recordId',
+    key: r.from_file ? 'machineImport.duplicateInFile' : 'machineData.validation.conflict',
+  }));
+}

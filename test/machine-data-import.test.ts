@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/server/db/client';
+import { decodeSamples } from '../src/server/modules/machine-data/record-codec';
+import { buildTestApp, type TestApp } from './helpers/app';
+import { addProduct, ORIGIN, postRange, rangeBody, staffCookie, upload } from './helpers/catalogue';
+
+let t: TestApp;
+let cookie: string;
+const URL = '/api/v1/machine-data/import';
+const HEADER = 'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,machine';
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  cookie = await staffCookie(t);
+  for (const name of ['Bench A', '測試台 1']) {
+    await t.app.ctx.db.execute(sql`INSERT INTO machines (name, key_prefix, key_hash) VALUES (${name}, 'trc_live_test', ${randomBytes(32)})`);
+  }
+});
+afterAll(() => t.close());
+
+const db = () => t.app.ctx.db;
+async function stored(prefix: string) {
+  return rowsOf<{ record_id: string; serial: string; operator: string; machine: string | null; product_id: string | null; sample_count: number; samples: Uint8Array | null; leakage_value: string | null }>(
+    await db().execute(sql`SELECT r.record_id, r.serial, r.operator, m.name::text AS machine, r.product_id, r.sample_count, r.samples, r.leakage_value
+      FROM test_records r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.record_id LIKE ${`${prefix}%`} ORDER BY r.record_id`),
+  );
+}
+
+/** A multipart body with several file parts in the given order, as FormData sends them. */
+function multipartFiles(parts: [field: string, content: string | Buffer][]) {
+  const boundary = `----trc${randomBytes(8).toString('hex')}`;
+  const chunks = parts.flatMap(([field, content]) => [
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${field}.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from('\r\n'),
+  ]);
+  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: ORIGIN } };
+}
+const uploadFiles = (parts: [string, string | Buffer][], url = URL, c = cookie) => {
+  const { payload, headers } = multipartFiles(parts);
+  return t.app.inject({ method: 'POST', url, headers: { ...headers, cookie: c }, payload });
+};
+const line = (id: string, serial: string, more: Partial<Record<'result' | 'operator' | 'machine' | 'testPressure' | 'leakage', string>> = {}) =>
+  `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},2024-05-01T08:30:00+08:00,${more.operator ?? 'Op'},${more.machine ?? ''}`;
+
+describe('machine data CSV import', () => {
+  it('offers a template that imports as it is', async () => {
+    const res = await t.app.inject({ url: '/api/v1/machine-data/template.csv', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain('machine-data-template.csv');
+    expect(res.body.startsWith(`\uFEFF${HEADER}\r\n`)).toBe(true);
+    const preview = await upload(t.app, cookie, `${URL}?dryRun=true`, res.rawPayload);
+    expect(preview.json().data).toMatchObject({ dryRun: true, rows: 1, stored: 0, skipped: 0, valid: true, errors: [] });
+  });
+
+  it('reads BOM, CRLF, quoted commas and Chinese text; names benches; matches serials to ranges', async () => {
+    const p = await addProduct(t.app, cookie, { name: 'Import Matched Valve' });
+    expect((await postRange(t.app, cookie, rangeBody(p.id, 'MDI-0001', 'MDI-0100', 100))).statusCode).toBe(201);
+    const file =
+      `\uFEFF${HEADER}\r\n` +
+      `${line('CSV-1', 'mdi-0005', { operator: '"Chen, Mei ""QA"""', machine: 'bench a' })}\r\n` +
+      `${line('CSV-2', 'MDI-0500', { operator: '王小明，品保', machine: '測試台 1', leakage: '0.5,ml/min' })}\r\n` +
+      `${line('CSV-3', 'MDI-0006', { operator: '"吳, 大同"' })}\r\n`;
+    const res = await upload(t.app, cookie, URL, Buffer.from(file, 'utf8'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ dryRun: false, rows: 3, stored: 3, skipped: 0, valid: true, errors: [] });
+    const rows = await stored('CSV-');
+    expect(rows.map((r) => [r.record_id, r.serial, r.operator, r.machine, r.product_id])).toEqual([
+      ['CSV-1', 'MDI-0005', 'Chen, Mei "QA"', 'Bench A', p.id],
+      ['CSV-2', 'MDI-0500', '王小明，品保', '測試台 1', null],
+      ['CSV-3', 'MDI-0006', '吳, 大同', null, p.id],
+    ]);
+    expect(Number(rows[1]!.leakage_value)).toBe(0.5);
+  });
+
+  it('refuses the whole file for one bad row (nothing stored), in the user language', async () => {
+    const file = [HEADER, line('BAD-1', 'BAD-0001'), line('BAD-2', 'BAD-0002', { result: 'maybe' }), line('BAD-3', 'BAD-0003', { machine: 'Nobody' }), line('BAD-4', 'BAD-0004', { testPressure: '-1' })].join('\n');
+    for (const url of [`${URL}?dryRun=true`, URL]) {
+      const res = await upload(t.app, cookie, url, file);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({ rows: 4, stored: 0, valid: false });
+      expect(res.json().data.errors.map((e: { row: number; field: string; message: string }) => `${e.row} ${e.field} ${e.message}`)).toEqual([
+        '3 result Choose one of the listed values',
+        '4 machine No test bench has this name',
+        '5 testPressure Must be at least 0',
+      ]);
+    }
+    expect(await stored('BAD-')).toEqual([]);
+    const zh = await staffCookie(t, { language: 'zh' });
+    const res = await upload(t.app, zh, URL, file);
+    const messages = res.json().data.errors.map((e: { message: string }) => e.message);
+    expect(messages[1]).toBe('沒有此名稱的測試台');
+    expect(messages.every((m: string) => /[\u4e00-\u9fff]/.test(m))).toBe(true);
+  });
+
+  it('skips records stored before with the same content, and refuses other content under the same recordId', async () => {
+    const file = [HEADER, line('DUP-1', 'DUP-0001', { machine: 'Bench A' }), line('DUP-2', 'DUP-0002'), line('DUP-2', 'DUP-0002')].join('\r\n');
+    const first = await upload(t.app, cookie, URL, file);
+    expect(first.json().data).toMatchObject({ rows: 3, stored: 2, skipped: 1, valid: true });
+    const again = await upload(t.app, cookie, URL, file);
+    expect(again.json().data).toMatchObject({ rows: 3, stored: 0, skipped: 3, valid: true });
+    // The same recordId under another bench is another record.
+    const otherBench = await upload(t.app, cookie, URL, [HEADER, line('DUP-1', 'DUP-0001', { machine: '測試台 1' })].join('\n'));
+    expect(otherBench.json().data).toMatchObject({ stored: 1, skipped: 0, valid: true });
+
+    const changed = [HEADER, line('DUP-3', 'DUP-0003'), line('DUP-1', 'DUP-0001', { machine: 'Bench A', result: 'fail' }), line('DUP-3', 'DUP-0003', { operator: 'Else' })].join('\n');
+    const res = await upload(t.app, cookie, URL, changed);
+    expect(res.json().data).toMatchObject({ rows: 3, stored: 0, valid: false });
+    expect(res.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
+      '3 recordId machineData.validation.conflict',
+      '4 recordId machineImport.duplicateInFile',
+    ]);
+    expect((await stored('DUP-')).map((r) => `${r.record_id}/${r.machine}`)).toEqual(['DUP-1/Bench A', 'DUP-1/測試台 1', 'DUP-2/null']);
+    const [bench] = rowsOf<{ record_count: string }>(await db().execute(sql`SELECT record_count FROM machines WHERE name = 'Bench A'`));
+    expect(Number(bench!.record_count)).toBe(2); // CSV-1 and DUP-1
+  });
+
+  it('takes samples as a second file sent before the records file', async () => {
+    const records = [HEADER, line('SMP-1', 'SMP-0001'), line('SMP-2', 'SMP-0002')].join('\r\n');
+    const samples = 'recordId,t,p\r\nSMP-1,0,0\r\nSMP-1,0.5,1.25\r\nSMP-1,1,2.4\r\n';
+    const res = await uploadFiles([['samples', samples], ['file', records]]);
+    expect(res.json().data).toMatchObject({ rows: 2, stored: 2, valid: true });
+    const rows = await stored('SMP-');
+    expect(rows.map((r) => r.sample_count)).toEqual([3, 0]);
+    expect(decodeSamples(rows[0]!.samples)).toEqual([{ t: 0, p: 0 }, { t: 0.5, p: 1.25 }, { t: 1, p: 2.4 }]);
+
+    const bad = [HEADER, line('SMQ-1', 'SMQ-0001'), line('SMQ-2', 'SMQ-0002')].join('\n');
+    const badSamples = 'recordId,t,p\nSMQ-1,1,1\nSMQ-1,0.5,1\nSMQ-2,x,1\nSMQ-9,0,0\n';
+    const refused = await uploadFiles([['samples', badSamples], ['file', bad]]);
+    expect(refused.json().data).toMatchObject({ stored: 0, valid: false });
+    expect(refused.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
+      '2 samples machineData.validation.samplesOrder',
+      '4 samples.t validation.number',
+    ]);
+    const orphan = await uploadFiles([['samples', 'recordId,t,p\nSMQ-9,0,0\n'], ['file', bad]]);
+    expect(orphan.json().data.errors.map((e: { key: string; message: string }) => `${e.key} ${e.message}`)).toEqual([
+      'machineImport.samples.noRecord The samples file has points for recordId SMQ-9, which is not in the records file',
+    ]);
+    const late = await uploadFiles([['file', bad], ['samples', 'recordId,t,p\nSMQ-1,0,0\n']]);
+    expect(late.json().data.errors.map((e: { key: string }) => e.key)).toEqual(['machineImport.samples.order']);
+    expect(await stored('SMQ-')).toEqual([]);
+  });
+
+  it('answers junk with row errors or a 4xx, never a 500', async () => {
+    const junk: [string | Buffer, string][] = [
+      ['', 'machineImport.empty'],
+      [`${HEADER}\n`, 'machineImport.empty'],
+      ['foo,bar\n1,2\n', 'machineImport.missingColumns'],
+      [`${HEADER}\n"unclosed,shell`, 'machineImport.malformed'],
+      [`${line('J-1', 'J-0001')},surplus\n`.replace(/^/, `${HEADER}\n`), 'machineImport.extraValues'],
+      [`${HEADER}\nJ-2,???,shell,water,1,1,,,pass,2024-05-01T08:30:00Z,,\n`, 'serials.validation.serial'],
+      [`${HEADER}\nJ-3,J-0003,shell,water,1,1,,,pass,yesterday,,\n`, 'machineData.validation.testedAt'],
+    ];
+    for (const [content, key] of junk) {
+      const r = await upload(t.app, cookie, URL, content);
+      expect(r.statusCode, String(content)).toBe(200);
+      expect(r.json().data.errors[0].key, String(content)).toBe(key);
+    }
+    const none = await t.app.inject({ method: 'POST', url: URL, headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
+    expect(none.statusCode).toBe(415);
+    const empty = multipartFiles([]);
+    expect((await t.app.inject({ method: 'POST', url: URL, headers: { ...empty.headers, cookie }, payload: empty.payload })).statusCode).toBe(400);
+    const anonymous = await uploadFiles([['file', HEADER]], URL, '');
+    expect(anonymous.statusCode).toBe(401);
+    const admin = await staffCookie(t, { role: 'admin' });
+    expect((await uploadFiles([['file', `${HEADER}\n${line('ADM-1', 'ADM-0001')}\n`]], URL, admin)).json().data).toMatchObject({ stored: 1 });
+  });
+});
