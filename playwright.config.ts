@@ -52,7 +52,7 @@ export default defineConfig({
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
-    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts/, dependencies: ['setup'], use: chromium },
     {
       name: 'public-host',
       testMatch: /public-host\.spec\.ts/,
@@ -66,6 +66,8 @@ export default defineConfig({
     { name: 'screens', testMatch: /screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // Products and serial ranges (issue 4): after the shell's tests, since they change the admin's language.
     { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // Machine data (issue 8): benches and keys, a posted batch, CSV, list filters, a record's chart, a unit's history.
+    { name: 'machine-data', testMatch: /machine-data\.spec\.ts/, dependencies: ['setup'], use: chromium },
   ],
   webServer: {
     // A snapshot of the app built and served beside the run's database (see e2e/serve-snapshot.mjs).

@@ -6,6 +6,7 @@ import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PrecisionManufacturingOutlined from '@mui/icons-material/PrecisionManufacturingOutlined';
 import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
+import RouterOutlined from '@mui/icons-material/RouterOutlined';
 import type { ReactNode } from 'react';
 import { useMatch } from 'react-router';
 import type { Action, Subject } from '../../../shared/abilities';
@@ -26,6 +27,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/products', label: 'nav.products', icon: <Inventory2Outlined />, action: 'read', subject: 'Product' },
   { to: '/serial-numbers', label: 'nav.serialNumbers', icon: <QrCode2Outlined />, action: 'read', subject: 'SerialRange' },
   { to: '/machine-data', label: 'nav.machineData', icon: <PrecisionManufacturingOutlined />, action: 'read', subject: 'MachineData' },
+  { to: '/machines', label: 'machineScreens.benches.title', icon: <RouterOutlined />, action: 'read', subject: 'Machine' },
   { to: '/searches', label: 'nav.searches', icon: <ManageSearchOutlined />, action: 'read', subject: 'SearchRequest' },
   { to: '/staffs', label: 'nav.staffs', icon: <PeopleOutlined />, action: 'read', subject: 'Staff' },
   { to: '/access-control', label: 'nav.accessControl', icon: <AdminPanelSettingsOutlined />, action: 'read', subject: 'AclDemo' },

@@ -1,6 +1,136 @@
-import { PlaceholderPage } from '../../../components/placeholder-page';
+/**
+ * Machine Data (staff, admin): every test record in the shared list (cards on phones), searched by serial
+ * and filtered by product, result, test type, bench, matched/unmatched and tested-at dates, all kept in the
+ * URL; CSV export of what is shown, the shared CSV import (records, and optionally their samples), and a
+ * way to the Benches screen for admins. A row opens the record; its serial opens the unit's history.
+ */
+import OpenInNew from '@mui/icons-material/OpenInNewOutlined';
+import RouterOutlined from '@mui/icons-material/RouterOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import type { TestRecord } from '../../../../shared/contract/machine-data';
+import type { Column } from '../../../components/data-table';
+import { formatDateTime, formatNumber } from '../../../components/format';
+import { ListView } from '../../../components/list-kit';
+import { useAppAbility } from '../../../lib/ability';
+import { machineKeys } from '../../machines/api';
+import { productKeys } from '../../products/api';
+import { machineDataKeys, useTestRecordList } from '../api';
+import { backState } from '../components/back-to';
+import { RecordFilters } from '../components/record-filters';
+import { ResultChip, UnmatchedChip } from '../components/result-chip';
+import { MONO, SerialLink } from '../components/serial-link';
+import { originLabel, testTypeLabel } from '../components/values';
 
-/** Placeholder: the issue that owns this screen builds its content. */
-export default function Page() {
-  return <PlaceholderPage title="pages.machineData" />;
+export default function MachineDataPage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const ability = useAppAbility();
+  const location = useLocation();
+  const list = useTestRecordList();
+  const state = backState(location);
+  const recordPath = (r: TestRecord) => `/machine-data/${r.id}`;
+
+  const columns: Column<TestRecord>[] = [
+    {
+      id: 'serial',
+      label: 'machineScreens.fields.serial',
+      sortable: true,
+      card: 'title',
+      render: (r) => <SerialLink serial={r.serial} />,
+    },
+    {
+      id: 'testedAt',
+      label: 'machineScreens.fields.testedAt',
+      sortable: true,
+      card: 'key',
+      render: (r) => (
+        <Link component={RouterLink} to={recordPath(r)} state={state} sx={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(lang, r.testedAt)}
+        </Link>
+      ),
+    },
+    {
+      id: 'product',
+      label: 'machineScreens.fields.product',
+      card: 'key',
+      render: (r) => (r.productName ? <Typography variant="body2" sx={{ minWidth: 120 }}>{r.productName}</Typography> : <UnmatchedChip />),
+    },
+    { id: 'testType', label: 'machineScreens.fields.testType', sortable: true, card: 'key', render: (r) => testTypeLabel(t, r.testType) },
+    {
+      id: 'testPressure',
+      label: 'machineScreens.fields.testPressure',
+      sortable: true,
+      align: 'right',
+      render: (r) => formatNumber(lang, r.testPressure),
+    },
+    { id: 'result', label: 'machineScreens.fields.result', sortable: true, card: 'key', render: (r) => <ResultChip result={r.result} /> },
+    {
+      id: 'machine',
+      label: 'machineScreens.fields.machine',
+      render: (r) =>
+        r.machineId ? (
+          <Link
+            component="button"
+            type="button"
+            variant="body2"
+            onClick={() => list.setFilter('bench', r.machineId ?? undefined)}
+            aria-label={t('machineScreens.list.filterByBench', { name: r.machineName ?? '' })}
+            sx={{ textAlign: 'left' }}
+          >
+            {r.machineName}
+          </Link>
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {originLabel(t, r)}
+          </Typography>
+        ),
+    },
+    { id: 'recordId', label: 'machineScreens.fields.recordId', sortable: true, render: (r) => <Box component="span" sx={MONO}>{r.recordId}</Box> },
+    {
+      id: 'actions',
+      label: 'app.actions',
+      align: 'right',
+      card: 'actions',
+      render: (r) => (
+        <Tooltip title={t('machineScreens.list.open')}>
+          <IconButton component={RouterLink} to={recordPath(r)} state={state} size="small" aria-label={t('machineScreens.list.openRecord', { recordId: r.recordId })}>
+            <OpenInNew fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    },
+  ];
+
+  return (
+    <ListView
+      list={list}
+      columns={columns}
+      getRowId={(r) => r.id}
+      title="pages.machineData"
+      headerActions={
+        ability.can('read', 'Machine') && (
+          <Button component={RouterLink} to="/machines" variant="outlined" startIcon={<RouterOutlined />}>
+            {t('machineScreens.benches.title')}
+          </Button>
+        )
+      }
+      searchPlaceholder="machineScreens.list.searchPlaceholder"
+      emptyText="machineScreens.list.empty"
+      filters={<RecordFilters list={list} />}
+      csv={{
+        canImport: ability.can('create', 'MachineData'),
+        texts: { title: 'machineScreens.import.title', valid: 'machineScreens.import.valid', stored: 'machineScreens.import.stored' },
+        fieldLabel: (f) => `machineScreens.fields.${f}`,
+        invalidate: [machineDataKeys.all, machineKeys.all, productKeys.all],
+        extraFiles: [{ field: 'samples', label: 'machineScreens.import.samplesFile', accept: '.csv,text/csv' }],
+      }}
+    />
+  );
 }

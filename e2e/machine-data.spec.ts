@@ -1,0 +1,284 @@
+/**
+ * Machine data (issue 8), web side: an admin creates a bench and sees its key once, the bench posts a batch
+ * with that key, a CSV with a bad row is refused and a good one imported, the list is filtered (all in the
+ * URL), a record opens with its pressure chart, a unit's history lists its tests; in English and Chinese,
+ * at 1440 and 390 px, with screenshots under e2e/artifacts/machine-data and an axe-core check.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { translate, type Language } from '../src/shared/i18n/index';
+import { createProduct, createRange, stamp } from './catalogue-helpers';
+import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+
+const OUT = path.join('e2e', 'artifacts', 'machine-data');
+const MONTH = '2025-03';
+
+/** A text of the catalogue in `lang`, as the screens show it. */
+const tr = (lang: Language, key: string, params?: Record<string, unknown>) => translate(lang, `machineScreens.${key}`, params);
+
+/** A second admin signed in in a fresh context, in `lang` (the first admin's language is left alone). */
+async function adminBrowser(browser: Browser, baseURL: string, lang: Language, viewport = { width: 1440, height: 900 }) {
+  const first = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(first.request, { role: 'admin' });
+  await first.close();
+  const context = await browser.newContext({ viewport });
+  const host = new URL(baseURL).hostname;
+  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: host, path: '/' }]);
+  await signInByApi(context.request, member.email, member.password);
+  const res = await context.request.patch('/api/v1/auth/me', { data: { language: lang } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return { context, page: await context.newPage() };
+}
+
+/** A pressure test curve: ramp to the test pressure in 20 s, hold with a slight drop, vent. */
+function curve(n: number, testPressure: number, holding: number) {
+  const end = 20 + holding + 10;
+  return Array.from({ length: n }, (_, i) => {
+    const t = Math.round(((i / (n - 1)) * end) * 1000) / 1000;
+    const p = t < 20 ? (testPressure * t) / 20 : t < 20 + holding ? testPressure - (t - 20) * 0.0005 : Math.max(0, testPressure * (1 - (t - 20 - holding) / 10));
+    return { t, p: Math.round(p * 1000) / 1000 };
+  });
+}
+
+interface Batch {
+  prefix: string;
+  product: { id: string; name: string };
+  unmatched: string;
+}
+
+function records(b: Batch) {
+  const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin' };
+  return [
+    { ...base, recordId: `${b.prefix}R1`, serial: `${b.prefix}000001`, testType: 'shell', testPressure: 2.4, result: 'pass', testedAt: `${MONTH}-03T08:00:00Z`, samples: curve(10_000, 2.4, 60) },
+    { ...base, recordId: `${b.prefix}R2`, serial: `${b.prefix}000001`, testType: 'seat', testPressure: 1.76, result: 'fail', testedAt: `${MONTH}-03T08:05:00Z`, leakageValue: 12.5, leakageUnit: 'mL/min', samples: curve(400, 1.76, 60) },
+    { ...base, recordId: `${b.prefix}R3`, serial: ` ${b.prefix.toLowerCase()}000001`, testType: 'seat', testPressure: 1.76, result: 'pass', testedAt: `${MONTH}-04T09:30:00Z`, operator: '陳' },
+    { ...base, recordId: `${b.prefix}R4`, serial: `${b.prefix}000050`, testType: 'air-seat', medium: 'air', testPressure: 0.6, result: 'pass', testedAt: `${MONTH}-10T10:00:00Z` },
+    { ...base, recordId: `${b.prefix}R5`, serial: b.unmatched, testType: 'shell', testPressure: 2.4, result: 'fail', testedAt: `${MONTH}-12T11:00:00Z` },
+  ];
+}
+
+async function postBatch(request: APIRequestContext, key: string, body: unknown) {
+  return request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: body });
+}
+
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), label).toEqual([]);
+}
+
+async function shot(page: Page, name: string, lang: Language) {
+  const width = page.viewportSize()?.width ?? 1440;
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
+  await axe(page, `${name} ${lang} ${width}`);
+}
+
+/** Creates a bench on the Benches screen and returns the key the dialog shows (once). */
+async function createBench(page: Page, lang: Language, name: string): Promise<string> {
+  await page.getByRole('button', { name: tr(lang, 'benches.add') }).click();
+  const form = page.getByRole('dialog');
+  await form.getByLabel(tr(lang, 'benches.name')).fill(name);
+  await form.getByRole('button', { name: tr(lang, 'benches.createKey') }).click();
+  const dialog = page.getByRole('dialog', { name: tr(lang, 'key.title', { name }) });
+  await expect(dialog.getByText(tr(lang, 'key.warning'))).toBeVisible();
+  const key = await dialog.getByTestId('machine-key').inputValue();
+  expect(key).toMatch(/^trc_live_[A-Za-z0-9_-]{43}$/);
+  return key;
+}
+
+for (const lang of ['en', 'zh'] as const) {
+  test.describe(`machine data in ${lang}`, () => {
+    test.describe.configure({ mode: 'serial' });
+    let context: BrowserContext;
+    let page: Page;
+    let batch: Batch;
+    let key = '';
+    const bench = `${lang === 'zh' ? '測試台' : 'Bench'} ${stamp()}`;
+
+    test.beforeAll(async ({ browser, baseURL }) => {
+      fs.mkdirSync(OUT, { recursive: true });
+      ({ context, page } = await adminBrowser(browser, baseURL!, lang));
+      const prefix = `MD${stamp().toUpperCase()}-`;
+      const product = await createProduct(context.request, { name: `${lang === 'zh' ? '閘閥' : 'Gate Valve'} DN50 ${stamp()}`, pressureWcb: 1.6 });
+      await createRange(context.request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100 });
+      batch = { prefix, product, unmatched: `UX${stamp().toUpperCase()}-000001` };
+    });
+
+    test.afterAll(async () => {
+      await context.close();
+    });
+
+    test('an admin creates a bench from Machine Data and sees its key once', async () => {
+      await page.goto('/machine-data');
+      await page.getByRole('link', { name: tr(lang, 'benches.title') }).first().click();
+      await expect(page).toHaveURL(/\/machines$/);
+      await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'benches.title') })).toBeVisible();
+      key = await createBench(page, lang, bench);
+      await shot(page, 'bench-key', lang);
+      await page.getByRole('button', { name: tr(lang, 'key.done') }).click();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      const row = page.locator('tbody tr, [data-testid=row-card]').filter({ hasText: bench });
+      await expect(row).toContainText(`${key.slice(0, 13)}…`);
+      await expect(row).toContainText(tr(lang, 'benches.never'));
+      // Shown once: nowhere on the page after the dialog, nor after a reload.
+      await page.reload();
+      await expect(row).toBeVisible();
+      expect(await page.content()).not.toContain(key);
+    });
+
+    test('the bench posts a batch with its key; it is counted and its key use shown', async () => {
+      const res = await postBatch(page.request, key, { records: records(batch) });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+      expect(((await res.json()) as { data: { stored: number } }).data.stored).toBe(5);
+      // Again: nothing is stored twice.
+      const again = await postBatch(page.request, key, { records: records(batch) });
+      expect(((await again.json()) as { data: { stored: number; duplicates: string[] } }).data).toMatchObject({ stored: 0 });
+      await page.goto(`/machines?q=${encodeURIComponent(bench)}`);
+      const row = page.locator('tbody tr, [data-testid=row-card]').filter({ hasText: bench });
+      await expect(row).toContainText('5');
+      await expect(row).not.toContainText(tr(lang, 'benches.never'));
+      await shot(page, 'benches', lang);
+    });
+
+    test('the list filters by serial, result, test type, bench, matching and dates, in the URL', async () => {
+      await page.goto('/machine-data');
+      await page.getByTestId('table-search').fill(batch.prefix.toLowerCase());
+      await expect(page).toHaveURL(new RegExp(`q=${batch.prefix.toLowerCase()}`));
+      const rows = page.locator('tbody tr');
+      await expect(rows).toHaveCount(4);
+      await shot(page, 'machine-data', lang);
+
+      await page.getByLabel(tr(lang, 'fields.result'), { exact: true }).click();
+      await page.getByRole('option', { name: tr(lang, 'results.fail') }).click();
+      await expect(page).toHaveURL(/result=fail/);
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(`${batch.prefix}R2`);
+      await expect(page.getByTestId('export-csv')).toHaveAttribute('href', /result=fail/);
+
+      // Back restores the previous filter.
+      await page.goBack();
+      await expect(rows).toHaveCount(4);
+
+      await page.getByLabel(tr(lang, 'fields.testType'), { exact: true }).click();
+      await page.getByRole('option', { name: tr(lang, 'testTypes.seat') }).click();
+      await expect(page).toHaveURL(/type=seat/);
+      await expect(rows).toHaveCount(2);
+      await page.getByLabel(tr(lang, 'list.testedFrom'), { exact: true }).fill(`${MONTH}-04`);
+      await expect(page).toHaveURL(new RegExp(`from=${MONTH}-04`));
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(`${batch.prefix}R3`);
+      await page.getByRole('button', { name: tr(lang, 'list.clearFilters') }).click();
+      await expect(rows).toHaveCount(4);
+
+      // Unmatched: a serial no range covers.
+      await page.getByTestId('table-search').fill('');
+      await page.getByLabel(tr(lang, 'list.matching'), { exact: true }).click();
+      await page.getByRole('option', { name: tr(lang, 'list.unmatchedOnly') }).click();
+      await page.getByLabel(tr(lang, 'fields.machine'), { exact: true }).click();
+      await page.getByRole('option', { name: bench }).click();
+      await expect(page).toHaveURL(/matched=false/);
+      await expect(page).toHaveURL(/bench=/);
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(batch.unmatched);
+      await expect(rows.first()).toContainText(tr(lang, 'list.unmatched'));
+      await shot(page, 'machine-data-filtered', lang);
+      const href = await page.getByTestId('export-csv').getAttribute('href');
+      expect(href).toMatch(/matched=false/);
+      expect(href).toMatch(/machineId=/);
+      const csv = await page.request.get(href!);
+      expect(csv.ok()).toBe(true);
+      expect((await csv.text()).trim().split(/\r?\n/)).toHaveLength(2);
+    });
+
+    test('a record opens with its fields and its pressure chart', async () => {
+      await page.goto(`/machine-data?q=${batch.prefix}&type=shell`);
+      await page.getByRole('link', { name: tr(lang, 'list.openRecord', { recordId: `${batch.prefix}R1` }) }).click();
+      await expect(page).toHaveURL(/\/machine-data\/[\w-]+$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lang, 'record.heading', { recordId: `${batch.prefix}R1` }));
+      await expect(page.getByTestId('record-bench')).toHaveText(bench);
+      const chart = page.getByTestId('pressure-chart');
+      await expect(chart).toBeVisible();
+      await expect(chart.getByTestId('chart-curve')).toBeVisible();
+      await expect(chart.getByTestId('chart-reference')).toBeVisible();
+      await expect(chart.getByTestId('chart-hold')).toBeVisible();
+      await expect(chart.locator('text', { hasText: tr(lang, 'chart.timeAxis') })).toBeVisible();
+      await expect(chart.locator('text', { hasText: tr(lang, 'chart.pressureAxis') })).toBeVisible();
+      // 10,000 samples drawn as at most two points per pixel column of the chart.
+      const drawn = Number(await chart.getAttribute('data-drawn'));
+      const width = (await chart.boundingBox())!.width;
+      expect(drawn).toBeGreaterThan(100);
+      expect(drawn).toBeLessThanOrEqual(width * 2);
+      await shot(page, 'record', lang);
+      // Back goes to the list as it was left.
+      await page.getByRole('link', { name: tr(lang, 'record.back') }).click();
+      await expect(page).toHaveURL(/type=shell/);
+    });
+
+    test("a unit's history lists every test of its serial, newest first, retests marked", async () => {
+      await page.goto(`/machine-data?q=${batch.prefix}000001`);
+      await page.locator('tbody').getByRole('link', { name: `${batch.prefix}000001` }).first().click();
+      await expect(page).toHaveURL(new RegExp(`/units/${batch.prefix}000001$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lang, 'units.heading', { serial: `${batch.prefix}000001` }));
+      await expect(page.getByTestId('unit-product')).toHaveText(batch.product.name);
+      const tests = page.getByTestId('unit-test');
+      await expect(tests).toHaveCount(3);
+      await expect(tests.first()).toContainText(`${batch.prefix}R3`);
+      await expect(tests.first()).toContainText(tr(lang, 'units.retest'));
+      await expect(tests.last()).toContainText(`${batch.prefix}R1`);
+      await shot(page, 'unit-history', lang);
+    });
+
+    test('at 390 px the list is cards and the record, chart and history fit the screen', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/machine-data?q=${batch.prefix}`);
+      await expect(page.getByTestId('row-card')).toHaveCount(4);
+      await shot(page, 'machine-data', lang);
+      await page.getByRole('link', { name: tr(lang, 'list.openRecord', { recordId: `${batch.prefix}R1` }) }).click();
+      await expect(page.getByTestId('chart-curve')).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await shot(page, 'record', lang);
+      await page.goto(`/units/${batch.prefix}000001`);
+      await expect(page.getByTestId('unit-test')).toHaveCount(3);
+      await shot(page, 'unit-history', lang);
+      await page.goto('/machines');
+      await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'benches.title') })).toBeVisible();
+      await shot(page, 'benches', lang);
+      await page.setViewportSize({ width: 1440, height: 900 });
+    });
+
+    test('rotating the key stops the old one; deleting a bench with records disables it', async () => {
+      await page.goto(`/machines?q=${encodeURIComponent(bench)}`);
+      await page.getByRole('button', { name: tr(lang, 'benches.actionsFor', { name: bench }) }).click();
+      await page.getByRole('menuitem', { name: tr(lang, 'benches.rotate') }).click();
+      await page.getByRole('dialog').getByRole('button', { name: tr(lang, 'benches.rotate') }).click();
+      const dialog = page.getByRole('dialog', { name: tr(lang, 'key.title', { name: bench }) });
+      const fresh = await dialog.getByTestId('machine-key').inputValue();
+      expect(fresh).not.toBe(key);
+      await dialog.getByRole('button', { name: tr(lang, 'key.done') }).click();
+      const one = [{ ...records(batch)[3]!, recordId: `${batch.prefix}R9` }];
+      expect((await postBatch(page.request, key, { records: one })).status()).toBe(401);
+      expect((await postBatch(page.request, fresh, { records: one })).status()).toBeLessThan(300);
+
+      await page.getByRole('button', { name: tr(lang, 'benches.actionsFor', { name: bench }) }).click();
+      await page.getByRole('menuitem', { name: translate(lang, 'app.delete') }).click();
+      await page.getByRole('dialog').getByRole('button', { name: translate(lang, 'app.delete') }).click();
+      await expect(page.getByText(tr(lang, 'benches.deletedDisabled', { name: bench, count: 6 }))).toBeVisible();
+      const row = page.locator('tbody tr').filter({ hasText: bench });
+      await expect(row).toContainText(tr(lang, 'benches.disabled'));
+      expect((await postBatch(page.request, fresh, { records: [{ ...one[0]!, recordId: `${batch.prefix}R10` }] })).status()).toBe(401);
+
+      // A bench without records is deleted.
+      const spare = `${bench} B`;
+      await createBench(page, lang, spare);
+      await page.getByRole('button', { name: tr(lang, 'key.done') }).click();
+      await page.getByRole('button', { name: tr(lang, 'benches.actionsFor', { name: spare }) }).click();
+      await page.getByRole('menuitem', { name: translate(lang, 'app.delete') }).click();
+      await page.getByRole('dialog').getByRole('button', { name: translate(lang, 'app.delete') }).click();
+      await expect(page.getByText(tr(lang, 'benches.deleted', { name: spare }))).toBeVisible();
+    });
+  });
+}

@@ -1,0 +1,29 @@
+/** A test record's values as text in the interface language: enums translated, units added. */
+import type { TFunction } from 'i18next';
+import type { TestRecord } from '../../../../shared/contract/machine-data';
+import { formatNumber } from '../../../components/format';
+
+export function mpa(t: TFunction, language: string, value: number): string {
+  return `${formatNumber(language, value)} ${t('machineScreens.chart.mpa')}`;
+}
+
+export function seconds(t: TFunction, language: string, value: number): string {
+  return `${formatNumber(language, value, 0)} ${t('machineScreens.chart.seconds')}`;
+}
+
+export function leakage(language: string, r: Pick<TestRecord, 'leakageValue' | 'leakageUnit'>): string {
+  return r.leakageValue === null ? '—' : `${formatNumber(language, r.leakageValue, 4)} ${r.leakageUnit ?? ''}`.trim();
+}
+
+export function testTypeLabel(t: TFunction, value: string): string {
+  return t(`machineScreens.testTypes.${value}`, { defaultValue: value });
+}
+
+export function mediumLabel(t: TFunction, value: string): string {
+  return t(`machineScreens.media.${value}`, { defaultValue: value });
+}
+
+/** The bench's name, or "CSV upload" for records that came in a file. */
+export function originLabel(t: TFunction, r: Pick<TestRecord, 'machineName' | 'machineId'>): string {
+  return r.machineName ?? t('machineScreens.list.csvUpload');
+}

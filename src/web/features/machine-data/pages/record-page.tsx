@@ -1,0 +1,125 @@
+/**
+ * One test record: every field, the bench that sent it, when it arrived, its product and range (or that no
+ * range covers it yet), and the pressure–time chart of its samples.
+ */
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams } from 'react-router';
+import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
+import { rangeLabel } from '../../../../shared/serial';
+import { formatDateTime, formatNumber } from '../../../components/format';
+import { RecordView } from '../../../components/list-kit/record-view';
+import { useTestRecord } from '../api';
+import { useBackTo } from '../components/back-to';
+import { FieldList } from '../components/field-list';
+import { PressureChart } from '../components/pressure-chart';
+import { ResultChip, UnmatchedChip } from '../components/result-chip';
+import { SerialLink, unitHistoryPath } from '../components/serial-link';
+import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
+
+function RecordDetail({ record }: { record: TestRecordDetail }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const f = (key: string) => t(`machineScreens.fields.${key}`);
+  return (
+    <Stack spacing={3}>
+      <Card>
+        <CardHeader title={t('machineScreens.record.test')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} action={<ResultChip result={record.result} />} />
+        <CardContent sx={{ pt: 0 }}>
+          <FieldList
+            items={[
+              { label: f('serial'), value: <SerialLink serial={record.serial} />, testId: 'record-serial' },
+              { label: f('recordId'), value: record.recordId },
+              { label: f('testType'), value: testTypeLabel(t, record.testType) },
+              { label: f('medium'), value: mediumLabel(t, record.medium) },
+              { label: f('testPressure'), value: mpa(t, lang, record.testPressure) },
+              { label: f('holdingSeconds'), value: seconds(t, lang, record.holdingSeconds) },
+              { label: f('leakageValue'), value: leakage(lang, record) },
+              { label: f('result'), value: t(`machineScreens.results.${record.result}`) },
+              { label: f('testedAt'), value: formatDateTime(lang, record.testedAt) },
+              { label: f('operator'), value: record.operator || '—' },
+            ]}
+          />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader title={t('machineScreens.chart.title')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} subheader={t('machineScreens.chart.samples', { formatted: formatNumber(lang, record.samples.length, 0) })} />
+        <CardContent sx={{ pt: 0 }}>
+          <PressureChart samples={record.samples} testPressure={record.testPressure} holdingSeconds={record.holdingSeconds} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader title={t('machineScreens.record.origin')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+        <CardContent sx={{ pt: 0 }}>
+          <FieldList
+            items={[
+              { label: f('machine'), value: originLabel(t, record), testId: 'record-bench' },
+              { label: f('receivedAt'), value: formatDateTime(lang, record.receivedAt) },
+              {
+                label: f('product'),
+                value: record.productId ? (
+                  <Link component={RouterLink} to={`/edit-product/${record.productId}`}>
+                    {record.productName}
+                  </Link>
+                ) : (
+                  <UnmatchedChip />
+                ),
+              },
+              {
+                label: f('range'),
+                value: record.range ? (
+                  <Link component={RouterLink} to={`/edit-serial-number/${record.range.id}`}>
+                    {rangeLabel(record.range.startSerial, record.range.endSerial)}
+                  </Link>
+                ) : (
+                  t('machineScreens.record.noRange')
+                ),
+              },
+              ...(record.range ? [{ label: f('productionDate'), value: record.range.productionDate }] : []),
+            ]}
+          />
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}
+
+export default function RecordPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const query = useTestRecord(id);
+  const backTo = useBackTo();
+  return (
+    <>
+      <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+            {query.data ? t('machineScreens.record.heading', { recordId: query.data.recordId }) : t('machineScreens.record.title')}
+          </Typography>
+        </Box>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+          <Button component={RouterLink} to={backTo} startIcon={<ArrowBack />} color="inherit">
+            {t('machineScreens.record.back')}
+          </Button>
+          {query.data && (
+            <Button component={RouterLink} to={unitHistoryPath(query.data.serial)} startIcon={<HistoryOutlined />} variant="outlined">
+              {t('machineScreens.units.title')}
+            </Button>
+          )}
+        </Box>
+      </Box>
+      <RecordView query={query} backTo="/machine-data" backLabel="machineScreens.record.back" height={480}>
+        {(record) => <RecordDetail record={record} />}
+      </RecordView>
+    </>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * A unit's history: every test of one serial, retests included, newest first, with its product and range.
+ * Reached from the Machine Data list, a record, and any serial shown with SerialLink.
+ */
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams } from 'react-router';
+import type { TestRecord, UnitHistory } from '../../../../shared/contract/machine-data';
+import { rangeLabel } from '../../../../shared/serial';
+import { formatDateTime, formatNumber } from '../../../components/format';
+import { RecordView } from '../../../components/list-kit/record-view';
+import { useUnitHistory } from '../api';
+import { useBackTo } from '../components/back-to';
+import { FieldList } from '../components/field-list';
+import { ResultChip, UnmatchedChip } from '../components/result-chip';
+import { MONO } from '../components/serial-link';
+import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
+
+/** Ids of records that repeat an earlier test of the same type on this unit (records are newest first). */
+function retests(records: readonly TestRecord[]): Set<string> {
+  const seen = new Set<string>();
+  const out = new Set<string>();
+  for (let i = records.length - 1; i >= 0; i -= 1) {
+    const r = records[i]!;
+    if (seen.has(r.testType)) out.add(r.id);
+    seen.add(r.testType);
+  }
+  return out;
+}
+
+function RecordLink({ record, children }: { record: TestRecord; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Link component={RouterLink} to={`/machine-data/${record.id}`} aria-label={t('machineScreens.list.openRecord', { recordId: record.recordId })}>
+      {children}
+    </Link>
+  );
+}
+
+function Tests({ history }: { history: UnitHistory }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const again = retests(history.records);
+  const f = (key: string) => t(`machineScreens.fields.${key}`);
+  const typeCell = (r: TestRecord) => (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      {testTypeLabel(t, r.testType)}
+      {again.has(r.id) && <Chip size="small" variant="outlined" label={t('machineScreens.units.retest')} />}
+    </Box>
+  );
+
+  if (history.records.length === 0) {
+    return (
+      <Typography color="text.secondary" role="status" sx={{ py: 4, textAlign: 'center' }}>
+        {t('machineScreens.units.empty')}
+      </Typography>
+    );
+  }
+  if (phone) {
+    return (
+      <Stack component="ul" spacing={1.5} sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label={t('machineScreens.units.tests')}>
+        {history.records.map((r) => (
+          <Box component="li" key={r.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }} data-testid="unit-test">
+            <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, mb: 1 }}>
+              <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
+              <ResultChip result={r.result} />
+            </Box>
+            {typeCell(r)}
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              {[mediumLabel(t, r.medium), mpa(t, lang, r.testPressure), seconds(t, lang, r.holdingSeconds), originLabel(t, r)].join(' · ')}
+            </Typography>
+          </Box>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <TableContainer>
+      <Table size="small" aria-label={t('machineScreens.units.tests')}>
+        <TableHead>
+          <TableRow>
+            {['testedAt', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'leakageValue', 'result', 'machine', 'recordId'].map((k) => (
+              <TableCell key={k} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} align={k === 'testPressure' || k === 'holdingSeconds' ? 'right' : undefined}>
+                {f(k)}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {history.records.map((r) => (
+            <TableRow key={r.id} hover data-testid="unit-test">
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
+              </TableCell>
+              <TableCell>{typeCell(r)}</TableCell>
+              <TableCell>{mediumLabel(t, r.medium)}</TableCell>
+              <TableCell align="right">{formatNumber(lang, r.testPressure)}</TableCell>
+              <TableCell align="right">{formatNumber(lang, r.holdingSeconds, 0)}</TableCell>
+              <TableCell>{leakage(lang, r)}</TableCell>
+              <TableCell><ResultChip result={r.result} /></TableCell>
+              <TableCell>{originLabel(t, r)}</TableCell>
+              <TableCell><Box component="span" sx={MONO}>{r.recordId}</Box></TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function UnitDetail({ history }: { history: UnitHistory }) {
+  const { t, i18n } = useTranslation();
+  const f = (key: string) => t(`machineScreens.fields.${key}`);
+  const passed = history.records.filter((r) => r.result === 'pass').length;
+  return (
+    <Stack spacing={3}>
+      <Card>
+        <CardHeader title={t('machineScreens.units.unit')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+        <CardContent sx={{ pt: 0 }}>
+          <FieldList
+            items={[
+              { label: f('serial'), value: <Box component="span" sx={MONO}>{history.serial}</Box> },
+              {
+                label: f('product'),
+                value: history.product ? (
+                  <Link component={RouterLink} to={`/edit-product/${history.product.id}`}>
+                    {history.product.name}
+                  </Link>
+                ) : (
+                  <UnmatchedChip />
+                ),
+                testId: 'unit-product',
+              },
+              {
+                label: f('range'),
+                value: history.range ? (
+                  <Link component={RouterLink} to={`/edit-serial-number/${history.range.id}`}>
+                    {rangeLabel(history.range.startSerial, history.range.endSerial)}
+                  </Link>
+                ) : (
+                  t('machineScreens.units.noRange')
+                ),
+              },
+              ...(history.range ? [{ label: f('productionDate'), value: history.range.productionDate }] : []),
+              {
+                label: t('machineScreens.units.summary'),
+                value: t('machineScreens.units.summaryValue', {
+                  count: formatNumber(i18n.language, history.records.length, 0),
+                  passed: formatNumber(i18n.language, passed, 0),
+                }),
+              },
+            ]}
+          />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader title={t('machineScreens.units.tests')} subheader={t('machineScreens.units.newestFirst')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+        <CardContent sx={{ pt: 0 }}>
+          <Tests history={history} />
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}
+
+export default function UnitHistoryPage() {
+  const { t } = useTranslation();
+  const { serial } = useParams();
+  const query = useUnitHistory(serial);
+  const backTo = useBackTo();
+  return (
+    <>
+      <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+          {t('machineScreens.units.heading', { serial: query.data?.serial ?? serial ?? '' })}
+        </Typography>
+        <Button component={RouterLink} to={backTo} startIcon={<ArrowBack />} color="inherit">
+          {t('machineScreens.record.back')}
+        </Button>
+      </Box>
+      <RecordView query={query} backTo="/machine-data" backLabel="machineScreens.record.back" height={420}>
+        {(history) => <UnitDetail history={history} />}
+      </RecordView>
+    </>
+  );
+}

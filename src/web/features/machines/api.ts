@@ -1,0 +1,59 @@
+/** Test benches and their API keys (admin): list, create, rename, disable/enable, rotate the key, delete. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Machine, MachineDeleteOutcome, MachineUpdateInput, MachineWithKey } from '../../../shared/contract/machines';
+import { toListQuery, type ListParams, type ListResult } from '../../components/data-table';
+import { api } from '../../lib/api';
+
+export const machineKeys = {
+  all: ['machines'] as const,
+  lists: () => [...machineKeys.all, 'list'] as const,
+  list: (params: ListParams) => [...machineKeys.lists(), params] as const,
+  /** every bench, for the Machine Data screen's bench filter */
+  options: () => [...machineKeys.all, 'options'] as const,
+};
+
+export function useMachineList(params: ListParams) {
+  return useQuery({
+    queryKey: machineKeys.list(params),
+    queryFn: ({ signal }) => api.get<ListResult<Machine>>('/machines', { query: toListQuery(params), signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** All benches by name (a plant has a handful to a few hundred), for pickers; admins only. */
+export function useMachineOptions(enabled = true) {
+  return useQuery({
+    queryKey: machineKeys.options(),
+    queryFn: ({ signal }) => api.get<ListResult<Machine>>('/machines', { query: { pageSize: 'all', sort: 'name' }, signal }),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+function useInvalidate() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: machineKeys.all });
+}
+
+export function useCreateMachine() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (name: string) => api.post<MachineWithKey>('/machines', { name }), onSuccess: invalidate });
+}
+
+export function useUpdateMachine() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, ...input }: MachineUpdateInput & { id: string }) => api.patch<Machine>(`/machines/${encodeURIComponent(id)}`, input),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRotateMachineKey() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => api.post<MachineWithKey>(`/machines/${encodeURIComponent(id)}/rotate-key`, {}), onSuccess: invalidate });
+}
+
+export function useDeleteMachine() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => api.delete<MachineDeleteOutcome>(`/machines/${encodeURIComponent(id)}`), onSuccess: invalidate });
+}
