@@ -50,13 +50,23 @@ export const TEST_RECORD_CSV_COLUMNS = TEST_RECORD_FIELDS;
 /** The CSV columns of the samples file: one row per point, grouped by record. */
 export const TEST_SAMPLE_CSV_COLUMNS = ['recordId', 't', 'p'] as const;
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Milliseconds of an ISO 8601 date-time with a zone, or NaN; a day the month lacks is not rolled over. */
+function isoDateTimeMs(text: string): number {
+  const m = ISO_DATE_TIME.exec(text);
+  if (!m) return NaN;
+  const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || sec > 59) return NaN;
+  return Date.parse(text);
+}
 
 /** ISO 8601 with a time zone (`2024-05-01T08:30:00Z`, `…+08:00`), as the canonical UTC text; not in the future. */
 export function testedAtField(now: () => number = Date.now) {
   return z.string({ error: 'validation.required' }).transform((s, ctx) => {
     const text = s.trim();
-    const ms = ISO_DATE_TIME.test(text) ? Date.parse(text) : NaN;
+    const ms = isoDateTimeMs(text);
     if (!Number.isFinite(ms) || ms < Date.UTC(1970, 0, 1)) {
       ctx.addIssue({ code: 'custom', message: text === '' ? 'validation.required' : 'machineData.validation.testedAt' });
       return text;
@@ -230,7 +240,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const testedBound = z
   .string()
   .trim()
-  .refine((s) => (DATE_ONLY.test(s) || ISO_DATE_TIME.test(s)) && Number.isFinite(Date.parse(s)), { error: 'validation.date' })
+  .refine((s) => (DATE_ONLY.test(s) ? Number.isFinite(isoDateTimeMs(`${s}T00:00Z`)) : Number.isFinite(isoDateTimeMs(s))), { error: 'validation.date' })
   .optional();
 
 /**
