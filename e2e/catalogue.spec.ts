@@ -346,7 +346,7 @@ test.describe('screens', () => {
 
         const screens: { name: string; path: string; act?: () => Promise<void> }[] = [
           { name: 'products', path: '/products' },
-          { name: 'products-delete', path: `/products?q=${encodeURIComponent(product.name)}`, act: async () => page.locator('tbody button').last().click() },
+          { name: 'products-delete', path: `/products?q=${encodeURIComponent(product.name)}`, act: async () => page.locator('tbody button, [data-testid=row-card] button').last().click() },
           { name: 'products-import', path: '/products', act: async () => openBadImport(page) },
           { name: 'add-product', path: '/add-product' },
           { name: 'add-product-errors', path: '/add-product', act: async () => page.locator('form button[type=submit]').click() },

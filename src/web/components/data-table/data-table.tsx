@@ -8,9 +8,7 @@
  * (default for the column with id 'actions') or 'hidden' (default for the others).
  */
 import SearchIcon from '@mui/icons-material/Search';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -31,7 +29,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '../../../shared/contract/common';
-import { errorMessage } from '../../lib/errors';
+import { RetryAlert } from '../retry-alert';
 import type { ListParams, ListResult } from './list-params';
 import { CardSort, RowCards } from './row-cards';
 
@@ -153,19 +151,7 @@ export function DataTable<T, S extends string>({
         {toolbar}
       </Box>
       <Box sx={{ height: 4 }}>{query.isFetching && !query.isPending && <LinearProgress aria-label={t('app.loading')} />}</Box>
-      {query.isError && (
-        <Alert
-          severity="error"
-          sx={{ mx: 2, mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-              {t('app.retry')}
-            </Button>
-          }
-        >
-          {errorMessage(t, query.error)}
-        </Alert>
-      )}
+      {query.isError && <RetryAlert error={query.error} retry={() => void query.refetch()} sx={{ mx: 2, mb: 2 }} />}
       {cards ? (
         <>
           <CardSort columns={columns} sort={params.sort} order={params.order} onChange={(sort, order) => onParamsChange({ sort: sort as S, order, page: 1 })} />

@@ -4,3 +4,4 @@ export { SubmitButton } from './submit-button';
 export { useUnsavedChangesWarning } from './unsaved-changes';
 export { decodeFieldMessage, encodeFieldMessage, zodFormResolver } from './zod-resolver';
 export { FormSelectField } from './form-select-field';
+export { RecordForm, useAfterSave, type RecordFormProps } from './record-form';

@@ -5,16 +5,18 @@
  *   const list = useList<Product, ProductSort, 'fluid'>({ … });
  *   const del = useDeleteFlow<Product>({ … });
  *   return (
- *     <ListView list={list} columns={columns} getRowId={(p) => p.id}
- *       title="pages.products" add={canCreate ? { to: '/add-product', label: 'pages.addProduct' } : undefined}
- *       searchPlaceholder="products.list.searchPlaceholder" emptyText="products.list.empty"
+ *     <ListView list={list} columns={columns} title="pages.products" ns="products"
+ *       add={canCreate ? { to: '/add-product', label: 'pages.addProduct' } : undefined}
  *       filters={<FluidFilter … />}
- *       csv={{ canImport, texts: { … }, fieldLabel: (f) => `products.fields.${f}`, invalidate: [productKeys.all] }}>
+ *       csv={{ canImport, fieldLabel: (f) => `products.fields.${f}`, invalidate: [productKeys.all] }}>
  *       {del.dialog}
  *     </ListView>
  *   );
  *
- * `children` are rendered after the list (dialogs). Labels are i18n keys.
+ * `ns` is the feature's i18n namespace: the search box says `<ns>.list.searchPlaceholder`, an empty list
+ * `<ns>.list.empty`, the import `<ns>.import.title`, `.valid` and `.stored` (each can be given instead).
+ * Rows are told apart by their `id` unless `getRowId` says otherwise. `children` are rendered after the
+ * list (dialogs). Labels are i18n keys.
  */
 import Add from '@mui/icons-material/Add';
 import Box from '@mui/material/Box';
@@ -23,7 +25,7 @@ import type { SxProps, Theme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { CsvActions, type CsvActionsProps } from '../csv';
+import { CsvActions, type CsvActionsProps, type ImportTexts } from '../csv';
 import { DataTable, type Column } from '../data-table';
 import { PageHeader } from '../page-header';
 import { LoadMore } from './load-more';
@@ -32,7 +34,10 @@ import type { ListState } from './use-list';
 export interface ListViewProps<T, S extends string, F extends string> {
   list: ListState<T, S, F>;
   columns: Column<T>[];
-  getRowId: (row: T) => string;
+  /** default: the row's `id` */
+  getRowId?: (row: T) => string;
+  /** the feature's i18n namespace (see above) */
+  ns?: string;
   /** i18n key of the page title; it also names the table. No header without it. */
   title?: string;
   /** i18n key naming the table when there is no title */
@@ -46,7 +51,7 @@ export interface ListViewProps<T, S extends string, F extends string> {
   /** the list's own filter controls, before the CSV buttons */
   filters?: ReactNode;
   /** the CSV buttons; their path and export address come from the list */
-  csv?: Omit<CsvActionsProps, 'path' | 'exportHref'>;
+  csv?: Omit<CsvActionsProps, 'path' | 'exportHref' | 'texts'> & { texts?: ImportTexts };
   /** styles around the table (e.g. denser cells for many columns) */
   sx?: SxProps<Theme>;
   children?: ReactNode;
@@ -55,7 +60,8 @@ export interface ListViewProps<T, S extends string, F extends string> {
 export function ListView<T, S extends string, F extends string>({
   list,
   columns,
-  getRowId,
+  getRowId = (row) => (row as { id: string }).id,
+  ns,
   title,
   label,
   add,
@@ -68,11 +74,12 @@ export function ListView<T, S extends string, F extends string>({
   children,
 }: ListViewProps<T, S, F>) {
   const { t } = useTranslation();
+  const texts = csv?.texts ?? { title: `${ns}.import.title`, valid: `${ns}.import.valid`, stored: `${ns}.import.stored` };
   const toolbar =
     filters || csv ? (
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', width: { xs: '100%', md: 'auto' } }}>
         {filters}
-        {csv && <CsvActions path={list.path} exportHref={list.exportHref} {...csv} />}
+        {csv && <CsvActions path={list.path} exportHref={list.exportHref} {...csv} texts={texts} />}
       </Box>
     ) : undefined;
   return (
@@ -102,8 +109,8 @@ export function ListView<T, S extends string, F extends string>({
           onParamsChange={list.setParams}
           getRowId={getRowId}
           label={title ?? label ?? 'table.search'}
-          searchPlaceholder={searchPlaceholder}
-          emptyText={emptyText}
+          searchPlaceholder={searchPlaceholder ?? (ns && `${ns}.list.searchPlaceholder`)}
+          emptyText={emptyText ?? (ns && `${ns}.list.empty`)}
           toolbar={toolbar}
         />
       </Box>

@@ -9,7 +9,6 @@
  * A 404 shows the server's message and a way back (NotFoundCard); another failure offers Retry.
  */
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -21,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/errors';
+import { RetryAlert } from '../retry-alert';
 
 /** What a record's screen shows when it does not exist: the (translated) message and a way back. */
 export function NotFoundCard({ message, backTo, backLabel }: { message: string; backTo: string; backLabel: string }) {
@@ -56,18 +56,7 @@ export function RecordView<T>({ query, backTo, backLabel, height = 320, children
     if (query.error instanceof ApiError && query.error.httpStatus === 404) {
       return <NotFoundCard message={errorMessage(t, query.error)} backTo={backTo} backLabel={backLabel} />;
     }
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('app.retry')}
-          </Button>
-        }
-      >
-        {errorMessage(t, query.error)}
-      </Alert>
-    );
+    return <RetryAlert error={query.error} retry={() => void query.refetch()} />;
   }
   return <>{children(query.data)}</>;
 }

@@ -1,8 +1,8 @@
-/** Products: the list's query key (the list itself is useList's), read, history, add, update, delete, and options for pickers. */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+/** Products: the query keys (the list itself is useList's), read, history, add, update, delete, and options for pickers. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Product, ProductInput } from '../../../shared/contract/products';
-import type { HistoryEntry } from '../../../shared/contract/record-history';
 import type { ListResult } from '../../components/data-table';
+import { recordApi } from '../../components/list-kit';
 import { api } from '../../lib/api';
 
 export const productKeys = {
@@ -27,40 +27,12 @@ export function useProductOptions(q: string, enabled = true) {
   });
 }
 
-export function useProduct(id: string | undefined) {
-  return useQuery({
-    queryKey: productKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<Product>(`/products/${encodeURIComponent(id ?? '')}`, { signal }),
-    enabled: !!id,
-  });
-}
+const products = recordApi<Product, ProductInput>({ path: '/products', keys: productKeys, also: [SERIAL_KEYS] });
 
-export function useProductHistory(id: string) {
-  return useQuery({
-    queryKey: productKeys.history(id),
-    queryFn: ({ signal }) => api.get<HistoryEntry[]>(`/products/${encodeURIComponent(id)}/history`, { signal }),
-  });
-}
-
-function useInvalidate() {
-  const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: productKeys.all }), qc.invalidateQueries({ queryKey: SERIAL_KEYS })]);
-}
-
-export function useAddProduct() {
-  const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: ProductInput) => api.post<Product>('/products', input), onSuccess: invalidate });
-}
-
-export function useUpdateProduct(id: string) {
-  const invalidate = useInvalidate();
-  return useMutation({
-    mutationFn: (input: ProductInput) => api.put<Product>(`/products/${encodeURIComponent(id)}`, input),
-    onSuccess: invalidate,
-  });
-}
-
-export function useDeleteProduct() {
-  const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => api.delete(`/products/${encodeURIComponent(id)}`), onSuccess: invalidate });
-}
+export const {
+  useOne: useProduct,
+  useHistory: useProductHistory,
+  useAdd: useAddProduct,
+  useUpdate: useUpdateProduct,
+  useRemove: useDeleteProduct,
+} = products;

@@ -1,8 +1,6 @@
-/** Serial-number ranges: the list's query key (the list itself is useList's), read, history, add, update, delete. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HistoryEntry } from '../../../shared/contract/record-history';
+/** Serial-number ranges: the query keys (the list itself is useList's), read, history, add, update, delete. */
 import type { SerialRange, SerialRangeInput } from '../../../shared/contract/serials';
-import { api } from '../../lib/api';
+import { recordApi } from '../../components/list-kit';
 
 export const serialKeys = {
   all: ['serials'] as const,
@@ -12,42 +10,12 @@ export const serialKeys = {
 };
 
 /** Products show how many ranges use them: a range change refreshes them too. */
-const PRODUCT_KEYS = ['products'] as const;
+const ranges = recordApi<SerialRange, SerialRangeInput>({ path: '/serial-ranges', keys: serialKeys, also: [['products']] });
 
-export function useSerialRange(id: string | undefined) {
-  return useQuery({
-    queryKey: serialKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<SerialRange>(`/serial-ranges/${encodeURIComponent(id ?? '')}`, { signal }),
-    enabled: !!id,
-  });
-}
-
-export function useSerialRangeHistory(id: string) {
-  return useQuery({
-    queryKey: serialKeys.history(id),
-    queryFn: ({ signal }) => api.get<HistoryEntry[]>(`/serial-ranges/${encodeURIComponent(id)}/history`, { signal }),
-  });
-}
-
-function useInvalidate() {
-  const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: serialKeys.all }), qc.invalidateQueries({ queryKey: PRODUCT_KEYS })]);
-}
-
-export function useAddSerialRange() {
-  const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: SerialRangeInput) => api.post<SerialRange>('/serial-ranges', input), onSuccess: invalidate });
-}
-
-export function useUpdateSerialRange(id: string) {
-  const invalidate = useInvalidate();
-  return useMutation({
-    mutationFn: (input: SerialRangeInput) => api.put<SerialRange>(`/serial-ranges/${encodeURIComponent(id)}`, input),
-    onSuccess: invalidate,
-  });
-}
-
-export function useDeleteSerialRange() {
-  const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => api.delete(`/serial-ranges/${encodeURIComponent(id)}`), onSuccess: invalidate });
-}
+export const {
+  useOne: useSerialRange,
+  useHistory: useSerialRangeHistory,
+  useAdd: useAddSerialRange,
+  useUpdate: useUpdateSerialRange,
+  useRemove: useDeleteSerialRange,
+} = ranges;

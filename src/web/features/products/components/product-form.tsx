@@ -2,19 +2,13 @@
  * The form of Add Product and Edit a product: every field of PRODUCT.md §3, validated by the shared
  * `productInput` schema (the route's own), units as adornments, server field errors on their fields.
  */
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
-import Stack from '@mui/material/Stack';
 import { useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { FLUIDS, PRODUCT_FIELDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
-import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
-
+import { FormSelectField, FormTextField, RecordForm, zodFormResolver } from '../../../components/form';
 
 export const FLUID_OPTIONS = FLUIDS.map((f) => ({ value: f, label: `products.fluids.${f}` }));
 
@@ -64,62 +58,38 @@ export function ProductForm({
   const { t } = useTranslation();
   const resolver = useProductResolver();
   const form = useForm<FormValues, unknown, ProductValues>({ resolver, defaultValues: productFormValues(product) });
-  const { dialog, allowLeave } = useUnsavedChangesWarning(form.formState.isDirty);
   const decimal = { inputMode: 'decimal' as const };
   const mpa = { htmlInput: decimal, input: { endAdornment: <InputAdornment position="end">{t('products.units.mpa')}</InputAdornment> } };
   const celsius = { htmlInput: decimal, input: { endAdornment: <InputAdornment position="end">{t('products.units.celsius')}</InputAdornment> } };
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await save(values);
-      allowLeave();
-      onSaved();
-    } catch (err) {
-      applyServerErrors(err, form.setError, PRODUCT_FIELDS);
-    }
-  });
-
   const c = form.control;
   return (
-    <Card>
-      <CardContent>
-        <form noValidate onSubmit={onSubmit} aria-label={t(submitLabel)}>
-          <Grid container spacing={2.5}>
-            <Grid size={{ xs: 12, md: 6 }}>
-              <FormTextField control={c} name="name" label="products.fields.name" autoComplete="off" required />
-            </Grid>
-            <Grid size={{ xs: 12, md: 6 }}>
-              <FormSelectField control={c} name="fluid" label="products.fields.fluid" options={FLUID_OPTIONS} required />
-            </Grid>
-            <Grid size={{ xs: 12, md: 4 }}>
-              <FormTextField control={c} name="connection" label="products.fields.connection" autoComplete="off" />
-            </Grid>
-            <Grid size={{ xs: 12, md: 4 }}>
-              <FormTextField control={c} name="application" label="products.fields.application" autoComplete="off" />
-            </Grid>
-            <Grid size={{ xs: 12, md: 4 }}>
-              <FormTextField control={c} name="applicationMedium" label="products.fields.applicationMedium" autoComplete="off" />
-            </Grid>
-            {(['pressureFc', 'pressureWcb', 'pressureSus'] as const).map((name) => (
-              <Grid key={name} size={{ xs: 12, sm: 4 }}>
-                <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={mpa} />
-              </Grid>
-            ))}
-            {(['temperatureMax', 'temperatureMin'] as const).map((name) => (
-              <Grid key={name} size={{ xs: 12, sm: 6 }}>
-                <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={celsius} required />
-              </Grid>
-            ))}
-          </Grid>
-          <Stack direction="row" spacing={1.5} sx={{ mt: 3 }}>
-            <SubmitButton saving={form.formState.isSubmitting} label={submitLabel} />
-            <Button component={RouterLink} to="/products" variant="outlined" color="inherit">
-              {t('app.cancel')}
-            </Button>
-          </Stack>
-        </form>
-        {dialog}
-      </CardContent>
-    </Card>
+    <RecordForm form={form} fields={PRODUCT_FIELDS} save={save} onSaved={onSaved} submitLabel={submitLabel} cancelTo="/products">
+      <Grid size={{ xs: 12, md: 6 }}>
+        <FormTextField control={c} name="name" label="products.fields.name" autoComplete="off" required />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <FormSelectField control={c} name="fluid" label="products.fields.fluid" options={FLUID_OPTIONS} required />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <FormTextField control={c} name="connection" label="products.fields.connection" autoComplete="off" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <FormTextField control={c} name="application" label="products.fields.application" autoComplete="off" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <FormTextField control={c} name="applicationMedium" label="products.fields.applicationMedium" autoComplete="off" />
+      </Grid>
+      {(['pressureFc', 'pressureWcb', 'pressureSus'] as const).map((name) => (
+        <Grid key={name} size={{ xs: 12, sm: 4 }}>
+          <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={mpa} />
+        </Grid>
+      ))}
+      {(['temperatureMax', 'temperatureMin'] as const).map((name) => (
+        <Grid key={name} size={{ xs: 12, sm: 6 }}>
+          <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={celsius} required />
+        </Grid>
+      ))}
+    </RecordForm>
   );
 }

@@ -1,9 +1,9 @@
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { useAfterSave } from '../../../components/form';
 import { PRODUCT_FIELDS } from '../../../../shared/contract/products';
 import { HistoryCard } from '../../../components/history-card';
 import { RecordView } from '../../../components/list-kit';
 import { PageHeader } from '../../../components/page-header';
-import { notifySuccess } from '../../../lib/toast';
 import { useProduct, useProductHistory, useUpdateProduct } from '../api';
 import { productValue } from '../components/format';
 import { ProductForm } from '../components/product-form';
@@ -15,7 +15,7 @@ function ProductHistory({ id }: { id: string }) {
 
 export default function EditProductPage() {
   const { id = '' } = useParams();
-  const navigate = useNavigate();
+  const onSaved = useAfterSave('products.updated', '/products');
   const product = useProduct(id);
   const update = useUpdateProduct(id);
   return (
@@ -29,10 +29,7 @@ export default function EditProductPage() {
               product={p}
               submitLabel="products.save"
               save={(values) => update.mutateAsync(values)}
-              onSaved={() => {
-                notifySuccess('products.updated');
-                void navigate('/products');
-              }}
+              onSaved={onSaved}
             />
             <ProductHistory id={p.id} />
           </>

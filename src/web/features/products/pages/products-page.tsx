@@ -9,7 +9,7 @@ import { Link as RouterLink } from 'react-router';
 import { FLUIDS, PRODUCT_SORTS, type Fluid, type Product, type ProductSort } from '../../../../shared/contract/products';
 import type { Column } from '../../../components/data-table';
 import { formatNumber } from '../../../components/format';
-import { ListView, RowActions, useDeleteFlow, useList } from '../../../components/list-kit';
+import { ListView, useList, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useDeleteProduct } from '../api';
 import { PRESSURE_FIELDS, TEMPERATURE_FIELDS, withUnit } from '../components/format';
@@ -23,29 +23,25 @@ const DENSE = {
 
 const FILTERS = [{ url: 'fluid', parse: (v: string) => ((FLUIDS as readonly string[]).includes(v) ? v : undefined) }] as const;
 
-const IMPORT_TEXTS = { title: 'products.import.title', valid: 'products.import.valid', stored: 'products.import.stored' };
-
 export default function ProductsPage() {
   const { t, i18n } = useTranslation();
   const ability = useAppAbility();
   const list = useList<Product, ProductSort, 'fluid'>({ key: productKeys.lists(), path: '/products', sorts: PRODUCT_SORTS, defaultSort: 'name', filters: FILTERS });
   const remove = useDeleteProduct();
-  const del = useDeleteFlow<Product>({
-    title: 'products.deleteTitle',
-    text: (p) => t('products.deleteConfirm', { name: p.name }),
-    remove: (p) => remove.mutateAsync(p.id),
-    done: 'products.deleted',
+  const actions = useRecordActions<Product>({
+    ns: 'products',
+    name: (p) => ({ name: p.name }),
+    editTo: ability.can('update', 'Product') ? (p) => `/edit-product/${p.id}` : undefined,
+    remove: ability.can('delete', 'Product') ? (p) => remove.mutateAsync(p.id) : undefined,
   });
-  const ask = del.ask;
   const lang = i18n.language;
   const canEdit = ability.can('update', 'Product');
-  const canDelete = ability.can('delete', 'Product');
 
   const columns = useMemo<Column<Product>[]>(() => {
     const mpa = t('products.units.mpa');
     const celsius = t('products.units.celsius');
     const unit = (text: string) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{text}</Box>;
-    const cols: Column<Product>[] = [
+    return [
       {
         id: 'name',
         label: 'products.fields.name',
@@ -91,34 +87,17 @@ export default function ProductsPage() {
         render: (p) => unit(withUnit(lang, p[f], celsius)),
       })),
       { id: 'rangeCount', label: 'products.fields.rangeCount', sortable: true, align: 'right', card: 'key', render: (p) => formatNumber(lang, p.rangeCount) },
+      ...actions.columns,
     ];
-    if (canEdit || canDelete) {
-      cols.push({
-        id: 'actions',
-        label: 'app.actions',
-        align: 'right',
-        render: (p) => (
-          <RowActions
-            editTo={canEdit ? `/edit-product/${p.id}` : undefined}
-            editLabel={t('products.editNamed', { name: p.name })}
-            onDelete={canDelete ? () => ask(p) : undefined}
-            deleteLabel={t('products.deleteNamed', { name: p.name })}
-          />
-        ),
-      });
-    }
-    return cols;
-  }, [t, lang, canEdit, canDelete, ask]);
+  }, [t, lang, canEdit, actions.columns]);
 
   return (
     <ListView
       list={list}
       columns={columns}
-      getRowId={(p) => p.id}
+      ns="products"
       title="pages.products"
       add={ability.can('create', 'Product') ? { to: '/add-product', label: 'pages.addProduct' } : undefined}
-      searchPlaceholder="products.list.searchPlaceholder"
-      emptyText="products.list.empty"
       sx={DENSE}
       filters={
         <TextField select size="small" label={t('products.list.fluidFilter')} value={list.filters.fluid ?? ''} onChange={(e) => list.setFilter('fluid', e.target.value)} sx={{ minWidth: 160 }} id="fluid-filter">
@@ -130,9 +109,9 @@ export default function ProductsPage() {
           ))}
         </TextField>
       }
-      csv={{ canImport: ability.can('create', 'Product'), texts: IMPORT_TEXTS, fieldLabel: (f) => `products.fields.${f}`, invalidate: [productKeys.all] }}
+      csv={{ canImport: ability.can('create', 'Product'), fieldLabel: (f) => `products.fields.${f}`, invalidate: [productKeys.all] }}
     >
-      {del.dialog}
+      {actions.dialog}
     </ListView>
   );
 }

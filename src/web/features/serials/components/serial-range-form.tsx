@@ -3,25 +3,13 @@
  * schema. Total Units is computed as the user types (the server checks it again) and says why it cannot
  * be computed; the server's overlap error lands on Starting Serial and names the colliding range.
  */
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { serialRangeInput, type SerialRange, type SerialRangeInput, type SerialRangeValues } from '../../../../shared/contract/serials';
-import {
-  applyServerErrors,
-  FormTextField,
-  SubmitButton,
-  useFieldErrorText,
-  useUnsavedChangesWarning,
-  zodFormResolver,
-} from '../../../components/form';
+import { FormTextField, RecordForm, useFieldErrorText, zodFormResolver } from '../../../components/form';
 import { formatNumber } from '../../../components/format';
 import { ProductPicker, type ProductOption } from './product-picker';
 import { computeTotalUnits } from './total-units';
@@ -72,7 +60,6 @@ export function SerialRangeForm({
       productionDate: range?.productionDate ?? '',
     },
   });
-  const { dialog, allowLeave } = useUnsavedChangesWarning(form.formState.isDirty);
   const [start, end] = useWatch({ control: form.control, name: ['startSerial', 'endSerial'] });
   const total = computeTotalUnits(start ?? '', end ?? '');
   const totalText = total.kind === 'units' ? String(total.units) : '';
@@ -81,89 +68,66 @@ export function SerialRangeForm({
     if (form.getValues('totalUnits') !== totalText) form.setValue('totalUnits', totalText);
   }, [form, totalText]);
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await save(values);
-      allowLeave();
-      onSaved();
-    } catch (err) {
-      applyServerErrors(err, form.setError, FIELDS);
-    }
-  });
-
   const totalError = form.formState.errors.totalUnits?.message;
   const totalHelper =
     total.kind === 'reason' ? t(total.key, total.params) : totalError ? errorText(totalError) : t('serials.total.hint');
 
   return (
-    <Card>
-      <CardContent>
-        <form noValidate onSubmit={onSubmit} aria-label={t(submitLabel)}>
-          <Grid container spacing={2.5}>
-            <Grid size={{ xs: 12, md: 6 }}>
-              <Controller
-                control={form.control}
-                name="productId"
-                render={({ field, fieldState }) => (
-                  <ProductPicker
-                    id="field-productId"
-                    label={t('serials.fields.product')}
-                    value={product}
-                    onChange={(v) => {
-                      setProduct(v);
-                      field.onChange(v?.id ?? '');
-                    }}
-                    onBlur={field.onBlur}
-                    error={!!fieldState.error}
-                    helperText={errorText(fieldState.error?.message)}
-                    required
-                  />
-                )}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, md: 6 }}>
-              <FormTextField
-                control={form.control}
-                name="productionDate"
-                label="serials.fields.productionDate"
-                type="date"
-                required
-                slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: localToday() } }}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, md: 4 }}>
-              <FormTextField control={form.control} name="startSerial" label="serials.fields.startSerial" autoComplete="off" required hint="serials.form.serialHint" slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }} />
-            </Grid>
-            <Grid size={{ xs: 12, md: 4 }}>
-              <FormTextField control={form.control} name="endSerial" label="serials.fields.endSerial" autoComplete="off" required slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }} />
-            </Grid>
-            <Grid size={{ xs: 12, md: 4 }}>
-              <TextField
-                id="field-totalUnits"
-                label={t('serials.fields.totalUnits')}
-                value={total.kind === 'units' ? formatNumber(i18n.language, Number(total.units), 0) : ''}
-                placeholder="—"
-                fullWidth
-                error={total.kind === 'reason' || !!totalError}
-                helperText={totalHelper}
-                slotProps={{
-                  input: { readOnly: true },
-                  inputLabel: { shrink: true },
-                  htmlInput: { 'data-testid': 'total-units', 'aria-live': 'polite', 'aria-readonly': true },
-                  formHelperText: { id: 'field-totalUnits-helper-text', role: total.kind === 'reason' ? 'status' : undefined },
-                }}
-              />
-            </Grid>
-          </Grid>
-          <Stack direction="row" spacing={1.5} sx={{ mt: 3 }}>
-            <SubmitButton saving={form.formState.isSubmitting} label={submitLabel} />
-            <Button component={RouterLink} to="/serial-numbers" variant="outlined" color="inherit">
-              {t('app.cancel')}
-            </Button>
-          </Stack>
-        </form>
-        {dialog}
-      </CardContent>
-    </Card>
+    <RecordForm form={form} fields={FIELDS} save={save} onSaved={onSaved} submitLabel={submitLabel} cancelTo="/serial-numbers">
+      <Grid size={{ xs: 12, md: 6 }}>
+        <Controller
+          control={form.control}
+          name="productId"
+          render={({ field, fieldState }) => (
+            <ProductPicker
+              id="field-productId"
+              label={t('serials.fields.product')}
+              value={product}
+              onChange={(v) => {
+                setProduct(v);
+                field.onChange(v?.id ?? '');
+              }}
+              onBlur={field.onBlur}
+              error={!!fieldState.error}
+              helperText={errorText(fieldState.error?.message)}
+              required
+            />
+          )}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <FormTextField
+          control={form.control}
+          name="productionDate"
+          label="serials.fields.productionDate"
+          type="date"
+          required
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: localToday() } }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <FormTextField control={form.control} name="startSerial" label="serials.fields.startSerial" autoComplete="off" required hint="serials.form.serialHint" slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }} />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <FormTextField control={form.control} name="endSerial" label="serials.fields.endSerial" autoComplete="off" required slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }} />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <TextField
+          id="field-totalUnits"
+          label={t('serials.fields.totalUnits')}
+          value={total.kind === 'units' ? formatNumber(i18n.language, Number(total.units), 0) : ''}
+          placeholder="—"
+          fullWidth
+          error={total.kind === 'reason' || !!totalError}
+          helperText={totalHelper}
+          slotProps={{
+            input: { readOnly: true },
+            inputLabel: { shrink: true },
+            htmlInput: { 'data-testid': 'total-units', 'aria-live': 'polite', 'aria-readonly': true },
+            formHelperText: { id: 'field-totalUnits-helper-text', role: total.kind === 'reason' ? 'status' : undefined },
+          }}
+        />
+      </Grid>
+    </RecordForm>
   );
 }

@@ -1,23 +1,15 @@
-import { useNavigate } from 'react-router';
+import { useAfterSave } from '../../../components/form';
 import { PageHeader } from '../../../components/page-header';
-import { notifySuccess } from '../../../lib/toast';
 import { useAddSerialRange } from '../api';
 import { SerialRangeForm } from '../components/serial-range-form';
 
 export default function AddSerialNumberPage() {
-  const navigate = useNavigate();
   const add = useAddSerialRange();
+  const onSaved = useAfterSave('serials.added', '/serial-numbers');
   return (
     <>
       <PageHeader title="pages.addSerialNumber" />
-      <SerialRangeForm
-        submitLabel="serials.add"
-        save={(values) => add.mutateAsync(values)}
-        onSaved={() => {
-          notifySuccess('serials.added');
-          void navigate('/serial-numbers');
-        }}
-      />
+      <SerialRangeForm submitLabel="serials.add" save={(values) => add.mutateAsync(values)} onSaved={onSaved} />
     </>
   );
 }

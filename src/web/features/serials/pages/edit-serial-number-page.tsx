@@ -1,8 +1,8 @@
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { useAfterSave } from '../../../components/form';
 import { HistoryCard } from '../../../components/history-card';
 import { RecordView } from '../../../components/list-kit';
 import { PageHeader } from '../../../components/page-header';
-import { notifySuccess } from '../../../lib/toast';
 import { useSerialRange, useSerialRangeHistory, useUpdateSerialRange } from '../api';
 import { rangeValue } from '../components/range-value';
 import { SerialRangeForm } from '../components/serial-range-form';
@@ -17,7 +17,7 @@ function RangeHistory({ id }: { id: string }) {
 
 export default function EditSerialNumberPage() {
   const { id = '' } = useParams();
-  const navigate = useNavigate();
+  const onSaved = useAfterSave('serials.updated', '/serial-numbers');
   const range = useSerialRange(id);
   const update = useUpdateSerialRange(id);
   return (
@@ -31,10 +31,7 @@ export default function EditSerialNumberPage() {
               range={r}
               submitLabel="serials.save"
               save={(values) => update.mutateAsync(values)}
-              onSaved={() => {
-                notifySuccess('serials.updated');
-                void navigate('/serial-numbers');
-              }}
+              onSaved={onSaved}
             />
             <RangeHistory id={r.id} />
           </>

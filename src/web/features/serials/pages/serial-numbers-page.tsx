@@ -6,7 +6,7 @@ import { SERIAL_RANGE_SORTS, type SerialRange, type SerialRangeSort } from '../.
 import { rangeLabel } from '../../../../shared/serial';
 import type { Column } from '../../../components/data-table';
 import { formatNumber } from '../../../components/format';
-import { ListView, RowActions, useDeleteFlow, useList } from '../../../components/list-kit';
+import { ListView, useList, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
@@ -16,8 +16,6 @@ const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monos
 
 /** `product` in the address (what a shared link carries), `productId` for the API. */
 const FILTERS = [{ url: 'product', api: 'productId' }] as const;
-
-const IMPORT_TEXTS = { title: 'serials.import.title', valid: 'serials.import.valid', stored: 'serials.import.stored' };
 
 const named = (r: SerialRange) => rangeLabel(r.startSerial, r.endSerial);
 
@@ -43,16 +41,14 @@ export default function SerialNumbersPage() {
         ? { id: filterProduct.data.id, name: filterProduct.data.name }
         : null;
   const remove = useDeleteSerialRange();
-  const del = useDeleteFlow<SerialRange>({
-    title: 'serials.deleteTitle',
-    text: (r) => t('serials.deleteConfirm', { range: `${named(r)} (${r.productName})` }),
-    remove: (r) => remove.mutateAsync(r.id),
-    done: 'serials.deleted',
+  const actions = useRecordActions<SerialRange>({
+    ns: 'serials',
+    name: (r) => ({ range: named(r) }),
+    confirm: (r) => ({ range: `${named(r)} (${r.productName})` }),
+    editTo: ability.can('update', 'SerialRange') ? (r) => `/edit-serial-number/${r.id}` : undefined,
+    remove: ability.can('delete', 'SerialRange') ? (r) => remove.mutateAsync(r.id) : undefined,
   });
-  const ask = del.ask;
   const lang = i18n.language;
-  const canEdit = ability.can('update', 'SerialRange');
-  const canDelete = ability.can('delete', 'SerialRange');
 
   const columns = useMemo<Column<SerialRange>[]>(() => {
     const cols: Column<SerialRange>[] = [
@@ -74,33 +70,16 @@ export default function SerialNumbersPage() {
         render: (r) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{r.productionDate}</Box>,
       },
     ];
-    if (canEdit || canDelete) {
-      cols.push({
-        id: 'actions',
-        label: 'app.actions',
-        align: 'right',
-        render: (r) => (
-          <RowActions
-            editTo={canEdit ? `/edit-serial-number/${r.id}` : undefined}
-            editLabel={t('serials.editNamed', { range: named(r) })}
-            onDelete={canDelete ? () => ask(r) : undefined}
-            deleteLabel={t('serials.deleteNamed', { range: named(r) })}
-          />
-        ),
-      });
-    }
-    return cols;
-  }, [t, lang, canEdit, canDelete, ask]);
+    return [...cols, ...actions.columns];
+  }, [lang, actions.columns]);
 
   return (
     <ListView
       list={list}
       columns={columns}
-      getRowId={(r) => r.id}
+      ns="serials"
       title="pages.serialNumbers"
       add={ability.can('create', 'SerialRange') ? { to: '/add-serial-number', label: 'pages.addSerialNumber' } : undefined}
-      searchPlaceholder="serials.list.searchPlaceholder"
-      emptyText="serials.list.empty"
       filters={
         <Box sx={{ minWidth: 240, flex: { xs: '1 1 100%', sm: '0 0 260px' } }}>
           <ProductPicker
@@ -117,12 +96,11 @@ export default function SerialNumbersPage() {
       }
       csv={{
         canImport: ability.can('create', 'SerialRange'),
-        texts: IMPORT_TEXTS,
         fieldLabel: (f) => (f === 'product' ? 'serials.fields.productName' : `serials.fields.${f}`),
         invalidate: [serialKeys.all, productKeys.all],
       }}
     >
-      {del.dialog}
+      {actions.dialog}
     </ListView>
   );
 }

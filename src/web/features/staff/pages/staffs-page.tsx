@@ -1,12 +1,9 @@
-import Add from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import PersonOffOutlined from '@mui/icons-material/PersonOffOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import SwapHoriz from '@mui/icons-material/SwapHoriz';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -14,16 +11,15 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { STAFF_SORTS, type StaffMember } from '../../../../shared/contract/staff';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { DataTable, useListParams, type Column } from '../../../components/data-table';
-import { PageHeader } from '../../../components/page-header';
+import type { Column } from '../../../components/data-table';
+import { formatDate } from '../../../components/format';
+import { ListView, useDeleteFlow, useList } from '../../../components/list-kit';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { useMe } from '../../auth/api';
-import { useDeleteStaff, useStaffList, useUpdateStaff } from '../api';
+import { staffKeys, useDeleteStaff, useUpdateStaff } from '../api';
 import { PasswordDialog, RoleDialog } from '../components/staff-dialogs';
 
 type Dialog = { kind: 'role' | 'password' | 'delete'; member: StaffMember } | null;
@@ -72,10 +68,18 @@ function RowActions({ member, self, onOpen }: { member: StaffMember; self: boole
 export default function StaffsPage() {
   const { t, i18n } = useTranslation();
   const me = useMe();
-  const [params, setParams] = useListParams({ sorts: STAFF_SORTS, defaultSort: 'name' });
-  const list = useStaffList(params);
+  const list = useList<StaffMember, (typeof STAFF_SORTS)[number]>({ key: staffKeys.lists(), path: '/staff', sorts: STAFF_SORTS, defaultSort: 'name' });
   const remove = useDeleteStaff();
   const [dialog, setDialog] = useState<Dialog>(null);
+  // A refusal (the last administrator) is shown in the dialog with the server's reason.
+  const del = useDeleteFlow<StaffMember>({
+    title: 'staffScreens.deleteTitle',
+    text: (m) => t('staffScreens.deleteText', { name: m.name, email: m.email }),
+    remove: (m) => remove.mutateAsync(m.id),
+    done: 'staff.deleted',
+  });
+  const ask = del.ask;
+  const open = useCallback((d: Dialog) => (d?.kind === 'delete' ? ask(d.member) : setDialog(d)), [ask]);
 
   const columns = useMemo<Column<StaffMember>[]>(
     () => [
@@ -83,6 +87,7 @@ export default function StaffsPage() {
         id: 'name',
         label: 'staffScreens.name',
         sortable: true,
+        card: 'title',
         render: (m) => (
           <Typography variant="body2" sx={{ fontWeight: 500 }}>
             {m.name}
@@ -94,79 +99,61 @@ export default function StaffsPage() {
           </Typography>
         ),
       },
-      { id: 'email', label: 'staffScreens.email', sortable: true, render: (m) => m.email },
+      {
+        id: 'email',
+        label: 'staffScreens.email',
+        sortable: true,
+        card: 'title',
+        render: (m) => m.email,
+        cardRender: (m) => (
+          <Typography variant="body2" color="text.secondary">
+            {m.email}
+          </Typography>
+        ),
+      },
       {
         id: 'role',
         label: 'staffScreens.role',
         sortable: true,
+        card: 'key',
         render: (m) => <Chip size="small" variant="outlined" color={m.role === 'admin' ? 'primary' : 'default'} label={t(`app.roles.${m.role}`)} />,
       },
       {
         id: 'disabled',
         label: 'staffScreens.status',
         sortable: true,
+        card: 'key',
         render: (m) => <Chip size="small" color={m.disabled ? 'default' : 'success'} label={t(m.disabled ? 'staffScreens.disabled' : 'staffScreens.active')} />,
       },
       {
         id: 'createdAt',
         label: 'staffScreens.createdAt',
         sortable: true,
-        render: (m) => new Date(m.createdAt).toLocaleDateString(i18n.language === 'zh' ? 'zh-TW' : 'en'),
+        card: 'key',
+        render: (m) => formatDate(i18n.language, m.createdAt),
       },
       {
         id: 'actions',
         label: 'app.actions',
         align: 'right',
-        render: (m) => <RowActions member={m} self={m.id === me?.user.id} onOpen={setDialog} />,
+        render: (m) => <RowActions member={m} self={m.id === me?.user.id} onOpen={open} />,
       },
     ],
-    [t, i18n.language, me?.user.id],
+    [t, i18n.language, me?.user.id, open],
   );
 
-  const confirmDelete = async () => {
-    if (dialog?.kind !== 'delete') return;
-    try {
-      await remove.mutateAsync(dialog.member.id);
-      notifySuccess('staff.deleted');
-      setDialog(null);
-    } catch (err) {
-      notifyError(err);
-    }
-  };
-
   return (
-    <>
-      <PageHeader
-        title="pages.staffs"
-        actions={
-          <Button component={RouterLink} to="/add-staff" variant="contained" startIcon={<Add />}>
-            {t('pages.addStaff')}
-          </Button>
-        }
-      />
-      <Box>
-        <DataTable
-          columns={columns}
-          query={list}
-          params={params}
-          onParamsChange={setParams}
-          getRowId={(m) => m.id}
-          label="pages.staffs"
-          searchPlaceholder="staffScreens.searchPlaceholder"
-          emptyText="staffScreens.empty"
-        />
-      </Box>
+    <ListView
+      list={list}
+      columns={columns}
+      title="pages.staffs"
+      add={{ to: '/add-staff', label: 'pages.addStaff' }}
+      searchPlaceholder="staffScreens.searchPlaceholder"
+      emptyText="staffScreens.empty"
+    >
       {dialog?.kind === 'role' && <RoleDialog member={dialog.member} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <PasswordDialog member={dialog.member} onClose={() => setDialog(null)} />}
-      <ConfirmDialog
-        open={dialog?.kind === 'delete'}
-        title={t('staffScreens.deleteTitle')}
-        text={t('staffScreens.deleteText', { name: dialog?.member.name ?? '', email: dialog?.member.email ?? '' })}
-        confirmLabel={t('app.delete')}
-        busy={remove.isPending}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDialog(null)}
-      />
-    </>
+      {del.dialog}
+    </ListView>
   );
 }
