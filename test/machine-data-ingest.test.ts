@@ -147,7 +147,7 @@ describe('validation', () => {
       '4::validation.invalid',
       '5:testedAt:machineData.validation.testedAt',
     ]);
-    expect(res.json().error.records[0]).toMatchObject({ index: 1, recordId: batch[1].recordId, reason: '此欄位為必填' });
+    expect(res.json().error.records[0]).toMatchObject({ index: 1, recordId: (batch[1] as { recordId: string }).recordId, reason: '此欄位為必填' });
     expect(await storedOf(bench.id)).toBe(0);
   });
 
