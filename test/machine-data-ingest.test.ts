@@ -203,4 +203,22 @@ describe('limits', () => {
     expect((await postBatch(t.app, other.key, { records: [] })).statusCode).toBe(200);
     expect(await storedOf(bench.id)).toBe(0);
   });
+
+  it.runIf(process.env.TEST_REDIS_URL)('holds across app instances sharing Redis (REDIS_URL)', async () => {
+    const a = await buildTestApp({ REDIS_URL: process.env.TEST_REDIS_URL! });
+    const b = await buildTestApp({ REDIS_URL: process.env.TEST_REDIS_URL! });
+    try {
+      const bench = await createBench(a.app, await adminCookie(a));
+      // Half the allowance through each instance: the counter is one, keyed by the key's hash.
+      for (const [app, n] of [[a.app, INGEST_RATE_LIMIT.max / 2], [b.app, INGEST_RATE_LIMIT.max / 2]] as const) {
+        for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: 50 }, () => postBatch(app, bench.key, { records: [] })));
+      }
+      const limited = await postBatch(a.app, bench.key, { records: [] });
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });
