@@ -40,9 +40,9 @@ export async function createStaff(
   return member;
 }
 
-/** The newest email in DATA_DIR/outbox sent to `to`, parsed; waits for the outbox worker. */
+/** The newest email sent to `to`, as the mail catcher of serve-snapshot.mjs received it; waits for the outbox worker. */
 export async function waitForEmail(to: string, timeoutMs = 20_000): Promise<{ subject: string; text: string; html: string }> {
-  const dir = path.join(dataDir(), 'outbox');
+  const dir = path.join(dataDir(), 'smtp-inbox');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = process.env.DATA_DIR;
@@ -38,7 +39,31 @@ async function onServer(statement) {
     await client.end();
   }
 }
-const env = { ...process.env, DATA_DIR: dataDir };
+// A mail catcher, as a mail server would be in production: the server sends over real SMTP, and each
+// message lands as an .eml file in DATA_DIR/smtp-inbox for the tests to read (e2e/helpers.ts). Without
+// SMTP the server would keep .eml files itself, but those leave out secrets such as reset links.
+const inbox = path.join(dataDir, 'smtp-inbox');
+fs.mkdirSync(inbox, { recursive: true });
+let received = 0;
+const catcher = new SMTPServer({
+  logger: false,
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  disableReverseLookup: true,
+  onData(stream, _session, cb) {
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('end', () => {
+      const name = `${Date.now()}-${String(++received).padStart(5, '0')}.eml`;
+      fs.writeFileSync(path.join(inbox, `${name}.partial`), Buffer.concat(chunks));
+      fs.renameSync(path.join(inbox, `${name}.partial`), path.join(inbox, name));
+      cb(null, 'Queued');
+    });
+  },
+});
+await new Promise((resolve) => catcher.listen(0, '127.0.0.1', resolve));
+
+const env = { ...process.env, DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${catcher.server.address().port}` };
 let dropDatabase = async () => {};
 if (process.env.TEST_DATABASE_URL) {
   const name = `trc_e2e_${randomBytes(6).toString('hex')}`;

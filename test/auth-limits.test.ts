@@ -96,12 +96,72 @@ describe('failed sign-in limits', () => {
   });
 });
 
+describe('limits under parallel requests', () => {
+  const statuses = (responses: { statusCode: number }[]) => {
+    const count: Record<number, number> = {};
+    for (const r of responses) count[r.statusCode] = (count[r.statusCode] ?? 0) + 1;
+    return count;
+  };
+
+  async function sixtyWrongAtOnce(app: TestApp['app']) {
+    const u = await createUser(app.ctx.db);
+    const ip = randomIp();
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: u.email, password: 'Wrong-password-123' }, remoteAddress: ip }),
+      ),
+    );
+    return { u, ip, count: statuses(responses) };
+  }
+
+  it(`checks only ${MAX_FAILURES_PER_ACCOUNT_IP} of 60 wrong passwords sent at once from one address`, async () => {
+    const { u, ip, count } = await sixtyWrongAtOnce(t.app);
+    expect(count).toEqual({ 401: MAX_FAILURES_PER_ACCOUNT_IP, 429: 60 - MAX_FAILURES_PER_ACCOUNT_IP });
+    expectLoginLimited(await login(u.email, u.password, ip));
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('holds the same with the counters in Redis', async () => {
+    const r = await buildTestApp({ REDIS_URL: process.env.TEST_REDIS_URL! });
+    try {
+      const { count } = await sixtyWrongAtOnce(r.app);
+      expect(count).toEqual({ 401: MAX_FAILURES_PER_ACCOUNT_IP, 429: 60 - MAX_FAILURES_PER_ACCOUNT_IP });
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('checks only as many current passwords of a password change sent at once', async () => {
+    const u = await createUser(t.app.ctx.db);
+    const ip = randomIp();
+    const { signIn } = await import('./helpers/factories');
+    const cookie = await signIn(t.app, u.email, u.password, { remoteAddress: ip });
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/password',
+          payload: { currentPassword: 'Wrong-password-123', newPassword: 'Another-Good-Passw0rd' },
+          headers: { cookie },
+          remoteAddress: ip,
+        }),
+      ),
+    );
+    expect(statuses(responses)).toEqual({ 400: MAX_FAILURES_PER_ACCOUNT_IP, 429: 60 - MAX_FAILURES_PER_ACCOUNT_IP });
+  });
+
+  it('does not count successful sign-ins against the account or the address', async () => {
+    const u = await createUser(t.app.ctx.db);
+    const ip = randomIp();
+    for (let i = 0; i < MAX_FAILURES_PER_IP + 5; i++) expect((await login(u.email, u.password, ip)).statusCode).toBe(200);
+  });
+});
+
 describe('addresses', () => {
   it('counts an IPv6 client by its /64', async () => {
     const limiter = new LoginLimiter(new MemoryCounterStore());
-    for (let i = 0; i < MAX_FAILURES_PER_IP; i++) await limiter.recordFailure(`u${i}@example.com`, `2001:db8:aa:bb::${i.toString(16)}`);
-    await expect(limiter.assertAllowed('x@example.com', '2001:db8:aa:bb:ffff::1')).rejects.toMatchObject({ code: 'resource-exhausted' });
-    await expect(limiter.assertAllowed('x@example.com', '2001:db8:aa:bc::1')).resolves.toBeUndefined();
+    for (let i = 0; i < MAX_FAILURES_PER_IP; i++) await limiter.attempt(`u${i}@example.com`, `2001:db8:aa:bb::${i.toString(16)}`);
+    await expect(limiter.attempt('x@example.com', '2001:db8:aa:bb:ffff::1')).rejects.toMatchObject({ code: 'resource-exhausted' });
+    await expect(limiter.attempt('x@example.com', '2001:db8:aa:bc::1')).resolves.toBeUndefined();
   });
 });
 
@@ -111,10 +171,10 @@ describe('the lockout ends on its own', () => {
   it('lets the account in again once the window has passed', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const limiter = new LoginLimiter(new MemoryCounterStore());
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) await limiter.recordFailure('a@example.com', `10.0.0.${i}`);
-    await expect(limiter.assertAllowed('a@example.com', '10.9.9.9')).rejects.toMatchObject({ code: 'resource-exhausted' });
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) await limiter.attempt('a@example.com', `10.0.0.${i}`);
+    await expect(limiter.attempt('a@example.com', '10.9.9.9')).rejects.toMatchObject({ code: 'resource-exhausted' });
     vi.setSystemTime(Date.now() + LOGIN_WINDOW_MS + 1000);
-    await expect(limiter.assertAllowed('a@example.com', '10.9.9.9')).resolves.toBeUndefined();
+    await expect(limiter.attempt('a@example.com', '10.9.9.9')).resolves.toBeUndefined();
   });
 });
 

@@ -37,7 +37,7 @@ describe('login', () => {
   });
 
   it('sets a Secure cookie when the request came over HTTPS through a trusted proxy', async () => {
-    const p = await buildTestApp({ TRUST_PROXY: 'true' });
+    const p = await buildTestApp({ TRUST_PROXY: '127.0.0.1' });
     try {
       const u = await createUser(p.app.ctx.db);
       const res = await p.app.inject({

@@ -38,7 +38,7 @@ describe('password reset over SMTP', () => {
     const [mail] = await sink.waitFor(1);
     expect(mail!.to).toEqual([user.email]);
     expect(mail!.parsed!.subject).toMatch(/[\u4e00-\u9fff]/);
-    const link = /https:\/\/reports\.example\.com\/reset-password\?token=([\w%-]+)/.exec(mail!.parsed!.text ?? '');
+    const link = /https:\/\/reports\.example\.com\/reset-password#token=([\w%-]+)/.exec(mail!.parsed!.text ?? '');
     expect(link).not.toBeNull();
     expect(mail!.parsed!.html).toContain(link![0]);
 

@@ -21,10 +21,10 @@ describe('configuration', () => {
       SMTP_URL: 'smtp://u:p@mail:587',
       MAIL_FROM: 'Reports <r@example.com>',
       PUBLIC_BASE_URL: 'https://reports.example.com/',
-      TRUST_PROXY: '1',
+      TRUST_PROXY: '10.0.0.5',
       LOG_LEVEL: 'warn',
     });
-    expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', publicBaseUrl: 'https://reports.example.com', trustProxy: 1, logLevel: 'warn' });
+    expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', publicBaseUrl: 'https://reports.example.com', trustProxy: ['10.0.0.5'], logLevel: 'warn' });
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
   });
 
@@ -40,6 +40,16 @@ describe('configuration', () => {
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid ${name}=`));
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('refuses true, which would let any client forge its address, protocol and host, and asks for hops or addresses', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/^Invalid TRUST_PROXY="true": .*forge.*proxy's addresses/);
+  });
+
+  it('refuses a hop count, which cannot tell a request through the proxy from a forged one', () => {
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/^Invalid TRUST_PROXY="1": a hop count .*proxy's addresses/);
   });
 });
 

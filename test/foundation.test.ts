@@ -132,7 +132,7 @@ describe('security headers', () => {
   });
 
   it('sends HSTS when a trusted proxy says the request came over HTTPS', async () => {
-    const behindProxy = await buildTestApp({ TRUST_PROXY: 'true' });
+    const behindProxy = await buildTestApp({ TRUST_PROXY: '127.0.0.1' });
     try {
       const res = await behindProxy.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);

@@ -124,6 +124,7 @@ describe('with SMTP_URL', () => {
     const sending = new Promise<void>((r) => (started = r));
     const slow: MailTransport = {
       description: 'slow',
+      keepsCopies: false,
       async send(row) {
         started();
         await gate;

@@ -8,7 +8,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -19,9 +19,11 @@ import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessControl } from './lib/access';
+import { AfterResponse } from './lib/after-response';
+import { registerBodyParsers } from './lib/body-parsers';
 import type { AppContext } from './lib/context';
 import { registerCsrfProtection } from './lib/csrf';
-import { registerErrorHandling } from './lib/error-handler';
+import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handler';
 import { registerPublicHostGuard } from './lib/public-host';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerModules } from './modules/index';
@@ -38,23 +40,35 @@ export interface BuildAppOptions {
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * What the log keeps of a request: the path without its query string, which may carry personal data
+ * (search filters, an email address) or, from an old reset link, a token.
+ */
+export function requestForLog(req: FastifyRequest) {
+  return { method: req.method, url: req.url.split('?')[0], host: req.host, remoteAddress: req.ip };
+}
+
 export async function buildApp({ config, database, logger = true, webDist }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ? { level: config.logLevel } : false,
-    // A hop count is valid at run time (proxy-addr); Fastify's types omit it.
-    trustProxy: config.trustProxy as boolean | string[],
+    logger: logger ? { level: config.logLevel, serializers: { req: requestForLog } } : false,
+    trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed URL (e.g. a broken %-escape) gets the usual error envelope instead of Fastify's own body.
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
+
+  registerBodyParsers(app);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
-  const ctx: AppContext = { config, database, db: database.db, redis };
+  const ctx: AppContext = { config, database, db: database.db, redis, afterResponse: new AfterResponse(app.log) };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
+    await ctx.afterResponse.idle();
     await redis?.quit();
   });
 

@@ -23,19 +23,35 @@ function urlWithProtocols(protocols: string[], example: string) {
     );
 }
 
-/** `TRUST_PROXY`: true/false, a hop count, or a comma-separated list of addresses or CIDR ranges. */
+/**
+ * `TRUST_PROXY`: false, or a comma-separated list of the proxies' addresses or CIDR ranges (or `loopback`,
+ * `linklocal`, `uniquelocal`). Refused:
+ *  - `true`: it trusts every X-Forwarded-* header from anyone, so any client could forge its address (past
+ *    every per-address limit and into the audit log), its protocol and its host (past the public-host guard);
+ *  - a hop count: it cannot tell a request that came through the proxy from one sent straight to the app
+ *    with forged headers, and Fastify 5 ignores it for that reason (it trusts nothing), which would leave
+ *    the app silently seeing only the proxy's address.
+ * The proxy's own address trusts exactly what that proxy added.
+ */
+const PROXY_HINT = "give the proxy's addresses instead, e.g. TRUST_PROXY=127.0.0.1 or TRUST_PROXY=10.0.0.0/24";
 const trustProxy = z
   .string()
   .trim()
-  .transform((v, ctx): boolean | number | string[] => {
+  .transform((v, ctx): false | string[] => {
     if (v === '' || v === 'false' || v === '0') return false;
-    if (v === 'true') return true;
-    if (/^\d+$/.test(v)) return Number(v);
+    if (v === 'true') {
+      ctx.addIssue({ code: 'custom', message: `true would let any client forge its address, protocol and host; ${PROXY_HINT}` });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `a hop count cannot check that a request came through the proxy; ${PROXY_HINT}` });
+      return z.NEVER;
+    }
     const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
     if (parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) || p === 'loopback' || p === 'uniquelocal' || p === 'linklocal')) {
       return parts;
     }
-    ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a list of addresses' });
+    ctx.addIssue({ code: 'custom', message: 'must be false or a list of the proxies\' addresses' });
     return z.NEVER;
   });
 
@@ -62,7 +78,7 @@ export interface Config {
   mailFrom: string;
   /** Base of links in emails, without a trailing slash. */
   publicBaseUrl: string;
-  trustProxy: boolean | number | string[];
+  trustProxy: false | string[];
   logLevel: (typeof LOG_LEVELS)[number];
 }
 

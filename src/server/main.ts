@@ -9,6 +9,7 @@ import { rowsOf } from './db/client';
 import { openConfiguredDatabase } from './db/open';
 import { migrate } from './db/migrate';
 import { startBackgroundWork } from './background';
+import { firstRunNotice } from './first-run-notice';
 
 function fail(message: string): never {
   process.stderr.write(`test-report-center: ${message}\n`);
@@ -60,7 +61,8 @@ async function main(): Promise<void> {
     await database.db.execute(sql`select exists (select 1 from users) as present`),
   );
   if (!anyAccount?.present) {
-    app.log.info(`No account exists yet: open ${address}/register to create the first administrator`);
+    const notice = firstRunNotice(config.host, address);
+    app.log[notice.level](notice.message);
   }
 }
 

@@ -11,6 +11,7 @@ import type { Database } from '../db/client';
 import { generatePassword, hashPassword, isCommonPassword } from '../lib/passwords';
 import { recordAudit } from '../modules/audit/audit.writer';
 import { auditView } from '../modules/auth/auth.service';
+import { endPendingResets } from '../modules/auth/password-reset';
 import { revokeUserSessions } from '../modules/auth/sessions';
 import { findUserByEmail, insertUser, updateUser } from '../modules/auth/users.repo';
 
@@ -100,6 +101,7 @@ export async function runAdminCommand(cmd: ParsedCommand, database: Database, re
   await db.transaction(async (tx) => {
     await updateUser(tx, user.id, { passwordHash });
     await revokeUserSessions(tx, user.id);
+    await endPendingResets(tx, user.id);
     await recordAudit(tx, CLI_ACTOR, { action: 'set-password', entity: 'user', entityId: user.id });
   });
   return [

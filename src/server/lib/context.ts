@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
+import type { AfterResponse } from './after-response';
 
 /** What every route and service can reach, decorated on the Fastify instance as `app.ctx`. */
 export interface AppContext {
@@ -9,6 +10,8 @@ export interface AppContext {
   db: Db;
   /** present when REDIS_URL is set: shared rate-limit counters between instances */
   redis?: Redis;
+  /** work done after the answer (see after-response.ts); close() waits for it */
+  afterResponse: AfterResponse;
 }
 
 declare module 'fastify' {

@@ -14,6 +14,8 @@ export interface CounterStore {
   /** Adds one; the window starts at the first hit and lasts `windowMs`. */
   hit(key: string, windowMs: number): Promise<CounterState>;
   get(key: string): Promise<CounterState>;
+  /** Takes one back (never below zero, window unchanged): an attempt counted up front that turned out fine. */
+  undo(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -41,6 +43,11 @@ export class MemoryCounterStore implements CounterStore {
     return { count: e.count, ttlMs: e.endsAt - now };
   }
 
+  async undo(key: string): Promise<void> {
+    const e = this.entries.get(key);
+    if (e && e.count > 0) e.count -= 1;
+  }
+
   async reset(key: string): Promise<void> {
     this.entries.delete(key);
   }
@@ -59,6 +66,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
+// DECR only an existing counter that is above zero, so an undo never creates a key without expiry.
+const UNDO_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 export class RedisCounterStore implements CounterStore {
   constructor(
     private readonly redis: Redis,
@@ -76,6 +89,10 @@ export class RedisCounterStore implements CounterStore {
     );
     if (raw === null || ttl <= 0) return { count: 0, ttlMs: 0 };
     return { count: Number(raw), ttlMs: ttl };
+  }
+
+  async undo(key: string): Promise<void> {
+    await this.redis.eval(UNDO_SCRIPT, 1, this.prefix + key);
   }
 
   async reset(key: string): Promise<void> {

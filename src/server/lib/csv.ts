@@ -113,14 +113,26 @@ export async function* readCsv(
   }
 }
 
+// What a spreadsheet may run as a formula (CSV injection): a cell that starts with = + - @ (or their
+// full-width forms, which some spreadsheets fold to the ASCII ones), a tab or a CR; or a cell that holds
+// a separator followed by one of them, since a spreadsheet set to split on ; or tabs would make that part
+// a cell of its own. Plain numbers (-5, -1.5) stay as they are.
+const FORMULA_START = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r]/;
+const FORMULA_AFTER_SEPARATOR = /[,;\t|]\s*["']?[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** True when a spreadsheet could read `s` as a formula; the writer prefixes such cells with a quote. */
+export function isFormulaLike(s: string): boolean {
+  if (/^-?\d+(\.\d+)?$/.test(s)) return false;
+  return FORMULA_START.test(s) || FORMULA_AFTER_SEPARATOR.test(s);
+}
+
 /** One CSV line (with CRLF, as RFC 4180 and Excel expect); fields with separators, quotes or breaks are quoted. */
 export function csvLine(values: readonly (string | number | null | undefined)[]): string {
   return (
     values
       .map((v) => {
         const s = v === null || v === undefined ? '' : String(v);
-        // A leading =, +, - or @ would be run as a formula by spreadsheets (CSV injection): prefix a quote.
-        const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+        const safe = isFormulaLike(s) ? `'${s}` : s;
         return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
       })
       .join(',') + '\r\n'

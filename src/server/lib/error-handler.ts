@@ -40,6 +40,11 @@ export function fieldError(req: FastifyRequest, field: string, message: string, 
   return { field, key, message: translate(requestLanguage(req), key, p), ...(p && Object.keys(p).length ? { params: p } : {}) };
 }
 
+/** Errors Fastify raises before routing (a malformed URL, an over-long parameter): 400 in the envelope. */
+export function frameworkErrorHandler(_err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  return send(req, reply, 'invalid-argument', 'errors.malformedUrl');
+}
+
 /** `pageFallback` answers GET requests outside /api that match no route (the web app's history routing). */
 export function registerErrorHandling(
   app: FastifyInstance,

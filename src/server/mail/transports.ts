@@ -25,6 +25,8 @@ export interface SendResult {
 export interface MailTransport {
   /** where messages go, for the log (credentials removed) */
   readonly description: string;
+  /** true when what is sent stays on this server's disk (the .eml fallback): secrets must be left out */
+  readonly keepsCopies: boolean;
   send(row: OutboxRow): Promise<SendResult>;
   close(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export function createSmtpTransport(url: string, from: string, options: SmtpTran
       : nodemailer.createTransport({ ...common, pool: true, maxConnections: options.maxConnections ?? 5 });
   return {
     description: `SMTP ${describeSmtpUrl(url)}${options.pool === false ? ' (unpooled)' : ''}`,
+    keepsCopies: false,
     async send(row) {
       const info = await transporter.sendMail(composeMessage(row, from));
       return { messageId: info.messageId };
@@ -114,6 +117,7 @@ export function createFileTransport(dir: string, from: string, log: MailLog): Ma
   });
   return {
     description: `.eml files under ${dir} (SMTP_URL is not set)`,
+    keepsCopies: true,
     async send(row) {
       const info = await composer.sendMail(composeMessage(row, from));
       await fs.mkdir(dir, { recursive: true });

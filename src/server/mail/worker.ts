@@ -10,6 +10,7 @@
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailOutbox, type OutboxRow } from '../db/schema/index';
+import { composerFor } from './composers';
 import { outcomeHandlerFor, type MailOutcome } from './outcomes';
 import { classifySendError, DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy';
 import type { MailLog, MailTransport } from './transports';
@@ -137,9 +138,14 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       decision = { status: 'failed', error: 'The worker sending the last attempt stopped before it finished', attempts: row.maxAttempts };
     } else {
       try {
-        const result = await transport.send(row);
-        log.info({ outboxId: row.id, kind: row.kind, messageId: result.messageId }, 'email sent');
-        decision = { status: 'sent' };
+        const toSend = await compose(row);
+        if (toSend) {
+          const result = await transport.send(toSend);
+          log.info({ outboxId: row.id, kind: row.kind, messageId: result.messageId }, 'email sent');
+          decision = { status: 'sent' };
+        } else {
+          decision = { status: 'failed', error: 'No longer needed: the account changed before it was sent' };
+        }
       } catch (err) {
         const failure = classifySendError(err);
         decision =
@@ -149,6 +155,19 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
         log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, error: failure.message }, decision.status === 'failed' ? 'email failed' : 'email will be retried');
       }
     }
+    await recordDecision(row, decision);
+  }
+
+  /** The row as it is sent: a composer (composers.ts) makes the content of kinds that carry a secret. */
+  async function compose(row: OutboxRow): Promise<OutboxRow | null> {
+    const composer = composerFor(row.kind);
+    if (!composer) return row;
+    const content = await composer(db, row, { keepsCopy: transport.keepsCopies });
+    if (!content) return null;
+    return { ...row, subject: content.subject ?? row.subject, textBody: content.text, htmlBody: content.html ?? null };
+  }
+
+  async function recordDecision(row: OutboxRow, decision: Decision): Promise<void> {
     // A database hiccup here would leave a sent message to be claimed again after its lease; try a few times.
     for (let attempt = 1; ; attempt++) {
       try {

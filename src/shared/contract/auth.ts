@@ -13,7 +13,9 @@ export function newPasswordField() {
     .string({ error: MSG.required })
     .min(1, { error: MSG.required, abort: true })
     .min(PASSWORD_MIN, { error: 'validation.passwordTooShort', abort: true })
-    .max(PASSWORD_MAX, { error: 'validation.passwordTooLong' });
+    .max(PASSWORD_MAX, { error: 'validation.passwordTooLong', abort: true })
+    // Eight spaces or "aaaaaaaa" pass a length rule and nothing else: one distinct character is no password.
+    .refine((p) => p.trim() !== '' && new Set(p).size > 1, { error: 'validation.passwordTooSimple' });
 }
 
 /** A password being checked (sign-in, current password): only present and bounded. */

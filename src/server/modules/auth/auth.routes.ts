@@ -18,6 +18,7 @@ import { translate } from '../../../shared/i18n/index';
 import { requireUser } from '../../lib/access';
 import { createCounterStore } from '../../lib/counters';
 import { prepareDummyHash } from '../../lib/passwords';
+import { onMailCompose } from '../../mail/composers';
 import { requestLanguage } from '../../lib/request-language';
 import {
   changeOwnPassword,
@@ -29,7 +30,7 @@ import {
   type RequestMeta,
 } from './auth.service';
 import { LoginLimiter } from './login-limits';
-import { requestPasswordReset, resetPassword } from './password-reset';
+import { composeResetMail, requestPasswordReset, resetPassword, RESET_MAIL_KIND } from './password-reset';
 import { clearSessionCookie, revokeSession, revokeUserSessions, setSessionCookie } from './sessions';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -54,6 +55,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
   const limiter = new LoginLimiter(createCounterStore(app.ctx.redis));
   prepareDummyHash();
+  // The reset link is made when its email is sent, never stored (password-reset.ts).
+  const stopComposing = onMailCompose(RESET_MAIL_KIND, (workerDb, row, options) => composeResetMail(workerDb, config, row, options));
+  app.addHook('onClose', async () => stopComposing());
   const forgotPerEmail = app.createRateLimit({
     ...FORGOT_PER_EMAIL,
     keyGenerator: (req) => `forgot-email:${(req.body as { email: string }).email}`,
@@ -134,7 +138,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: noticeEnvelope } },
   }, async (req, reply) => {
     await checkLimit(reply, await forgotPerEmail(req));
-    await requestPasswordReset(db, config, req.body.email);
+    // Answered before looking the address up: the same work, and so the same time, for every address.
+    const { email } = req.body;
+    app.ctx.afterResponse.run('password reset request', () => requestPasswordReset(db, email));
     return noticeOf(req, 'auth.resetLinkSent');
   });
 

@@ -10,6 +10,7 @@ import type { UserRow } from '../../db/schema/index';
 import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../lib/passwords';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import type { LoginLimiter } from './login-limits';
+import { endPendingResets } from './password-reset';
 import { createSession, revokeSession, revokeUserSessions, toSessionUser, type SessionUser } from './sessions';
 import { countUsers, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockUsersTable, updateUser } from './users.repo';
 
@@ -77,14 +78,11 @@ export async function login(
   meta: RequestMeta,
   previousSessionIdHash: string | null,
 ): Promise<{ user: SessionUser; token: string }> {
-  await limiter.assertAllowed(input.email, meta.ip);
+  await limiter.attempt(input.email, meta.ip);
   const row = await findUserByEmail(db, input.email);
   const ok = await verifyPassword(row?.passwordHash, input.password);
-  if (!row || !ok || row.disabled) {
-    await limiter.recordFailure(input.email, meta.ip);
-    throw new AppError('unauthenticated', 'errors.emailOrPasswordWrong');
-  }
-  await limiter.recordSuccess(input.email, meta.ip);
+  if (!row || !ok || row.disabled) throw new AppError('unauthenticated', 'errors.emailOrPasswordWrong');
+  await limiter.succeeded(input.email, meta.ip);
   // A new session id at every sign-in: a session id planted before sign-in (fixation) is worth nothing.
   if (previousSessionIdHash) await revokeSession(db, previousSessionIdHash);
   const token = await createSession(db, row.id, meta);
@@ -119,19 +117,20 @@ export async function changeOwnPassword(
   input: ChangePasswordInput,
   ip: string,
 ): Promise<void> {
-  await limiter.assertAllowed(user.email, ip);
+  await limiter.attempt(user.email, ip);
   const row = await findUserById(db, user.id);
   if (!row || !(await verifyPassword(row.passwordHash, input.currentPassword))) {
-    await limiter.recordFailure(user.email, ip);
     throw new AppError('invalid-argument', 'auth.currentPasswordWrong', {
       fields: [{ field: 'currentPassword', key: 'auth.currentPasswordWrong' }],
     });
   }
+  await limiter.succeeded(user.email, ip);
   await assertPasswordAcceptable(input.newPassword, 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await updateUser(tx, user.id, { passwordHash });
     await revokeUserSessions(tx, user.id, currentSessionIdHash ?? undefined);
+    await endPendingResets(tx, user.id);
     await recordAudit(tx, actorOf(user, ip), { action: 'change-password', entity: 'user', entityId: user.id });
   });
 }

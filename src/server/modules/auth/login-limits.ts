@@ -7,8 +7,9 @@
  *    wait, and then for at most 15 minutes after their last burst. Success does not clear it (a guesser
  *    must not be able to reset it by watching the owner sign in).
  *  - per IP: 30 failures in 15 minutes, over all accounts (password spraying from one address).
- * All windows are fixed and bounded: there is no escalating or indefinite lockout. Blocked requests do not
- * run Argon2 and do not extend a window. Unknown e-mails are counted exactly like known ones, so the
+ * Every attempt is counted before its password is checked (see attempt()), so that the limits hold under
+ * parallel requests; a success is then taken back. All windows are fixed and bounded: there is no
+ * escalating or indefinite lockout. Blocked requests do not run Argon2 and do not extend a window. Unknown e-mails are counted exactly like known ones, so the
  * limits reveal nothing about which accounts exist. An IPv6 client counts by its /64, since one
  * subscriber usually holds a whole /64 and could otherwise rotate addresses at will.
  */
@@ -33,14 +34,22 @@ function keys(email: string, rawIp: string) {
 export class LoginLimiter {
   constructor(private readonly store: CounterStore) {}
 
-  /** Throws 429 with the seconds to wait when any limit is reached; sets nothing. */
-  async assertAllowed(email: string, ip: string): Promise<void> {
+  /**
+   * Counts this attempt, before the password is checked, and throws 429 with the seconds to wait when it
+   * goes past any limit. Counting first with an atomic increment is what makes the limits hold when many
+   * guesses arrive at once: each one gets its own number, and only the first ones under the limit proceed.
+   */
+  async attempt(email: string, ip: string): Promise<void> {
     const k = keys(email, ip);
-    const [accountIp, account, perIp] = await Promise.all([this.store.get(k.accountIp), this.store.get(k.account), this.store.get(k.ip)]);
+    const [accountIp, account, perIp] = await Promise.all([
+      this.store.hit(k.accountIp, LOGIN_WINDOW_MS),
+      this.store.hit(k.account, LOGIN_WINDOW_MS),
+      this.store.hit(k.ip, LOGIN_WINDOW_MS),
+    ]);
     const blocked = [
-      accountIp.count >= MAX_FAILURES_PER_ACCOUNT_IP ? accountIp.ttlMs : 0,
-      account.count >= MAX_FAILURES_PER_ACCOUNT ? account.ttlMs : 0,
-      perIp.count >= MAX_FAILURES_PER_IP ? perIp.ttlMs : 0,
+      accountIp.count > MAX_FAILURES_PER_ACCOUNT_IP ? accountIp.ttlMs : 0,
+      account.count > MAX_FAILURES_PER_ACCOUNT ? account.ttlMs : 0,
+      perIp.count > MAX_FAILURES_PER_IP ? perIp.ttlMs : 0,
     ];
     const waitMs = Math.max(...blocked);
     if (waitMs > 0) {
@@ -50,16 +59,12 @@ export class LoginLimiter {
     }
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
+  /**
+   * The attempt was right: the account+address count starts over (the owner's own typos never pile up),
+   * and the attempt is taken back from the per-account and per-address counts, which only count failures.
+   */
+  async succeeded(email: string, ip: string): Promise<void> {
     const k = keys(email, ip);
-    await Promise.all([
-      this.store.hit(k.accountIp, LOGIN_WINDOW_MS),
-      this.store.hit(k.account, LOGIN_WINDOW_MS),
-      this.store.hit(k.ip, LOGIN_WINDOW_MS),
-    ]);
-  }
-
-  async recordSuccess(email: string, ip: string): Promise<void> {
-    await this.store.reset(keys(email, ip).accountIp);
+    await Promise.all([this.store.reset(k.accountIp), this.store.undo(k.account), this.store.undo(k.ip)]);
   }
 }

@@ -10,6 +10,7 @@ import type { UserRow } from '../../db/schema/index';
 import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { auditView } from '../auth/auth.service';
+import { endPendingResets } from '../auth/password-reset';
 import { revokeUserSessions, toSessionUser, type SessionUser } from '../auth/sessions';
 import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/users.repo';
 
@@ -67,6 +68,7 @@ export async function updateStaff(db: Db, actorUser: SessionUser, actor: AuditAc
     const after = (await updateUser(tx, id, change))!;
     // Old sessions carry the old role's trust; a disabled user must be out now, not at the next sign-in.
     if (before.role !== after.role || (!before.disabled && after.disabled)) await revokeUserSessions(tx, id);
+    if (!before.disabled && after.disabled) await endPendingResets(tx, id);
     await recordAudit(tx, actor, { action: 'update', entity: 'user', entityId: id, before: auditView(before), after: auditView(after) });
     return after;
   });
@@ -86,6 +88,7 @@ export async function setStaffPassword(
   await db.transaction(async (tx) => {
     await loadForChange(tx, id);
     await updateUser(tx, id, { passwordHash });
+    await endPendingResets(tx, id);
     // An admin setting their own password here keeps the session they are using, as on /auth/password.
     await revokeUserSessions(tx, id, id === actorUser.id ? (currentSessionIdHash ?? undefined) : undefined);
     await recordAudit(tx, actor, { action: 'set-password', entity: 'user', entityId: id });
@@ -99,6 +102,7 @@ export async function deleteStaff(db: Db, actorUser: SessionUser, actor: AuditAc
     await guardAdminLoss(tx, before, { deleted: true });
     // Sessions go with the row (ON DELETE CASCADE); said explicitly so the rule does not hang on the schema.
     await revokeUserSessions(tx, id);
+    await endPendingResets(tx, id);
     await deleteUser(tx, id);
     await recordAudit(tx, actor, { action: 'delete', entity: 'user', entityId: id, before: auditView(before) });
   });

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
@@ -15,13 +16,24 @@ const resetForm = resetPasswordInput
   .extend({ confirmPassword: z.string() })
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], error: 'validation.passwordsDoNotMatch' });
 
-/** The page of the emailed link: the token comes from the query. */
+/**
+ * The token of the emailed link. It travels in the fragment (`#token=`), which the browser never sends,
+ * so it reaches no server log; it is then taken out of the address bar and the history. Older links
+ * carried it in the query.
+ */
+function takeTokenFromAddress(params: URLSearchParams): string {
+  const fromHash = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token');
+  if (fromHash) window.history.replaceState(window.history.state, '', window.location.pathname);
+  return fromHash ?? params.get('token') ?? '';
+}
+
+/** The page of the emailed link. */
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const token = params.get('token') ?? '';
+  const [token] = useState(() => takeTokenFromAddress(params));
   const form = useForm({ resolver: zodFormResolver(resetForm), defaultValues: { token, password: '', confirmPassword: '' } });
 
   const onSubmit = form.handleSubmit(async ({ token: tk, password }) => {
