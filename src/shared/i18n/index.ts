@@ -41,6 +41,17 @@ import enMachineScreens from './en/machineScreens.json';
 import zhMachineData from './zh/machineData.json';
 import zhMachineImport from './zh/machineImport.json';
 import zhMachineScreens from './zh/machineScreens.json';
+// Report center (issue 9): PDF and email texts, settings, public API messages, the public page, the settings screen
+import enReports from './en/reports.json';
+import enSettings from './en/settings.json';
+import enPublicApi from './en/publicApi.json';
+import enSearch from './en/search.json';
+import enSettingsScreen from './en/settingsScreen.json';
+import zhReports from './zh/reports.json';
+import zhSettings from './zh/settings.json';
+import zhPublicApi from './zh/publicApi.json';
+import zhSearch from './zh/search.json';
+import zhSettingsScreen from './zh/settingsScreen.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -49,8 +60,8 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount, machineData: enMachineData, machineImport: enMachineImport, machineScreens: enMachineScreens },
-  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount, machineData: zhMachineData, machineImport: zhMachineImport, machineScreens: zhMachineScreens },
+  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount, machineData: enMachineData, machineImport: enMachineImport, machineScreens: enMachineScreens, reports: enReports, settings: enSettings, publicApi: enPublicApi, search: enSearch, settingsScreen: enSettingsScreen },
+  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount, machineData: zhMachineData, machineImport: zhMachineImport, machineScreens: zhMachineScreens, reports: zhReports, settings: zhSettings, publicApi: zhPublicApi, search: zhSearch, settingsScreen: zhSettingsScreen },
 };
 
 export function isLanguage(value: unknown): value is Language {
