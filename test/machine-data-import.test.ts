@@ -168,3 +168,18 @@ describe('machine data CSV import', () => {
     expect((await uploadFiles([['file', `${HEADER}\n${line('ADM-1', 'ADM-0001')}\n`]], URL, admin)).json().data).toMatchObject({ stored: 1 });
   });
 });
+
+describe('machine data CSV import over several COPY chunks', () => {
+  it('finds a clash between the first and the last chunk, and stores a large file whole', async () => {
+    const body = Array.from({ length: 41_000 }, (_, i) => line(`BIG-${i}`, `BIG-${String(i).padStart(6, '0')}`));
+    const clash = [HEADER, ...body, line('BIG-7', 'BIG-000007', { result: 'fail' })].join('\n');
+    const refused = await upload(t.app, cookie, URL, clash);
+    expect(refused.json().data).toMatchObject({ rows: 41_001, stored: 0, valid: false });
+    expect(refused.json().data.errors.map((e: { row: number; key: string }) => `${e.row} ${e.key}`)).toEqual(['41002 machineImport.duplicateInFile']);
+    expect(await stored('BIG-')).toEqual([]);
+    const good = await upload(t.app, cookie, URL, [HEADER, ...body].join('\n'));
+    expect(good.json().data).toMatchObject({ rows: 41_000, stored: 41_000, valid: true });
+    const [n] = rowsOf<{ n: number }>(await db().execute(sql`SELECT count(*)::int AS n FROM test_records WHERE record_id LIKE 'BIG-%'`));
+    expect(n!.n).toBe(41_000);
+  }, 120_000);
+});

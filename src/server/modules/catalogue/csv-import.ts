@@ -44,7 +44,8 @@ export interface ImportSpec<T> {
   columns: readonly string[];
   required: readonly string[];
   maxRows: number;
-  schema: z.ZodType<T>;
+  /** the row's zod schema (or a wrapper of one) */
+  schema: { safeParse(input: Record<string, string>): RowParse<T> };
   /** the staging table's columns after `row integer` (SQL column definitions) */
   stage: readonly (readonly [name: string, type: string])[];
   /** a valid row's staging values in `stage` order, or the failure that refuses it */
@@ -59,6 +60,8 @@ export interface ImportSpec<T> {
   finish?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
   chunkRows?: number;
 }
+
+export type RowParse<T> = { success: true; data: T } | { success: false; error: { issues: z.core.$ZodIssue[] } };
 
 export type BulkImportResult = ImportResult & { skipped: number };
 
@@ -96,7 +99,18 @@ export async function runImport<T>(
       let header: (string | null)[] | null = null;
       let chunk: string[] = [];
       let pending: { row: number; value: T }[] = [];
+      // One chunk loads while the next one is read and checked: on PostgreSQL the two run on different
+      // processes (cores). At most two chunks exist at a time.
+      let loading: Promise<void> = Promise.resolve();
+      const load = async (lines: string[]) => {
+        await copyChunk(tx, STAGE, stageColumns, lines);
+        const out = await spec.load(tx, lines.length);
+        out.failures.forEach(fail);
+        skipped += out.skipped ?? 0;
+        await tx.execute(sql.raw(`TRUNCATE ${STAGE}`));
+      };
       const flush = async () => {
+        await loading;
         if (pending.length > 0 && spec.stageChunk && errors.length < MAX_ERRORS) {
           const staged = await spec.stageChunk(tx, pending);
           staged.forEach((v, i) => (Array.isArray(v) ? chunk.push(copyLine([pending[i]!.row, ...v])) : fail(v)));
@@ -104,13 +118,8 @@ export async function runImport<T>(
         pending = [];
         // Past the error cap the preview is already full; only the row count still matters.
         if (chunk.length > 0 && errors.length < MAX_ERRORS) {
-          await copyChunk(tx, STAGE, stageColumns, chunk);
-          const staged = chunk.length;
-          chunk = [];
-          const out = await spec.load(tx, staged);
-          out.failures.forEach(fail);
-          skipped += out.skipped ?? 0;
-          await tx.execute(sql.raw(`TRUNCATE ${STAGE}`));
+          loading = load(chunk);
+          loading.catch(() => undefined); // awaited (and thrown) at the next flush; not "unhandled" meanwhile
         }
         chunk = [];
       };
@@ -167,10 +176,15 @@ export async function runImport<T>(
           if (chunk.length >= chunkRows()) await flush();
         }
       } catch (err) {
-        if (!(err instanceof CsvTooLargeError)) throw err;
+        if (!(err instanceof CsvTooLargeError)) {
+          // The connection must be idle before the transaction is rolled back.
+          await loading.catch(() => undefined);
+          throw err;
+        }
         fail({ row: err.row, field: '', key: k('malformed') });
       }
       await flush();
+      await loading;
       if (!header) fail({ row: 1, field: '', key: k('empty') });
       else if (rows === 0 && found === 0) fail({ row: 2, field: '', key: k('empty') });
       if (found === 0 && spec.finish) await spec.finish(tx, fail);

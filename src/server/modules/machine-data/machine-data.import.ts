@@ -11,7 +11,6 @@
  * Samples: an optional second file part named `samples` (recordId,t,p), sent before the records file.
  */
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import {
   samplesField,
   TEST_RECORD_CSV_COLUMNS,
@@ -24,7 +23,7 @@ import type { Language } from '../../../shared/i18n/index';
 import { rowsOf, type Db, type Tx } from '../../db/client';
 import type { CopyValue } from '../../lib/copy';
 import type { AuditActor } from '../audit/audit.writer';
-import { runImport, STAGE, type BulkImportResult, type RowFailure } from '../catalogue/csv-import';
+import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../catalogue/csv-import';
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
 import { encodeSamples, recordContentHash } from './record-codec';
 
@@ -33,14 +32,15 @@ export const MACHINE_IMPORT_COLUMNS = [...TEST_RECORD_CSV_COLUMNS, 'machine'] as
 /** Records per chunk when a samples file came along: up to 10,000 points each are fetched per chunk. */
 const CHUNK_WITH_SAMPLES = 1000;
 
-const machineCell = z.object({
-  machine: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() ?? ''),
-});
-const csvRow = z.intersection(machineCell, testRecordInput);
 type CsvRow = TestRecordValues & { machine: string };
+
+/** The bench API's record schema, plus the `machine` cell carried along (a zod intersection costs 50% more). */
+const csvRow = {
+  safeParse(input: Record<string, string>): RowParse<CsvRow> {
+    const r = testRecordInput.safeParse(input);
+    return r.success ? { success: true, data: { ...r.data, machine: (input.machine ?? '').trim() } } : r;
+  },
+};
 
 const hex = (b: Buffer | null) => (b ? `\\x${b.toString('hex')}` : null);
 
@@ -84,7 +84,7 @@ export async function importMachineData(
     columns: MACHINE_IMPORT_COLUMNS,
     required: ['recordId', 'serial', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'result', 'testedAt'],
     maxRows: MAX_RECORD_ROWS,
-    schema: csvRow as z.ZodType<CsvRow>,
+    schema: csvRow,
     chunkRows: undefined as number | undefined,
     stage: [
       ['machine_id', 'uuid'],
