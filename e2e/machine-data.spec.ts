@@ -8,14 +8,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { translate, type Language } from '../src/shared/i18n/index';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 
 const OUT = path.join('e2e', 'artifacts', 'machine-data');
 const MONTH = '2025-03';
 
-/** A text of the catalogue in `lang`, as the screens show it. */
+type Language = 'en' | 'zh';
+type Tree = { [key: string]: string | Tree };
+// Read as files: Playwright's ESM loader will not import the catalogue's JSON modules without attributes.
+const catalogue = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
+const CATALOGUES = { en: { machineScreens: catalogue('en', 'machineScreens'), app: catalogue('en', 'app') }, zh: { machineScreens: catalogue('zh', 'machineScreens'), app: catalogue('zh', 'app') } };
+
+/** A text of the catalogue (`app.delete`, `machineScreens.…`) in `lang`, as the screens show it. */
+function translate(lang: Language, key: string, params: Record<string, unknown> = {}): string {
+  let node: string | Tree | undefined = CATALOGUES[lang] as Tree;
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
 const tr = (lang: Language, key: string, params?: Record<string, unknown>) => translate(lang, `machineScreens.${key}`, params);
 
 /** A second admin signed in in a fresh context, in `lang` (the first admin's language is left alone). */
@@ -152,7 +163,7 @@ for (const lang of ['en', 'zh'] as const) {
       await shot(page, 'machine-data', lang);
 
       await page.getByLabel(tr(lang, 'fields.result'), { exact: true }).click();
-      await page.getByRole('option', { name: tr(lang, 'results.fail') }).click();
+      await page.getByRole('option', { name: tr(lang, 'results.fail'), exact: true }).click();
       await expect(page).toHaveURL(/result=fail/);
       await expect(rows).toHaveCount(1);
       await expect(rows.first()).toContainText(`${batch.prefix}R2`);
@@ -163,7 +174,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(rows).toHaveCount(4);
 
       await page.getByLabel(tr(lang, 'fields.testType'), { exact: true }).click();
-      await page.getByRole('option', { name: tr(lang, 'testTypes.seat') }).click();
+      await page.getByRole('option', { name: tr(lang, 'testTypes.seat'), exact: true }).click();
       await expect(page).toHaveURL(/type=seat/);
       await expect(rows).toHaveCount(2);
       await page.getByLabel(tr(lang, 'list.testedFrom'), { exact: true }).fill(`${MONTH}-04`);
@@ -175,10 +186,12 @@ for (const lang of ['en', 'zh'] as const) {
 
       // Unmatched: a serial no range covers.
       await page.getByTestId('table-search').fill('');
+      // Wait for the debounced search to reach the URL before the next change (both rewrite the address).
+      await expect(page).not.toHaveURL(/[?&]q=/);
       await page.getByLabel(tr(lang, 'list.matching'), { exact: true }).click();
-      await page.getByRole('option', { name: tr(lang, 'list.unmatchedOnly') }).click();
+      await page.getByRole('option', { name: tr(lang, 'list.unmatchedOnly'), exact: true }).click();
       await page.getByLabel(tr(lang, 'fields.machine'), { exact: true }).click();
-      await page.getByRole('option', { name: bench }).click();
+      await page.getByRole('option', { name: bench, exact: true }).click();
       await expect(page).toHaveURL(/matched=false/);
       await expect(page).toHaveURL(/bench=/);
       await expect(rows).toHaveCount(1);
@@ -202,7 +215,9 @@ for (const lang of ['en', 'zh'] as const) {
       const chart = page.getByTestId('pressure-chart');
       await expect(chart).toBeVisible();
       await expect(chart.getByTestId('chart-curve')).toBeVisible();
-      await expect(chart.getByTestId('chart-reference')).toBeVisible();
+      // A horizontal line has no height, so Playwright calls it hidden: count it and check it is drawn across.
+      await expect(chart.getByTestId('chart-reference')).toHaveCount(1);
+      await expect(chart.locator('text', { hasText: tr(lang, 'chart.referenceLabel', { value: '2.4', unit: 'MPa' }) })).toBeVisible();
       await expect(chart.getByTestId('chart-hold')).toBeVisible();
       await expect(chart.locator('text', { hasText: tr(lang, 'chart.timeAxis') })).toBeVisible();
       await expect(chart.locator('text', { hasText: tr(lang, 'chart.pressureAxis') })).toBeVisible();

@@ -21,19 +21,17 @@ import type { RecordFilter } from '../api';
 
 type List = ListState<TestRecord, TestRecordSort, RecordFilter>;
 
-const field = { minWidth: 150, flex: { xs: '1 1 140px', sm: '0 0 auto' } } as const;
-
 function SelectFilter({ list, name, label, options }: { list: List; name: RecordFilter; label: string; options: { value: string; label: string }[] }) {
   const { t } = useTranslation();
   return (
     <TextField
       select
+      fullWidth
       size="small"
       id={`filter-${name}`}
       label={label}
       value={list.filters[name] ?? ''}
       onChange={(e) => list.setFilter(name, e.target.value || undefined)}
-      sx={field}
     >
       <MenuItem value="">{t('machineScreens.list.any')}</MenuItem>
       {options.map((o) => (
@@ -58,7 +56,7 @@ function ProductFilter({ list }: { list: List }) {
         : null
     : null;
   return (
-    <Box sx={{ minWidth: 220, flex: { xs: '1 1 100%', sm: '0 0 240px' } }}>
+    <Box sx={{ gridColumn: { xs: '1 / -1', sm: 'span 2' } }}>
       <ProductPicker
         id="filter-product"
         label={t('machineScreens.fields.product')}
@@ -95,17 +93,22 @@ export function RecordFilters({ list }: { list: List }) {
   const date = (name: 'from' | 'to', label: string) => (
     <TextField
       type="date"
+      fullWidth
       size="small"
       id={`filter-${name}`}
       label={label}
       value={list.filters[name] ?? ''}
       onChange={(e) => list.setFilter(name, e.target.value || undefined)}
       slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined } }}
-      sx={field}
     />
   );
   return (
-    <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center', width: '100%' }} role="group" aria-label={t('machineScreens.list.filters')}>
+    // A grid, so the filters line up in tidy rows at any width (two columns on a phone).
+    <Box
+      role="group"
+      aria-label={t('machineScreens.list.filters')}
+      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(160px, 1fr))' }, gap: 1.5, alignItems: 'center', width: '100%' }}
+    >
       <ProductFilter list={list} />
       <SelectFilter list={list} name="result" label={t('machineScreens.fields.result')} options={TEST_RESULTS.map((v) => ({ value: v, label: t(`machineScreens.results.${v}`) }))} />
       <SelectFilter list={list} name="type" label={t('machineScreens.fields.testType')} options={TEST_TYPES.map((v) => ({ value: v, label: t(`machineScreens.testTypes.${v}`) }))} />
@@ -125,6 +128,7 @@ export function RecordFilters({ list }: { list: List }) {
         <Button
           size="small"
           color="inherit"
+          sx={{ justifySelf: 'start' }}
           startIcon={<FilterAltOffOutlined />}
           onClick={() => list.setFilters({ product: undefined, result: undefined, type: undefined, bench: undefined, matched: undefined, from: undefined, to: undefined })}
         >
