@@ -54,7 +54,9 @@ export function request(
 
 const ADMIN = { name: 'Kill Test Admin', email: 'admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
 
-export async function startServer(opts: { dataDir: string; databaseUrl?: string }): Promise<ServerProcess> {
+/** `appRoot`: another checkout to run (the benchmark's "before" figures); this one by default. */
+export async function startServer(opts: { dataDir: string; databaseUrl?: string; appRoot?: string }): Promise<ServerProcess> {
+  const appRoot = opts.appRoot ?? root;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn' };
@@ -62,8 +64,8 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   // `node --import tsx`, not the tsx CLI: the CLI runs the server in a child of its own, whose pid and
   // memory would not be the ones seen here, and a SIGKILL to the CLI would leave the server running.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
-    cwd: root,
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot, 'src/server/main.ts')], {
+    cwd: appRoot,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
