@@ -115,6 +115,23 @@ describe('benches', () => {
     expect(listed.lastUsedAt).not.toBeNull();
   });
 
+  it('a delete racing a batch never leaves records of a deleted bench', async () => {
+    for (let i = 0; i < 3; i++) {
+      const bench = await createBench(t.app, admin);
+      const batch = Array.from({ length: 300 }, () => record());
+      const [posted, del] = await Promise.all([postBatch(t.app, bench.key, { records: batch }), api('DELETE', `/api/v1/machines/${bench.id}`)]);
+      const [row] = await t.app.ctx.db.select().from(machines).where(eq(machines.id, bench.id));
+      if (del.json().data.outcome === 'deleted') {
+        expect(row).toBeUndefined();
+        expect(posted.statusCode).toBe(401);
+      } else {
+        expect(posted.json().data.stored).toBe(300);
+        expect(row).toMatchObject({ recordCount: 300 });
+        expect(row!.disabledAt).not.toBeNull();
+      }
+    }
+  });
+
   it('audits every change without the key or its hash', async () => {
     const bench = await createBench(t.app, admin, 'Audited Bench');
     await api('PATCH', `/api/v1/machines/${bench.id}`, { name: 'Audited Bench 2' });

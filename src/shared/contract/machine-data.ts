@@ -57,7 +57,8 @@ function isoDateTimeMs(text: string): number {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return NaN;
   const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const daysInMonth = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || sec > 59) return NaN;
   return Date.parse(text);
 }
@@ -89,27 +90,46 @@ export function integerField(opts: { min: number; max: number }) {
     });
 }
 
-const finite = (min: number, max: number) =>
-  z
-    .number({ error: 'validation.number' })
-    .refine(Number.isFinite, { error: 'validation.number', abort: true })
-    .min(min, { error: 'validation.min' })
-    .max(max, { error: 'validation.max' });
-
-export const sample = z.object({ t: finite(0, SAMPLE_T_MAX), p: finite(-PRESSURE_MAX, PRESSURE_MAX) });
+export const sample = z.object({ t: z.number(), p: z.number() });
 export type Sample = z.infer<typeof sample>;
 
-/** Up to MAX_SAMPLES points, `t` strictly ascending seconds, `p` in MPa. */
+type PointIssue = { path: (string | number)[]; message: string; code?: 'too_small' | 'too_big'; bound?: number };
+
+/** What is wrong with one point (or with its order after `prev`), or null. */
+function pointIssue(pt: unknown, i: number, prevT: number): PointIssue | null {
+  if (!pt || typeof pt !== 'object') return { path: [i], message: 'validation.invalid' };
+  const { t, p } = pt as { t?: unknown; p?: unknown };
+  for (const [name, v, min, max] of [['t', t, 0, SAMPLE_T_MAX], ['p', p, -PRESSURE_MAX, PRESSURE_MAX]] as const) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return { path: [i, name], message: 'validation.number' };
+    if (v < min) return { path: [i, name], message: 'validation.min', code: 'too_small', bound: min };
+    if (v > max) return { path: [i, name], message: 'validation.max', code: 'too_big', bound: max };
+  }
+  if (i > 0 && (t as number) <= prevT) return { path: [i, 't'], message: 'machineData.validation.samplesOrder' };
+  return null;
+}
+
+/**
+ * Up to MAX_SAMPLES points `{ t, p }`: `t` strictly ascending seconds in [0, SAMPLE_T_MAX], `p` MPa within
+ * ±PRESSURE_MAX. Checked by one plain loop rather than a zod object per point: a full batch carries hundreds
+ * of thousands of points, and the first bad one is reported (a thousand messages would bury the batch).
+ */
 export const samplesField = z
-  .array(sample, { error: 'validation.invalid' })
-  .max(MAX_SAMPLES, { error: 'machineData.validation.tooManySamples' })
-  .superRefine((points, ctx) => {
-    for (let i = 1; i < points.length; i++) {
-      if (points[i]!.t <= points[i - 1]!.t) {
-        ctx.addIssue({ code: 'custom', path: [i, 't'], message: 'machineData.validation.samplesOrder' });
-        return; // one message says it; a thousand would bury the rest of the batch
+  .array(z.unknown(), { error: 'validation.invalid' })
+  .max(MAX_SAMPLES, { error: 'machineData.validation.tooManySamples', abort: true })
+  .transform((points, ctx): Sample[] => {
+    if (points.length > MAX_SAMPLES) return [];
+    let prevT = -Infinity;
+    for (let i = 0; i < points.length; i++) {
+      const issue = pointIssue(points[i], i, prevT);
+      if (issue) {
+        if (issue.code === 'too_small') ctx.addIssue({ code: 'too_small', origin: 'number', minimum: issue.bound!, inclusive: true, path: issue.path, message: issue.message });
+        else if (issue.code === 'too_big') ctx.addIssue({ code: 'too_big', origin: 'number', maximum: issue.bound!, inclusive: true, path: issue.path, message: issue.message });
+        else ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+        return [];
       }
+      prevT = (points[i] as Sample).t;
     }
+    return points as Sample[];
   });
 
 const recordText = (max: number) => optionalText(max).refine(printable, { error: 'validation.invalid' });

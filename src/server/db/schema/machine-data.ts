@@ -28,8 +28,8 @@ export const machines = pgTable('machines', {
 
 export const testRecords = pgTable('test_records', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  /** NULL for records uploaded as CSV */
-  machineId: uuid('machine_id').references(() => machines.id, { onDelete: 'restrict' }),
+  /** NULL for records uploaded as CSV; no FK (see the migration): ingestion holds the bench row FOR KEY SHARE */
+  machineId: uuid('machine_id'),
   recordId: text('record_id').notNull(),
   serial: text('serial').notNull(),
   prefix: text('prefix').notNull(),

@@ -13,7 +13,7 @@ import { AppError, type ErrorCode } from '../../../shared/errors';
 import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { bearerKey, hashKey } from '../machines/machine-keys';
-import { findActiveByKeyHash, noteUse } from '../machines/machines.repo';
+import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.repo';
 import { insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
 
@@ -117,6 +117,8 @@ export async function ingestBatch(db: Db, bench: Bench, records: unknown[]): Pro
   }
   try {
     const duplicates = await db.transaction(async (tx) => {
+      // Deleted since its key was checked: as if the key were wrong.
+      if (!(await holdMachine(tx, bench.id))) throw invalidKey();
       const stored = await insertRecords(tx, bench.id, prepared);
       const others = prepared.filter((r) => !stored.has(r.values.recordId));
       const hashes = await storedHashes(tx, bench.id, others.map((r) => r.values.recordId));

@@ -85,6 +85,15 @@ export async function deleteMachine(db: Executor, id: string): Promise<void> {
   await db.delete(m).where(eq(m.id, id));
 }
 
+/**
+ * Holds the bench row against deletion until the transaction ends (what a foreign key would take); false
+ * when the bench is gone. KEY SHARE does not block the row's other updates (last_used_at, record_count).
+ */
+export async function holdMachine(db: Executor, id: string): Promise<boolean> {
+  const rows = await db.select({ id: m.id }).from(m).where(eq(m.id, id)).for('key share');
+  return rows.length > 0;
+}
+
 /** After an accepted batch: one UPDATE of the bench's row (record_count follows by trigger). */
 export async function noteUse(db: Executor, id: string): Promise<void> {
   await db.update(m).set({ lastUsedAt: sql`now()` }).where(eq(m.id, id));

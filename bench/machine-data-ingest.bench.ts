@@ -1,0 +1,108 @@
+/**
+ * Bench ingestion over HTTP (issue 8, PRODUCT.md §7: at least 20,000 records/s on PostgreSQL): the real
+ * app listening on 127.0.0.1 over a scratch PostgreSQL database (BENCH_DATABASE_URL, default the local
+ * server) with BENCH_INGEST_RANGES (10,000) serial ranges, two benches each posting BENCH_INGEST_BATCHES
+ * (20) batches of 5,000 records one after another, both at once. Records carry no samples in the first run
+ * and BENCH_INGEST_SAMPLES (50) points each in the second. Bodies are serialised before the clock starts
+ * (a bench's own cost); the figures are records/s over the whole run and p50/p99 per batch.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { MAX_BATCH_RECORDS } from '../src/shared/contract/machine-data';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createUser } from '../test/helpers/factories';
+import { openScratch } from './lib/catalogue-fixture';
+import { ms, percentile } from './lib/stats';
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : fallback;
+};
+
+function batchBody(bench: number, batch: number, samples: number): string {
+  const points = Array.from({ length: samples }, (_, i) => ({ t: i * 0.5, p: Math.round((2.4 + Math.sin(i) * 0.01) * 1e4) / 1e4 }));
+  const records = Array.from({ length: MAX_BATCH_RECORDS }, (_, i) => {
+    const n = (bench * 1_000 + batch) * MAX_BATCH_RECORDS + i;
+    return {
+      recordId: `B${bench}-${batch}-${i}`,
+      // Nine of ten inside a seeded range (matched on the way in), one of ten in no range.
+      serial: `IB-${String(n % 10 === 9 ? 900_000_000 + n : n % 10_000_000).padStart(9, '0')}`,
+      testType: (['shell', 'seat', 'backseat', 'air-seat', 'functional'] as const)[i % 5],
+      medium: 'water',
+      testPressure: 2.4,
+      holdingSeconds: 60,
+      leakageValue: i % 3 === 0 ? 0.12 : null,
+      leakageUnit: i % 3 === 0 ? 'ml/min' : null,
+      result: i % 50 === 0 ? 'fail' : 'pass',
+      testedAt: new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString(),
+      operator: 'Chen',
+      samples: points,
+    };
+  });
+  return JSON.stringify({ records });
+}
+
+export default async function machineDataIngest(log: (l: string) => void): Promise<void> {
+  const ranges = envInt('BENCH_INGEST_RANGES', 10_000);
+  const batches = envInt('BENCH_INGEST_BATCHES', 20);
+  const scratch = await openScratch('postgres');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
+  const app = await buildApp({ config, database: scratch.database, logger: false });
+  try {
+    const db = scratch.database.db;
+    await db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min) VALUES ('Ingest Valve', 'water', 1.6, 120, -10)`);
+    await db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
+      SELECT p.id, 'IB-', 9, g::bigint * 1000, g::bigint * 1000 + 999, date '2024-01-01' FROM generate_series(0, ${ranges - 1}) g, products p`);
+    await db.execute(sql`ANALYZE`);
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const admin = await createUser(db, { role: 'admin' });
+    const cookie = `${SESSION_COOKIE}=${await createSession(db, admin.id)}`;
+    const keys: string[] = [];
+    for (const name of ['Bench A', 'Bench B']) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/machines', headers: { cookie }, payload: { name } });
+      keys.push(res.json().data.key as string);
+    }
+
+    for (const [run, samples] of [[0, 0], [1, envInt('BENCH_INGEST_SAMPLES', 50)]] as const) {
+      const bodies = keys.map((_, b) => Array.from({ length: batches }, (_, i) => batchBody(b, run * 100 + i, samples)));
+      const mb = (bodies[0]![0]!.length / 2 ** 20).toFixed(1);
+      const latencies: number[] = [];
+      let errors = 0;
+      const started = performance.now();
+      await Promise.all(
+        keys.map(async (key, b) => {
+          for (const body of bodies[b]!) {
+            const s = performance.now();
+            const res = await fetch(`${url}/api/v1/machine-data`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+              body,
+            });
+            const answer = (await res.json()) as { data?: { stored: number } };
+            latencies.push(performance.now() - s);
+            if (res.status !== 200 || answer.data?.stored !== MAX_BATCH_RECORDS) errors++;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const total = keys.length * batches * MAX_BATCH_RECORDS;
+      latencies.sort((a, b) => a - b);
+      log(
+        `${samples} samples/record (${mb} MB a batch): ${total.toLocaleString('en')} records in ${seconds.toFixed(1)} s = ` +
+          `${Math.round(total / seconds).toLocaleString('en')} records/s (target >= 20,000); per batch p50 ${ms(percentile(latencies, 50))}, ` +
+          `p99 ${ms(percentile(latencies, 99))}; errors ${errors}`,
+      );
+    }
+    const [row] = (await db.execute(sql`SELECT count(*) FILTER (WHERE range_id IS NOT NULL) AS matched, count(*) AS n FROM test_records`) as unknown as { rows: { matched: string; n: string }[] }).rows;
+    log(`stored ${Number(row!.n).toLocaleString('en')} records, ${Number(row!.matched).toLocaleString('en')} matched to ${ranges.toLocaleString('en')} ranges on the way in`);
+  } finally {
+    await app.close();
+    await scratch.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
