@@ -4,6 +4,7 @@
  */
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/vite-precompress';
 
 const API_TARGET = process.env.API_TARGET ?? 'http://localhost:3000';
 
@@ -25,7 +26,8 @@ function manualChunks(id: string): string | undefined {
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [react()],
+  // precompress: .br and .gz of each built asset, served by @fastify/static's preCompressed
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

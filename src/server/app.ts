@@ -3,6 +3,7 @@
  * routes. Tests build it on a fresh database; main.ts builds it on the configured one.
  */
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -27,7 +28,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handle
 import { registerPublicHostGuard } from './lib/public-host';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerModules } from './modules/index';
-import { webApp } from './web/static';
+import { compressOptions, webApp } from './web/static';
 
 export interface BuildAppOptions {
   config: Config;
@@ -83,6 +84,8 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     global: false,
     ...(redis ? { redis, nameSpace: 'trc-rl:' } : {}),
   });
+  // Before the routes and @fastify/static, as the plugin requires; options and reasons in web/static.ts.
+  await app.register(compress, compressOptions);
 
   await app.register(swagger, {
     openapi: {

@@ -5,10 +5,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import type { FastifyCompressOptions } from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
+
+/**
+ * @fastify/compress for what the server makes per request (API JSON, CSV exports, the OpenAPI document).
+ * Types come from mime-db's "compressible" (JSON, CSV and text yes; PDF, images, zip no: they are
+ * compressed already). Small answers (the public lookup's few hundred bytes) are sent as they are: below
+ * 1 KB compression costs more time than it saves bytes. Brotli at quality 4, not the default 11, which
+ * is meant for files compressed once (the built assets, see scripts/vite-precompress.ts), not per request.
+ * Request bodies are not decompressed: clients send plain JSON and multipart, and an inflating body parser
+ * would be a way around the body limit.
+ */
+export const compressOptions: FastifyCompressOptions = {
+  global: true,
+  globalDecompression: false,
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  zlibOptions: { level: 6 },
+};
 
 export interface WebApp {
   register(app: FastifyInstance): Promise<void>;
@@ -29,6 +49,9 @@ export function webApp(dir: string = WEB_DIST): WebApp {
         // served without a restart; a miss falls through to the not-found handler and its page fallback.
         wildcard: true,
         index: 'index.html',
+        // Serves file.js.br or file.js.gz written beside file.js at build time (scripts/vite-precompress.ts)
+        // when the browser accepts it: the best compression, paid for once instead of per request.
+        preCompressed: true,
         // Hashed file names under /assets never change; index.html must always be revalidated.
         setHeaders: (reply, filePath) => {
           reply.header(
