@@ -3,3 +3,4 @@ export * from './accounts';
 export * from './mail';
 export * from './catalogue';
 export * from './machine-data';
+export * from './searches';

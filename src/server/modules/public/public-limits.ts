@@ -1,0 +1,41 @@
+/**
+ * Rate limits of the public endpoints (PRODUCT.md §4: per IP, per recipient and per serial, so that the
+ * search can be used neither to spam people nor to scrape the catalogue). Per IP through
+ * @fastify/rate-limit's route option; per recipient and per serial, which are only known once the body is
+ * read, through the app's counter store. Both live in Redis when REDIS_URL is set, so every instance
+ * shares them.
+ */
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../../../shared/errors';
+import type { CounterStore } from '../../lib/counters';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The numbers (mutable only so that a benchmark can measure the route without tripping them). */
+export const PUBLIC_LIMITS = {
+  /** a person typing serials: one every second or so, sustained for a minute */
+  lookupPerIp: { max: 60, timeWindow: MINUTE },
+  /** one serial looked up again and again is a script, not a person holding the valve */
+  lookupPerSerial: { max: 30, windowMs: MINUTE },
+  challengePerIp: { max: 30, timeWindow: MINUTE },
+  /** report requests (each may carry 20 serials) from one address */
+  requestPerIp: { max: 10, timeWindow: 15 * MINUTE },
+  /** emails to one recipient: enough for a buyer receiving a shipment, too few to flood an inbox */
+  requestPerRecipient: { max: 5, windowMs: HOUR },
+  /** reports of one serial sent out, whoever asks */
+  requestPerSerial: { max: 10, windowMs: HOUR },
+};
+
+/**
+ * Counts one hit on each key; when any is over its limit, answers 429 with Retry-After (the longest wait
+ * among the exceeded keys). Every key is counted, exceeded or not, so that a refused request still counts.
+ */
+export async function limitKeys(store: CounterStore, reply: FastifyReply, keys: string[], rule: { max: number; windowMs: number }): Promise<void> {
+  const states = await Promise.all(keys.map((k) => store.hit(`public:${k}`, rule.windowMs)));
+  const over = states.filter((s) => s.count > rule.max);
+  if (over.length === 0) return;
+  const seconds = Math.max(1, Math.ceil(Math.max(...over.map((s) => s.ttlMs)) / 1000));
+  reply.header('retry-after', String(seconds));
+  throw new AppError('resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
+}

@@ -1,0 +1,40 @@
+/**
+ * The email that carries a request's reports: localised subject and body, one PDF per issued report
+ * attached as `test-report-<serial>.pdf`. The only thing in it that a visitor typed is the serials
+ * (normalised to the serial grammar), so the form cannot be used to send someone else a message.
+ */
+import type { Language } from '../../../shared/i18n/index';
+import { translate } from '../../../shared/i18n/index';
+import type { OutboxAttachment } from '../../db/schema/index';
+import type { NewMail } from '../../mail/outbox';
+import { renderEmail } from '../../mail/layout';
+import { REPORT_MAIL_KIND } from '../searches/search-mail-outcome';
+
+export interface IssuedPdf {
+  serial: string;
+  bytes: Uint8Array;
+}
+
+/** A file name for the serial's report; `/` (allowed in serials) would read as a folder in a mail client. */
+export function attachmentName(serial: string): string {
+  return `test-report-${serial.replace(/[^A-Za-z0-9._,-]/g, '_')}.pdf`;
+}
+
+export function reportMail(to: string, language: Language, issued: IssuedPdf[], unavailable: string[], groupId: string): NewMail {
+  const t = (key: string, params?: Record<string, unknown>) => translate(language, `publicApi.email.${key}`, params);
+  const one = issued.length === 1;
+  const subject = one ? t('subjectOne', { serial: issued[0]!.serial }) : t('subjectMany', { count: issued.length });
+  const paragraphs = [
+    t('greeting'),
+    one ? t('bodyOne', { serial: issued[0]!.serial }) : `${t('bodyMany')} ${issued.map((r) => r.serial).join(', ')}`,
+    ...(unavailable.length ? [`${t('notAvailable')} ${unavailable.join(', ')}`] : []),
+    t('verify'),
+  ];
+  const { html, text } = renderEmail({ language, title: subject, paragraphs, footer: t('requested') });
+  const attachments: OutboxAttachment[] = issued.map((r) => ({
+    filename: attachmentName(r.serial),
+    contentType: 'application/pdf',
+    contentBase64: Buffer.from(r.bytes).toString('base64'),
+  }));
+  return { kind: REPORT_MAIL_KIND, to, language, subject, text, html, attachments, ref: { searchRequestGroupId: groupId } };
+}

@@ -1,0 +1,112 @@
+/**
+ * Step 2 of the public page: serials + address + agreement → for each serial a report issued (or held, or
+ * not found); the search request rows and ONE email carrying every issued report, written in one
+ * transaction through the outbox (PRODUCT.md §3 "Email"). The proof-of-work and the rate limits are
+ * checked by the route before this runs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ReportRequestResult, ReportRequestValues, SerialOutcome } from '../../../shared/contract/public';
+import { AppError } from '../../../shared/errors';
+import { translate } from '../../../shared/i18n/index';
+import type { Db } from '../../db/client';
+import type { NewSearchRequest } from '../../db/schema/index';
+import { enqueueMail } from '../../mail/outbox';
+import { kickMailWorkers } from '../../mail/worker';
+import { clipUserAgent, insertSearchRequests } from '../searches/searches.repo';
+import { readLookup, type VisitorMeta } from './lookup.service';
+import { reportMail, type IssuedPdf } from './report-mail';
+
+/** What issuing a report answers (src/server/reports/issue.ts); the release gate is inside it. */
+export type IssueOutcome =
+  | { status: 'issued'; report: { id: string; number: string; sha256: string; bytes: Uint8Array; filename: string } }
+  | { status: 'held' }
+  | { status: 'no-data' }
+  | { status: 'not-found' };
+
+export type IssueReport = (db: Db, input: { serial: string; language: 'en' | 'zh' }) => Promise<IssueOutcome>;
+
+export interface ReportRequestDeps {
+  db: Db;
+  issueReport: IssueReport;
+  /** the terms version currently in force (settings) */
+  termsVersion: () => Promise<number>;
+}
+
+export function pdfPath(reportId: string): string {
+  return `/api/v1/public/reports/${reportId}.pdf`;
+}
+
+interface Decided {
+  serial: string;
+  outcome: SerialOutcome;
+  product: string | null;
+  report: { id: string; bytes: Uint8Array } | null;
+}
+
+export async function requestReports(deps: ReportRequestDeps, input: ReportRequestValues, meta: VisitorMeta): Promise<ReportRequestResult> {
+  const { db } = deps;
+  const termsVersion = await deps.termsVersion();
+  // The page showed other terms than those in force now: the agreement would not be to these.
+  if (input.termsVersion !== undefined && input.termsVersion !== termsVersion) {
+    throw new AppError('failed-precondition', 'publicApi.termsChanged', { fields: [{ field: 'agreeToTerms', key: 'publicApi.termsChanged' }] });
+  }
+  const language = input.language;
+
+  // One serial after another: issuing a report is CPU work, and a request holds at most 20.
+  const decided: Decided[] = [];
+  for (const serial of input.serials) {
+    const found = await readLookup(db, serial);
+    if (!found) {
+      decided.push({ serial, outcome: 'not-found', product: null, report: null });
+      continue;
+    }
+    const issued = await deps.issueReport(db, { serial, language });
+    decided.push(
+      issued.status === 'issued'
+        ? { serial, outcome: 'issued', product: found.product.name, report: { id: issued.report.id, bytes: issued.report.bytes } }
+        : // Held by the release gate, or no test data yet: the visitor is told the same, and not why.
+          { serial, outcome: issued.status === 'not-found' ? 'not-found' : 'held', product: issued.status === 'not-found' ? null : found.product.name, report: null },
+    );
+  }
+
+  const groupId = randomUUID();
+  const issued = decided.filter((d) => d.report);
+  const agreedAt = new Date();
+  await db.transaction(async (tx) => {
+    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, bytes: d.report!.bytes }));
+    const unavailable = decided.filter((d) => d.outcome === 'held').map((d) => d.serial);
+    // No email when nothing was issued: an address must not receive mail that carries no report.
+    const outboxId = pdfs.length ? await enqueueMail(tx, reportMail(input.email, language, pdfs, unavailable, groupId)) : null;
+    const rows: NewSearchRequest[] = decided.map((d) => ({
+      groupId,
+      source: 'request',
+      serial: d.serial,
+      recipientEmail: input.email,
+      language,
+      termsAgreedAt: agreedAt,
+      termsVersion,
+      status: d.report ? 'queued' : d.outcome === 'held' ? 'held' : 'not-found',
+      reportId: d.report?.id ?? null,
+      outboxId: d.report ? outboxId : null,
+      clientIp: meta.ip,
+      userAgent: clipUserAgent(meta.userAgent),
+    }));
+    await insertSearchRequests(tx, rows);
+  });
+  if (issued.length) kickMailWorkers();
+
+  const t = (key: string) => translate(meta.language, key);
+  return {
+    requestId: groupId,
+    message: t(issued.length ? 'publicApi.searchSuccess' : 'publicApi.nothingToSend'),
+    emailQueued: issued.length > 0,
+    results: decided.map((d) => ({
+      serial: d.serial,
+      outcome: d.outcome,
+      message: t(d.outcome === 'issued' ? 'publicApi.searchSuccess' : d.outcome === 'held' ? 'publicApi.notAvailable' : 'errors.serialNotFound'),
+      product: d.product,
+      reportId: d.report?.id ?? null,
+      pdfPath: d.report ? pdfPath(d.report.id) : null,
+    })),
+  };
+}
