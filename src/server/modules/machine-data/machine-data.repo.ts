@@ -81,8 +81,8 @@ export function selectRecords(db: Executor, extra: Record<string, unknown> = {})
 
 /**
  * Stores the records that are new for this bench in one statement over unnest()ed arrays, each matched to
- * the range holding its serial on the way in (the public lookup's index step). Rows go in recordId order,
- * so that concurrent batches with common ids wait on each other instead of deadlocking. Returns the
+ * the range holding its serial on the way in (the public lookup's index step). Rows go in recordId order (bytewise: any
+ * fixed order does, and it compares fastest), so that concurrent batches with common ids wait on each other instead of deadlocking. Returns the
  * recordIds stored; the others already existed (ON CONFLICT DO NOTHING).
  */
 export async function insertRecords(db: Executor, machineId: string | null, rows: PreparedRecord[]): Promise<Set<string>> {
@@ -112,7 +112,7 @@ export async function insertRecords(db: Executor, machineId: string | null, rows
        ORDER BY s.start_no DESC LIMIT 1
     ) h0 ON true
     LEFT JOIN LATERAL (SELECT h0.id, h0.product_id WHERE h0.end_no >= i.serial_no) h ON true
-    ORDER BY i.record_id
+    ORDER BY i.record_id COLLATE "C"
     ON CONFLICT (machine_id, record_id) DO NOTHING
     RETURNING record_id`);
   return new Set(rowsOf<{ record_id: string }>(result).map((r) => r.record_id));
