@@ -16,6 +16,8 @@ export const products = pgTable('products', {
   pressureSus: numeric('pressure_sus', { precision: 9, scale: 3 }),
   temperatureMax: numeric('temperature_max', { precision: 7, scale: 2 }).notNull(),
   temperatureMin: numeric('temperature_min', { precision: 7, scale: 2 }).notNull(),
+  /** API 598, EN 12266-1, … or free text; '' = none (migration 0005) */
+  testStandard: text('test_standard').notNull().default(''),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** maintained by triggers on serial_ranges */

@@ -3,4 +3,5 @@ export * from './accounts';
 export * from './mail';
 export * from './catalogue';
 export * from './machine-data';
+export * from './reports';
 export * from './searches';

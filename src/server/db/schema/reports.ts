@@ -1,0 +1,57 @@
+// Mirrors migrations/0005_reports_settings.sql (the SQL is the source of truth; the CHECKs and the reuse
+// index live only there).
+import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { DOCUMENT_TYPES, LOGO_TYPES } from '../../../shared/contract/settings';
+import { bytea } from './machine-data';
+
+export const settingsTable = pgTable('settings', {
+  singleton: boolean('singleton').primaryKey().default(true),
+  companyName: text('company_name').notNull(),
+  companyAddress: text('company_address').notNull(),
+  termsEn: text('terms_en').notNull(),
+  termsZh: text('terms_zh').notNull(),
+  termsVersion: integer('terms_version').notNull(),
+  statementEn: text('statement_en').notNull(),
+  statementZh: text('statement_zh').notNull(),
+  footerEn: text('footer_en').notNull(),
+  footerZh: text('footer_zh').notNull(),
+  documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
+  inspectorName: text('inspector_name').notNull(),
+  logo: bytea('logo'),
+  logoType: text('logo_type', { enum: LOGO_TYPES }),
+  logoSha256: text('logo_sha256'),
+  certSource: text('cert_source', { enum: ['generated', 'uploaded'] }),
+  certPem: text('cert_pem'),
+  /** read only by the signer (src/server/reports/signing.ts); never in an answer or the audit log */
+  keyPem: text('key_pem'),
+  certFingerprint: text('cert_fingerprint'),
+  revision: integer('revision').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const reports = pgTable('reports', {
+  id: text('id').primaryKey(),
+  code: text('code').notNull(),
+  number: text('number').notNull(),
+  serial: text('serial').notNull(),
+  productId: uuid('product_id'),
+  productName: text('product_name').notNull(),
+  documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
+  language: text('language', { enum: ['en', 'zh'] }).notNull(),
+  dataVersion: text('data_version').notNull(),
+  sourceVersion: text('source_version').notNull(),
+  sha256: bytea('sha256').notNull(),
+  bytes: bytea('bytes').notNull(),
+  size: integer('size').notNull(),
+  issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  certificateFingerprint: text('certificate_fingerprint').notNull(),
+  flags: jsonb('flags').$type<Array<{ testType: string; code: string }>>().notNull().default([]),
+});
+
+export const reportCounters = pgTable('report_counters', {
+  year: integer('year').primaryKey(),
+  last: integer('last').notNull(),
+});
+
+export type SettingsRow = typeof settingsTable.$inferSelect;
+export type ReportRow = typeof reports.$inferSelect;

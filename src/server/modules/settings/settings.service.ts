@@ -1,0 +1,215 @@
+/**
+ * The rules of settings: admins change them, staff read them; every change is audited (never the key, the
+ * password or the logo's bytes); a change of either terms text starts a new terms version; the logo is
+ * accepted by its content (PNG or JPEG magic bytes that pdfkit can actually read), not by its name.
+ */
+import PDFDocument from 'pdfkit';
+import {
+  LOGO_MAX_BYTES,
+  SETTINGS_TEXT_FIELDS,
+  type PublicSettings,
+  type Settings,
+  type SettingsUpdateValues,
+} from '../../../shared/contract/settings';
+import { AppError } from '../../../shared/errors';
+import type { Language } from '../../../shared/i18n/index';
+import { translate } from '../../../shared/i18n/index';
+import type { Db, Executor } from '../../db/client';
+import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type SigningMaterial } from '../../reports/certificate';
+import { recordAudit, type AuditActor } from '../audit/audit.writer';
+import * as repo from './settings.repo';
+
+export const SETTINGS_ENTITY = 'settings';
+const SYSTEM: AuditActor = { id: null, label: 'system' };
+
+function toSettings(v: repo.SettingsView): Settings {
+  return {
+    companyName: v.companyName,
+    companyAddress: v.companyAddress,
+    termsEn: v.termsEn,
+    termsZh: v.termsZh,
+    statementEn: v.statementEn,
+    statementZh: v.statementZh,
+    footerEn: v.footerEn,
+    footerZh: v.footerZh,
+    documentType: v.documentType,
+    inspectorName: v.inspectorName,
+    termsVersion: v.termsVersion,
+    logo: v.logoType && v.logoSize ? { type: v.logoType, size: v.logoSize, sha256: v.logoSha256 ?? '' } : null,
+    certificate: v.certPem && v.certSource ? certificateInfo(v.certPem, v.certSource) : null,
+    updatedAt: v.updatedAt.toISOString(),
+  };
+}
+
+/** The settings as staff see them (no key, no logo bytes). */
+export async function getSettings(db: Executor): Promise<Settings> {
+  return toSettings(await repo.readSettings(db));
+}
+
+/** The settings and the revision that versions what a report shows (see reports' reuse key). */
+export async function getSettingsWithRevision(db: Executor): Promise<{ settings: Settings; revision: number }> {
+  const v = await repo.readSettings(db);
+  return { settings: toSettings(v), revision: v.revision };
+}
+
+/** A text of settings, or the product's default wording when the admin left it empty. */
+export function textOr(value: string, lang: Language, defaultKey: string): string {
+  return value.trim() !== '' ? value : translate(lang, defaultKey);
+}
+
+/** The terms a visitor agrees to, in one language, with their version (the report request records it). */
+export async function getTerms(db: Executor, lang: Language): Promise<{ text: string; version: number }> {
+  const s = await repo.readSettings(db);
+  return { text: textOr(lang === 'zh' ? s.termsZh : s.termsEn, lang, 'settings.defaults.terms'), version: s.termsVersion };
+}
+
+export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
+  const s = await repo.readSettings(db);
+  return {
+    companyName: s.companyName,
+    logoUrl: s.logoSha256 && s.logoType ? `/api/v1/public/logo?v=${s.logoSha256.slice(0, 16)}` : null,
+    terms: { en: textOr(s.termsEn, 'en', 'settings.defaults.terms'), zh: textOr(s.termsZh, 'zh', 'settings.defaults.terms') },
+    termsVersion: s.termsVersion,
+  };
+}
+
+export function getLogo(db: Executor) {
+  return repo.readLogo(db);
+}
+
+/** Replaces the text fields; audited with what changed. */
+export async function updateSettings(db: Db, actor: AuditActor, v: SettingsUpdateValues): Promise<Settings> {
+  return db.transaction(async (tx) => {
+    const before = await repo.readSettings(tx, true);
+    const changed = SETTINGS_TEXT_FIELDS.filter((f) => before[f] !== v[f]);
+    if (changed.length === 0) return toSettings(before);
+    const bumpTerms = changed.includes('termsEn') || changed.includes('termsZh');
+    await repo.updateSettings(tx, Object.fromEntries(changed.map((f) => [f, v[f]])), { bumpTerms });
+    const after = await repo.readSettings(tx);
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: SETTINGS_ENTITY,
+      entityId: 'settings',
+      before: { ...Object.fromEntries(changed.map((f) => [f, before[f]])), ...(bumpTerms ? { termsVersion: before.termsVersion } : {}) },
+      after: { ...Object.fromEntries(changed.map((f) => [f, after[f]])), ...(bumpTerms ? { termsVersion: after.termsVersion } : {}) },
+    });
+    return toSettings(after);
+  });
+}
+
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function logoTypeOf(bytes: Buffer): 'image/png' | 'image/jpeg' | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_MAGIC)) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return null;
+}
+
+function logoError(key: string): AppError {
+  return new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
+}
+
+/** Checks the logo by content: PNG or JPEG by magic bytes, at most 1 MB, and readable by the PDF writer. */
+export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
+  if (bytes.length === 0) throw logoError('settings.logoMissing');
+  if (bytes.length > LOGO_MAX_BYTES) throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
+  const type = logoTypeOf(bytes);
+  if (!type) throw logoError('settings.logoType');
+  try {
+    // A file with the right first bytes can still be truncated or use a variant pdfkit cannot embed: find
+    // out now rather than when the first report is issued.
+    const doc = new PDFDocument({ autoFirstPage: false }) as unknown as { openImage(b: Buffer): { width: number; height: number } };
+    const img = doc.openImage(bytes);
+    if (!(img.width > 0 && img.height > 0)) throw new Error('empty image');
+  } catch {
+    throw logoError('settings.logoUnreadable');
+  }
+  return type;
+}
+
+export async function setLogo(db: Db, actor: AuditActor, bytes: Buffer): Promise<Settings> {
+  const type = checkLogo(bytes);
+  const sha256 = sha256Hex(bytes);
+  return db.transaction(async (tx) => {
+    const before = await repo.readSettings(tx, true);
+    await repo.updateSettings(tx, { logo: bytes, logoType: type, logoSha256: sha256 });
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: SETTINGS_ENTITY,
+      entityId: 'logo',
+      before: before.logoSha256 ? { logoType: before.logoType, logoSha256: before.logoSha256, logoSize: before.logoSize } : null,
+      after: { logoType: type, logoSha256: sha256, logoSize: bytes.length },
+    });
+    return toSettings(await repo.readSettings(tx));
+  });
+}
+
+export async function removeLogo(db: Db, actor: AuditActor): Promise<Settings> {
+  return db.transaction(async (tx) => {
+    const before = await repo.readSettings(tx, true);
+    if (!before.logoSha256) return toSettings(before);
+    await repo.updateSettings(tx, { logo: null, logoType: null, logoSha256: null });
+    await recordAudit(tx, actor, {
+      action: 'delete',
+      entity: SETTINGS_ENTITY,
+      entityId: 'logo',
+      before: { logoType: before.logoType, logoSha256: before.logoSha256, logoSize: before.logoSize },
+    });
+    return toSettings(await repo.readSettings(tx));
+  });
+}
+
+function certAudit(v: { certSource: string | null; certFingerprint: string | null }) {
+  return v.certFingerprint ? { source: v.certSource, fingerprintSha256: v.certFingerprint } : null;
+}
+
+/** Replaces the signing certificate with the company's PKCS#12 (the password is used here and forgotten). */
+export async function uploadCertificate(db: Db, actor: AuditActor, bytes: Buffer, password: string): Promise<Settings> {
+  const m = readPkcs12(bytes, password);
+  return replaceCertificate(db, actor, m, 'uploaded');
+}
+
+/** A new self-signed certificate (e.g. after the company name changed, or to drop an uploaded one). */
+export async function regenerateCertificate(db: Db, actor: AuditActor): Promise<Settings> {
+  const s = await repo.readSettings(db);
+  return replaceCertificate(db, actor, generateSelfSigned(s.companyName), 'generated');
+}
+
+async function replaceCertificate(db: Db, actor: AuditActor, m: SigningMaterial, source: 'generated' | 'uploaded'): Promise<Settings> {
+  return db.transaction(async (tx) => {
+    const before = await repo.readSettings(tx, true);
+    await repo.updateSettings(tx, { certSource: source, certPem: m.certPem, keyPem: m.keyPem, certFingerprint: m.fingerprint });
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: SETTINGS_ENTITY,
+      entityId: 'certificate',
+      before: certAudit(before),
+      after: { source, fingerprintSha256: m.fingerprint, subject: certificateInfo(m.certPem, source).subject },
+    });
+    return toSettings(await repo.readSettings(tx));
+  });
+}
+
+/**
+ * The certificate and key the signer uses; generated self-signed for the company on first use. Two
+ * instances generating at once: the first stored wins and both sign with it.
+ */
+export async function signingMaterial(db: Db): Promise<SigningMaterial> {
+  const found = await repo.readSigningMaterial(db);
+  if (found) return found;
+  const s = await repo.readSettings(db);
+  const made = generateSelfSigned(s.companyName);
+  await db.transaction(async (tx) => {
+    if (await repo.storeGeneratedCertificate(tx, made)) {
+      await recordAudit(tx, SYSTEM, {
+        action: 'create',
+        entity: SETTINGS_ENTITY,
+        entityId: 'certificate',
+        after: { source: 'generated', fingerprintSha256: made.fingerprint, subject: certificateInfo(made.certPem, 'generated').subject },
+      });
+    }
+  });
+  const stored = await repo.readSigningMaterial(db);
+  if (!stored) throw new Error('signing certificate missing after generation');
+  return stored;
+}

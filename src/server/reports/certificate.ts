@@ -1,0 +1,112 @@
+/**
+ * The signing certificate: a self-signed one generated for the company on first use (so that signing works
+ * out of the box), or the company's own from a PKCS#12 file. Keys are generated and used with node:crypto
+ * (fast, native); node-forge builds the X.509 certificate and reads PKCS#12, which node:crypto cannot.
+ */
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import forge from 'node-forge';
+import type { CertificateInfo } from '../../shared/contract/settings';
+import { AppError } from '../../shared/errors';
+
+export interface SigningMaterial {
+  certPem: string;
+  keyPem: string;
+  fingerprint: string;
+}
+
+/** `AB:CD:…`, as browsers and `openssl x509 -fingerprint -sha256` show it. */
+export function fingerprintOf(certPem: string): string {
+  return new X509Certificate(certPem).fingerprint256;
+}
+
+/** A self-signed certificate for document signing, valid ten years, named after the company. */
+export function generateSelfSigned(companyName: string, now = new Date()): SigningMaterial {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  // A positive serial of 16 random bytes (the top bit cleared), as RFC 5280 asks.
+  const serial = randomBytes(16);
+  serial[0] = serial[0]! & 0x7f;
+  cert.serialNumber = serial.toString('hex');
+  cert.validity.notBefore = new Date(now.getTime() - 60_000);
+  cert.validity.notAfter = new Date(now.getTime());
+  cert.validity.notAfter.setFullYear(now.getFullYear() + 10);
+  const attrs = [
+    { name: 'commonName', value: `${companyName} (document signing)`.slice(0, 64) },
+    { name: 'organizationName', value: companyName.slice(0, 64) },
+  ];
+  cert.setSubject(attrs);
+  cert.setIssuer(attrs);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', critical: true, digitalSignature: true, nonRepudiation: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
+  const certPem = forge.pki.certificateToPem(cert);
+  return { certPem, keyPem, fingerprint: fingerprintOf(certPem) };
+}
+
+function badCertificate(key = 'settings.certificateUnreadable'): AppError {
+  return new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
+}
+
+/**
+ * The certificate and key of a PKCS#12 file. Refused (400, naming the field): not PKCS#12, a wrong password,
+ * no key, a key without its certificate, an expired certificate.
+ */
+export function readPkcs12(bytes: Buffer, password: string, now = new Date()): SigningMaterial {
+  let p12: forge.pkcs12.Pkcs12Pfx;
+  try {
+    const asn = forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
+    p12 = forge.pkcs12.pkcs12FromAsn1(asn, false, password);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : '';
+    if (/password|MAC|decrypt/i.test(message)) {
+      throw new AppError('invalid-argument', 'settings.certificatePassword', { fields: [{ field: 'password', key: 'settings.certificatePassword' }] });
+    }
+    throw badCertificate();
+  }
+  const oids = forge.pki.oids as Record<string, string>;
+  const bags = (type: string): forge.pkcs12.Bag[] => p12.getBags({ bagType: oids[type]! })[oids[type]!] ?? [];
+  const keyBag = [...bags('pkcs8ShroudedKeyBag'), ...bags('keyBag')].find((b) => b.key);
+  if (!keyBag?.key) throw badCertificate('settings.certificateNoKey');
+  const key = keyBag.key as forge.pki.rsa.PrivateKey;
+  const certs = bags('certBag').flatMap((b) => (b.cert ? [b.cert] : []));
+  const cert = certs.find((c) => {
+    const pub = c.publicKey as forge.pki.rsa.PublicKey;
+    return pub.n?.compareTo(key.n) === 0 && pub.e?.compareTo(key.e) === 0;
+  });
+  if (!cert) throw badCertificate('settings.certificateNoKey');
+  if (cert.validity.notAfter < now) throw badCertificate('settings.certificateExpired');
+  const keyPem = createPrivateKey(forge.pki.privateKeyToPem(key)).export({ type: 'pkcs8', format: 'pem' }).toString();
+  const certPem = forge.pki.certificateToPem(cert);
+  return { certPem, keyPem, fingerprint: fingerprintOf(certPem) };
+}
+
+/** What staff see of a certificate: never the key. */
+export function certificateInfo(certPem: string, source: 'generated' | 'uploaded'): CertificateInfo {
+  const x = new X509Certificate(certPem);
+  const oneLine = (dn: string) => dn.split('\n').filter(Boolean).join(', ');
+  return {
+    source,
+    subject: oneLine(x.subject),
+    issuer: oneLine(x.issuer),
+    notBefore: new Date(x.validFrom).toISOString(),
+    notAfter: new Date(x.validTo).toISOString(),
+    fingerprintSha256: x.fingerprint256,
+    selfSigned: x.subject === x.issuer && x.checkIssued(x),
+  };
+}
+
+/** The certificate's common name (or organisation), for the signature's Name entry. */
+export function certificateName(certPem: string): string {
+  const x = new X509Certificate(certPem);
+  const parts = Object.fromEntries(x.subject.split('\n').map((l) => [l.split('=')[0], l.slice(l.indexOf('=') + 1)]));
+  return parts.CN ?? parts.O ?? '';
+}
+
+export function sha256Hex(b: Buffer | string): string {
+  return createHash('sha256').update(b).digest('hex');
+}

@@ -1,0 +1,61 @@
+/**
+ * What the report checks from a test's samples, beside the bench's own result: the pressure reached, how
+ * long the pressure stayed at or above the test pressure, and the pressure drop over the hold. A bench
+ * "pass" whose samples held for less than the stated holding time is flagged to staff.
+ */
+import { HOLD_TOLERANCE, holdPeriod, orderedSamples, type Sample } from '../../shared/chart/index';
+
+export interface SampleChecks {
+  /** highest pressure in the samples, MPa */
+  peak: number;
+  /** longest continuous time at or above the test pressure (less the hold tolerance), seconds */
+  heldSeconds: number;
+  /** pressure at the start of the hold minus pressure at its end, MPa; null without a hold */
+  drop: number | null;
+  /** the samples reached the test pressure (less the tolerance) */
+  reached: boolean;
+  /** held for at least the stated holding time */
+  holdMet: boolean;
+}
+
+/** Pressure at time t, linearly between the samples around it. */
+function pressureAt(s: readonly Sample[], t: number): number {
+  let lo = 0;
+  let hi = s.length - 1;
+  if (t <= s[0]!.t) return s[0]!.p;
+  if (t >= s[hi]!.t) return s[hi]!.p;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (s[mid]!.t <= t) lo = mid;
+    else hi = mid;
+  }
+  const a = s[lo]!;
+  const b = s[hi]!;
+  return a.p + ((b.p - a.p) * (t - a.t)) / (b.t - a.t);
+}
+
+/** Checks of one test; null when it has no samples. */
+export function checkSamples(samplesIn: readonly Sample[], testPressure: number, holdingSeconds: number): SampleChecks | null {
+  const s = orderedSamples(samplesIn);
+  if (s.length === 0) return null;
+  const threshold = testPressure * (1 - HOLD_TOLERANCE);
+  let peak = -Infinity;
+  let held = 0;
+  let runStart: number | null = null;
+  for (let i = 0; i < s.length; i++) {
+    const { t, p } = s[i]!;
+    if (p > peak) peak = p;
+    if (p >= threshold) {
+      if (runStart === null) runStart = t;
+      held = Math.max(held, t - runStart);
+    } else {
+      runStart = null;
+    }
+  }
+  const reached = testPressure > 0 && peak >= threshold;
+  const hold = holdPeriod(s, testPressure, holdingSeconds);
+  const drop = hold && hold.reached ? Math.max(0, pressureAt(s, hold.start) - pressureAt(s, hold.end)) : null;
+  // A test pressure of 0 (e.g. a functional test) has nothing to hold.
+  const heldSeconds = reached ? held : 0;
+  return { peak, heldSeconds, drop, reached, holdMet: testPressure <= 0 || holdingSeconds <= 0 || heldSeconds + 1e-9 >= holdingSeconds };
+}

@@ -1,0 +1,63 @@
+/** Numbers, dates and units in the report's language, one place for the PDF, the JSON and the HTML peer. */
+import type { ReportLanguage } from '../../shared/contract/reports';
+import { translate } from '../../shared/i18n/index';
+
+const LOCALE: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-TW' };
+/** PDF /Lang and the structure's language tags. */
+export const PDF_LANG: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-Hant-TW' };
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+export function formatNumber(lang: ReportLanguage, v: number, maxDecimals = 3): string {
+  const key = `${lang}:${maxDecimals}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: maxDecimals });
+    numberFormats.set(key, f);
+  }
+  return f.format(v);
+}
+
+function dateFormat(lang: ReportLanguage, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${lang}:${withTime}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    // Reports are read anywhere: times are printed in UTC and say so, never in the server's zone.
+    f = new Intl.DateTimeFormat(LOCALE[lang], {
+      year: 'numeric',
+      month: lang === 'zh' ? 'long' : 'short',
+      day: 'numeric',
+      ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : {}),
+      timeZone: 'UTC',
+    });
+    dateFormats.set(key, f);
+  }
+  return f;
+}
+
+export function formatDate(lang: ReportLanguage, d: Date): string {
+  return dateFormat(lang, false).format(d);
+}
+
+export function formatDateTime(lang: ReportLanguage, d: Date): string {
+  return `${dateFormat(lang, true).format(d)} UTC`;
+}
+
+/** A `YYYY-MM-DD` calendar date (a production date) in the language, without shifting its day. */
+export function formatDay(lang: ReportLanguage, ymd: string): string {
+  const d = new Date(`${ymd}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? ymd : formatDate(lang, d);
+}
+
+export function t(lang: ReportLanguage, key: string, params?: Record<string, unknown>): string {
+  return translate(lang, `reports.${key}`, params);
+}
+
+export function mpa(lang: ReportLanguage, v: number | null): string {
+  return v === null ? t(lang, 'value.none') : t(lang, 'value.mpa', { value: formatNumber(lang, v) });
+}
+
+export function seconds(lang: ReportLanguage, v: number): string {
+  return t(lang, 'value.seconds', { value: formatNumber(lang, v, 1) });
+}

@@ -1,0 +1,273 @@
+/**
+ * Issuing a test report: the release gate, reuse of the stored report, numbering, rendering and signing,
+ * storing. The same request issued many times at once (or on several instances) stores one report: an
+ * in-process single flight saves the duplicate work, and a transaction-scoped advisory lock on the reuse
+ * key plus the unique reuse index make it hold across instances.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { inArray, sql } from 'drizzle-orm';
+import { REPORT_CODE_ALPHABET, REPORT_CODE_LENGTH, verificationUrl, type ReportLanguage } from '../../shared/contract/reports';
+import type { Db, Executor } from '../db/client';
+import { machines, type ReportRow } from '../db/schema/index';
+import { PG, pgErrorCode } from '../modules/catalogue/db-errors';
+import { getSettingsWithRevision, signingMaterial, textOr } from '../modules/settings/settings.service';
+import { readLogo } from '../modules/settings/settings.repo';
+import { certificateName } from './certificate';
+import { checkSamples } from './checks';
+import { decodeSamples } from '../modules/machine-data/record-codec';
+import { renderReportPdf } from './render-pdf';
+import { dataVersion, gate, latestByType, readRecords, readUnit, type UnitData } from './report-data';
+import type { ReportModel, ReportTest } from './report-model';
+import * as repo from './reports.repo';
+import { signatureLength, signPdf } from './signing';
+import { t } from './format';
+
+/** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
+const LAYOUT_VERSION = 1;
+
+export interface IssuedReport {
+  id: string;
+  number: string;
+  /** hex */
+  sha256: string;
+  bytes: Buffer;
+  filename: string;
+  /** short verification code, raw (10 characters) */
+  code: string;
+  serial: string;
+  language: ReportLanguage;
+  issuedAt: Date;
+  /** true when the stored report was served again */
+  reused: boolean;
+  /** findings for staff, e.g. { testType: 'shell', code: 'short-hold' } */
+  flags: Array<{ testType: string; code: string }>;
+}
+
+export type IssueResult =
+  | { status: 'issued'; report: IssuedReport }
+  | { status: 'held' }
+  | { status: 'no-data' }
+  | { status: 'not-found' };
+
+export interface IssueInput {
+  serial: string;
+  language: ReportLanguage;
+  /** origin of the verification link; defaults to the one the report routes were registered with */
+  publicBaseUrl?: string;
+}
+
+let defaultBaseUrl = 'http://localhost:3000';
+/** Set once by the report routes from PUBLIC_BASE_URL, so that callers need not pass it. */
+export function setReportBaseUrl(url: string): void {
+  defaultBaseUrl = url.replace(/\/+$/, '');
+}
+
+/** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
+export function reportFilename(serial: string): string {
+  return `test-report-${serial.replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
+}
+
+function toIssued(row: ReportRow, reused: boolean): IssuedReport {
+  return {
+    id: row.id,
+    number: row.number,
+    sha256: row.sha256.toString('hex'),
+    bytes: row.bytes,
+    filename: reportFilename(row.serial),
+    code: row.code,
+    serial: row.serial,
+    language: row.language,
+    issuedAt: row.issuedAt,
+    reused,
+    flags: row.flags,
+  };
+}
+
+function newCode(): string {
+  const bytes = randomBytes(REPORT_CODE_LENGTH);
+  let out = '';
+  for (let i = 0; i < REPORT_CODE_LENGTH; i++) out += REPORT_CODE_ALPHABET[bytes[i]! & 31];
+  return out;
+}
+
+const inflight = new Map<string, Promise<IssueResult>>();
+
+export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {
+  const unit = await readUnit(db, input.serial);
+  if (!unit) return { status: 'not-found' };
+  const g = gate(unit.heads);
+  if (g === 'no-data') return { status: 'no-data' };
+  if (g === 'held') return { status: 'held' };
+
+  const baseUrl = (input.publicBaseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
+  const { settings, revision } = await getSettingsWithRevision(db);
+  const material = await signingMaterial(db);
+  const dataV = dataVersion(unit.heads);
+  const sourceVersion = createHash('sha256')
+    .update(JSON.stringify([LAYOUT_VERSION, dataV, unit.product.id, unit.product.updatedAt, unit.range.id, unit.range.updatedAt, revision, material.fingerprint, baseUrl]))
+    .digest('hex');
+  const key = { serial: unit.serial, language: input.language, sourceVersion };
+  const stored = await repo.findReusable(db, key);
+  if (stored) return { status: 'issued', report: toIssued(stored, true) };
+
+  const flightKey = `${key.serial}\n${key.language}\n${key.sourceVersion}`;
+  const running = inflight.get(flightKey);
+  if (running) return running;
+  const work = (async (): Promise<IssueResult> => {
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
+        const again = await repo.findReusable(tx, key);
+        if (again) return { status: 'issued', report: toIssued(again, true) };
+        const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+        const year = issuedAt.getUTCFullYear();
+        const number = `TR-${year}-${String(await repo.nextNumber(tx, year)).padStart(6, '0')}`;
+        let code = newCode();
+        while (await repo.codeTaken(tx, code)) code = newCode();
+        const id = randomBytes(16).toString('base64url');
+        const { model, flags } = await buildModel(tx, unit, {
+          id,
+          code,
+          number,
+          language: input.language,
+          issuedAt,
+          baseUrl,
+          settings,
+          certificateFingerprint: material.fingerprint,
+          signerName: certificateName(material.certPem),
+        });
+        const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${settings.documentType}`), number });
+        const unsigned = await renderReportPdf(model, {
+          signature: {
+            name: settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
+            reason,
+            location: settings.companyAddress.split('\n')[0] ?? '',
+            contactInfo: baseUrl,
+            signingTime: issuedAt,
+            signatureLength: signatureLength(material),
+          },
+        });
+        const bytes = await signPdf(unsigned, material);
+        const row: ReportRow = {
+          id,
+          code,
+          number,
+          serial: unit.serial,
+          productId: unit.product.id,
+          productName: unit.product.name,
+          documentType: settings.documentType,
+          language: input.language,
+          dataVersion: dataV,
+          sourceVersion,
+          sha256: createHash('sha256').update(bytes).digest(),
+          bytes,
+          size: bytes.length,
+          issuedAt,
+          certificateFingerprint: material.fingerprint,
+          flags,
+        };
+        await repo.insertReport(tx, row);
+        return { status: 'issued', report: toIssued(row, false) };
+      });
+    } catch (err) {
+      // Another instance stored the same report between our check and insert: serve that one.
+      if (pgErrorCode(err) === PG.uniqueViolation) {
+        const winner = await repo.findReusable(db, key);
+        if (winner) return { status: 'issued', report: toIssued(winner, true) };
+      }
+      throw err;
+    } finally {
+      inflight.delete(flightKey);
+    }
+  })();
+  inflight.set(flightKey, work);
+  return work;
+}
+
+interface ModelContext {
+  id: string;
+  code: string;
+  number: string;
+  language: ReportLanguage;
+  issuedAt: Date;
+  baseUrl: string;
+  settings: Awaited<ReturnType<typeof getSettingsWithRevision>>['settings'];
+  certificateFingerprint: string;
+  signerName: string;
+}
+
+/** The report's data: the latest record of each test type with its samples and checks. */
+export async function buildModel(db: Executor, unit: UnitData, c: ModelContext): Promise<{ model: ReportModel; flags: IssuedReport['flags'] }> {
+  const latest = latestByType(unit.heads);
+  const rows = await readRecords(db, [...latest.values()].map((v) => v.latest.id));
+  const machineIds = [...new Set(rows.map((r) => r.machineId).filter((v): v is string => !!v))];
+  const names = new Map(
+    machineIds.length ? (await db.select({ id: machines.id, name: machines.name }).from(machines).where(inArray(machines.id, machineIds))).map((m) => [m.id, m.name]) : [],
+  );
+  const order = ['shell', 'seat', 'backseat', 'air-seat', 'functional'];
+  rows.sort((a, b) => order.indexOf(a.testType) - order.indexOf(b.testType));
+  const flags: IssuedReport['flags'] = [];
+  const tests: ReportTest[] = rows.map((r) => {
+    const samples = decodeSamples(r.samples);
+    const testPressure = Number(r.testPressure);
+    const checks = checkSamples(samples, testPressure, r.holdingSeconds);
+    const shortHold = r.result === 'pass' && !!checks && !checks.holdMet;
+    if (shortHold) flags.push({ testType: r.testType, code: 'short-hold' });
+    return {
+      recordId: r.recordId,
+      testType: r.testType,
+      medium: r.medium,
+      testPressure,
+      holdingSeconds: r.holdingSeconds,
+      leakageValue: r.leakageValue === null ? null : Number(r.leakageValue),
+      leakageUnit: r.leakageUnit,
+      result: r.result,
+      testedAt: r.testedAt,
+      bench: r.machineId ? (names.get(r.machineId) ?? null) : null,
+      operator: r.operator,
+      earlierTests: (latest.get(r.testType)?.count ?? 1) - 1,
+      samples,
+      checks,
+      shortHold,
+    };
+  });
+  const s = c.settings;
+  const lang = c.language;
+  const logo = s.logo ? await readLogo(db) : null;
+  const p = unit.product;
+  const num = (v: string | null) => (v === null ? null : Number(v));
+  const model: ReportModel = {
+    id: c.id,
+    code: c.code,
+    number: c.number,
+    language: lang,
+    documentType: s.documentType,
+    issuedAt: c.issuedAt,
+    verifyUrl: verificationUrl(c.baseUrl, c.id),
+    verifyPage: `${c.baseUrl}/search`,
+    company: { name: s.companyName, address: s.companyAddress, logo: logo?.logo ?? null },
+    statement: textOr(lang === 'zh' ? s.statementZh : s.statementEn, lang, 'reports.defaultStatement'),
+    footer: lang === 'zh' ? s.footerZh : s.footerEn,
+    inspectorName: s.inspectorName,
+    serial: unit.serial,
+    product: {
+      name: p.name,
+      fluid: p.fluid,
+      connection: p.connection,
+      application: p.application,
+      applicationMedium: p.applicationMedium,
+      pressureFc: num(p.pressureFc),
+      pressureWcb: num(p.pressureWcb),
+      pressureSus: num(p.pressureSus),
+      temperatureMin: Number(p.temperatureMin),
+      temperatureMax: Number(p.temperatureMax),
+      testStandard: p.testStandard,
+    },
+    productionDate: unit.range.productionDate,
+    range: { start: unit.range.startSerial, end: unit.range.endSerial },
+    tests,
+    certificateFingerprint: c.certificateFingerprint,
+    signerName: c.signerName,
+  };
+  return { model, flags };
+}

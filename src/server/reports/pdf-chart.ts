@@ -1,0 +1,56 @@
+/** The pressure–time chart of src/shared/chart drawn as PDF vector paths (the web draws the same primitives as SVG). */
+import { buildChart, type Box, type Sample } from '../../shared/chart/index';
+
+// pdfkit's type declarations lag its API (struct, markContent, tables); the report uses this narrow view.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = any;
+
+export const CHART_FONT_SIZE = 7;
+
+export function drawChart(
+  doc: Doc,
+  box: Box,
+  input: { samples: readonly Sample[]; testPressure: number; holdingSeconds: number },
+  labels: { x: string; y: string; reference: string; hold: string },
+  fontName: string,
+): void {
+  const c = buildChart(input, box, { labels, fontSize: CHART_FONT_SIZE });
+  doc.save();
+  if (c.hold) {
+    doc.rect(c.hold.x, c.hold.y, c.hold.width, c.hold.height).fillColor('#e3f2fd').fill();
+  }
+  doc.lineWidth(0.3).strokeColor('#d0d0d0');
+  for (const g of c.grid) doc.moveTo(g.x1, g.y1).lineTo(g.x2, g.y2);
+  doc.stroke();
+  doc.lineWidth(0.6).strokeColor('#555555');
+  for (const a of [c.xAxis.line, c.yAxis.line]) doc.moveTo(a.x1, a.y1).lineTo(a.x2, a.y2);
+  doc.stroke();
+  if (c.reference) {
+    doc.lineWidth(0.6).strokeColor('#c62828').dash(3, { space: 2 });
+    doc.moveTo(c.reference.x1, c.reference.y1).lineTo(c.reference.x2, c.reference.y2).stroke();
+    doc.undash();
+  }
+  if (c.curve.length > 1) {
+    doc.lineWidth(0.8).strokeColor('#1565c0').lineJoin('round');
+    doc.moveTo(c.curve[0]![0], c.curve[0]![1]);
+    for (let i = 1; i < c.curve.length; i++) doc.lineTo(c.curve[i]![0], c.curve[i]![1]);
+    doc.stroke();
+  }
+  doc.font(fontName).fontSize(CHART_FONT_SIZE).fillColor('#333333');
+  for (const tx of c.texts) {
+    const w = doc.widthOfString(tx.text);
+    const h = CHART_FONT_SIZE * 1.2;
+    const dx = tx.anchor === 'middle' ? -w / 2 : tx.anchor === 'end' ? -w : 0;
+    const dy = tx.baseline === 'middle' ? -h / 2 : tx.baseline === 'bottom' ? -h : 0;
+    if (tx.rotate) {
+      doc.save();
+      doc.rotate(tx.rotate, { origin: [tx.x, tx.y] });
+      // Turned -90° about (x, y): the text runs upwards, centred on the plot's middle.
+      doc.text(tx.text, tx.x + dx, tx.y + dy + (tx.role === 'yTitle' ? 0 : 0), { lineBreak: false });
+      doc.restore();
+    } else {
+      doc.text(tx.text, tx.x + dx, tx.y + dy, { lineBreak: false });
+    }
+  }
+  doc.restore();
+}

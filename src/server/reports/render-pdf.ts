@@ -1,0 +1,283 @@
+/**
+ * The report PDF (pdfkit): tagged (headings, tables, paragraphs, figures with alternative text, page
+ * furniture as artifacts), PDF/A-3a with its data as the associated file test-report.json, one embedded
+ * font (Noto Sans TC, subset), vector chart and QR code. Signing is a separate step (signing.ts) over the
+ * bytes this returns with `signature` set; without it the PDF is unsigned (the benchmark compares both).
+ */
+import PDFDocument from 'pdfkit';
+import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../shared/contract/reports';
+import { drawChart } from './pdf-chart';
+import { drawQr } from './pdf-qr';
+import { formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, seconds, t } from './format';
+import { reportFonts } from './fonts';
+import { reportJson } from './report-json';
+import type { ReportModel, ReportTest } from './report-model';
+import { addSignaturePlaceholder, type PlaceholderOptions } from './signature-placeholder';
+
+// pdfkit's type declarations lag its API (struct, markContent, tables, PDF/A); the report uses it untyped.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = any;
+
+const PAGE = { width: 595.28, height: 841.89 };
+const M = { top: 40, left: 42, right: 42, bottom: 58 };
+const W = PAGE.width - M.left - M.right;
+const INK = '#1a1a1a';
+const MUTED = '#555555';
+const RULE = '#b0b7c3';
+const PASS = '#1b5e20';
+const FAIL = '#b71c1c';
+
+export interface RenderOptions {
+  /** add a signature field and placeholder for signing.ts to fill */
+  signature?: PlaceholderOptions;
+}
+
+function collect(doc: Doc): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
+export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}): Promise<Buffer> {
+  const lang = m.language;
+  const fonts = reportFonts();
+  const title = t(lang, `title.${m.documentType}`);
+  const doc: Doc = new PDFDocument({
+    size: 'A4',
+    margins: M,
+    autoFirstPage: false,
+    bufferPages: true,
+    tagged: true,
+    subset: 'PDF/A-3a',
+    pdfVersion: '1.7',
+    lang: PDF_LANG[lang],
+    displayTitle: true,
+    font: fonts.regular as string,
+    info: {
+      Title: `${title} ${m.number}`,
+      Author: m.company.name,
+      Subject: t(lang, 'subject', { serial: m.serial, product: m.product.name }),
+      Keywords: `${m.serial}, ${m.number}, EN 10204, ${m.product.testStandard}`.replace(/, $/, ''),
+      Creator: 'Test Report Center',
+      Producer: 'Test Report Center (pdfkit)',
+      CreationDate: m.issuedAt,
+      ModDate: m.issuedAt,
+    },
+  });
+  const done = collect(doc);
+  doc.registerFont('R', fonts.regular);
+  doc.registerFont('B', fonts.bold);
+  doc.addPage();
+
+  const json = Buffer.from(JSON.stringify(reportJson(m), null, 1));
+  doc.file(json, {
+    name: REPORT_ATTACHMENT_NAME,
+    type: 'application/json',
+    relationship: 'Data',
+    description: t(lang, 'attachmentDescription'),
+    creationDate: m.issuedAt,
+    modifiedDate: m.issuedAt,
+  });
+
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  const para = (text: string, o: { size?: number; color?: string; font?: string; gap?: number; width?: number; x?: number } = {}) => {
+    root.add(
+      doc.struct('P', () => {
+        doc.font(o.font ?? 'R').fontSize(o.size ?? 9).fillColor(o.color ?? INK);
+        doc.text(text, o.x ?? M.left, doc.y, { width: o.width ?? W });
+      }),
+    );
+    doc.y += o.gap ?? 4;
+  };
+  const heading = (tag: 'H1' | 'H2' | 'H3', text: string, size: number, color = INK) => {
+    ensureSpace(doc, size * 3);
+    root.add(
+      doc.struct(tag, () => {
+        doc.font('B').fontSize(size).fillColor(color).text(text, M.left, doc.y, { width: W });
+      }),
+    );
+    doc.y += size * 0.3;
+  };
+
+  // Header: logo, company name and address; a rule under it.
+  const top = doc.y;
+  let textX = M.left;
+  if (m.company.logo) {
+    root.add(
+      doc.struct('Figure', { alt: m.company.name }, () => {
+        doc.image(m.company.logo, M.left, top, { fit: [110, 46] });
+      }),
+    );
+    textX = M.left + 122;
+  }
+  doc.y = top;
+  root.add(doc.struct('P', () => doc.font('B').fontSize(13).fillColor(INK).text(m.company.name, textX, top, { width: W - (textX - M.left) })));
+  if (m.company.address) {
+    root.add(doc.struct('P', () => doc.font('R').fontSize(8.5).fillColor(MUTED).text(m.company.address, textX, doc.y + 1, { width: W - (textX - M.left) })));
+  }
+  doc.y = Math.max(doc.y, top + 48) + 6;
+  artifact(doc, () => doc.moveTo(M.left, doc.y).lineTo(M.left + W, doc.y).lineWidth(1).strokeColor(RULE).stroke());
+  doc.y += 12;
+
+  heading('H1', `${title}`, 18);
+  para(t(lang, `documentType.${m.documentType}`), { color: MUTED, size: 9, gap: 8 });
+
+  // Key facts beside the QR code.
+  const qrSize = 92;
+  const factsTop = doc.y;
+  const factRows: Array<[string, string]> = [
+    [t(lang, 'field.number'), m.number],
+    [t(lang, 'field.serial'), m.serial],
+    [t(lang, 'field.product'), m.product.name],
+    [t(lang, 'field.testStandard'), m.product.testStandard || t(lang, 'value.none')],
+    [t(lang, 'field.productionDate'), formatDay(lang, m.productionDate)],
+    [t(lang, 'field.range'), `${m.range.start} – ${m.range.end}`],
+    [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],
+    [t(lang, 'field.code'), formatReportCode(m.code)],
+  ];
+  keyValueTable(doc, root, factRows, { width: W - qrSize - 16, labelWidth: 120 });
+  const afterFacts = doc.y;
+  root.add(
+    doc.struct('Figure', { alt: t(lang, 'qrAlt', { url: m.verifyUrl }) }, () => drawQr(doc, m.verifyUrl, M.left + W - qrSize, factsTop, qrSize)),
+  );
+  doc.y = Math.max(afterFacts, factsTop + qrSize) + 12;
+
+  heading('H2', t(lang, 'heading.ratings'), 12);
+  const p = m.product;
+  const ratingRows: Array<[string, string]> = [
+    [t(lang, 'field.fluid'), t(lang, `fluid.${p.fluid}`)],
+    ...(p.connection ? [[t(lang, 'field.connection'), p.connection] as [string, string]] : []),
+    ...(p.application ? [[t(lang, 'field.application'), p.application] as [string, string]] : []),
+    ...(p.applicationMedium ? [[t(lang, 'field.applicationMedium'), p.applicationMedium] as [string, string]] : []),
+    ...(p.pressureFc !== null ? [[t(lang, 'field.pressureFc'), mpa(lang, p.pressureFc)] as [string, string]] : []),
+    ...(p.pressureWcb !== null ? [[t(lang, 'field.pressureWcb'), mpa(lang, p.pressureWcb)] as [string, string]] : []),
+    ...(p.pressureSus !== null ? [[t(lang, 'field.pressureSus'), mpa(lang, p.pressureSus)] as [string, string]] : []),
+    [t(lang, 'field.temperature'), t(lang, 'value.celsius', { min: formatNumber(lang, p.temperatureMin, 2), max: formatNumber(lang, p.temperatureMax, 2) })],
+  ];
+  keyValueTable(doc, root, ratingRows, { width: W, labelWidth: 160 });
+  doc.y += 12;
+
+  heading('H2', t(lang, 'heading.results'), 12);
+  for (const test of m.tests) testBlock(doc, root, m, test, heading);
+
+  heading('H2', t(lang, 'heading.statement'), 12);
+  para(m.statement, { size: 9.5, gap: 6 });
+  if (m.documentType === 'inspection-certificate-3.1' && m.inspectorName) {
+    para(t(lang, 'validatedBy', { name: m.inspectorName }), { font: 'B', size: 9.5, gap: 6 });
+  }
+  heading('H2', t(lang, 'heading.verify'), 12);
+  para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
+  para(`${t(lang, 'field.code')}: ${formatReportCode(m.code)} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });
+
+  if (opts.signature) addSignaturePlaceholder(doc, opts.signature);
+  root.end();
+  pageFurniture(doc, m);
+  doc.end();
+  return done;
+}
+
+/** Keeps at least `h` points on the page, else starts the next one. */
+function ensureSpace(doc: Doc, h: number): void {
+  if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
+}
+
+/** Drawing that is not content (rules, backgrounds): marked as an artifact so screen readers skip it. */
+function artifact(doc: Doc, draw: () => void): void {
+  doc.markContent('Artifact', { type: 'Layout' });
+  draw();
+  doc.endMarkedContent();
+}
+
+function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: { width: number; labelWidth: number }): void {
+  ensureSpace(doc, Math.min(rows.length, 4) * 16);
+  doc.font('R').fontSize(9).fillColor(INK);
+  doc.table({
+    structParent: root,
+    position: { x: M.left, y: doc.y },
+    maxWidth: o.width,
+    columnStyles: [o.labelWidth, '*'],
+    defaultStyle: { border: { bottom: 0.5 }, borderColor: RULE, padding: [3, 4] },
+    data: rows.map(([k, v]) => [
+      { text: k, type: 'TH', scope: 'Row', font: { src: 'B', size: 8.5 }, textColor: MUTED },
+      { text: v, font: { src: 'R', size: 9 } },
+    ]),
+  });
+}
+
+function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: (tag: 'H3', text: string, size: number, color?: string) => void): void {
+  const lang = m.language;
+  ensureSpace(doc, 215);
+  heading('H3', `${t(lang, `test.${x.testType}`)} — ${t(lang, `result.${x.result}`)}`, 10.5, x.result === 'pass' ? PASS : FAIL);
+  const c = x.checks;
+  const rows: Array<[string, string]> = [
+    [t(lang, 'field.medium'), t(lang, `medium.${x.medium}`)],
+    [t(lang, 'field.testPressure'), mpa(lang, x.testPressure)],
+    [t(lang, 'field.holding'), seconds(lang, x.holdingSeconds)],
+    [t(lang, 'field.leakage'), x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`.trim()],
+    [t(lang, 'field.result'), t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })],
+    [t(lang, 'field.testedAt'), formatDateTime(lang, x.testedAt)],
+    [t(lang, 'field.bench'), x.bench ?? t(lang, 'value.none')],
+    [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
+    [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
+    ...(m.product.testStandard ? [[t(lang, 'field.testStandard'), m.product.testStandard] as [string, string]] : []),
+  ];
+  if (c) {
+    rows.push([t(lang, 'field.peak'), c.reached ? mpa(lang, c.peak) : `${mpa(lang, c.peak)} (${t(lang, 'value.notReached')})`]);
+    rows.push([t(lang, 'field.held'), c.holdMet ? seconds(lang, c.heldSeconds) : t(lang, 'value.heldShort', { value: formatNumber(lang, c.heldSeconds, 1) })]);
+    rows.push([t(lang, 'field.drop'), c.drop === null ? t(lang, 'value.none') : mpa(lang, c.drop)]);
+  }
+  const top = doc.y;
+  const tableWidth = 262;
+  keyValueTable(doc, root, rows, { width: tableWidth, labelWidth: 112 });
+  const bottom = doc.y;
+  const box = { x: M.left + tableWidth + 12, y: top, width: W - tableWidth - 12, height: 170 };
+  if (x.samples.length > 0 && doc.page === doc.page) {
+    const alt = t(lang, 'chart.alt', {
+      test: t(lang, `test.${x.testType}`),
+      count: formatNumber(lang, x.samples.length, 0),
+      peak: formatNumber(lang, c?.peak ?? 0),
+      pressure: formatNumber(lang, x.testPressure),
+    });
+    root.add(
+      doc.struct('Figure', { alt }, () =>
+        drawChart(
+          doc,
+          box,
+          { samples: x.samples, testPressure: x.testPressure, holdingSeconds: x.holdingSeconds },
+          { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.reference'), hold: t(lang, 'chart.hold') },
+          'R',
+        ),
+      ),
+    );
+  } else {
+    root.add(doc.struct('P', () => doc.font('R').fontSize(8.5).fillColor(MUTED).text(t(lang, 'value.noSamples'), box.x, top + 4, { width: box.width })));
+  }
+  doc.x = M.left;
+  doc.y = Math.max(bottom, top + box.height) + 14;
+}
+
+/** Footer text and "Page N of M" on every page, as pagination artifacts (written once the page count is known). */
+function pageFurniture(doc: Doc, m: ReportModel): void {
+  const range = doc.bufferedPageRange();
+  const footerY = PAGE.height - M.bottom + 16;
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Text below the bottom margin would make pdfkit start a new page: lift the margin while writing.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.markContent('Artifact', { type: 'Pagination' });
+    doc.moveTo(M.left, footerY - 6).lineTo(M.left + W, footerY - 6).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc.font('R').fontSize(7.5).fillColor(MUTED);
+    const pageText = t(m.language, 'page', { page: i + 1, pages: range.count });
+    const pageWidth = doc.widthOfString(pageText);
+    doc.text(pageText, M.left + W - pageWidth, footerY, { lineBreak: false });
+    const footer = [m.footer, `${m.number}`].filter(Boolean).join(' · ');
+    doc.text(footer, M.left, footerY, { width: W - pageWidth - 16, height: 30, ellipsis: true });
+    doc.endMarkedContent();
+    doc.page.margins.bottom = bottom;
+  }
+}

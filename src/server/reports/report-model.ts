@@ -1,0 +1,68 @@
+/**
+ * One report as data: what the PDF prints, the embedded test-report.json carries, and the benchmark's
+ * HTML peer shows. Built once from the unit, its records and the settings; the renderers only lay it out.
+ */
+import type { Sample } from '../../shared/chart/index';
+import type { TestMedium, TestResult, TestType } from '../../shared/contract/machine-data';
+import type { Fluid } from '../../shared/contract/products';
+import type { ReportLanguage } from '../../shared/contract/reports';
+import type { DocumentType } from '../../shared/contract/settings';
+import type { SampleChecks } from './checks';
+
+export interface ReportTest {
+  recordId: string;
+  testType: TestType;
+  medium: TestMedium;
+  /** MPa */
+  testPressure: number;
+  holdingSeconds: number;
+  leakageValue: number | null;
+  leakageUnit: string | null;
+  result: TestResult;
+  testedAt: Date;
+  bench: string | null;
+  operator: string;
+  /** earlier tests of the same type (retests happened when > 0) */
+  earlierTests: number;
+  samples: Sample[];
+  checks: SampleChecks | null;
+  /** a bench pass whose samples held for less than the holding time */
+  shortHold: boolean;
+}
+
+export interface ReportModel {
+  id: string;
+  /** raw code (10 characters); printed formatted */
+  code: string;
+  number: string;
+  language: ReportLanguage;
+  documentType: DocumentType;
+  issuedAt: Date;
+  verifyUrl: string;
+  /** where a code is typed: the public page */
+  verifyPage: string;
+  company: { name: string; address: string; logo: Buffer | null };
+  statement: string;
+  footer: string;
+  inspectorName: string;
+  serial: string;
+  product: {
+    name: string;
+    fluid: Fluid;
+    connection: string;
+    application: string;
+    applicationMedium: string;
+    pressureFc: number | null;
+    pressureWcb: number | null;
+    pressureSus: number | null;
+    temperatureMin: number;
+    temperatureMax: number;
+    testStandard: string;
+  };
+  productionDate: string;
+  range: { start: string; end: string };
+  tests: ReportTest[];
+  /** fingerprint of the certificate that signs it ('' when unsigned) */
+  certificateFingerprint: string;
+  signerName: string;
+}

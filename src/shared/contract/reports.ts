@@ -1,0 +1,87 @@
+/**
+ * Issued test reports and their verification (PRODUCT.md §3 Test report, Verification; issue 9). A report
+ * is addressed by an unguessable id (128 random bits, base64url) in links and the QR code, and by a short
+ * code a person can type; a dropped file is checked by its SHA-256, computed in the browser.
+ */
+import { z } from 'zod';
+import { envelope } from './common';
+import { DOCUMENT_TYPES } from './settings';
+
+export const REPORT_LANGUAGES = ['en', 'zh'] as const;
+export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
+
+/** 16 random bytes in base64url without padding. */
+export const REPORT_ID_RE = /^[A-Za-z0-9_-]{22}$/;
+/** Crockford base32 (no I, L, O, U), 10 characters shown as XXXXX-XXXXX. */
+export const REPORT_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const REPORT_CODE_LENGTH = 10;
+export const SHA256_HEX_RE = /^[0-9a-f]{64}$/;
+
+/** A typed code, forgiving: case, spaces, dashes, and the letters people confuse with digits. */
+export function normaliseReportCode(input: string): string | null {
+  const s = input
+    .toUpperCase()
+    .replace(/[\s-]/g, '')
+    .replace(/[IL]/g, '1')
+    .replace(/O/g, '0');
+  if (s.length !== REPORT_CODE_LENGTH) return null;
+  for (const c of s) if (!REPORT_CODE_ALPHABET.includes(c)) return null;
+  return s;
+}
+
+/** `ABCDE12345` → `ABCDE-12345`, as printed on the report. */
+export function formatReportCode(code: string): string {
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** The link the QR code carries. */
+export function verificationUrl(publicBaseUrl: string, id: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/search?report=${encodeURIComponent(id)}`;
+}
+
+/** An issued report as the server hands it to the request flow and to staff (never the bytes). */
+export const issuedReportSummary = z.object({
+  id: z.string(),
+  number: z.string(),
+  /** the short verification code, formatted XXXXX-XXXXX */
+  code: z.string(),
+  serial: z.string(),
+  language: z.enum(REPORT_LANGUAGES),
+  sha256: z.string(),
+  size: z.number().int(),
+  issuedAt: z.string(),
+  /** `/api/v1/public/reports/<id>.pdf` */
+  pdfPath: z.string(),
+  filename: z.string(),
+});
+export type IssuedReportSummary = z.infer<typeof issuedReportSummary>;
+
+/**
+ * `GET /api/v1/public/reports/:id`, `…/by-code/:code`, `…/by-hash/:sha256`: a known report. An unknown one
+ * is a 404 whose body says only "not known".
+ */
+export const reportVerification = z.object({
+  genuine: z.literal(true),
+  id: z.string(),
+  number: z.string(),
+  code: z.string(),
+  serial: z.string(),
+  productName: z.string(),
+  documentType: z.enum(DOCUMENT_TYPES),
+  language: z.enum(REPORT_LANGUAGES),
+  issuedAt: z.string(),
+  sha256: z.string(),
+  /** test data of the unit changed (added, edited or removed) after the report was issued */
+  newerDataExists: z.boolean(),
+  pdfPath: z.string(),
+});
+export type ReportVerification = z.infer<typeof reportVerification>;
+export const reportVerificationEnvelope = envelope(reportVerification);
+
+export const reportIdParams = z.object({ id: z.string() });
+export const reportCodeParams = z.object({ code: z.string() });
+export const reportHashParams = z.object({ sha256: z.string() });
+
+/** Version of the embedded test-report.json's shape; bumped on any change a reader would notice. */
+export const REPORT_JSON_SCHEMA_VERSION = '1.0';
+export const REPORT_ATTACHMENT_NAME = 'test-report.json';

@@ -1,0 +1,105 @@
+/**
+ * Site settings (PRODUCT.md §3, issue 9): the company shown on reports and the public page, the terms a
+ * visitor agrees to, the texts of the report, its document type, and the signing certificate. One row in
+ * the database (several instances share it). SETTINGS_TEXT_FIELDS is the one statement of the editable
+ * text fields: the route's body, the Settings form and the audit diff derive from it.
+ */
+import { z } from 'zod';
+import { envelope, optionalText, requiredText } from './common';
+import { printable } from './products';
+
+/** EN 10204 document types a report can be issued as. */
+export const DOCUMENT_TYPES = ['test-report-2.2', 'inspection-certificate-3.1'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export const LOGO_MAX_BYTES = 1024 * 1024;
+export const LOGO_TYPES = ['image/png', 'image/jpeg'] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
+/** A PKCS#12 file is a few KB; anything near this is not one. */
+export const CERTIFICATE_MAX_BYTES = 64 * 1024;
+export const COMPANY_NAME_MAX = 200;
+export const ADDRESS_MAX = 500;
+export const TERMS_MAX = 20_000;
+export const REPORT_TEXT_MAX = 2000;
+export const INSPECTOR_MAX = 120;
+
+/** The editable text fields, in the order the form shows them. */
+export const SETTINGS_TEXT_FIELDS = [
+  'companyName',
+  'companyAddress',
+  'termsEn',
+  'termsZh',
+  'statementEn',
+  'statementZh',
+  'footerEn',
+  'footerZh',
+  'documentType',
+  'inspectorName',
+] as const;
+export type SettingsTextField = (typeof SETTINGS_TEXT_FIELDS)[number];
+
+const line = (max: number) => requiredText(max).refine(printable, { error: 'validation.invalid' });
+// Multi-line texts: newlines and tabs are fine, other control characters are not.
+// eslint-disable-next-line no-control-regex
+const multiline = (max: number) => optionalText(max).refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), { error: 'validation.invalid' });
+
+export const settingsFields = z.object({
+  companyName: line(COMPANY_NAME_MAX),
+  companyAddress: multiline(ADDRESS_MAX),
+  termsEn: multiline(TERMS_MAX),
+  termsZh: multiline(TERMS_MAX),
+  statementEn: multiline(REPORT_TEXT_MAX),
+  statementZh: multiline(REPORT_TEXT_MAX),
+  footerEn: multiline(REPORT_TEXT_MAX),
+  footerZh: multiline(REPORT_TEXT_MAX),
+  documentType: z.enum(DOCUMENT_TYPES, { error: 'validation.oneOf' }),
+  inspectorName: optionalText(INSPECTOR_MAX).refine(printable, { error: 'validation.invalid' }),
+});
+
+/** `PUT /api/v1/settings`: every text field; an inspection certificate (3.1) needs the representative's name. */
+export const settingsUpdateInput = settingsFields.superRefine((v, ctx) => {
+  if (v.documentType === 'inspection-certificate-3.1' && v.inspectorName === '') {
+    ctx.addIssue({ code: 'custom', path: ['inspectorName'], message: 'settings.validation.inspectorRequired' });
+  }
+});
+export type SettingsUpdateInput = z.input<typeof settingsUpdateInput>;
+export type SettingsUpdateValues = z.output<typeof settingsUpdateInput>;
+
+/** What is shown of the signing certificate; the private key never leaves the server. */
+export const certificateInfo = z.object({
+  source: z.enum(['generated', 'uploaded']),
+  subject: z.string(),
+  issuer: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  /** SHA-256 of the DER certificate, upper-case hex pairs joined by ':' */
+  fingerprintSha256: z.string(),
+  selfSigned: z.boolean(),
+});
+export type CertificateInfo = z.infer<typeof certificateInfo>;
+
+export const logoInfo = z.object({ type: z.enum(LOGO_TYPES), size: z.number().int(), sha256: z.string() });
+
+export const settings = settingsFields.extend({
+  /** increments each time termsEn or termsZh changes; a report request records the version agreed to */
+  termsVersion: z.number().int(),
+  logo: logoInfo.nullable(),
+  certificate: certificateInfo.nullable(),
+  updatedAt: z.string(),
+});
+export type Settings = z.infer<typeof settings>;
+export const settingsEnvelope = envelope(settings);
+
+/** `GET /api/v1/public/settings`: what the public page needs (no certificate, no staff texts). */
+export const publicSettings = z.object({
+  companyName: z.string(),
+  /** path of the logo (`/api/v1/public/logo?v=…`), or null */
+  logoUrl: z.string().nullable(),
+  terms: z.object({ en: z.string(), zh: z.string() }),
+  termsVersion: z.number().int(),
+});
+export type PublicSettings = z.infer<typeof publicSettings>;
+export const publicSettingsEnvelope = envelope(publicSettings);
+
+/** The password of an uploaded PKCS#12 (multipart field `password`, beside the file field `file`). */
+export const certificatePassword = z.string({ error: 'validation.required' }).max(1000, { error: 'validation.tooLong' });
