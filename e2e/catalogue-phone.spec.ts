@@ -9,8 +9,8 @@ import { createProduct, createRange, stamp, staffBrowser } from './catalogue-hel
 const PHONE = { width: 390, height: 844 };
 
 const TEXT = {
-  en: { edit: 'Edit', delete: 'Delete', endSerial: 'Ending Serial', sortBy: 'Sort by', deleteTitle: 'Delete product?' },
-  zh: { edit: '編輯', delete: '刪除', endSerial: '結束序號', sortBy: '排序依據', deleteTitle: '刪除產品？' },
+  en: { edit: 'Edit', delete: 'Delete', endSerial: 'Ending Serial', sortBy: 'Sort by', deleteTitle: 'Delete product?', next: 'Go to the next page', last: 'Go to the last page' },
+  zh: { edit: '編輯', delete: '刪除', endSerial: '結束序號', sortBy: '排序依據', deleteTitle: '刪除產品？', next: '下一頁', last: '最後一頁' },
 } as const;
 
 /** Nothing of the page is wider than the phone: no sideways scrolling. */
@@ -62,6 +62,13 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(rangeCard.getByText(x.endSerial, { exact: true })).toBeVisible();
     await expectOnScreen(rangeCard.getByRole('link', { name: new RegExp(`^${x.edit} `) }));
     await expectOnScreen(rangeCard.getByRole('button', { name: new RegExp(`^${x.delete} `) }));
+    await expectNoSidewaysScroll(page);
+
+    // The whole list: its page buttons stay on screen however long the count reads.
+    await page.goto('/serial-numbers');
+    await expect(page.getByTestId('row-card').first()).toBeVisible();
+    await expectOnScreen(page.getByRole('button', { name: x.next }));
+    await expectOnScreen(page.getByRole('button', { name: x.last }));
     await expectNoSidewaysScroll(page);
 
     // Sorting without column headers: the select keeps the sort in the address.

@@ -80,3 +80,26 @@ test.describe('the staff table', () => {
     await expect(page).toHaveURL(/size=all/);
   });
 });
+
+test.describe('the staff list on a phone', () => {
+  test.use({ storageState: ADMIN_STATE, viewport: { width: 390, height: 844 } });
+
+  test('each member is a card with role, status and the actions menu on screen; nothing scrolls sideways', async ({ page }) => {
+    const member = await createStaff(page.request, { name: `Phone Person ${Date.now().toString(36)}` });
+    await page.goto(`/staffs?q=${encodeURIComponent(member.email)}`);
+    const card = page.getByTestId('row-card').filter({ hasText: member.email });
+    await expect(card).toHaveCount(1);
+    await expect(page.locator('table')).toHaveCount(0);
+    await expect(card.getByText(member.name)).toBeVisible();
+    await expect(card.getByText('Staff', { exact: true })).toBeVisible();
+    await expect(card.getByText('Active', { exact: true })).toBeVisible();
+    const menu = card.getByRole('button', { name: `Actions for ${member.name}` });
+    await expect(menu).toBeVisible();
+    const box = await menu.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(scroll).toBeLessThanOrEqual(client);
+    await menu.click();
+    await expect(page.getByRole('menuitem', { name: 'Change role' })).toBeVisible();
+  });
+});

@@ -228,6 +228,9 @@ export function DataTable<T, S extends string>({
         showFirstButton
         showLastButton
         slotProps={{ select: { inputProps: { 'aria-label': t('table.rowsPerPage') } } }}
+        // On a phone the page buttons wrap under the count rather than scroll out of sight (a long count in
+        // Chinese pushes them past 390 px).
+        sx={cards ? { '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', pl: 2 }, '& .MuiTablePagination-spacer': { display: 'none' } } : undefined}
       />
     </Card>
   );
