@@ -9,7 +9,9 @@ import { healthRoutes } from './health/health.routes';
 import { machineDataImportRoutes } from './machine-data/machine-data-import.routes';
 import { machineDataRoutes } from './machine-data/machine-data.routes';
 import { machineRoutes } from './machines/machines.routes';
+import { qualityRoutes } from './quality/quality.routes';
 import { productRoutes } from './products/products.routes';
+import { publicRoutes } from './public/public.routes';
 import { serialRoutes } from './serials/serials.routes';
 import { staffRoutes } from './staff/staff.routes';
 
@@ -23,4 +25,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(machineRoutes);
   await app.register(machineDataRoutes);
   await app.register(machineDataImportRoutes);
+  await app.register(publicRoutes);
+  await app.register(qualityRoutes);
 }

@@ -1,6 +1,6 @@
 /** The audit log as admins read it. */
 import { z } from 'zod';
-import { listQuery, MSG, noNul } from './common';
+import { envelope, listQuery, MSG, noNul } from './common';
 
 export const auditEntry = z.object({
   id: z.number().int(),
@@ -16,10 +16,34 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-/** Newest first unless asked otherwise; `entity` and `entityId` narrow it to one record's history. */
-export const auditListQuery = listQuery(['at'] as const).extend({
-  order: z.enum(['asc', 'desc'], { error: 'validation.oneOf' }).default('desc'),
-  entity: z.string({ error: MSG.invalid }).trim().min(1).max(64).refine(noNul, { error: MSG.invalid }).optional(),
-  entityId: z.string({ error: MSG.invalid }).trim().min(1).max(200).refine(noNul, { error: MSG.invalid }).optional(),
-});
+/** The entities the product audits today (the screen's choices); the API takes any name. */
+export const AUDIT_ENTITIES = ['product', 'serialRange', 'machine', 'user'] as const;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const dayField = z
+  .string({ error: MSG.invalid })
+  .trim()
+  .refine((s) => DATE_ONLY.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'validation.date' })
+  .optional();
+
+/**
+ * Newest first unless asked otherwise; `entity` and `entityId` narrow it to one record's history, `actor`
+ * to one user (the label kept with each entry: an e-mail, `cli` or `system`, kept after the user is
+ * deleted), `from` and `to` to UTC days (both included).
+ */
+export const auditListQuery = listQuery(['at'] as const)
+  .extend({
+    order: z.enum(['asc', 'desc'], { error: 'validation.oneOf' }).default('desc'),
+    entity: z.string({ error: MSG.invalid }).trim().min(1).max(64).refine(noNul, { error: MSG.invalid }).optional(),
+    entityId: z.string({ error: MSG.invalid }).trim().min(1).max(200).refine(noNul, { error: MSG.invalid }).optional(),
+    actor: z.string({ error: MSG.invalid }).trim().min(1).max(254).refine(noNul, { error: MSG.invalid }).optional(),
+    from: dayField,
+    to: dayField,
+  })
+  .superRefine((v, ctx) => {
+    if (v.from && v.to && v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'audit.validation.toBeforeFrom' });
+  });
 export type AuditListQuery = z.input<typeof auditListQuery>;
+
+/** Everyone who appears in the log (for the user filter), by label. */
+export const auditActorsEnvelope = envelope(z.array(z.string()));

@@ -1,0 +1,203 @@
+/**
+ * SQL of the quality analysis. Every figure is one statement over test_records in the tested-at range
+ * (the definitions are in src/shared/contract/quality.ts). The summary groups the range's records once by
+ * unit, product, bench and test type and derives every breakdown from that in the same statement.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { ControlMeasure, QualityInterval } from '../../../shared/contract/quality';
+import type { TestType } from '../../../shared/contract/machine-data';
+import { rowsOf, type Executor } from '../../db/client';
+
+export interface Range {
+  from: Date;
+  /** exclusive */
+  to: Date;
+}
+
+export interface SummaryRow {
+  dim: 'total' | 'product' | 'machine' | 'testType' | 'period';
+  key: string | null;
+  units: number;
+  first_pass: number;
+  final_pass: number;
+  retested: number;
+  tests: number;
+  failures: number;
+}
+
+const counts = (fp: string, fin: string, re: string) =>
+  sql.raw(`count(*)::int AS units, (count(*) FILTER (WHERE ${fp}))::int AS first_pass,
+    (count(*) FILTER (WHERE ${fin}))::int AS final_pass, (count(*) FILTER (WHERE ${re}))::int AS retested,
+    sum(n)::int AS tests, sum(nfail)::int AS failures`);
+
+/**
+ * b: the range's records per unit × product × bench × test type, with the first and last attempt's time
+ * and the first and last failure's time: "the first attempt failed" is min(fail) = min(all). Ties at the
+ * same instant count as a failure first (a bench cannot run two tests of one unit at once).
+ */
+export async function summary(db: Executor, range: Range, interval: QualityInterval): Promise<SummaryRow[]> {
+  const unitPass = counts('fp', 'fin', 're');
+  const result = await db.execute(sql`
+    WITH b AS MATERIALIZED (
+      SELECT serial, product_id, machine_id, test_type, count(*) AS n, count(*) FILTER (WHERE result = 'fail') AS nfail,
+             min(tested_at) AS min_at, max(tested_at) AS max_at,
+             min(tested_at) FILTER (WHERE result = 'fail') AS min_fail, max(tested_at) FILTER (WHERE result = 'fail') AS max_fail
+        FROM test_records
+       WHERE tested_at >= ${range.from} AND tested_at < ${range.to}
+       GROUP BY serial, product_id, machine_id, test_type
+    ),
+    ut AS MATERIALIZED (
+      SELECT serial, product_id, test_type, sum(n) AS n, sum(nfail) AS nfail, min(min_at) AS first_at,
+             coalesce(min(min_fail) = min(min_at), false) AS first_failed, coalesce(max(max_fail) = max(max_at), false) AS last_failed
+        FROM b GROUP BY serial, product_id, test_type
+    ),
+    u AS MATERIALIZED (
+      SELECT serial, product_id, min(first_at) AS first_at, bool_and(NOT first_failed) AS fp, bool_and(NOT last_failed) AS fin,
+             bool_or(n > 1) AS re, sum(n) AS n, sum(nfail) AS nfail
+        FROM ut GROUP BY serial, product_id
+    ),
+    um AS (
+      SELECT machine_id, bool_and(coalesce(min_fail <> min_at, true)) AS fp, bool_and(coalesce(max_fail <> max_at, true)) AS fin,
+             bool_or(n > 1) AS re, sum(n) AS n, sum(nfail) AS nfail
+        FROM b GROUP BY serial, machine_id
+    )
+    SELECT 'total' AS dim, NULL::text AS key, ${unitPass} FROM u
+    UNION ALL SELECT 'product', product_id::text, ${unitPass} FROM u GROUP BY product_id
+    UNION ALL SELECT 'period', to_char(date_trunc(${interval}, first_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), ${unitPass} FROM u GROUP BY 2
+    UNION ALL SELECT 'testType', test_type, ${counts('NOT first_failed', 'NOT last_failed', 'n > 1')} FROM ut GROUP BY test_type
+    UNION ALL SELECT 'machine', machine_id::text, ${unitPass} FROM um GROUP BY machine_id`);
+  return rowsOf<SummaryRow>(result);
+}
+
+/** Names of products and benches by id (the few a summary names; ids are uuids, so a comma joins them safely). */
+export async function names(db: Executor, productIds: string[], machineIds: string[]): Promise<Map<string, string>> {
+  const result = await db.execute(sql`
+    SELECT id::text AS id, name::text AS name FROM products WHERE id::text = ANY(string_to_array(${productIds.join(',')}, ','))
+    UNION ALL SELECT id::text, name::text FROM machines WHERE id::text = ANY(string_to_array(${machineIds.join(',')}, ','))`);
+  return new Map(rowsOf<{ id: string; name: string }>(result).map((r) => [r.id, r.name]));
+}
+
+/**
+ * The range's failed records with no later test of the same unit and type (at any date): found from the
+ * failures (the result index) and one probe of the unit's series index each.
+ */
+const openFailureWhere = (range: Range) => sql`
+  r.result = 'fail' AND r.tested_at >= ${range.from} AND r.tested_at < ${range.to}
+  AND NOT EXISTS (
+    SELECT 1 FROM test_records l
+     WHERE l.prefix = r.prefix AND l.width = r.width AND l.serial_no = r.serial_no AND l.test_type = r.test_type
+       AND (l.tested_at, l.id) > (r.tested_at, r.id))`;
+
+export interface OpenFailureRow {
+  id: string;
+  record_id: string;
+  serial: string;
+  test_type: TestType;
+  tested_at: Date | string;
+  product_id: string | null;
+  product_name: string | null;
+  machine_id: string | null;
+  machine_name: string | null;
+}
+
+export async function openFailures(db: Executor, range: Range, limit: number, offset: number): Promise<{ rows: OpenFailureRow[]; total: number }> {
+  const [page, total] = await Promise.all([
+    db.execute(sql`
+      SELECT r.id::text AS id, r.record_id, r.serial, r.test_type, r.tested_at, r.product_id::text AS product_id,
+             p.name::text AS product_name, r.machine_id::text AS machine_id, m.name::text AS machine_name
+        FROM test_records r
+        LEFT JOIN products p ON p.id = r.product_id
+        LEFT JOIN machines m ON m.id = r.machine_id
+       WHERE ${openFailureWhere(range)}
+       ORDER BY r.tested_at DESC, r.id DESC
+       LIMIT ${limit} OFFSET ${offset}`),
+    db.execute(sql`SELECT count(*)::int AS n FROM test_records r WHERE ${openFailureWhere(range)}`),
+  ]);
+  return { rows: rowsOf<OpenFailureRow>(page), total: rowsOf<{ n: number }>(total)[0]?.n ?? 0 };
+}
+
+export async function productRatings(db: Executor, productId: string) {
+  const result = await db.execute(sql`
+    SELECT pressure_fc::float8 AS fc, pressure_wcb::float8 AS wcb, pressure_sus::float8 AS sus FROM products WHERE id = ${productId}`);
+  return rowsOf<{ fc: number | null; wcb: number | null; sus: number | null }>(result)[0];
+}
+
+export interface ChartFilter extends Range {
+  productId: string;
+  testType: TestType;
+}
+
+const VALUE: Record<Exclude<ControlMeasure, 'pressureDrop'>, SQL> = {
+  testPressure: sql`test_pressure::float8`,
+  holdingSeconds: sql`holding_seconds::float8`,
+  leakage: sql`leakage_value::float8`,
+};
+
+/** The leakage unit most records of the set use (leakage values are compared in one unit only). */
+export async function leakageUnit(db: Executor, f: ChartFilter): Promise<string | null> {
+  const result = await db.execute(sql`
+    SELECT leakage_unit FROM test_records
+     WHERE product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}
+       AND leakage_unit IS NOT NULL
+     GROUP BY leakage_unit ORDER BY count(*) DESC, leakage_unit LIMIT 1`);
+  return rowsOf<{ leakage_unit: string }>(result)[0]?.leakage_unit ?? null;
+}
+
+export interface BucketRow {
+  /** the row of the whole set (its n, mean, σ and mean moving range), first */
+  total: boolean;
+  n: number;
+  mean: number;
+  min: number;
+  max: number;
+  at: Date | string;
+  sigma: number | null;
+  mr: number | null;
+}
+
+/**
+ * The measure's statistics (bucket NULL: n, mean, σ, mean moving range in tested-at order) and its points
+ * (mean, min and max per time bucket) in one pass; the product index serves the product and range.
+ */
+export async function chartBuckets(
+  db: Executor,
+  f: ChartFilter,
+  measure: Exclude<ControlMeasure, 'pressureDrop'>,
+  unit: string | null,
+  buckets: number,
+): Promise<BucketRow[]> {
+  const v = VALUE[measure];
+  const result = await db.execute(sql`
+    WITH x AS (
+      SELECT tested_at, ${v} AS v, abs(${v} - lag(${v}) OVER (ORDER BY tested_at, id)) AS mr,
+             width_bucket(extract(epoch FROM tested_at)::float8, ${f.from.getTime() / 1000}::float8, ${f.to.getTime() / 1000}::float8, ${buckets}::int) AS bucket
+        FROM test_records
+       WHERE product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}
+         AND ${v} IS NOT NULL ${unit !== null ? sql`AND leakage_unit = ${unit}` : sql``}
+    )
+    SELECT grouping(bucket) = 1 AS total, count(*)::int AS n, avg(v) AS mean, min(v) AS min, max(v) AS max, min(tested_at) AS at,
+           stddev_samp(v) AS sigma, avg(mr) AS mr
+      FROM x
+     GROUP BY GROUPING SETS ((), (bucket))
+     ORDER BY grouping(bucket) DESC, bucket`);
+  return rowsOf<BucketRow>(result).map((r) => ({
+    ...r,
+    mean: Number(r.mean),
+    min: Number(r.min),
+    max: Number(r.max),
+    sigma: r.sigma === null ? null : Number(r.sigma),
+    mr: r.mr === null ? null : Number(r.mr),
+  }));
+}
+
+/** The newest tests with samples in the range (for the pressure drop during the hold). */
+export async function newestWithSamples(db: Executor, f: ChartFilter, limit: number) {
+  const result = await db.execute(sql`
+    SELECT tested_at, test_pressure::float8 AS test_pressure, holding_seconds, samples
+      FROM test_records
+     WHERE product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}
+       AND sample_count > 0
+     ORDER BY tested_at DESC, id DESC
+     LIMIT ${limit}`);
+  return rowsOf<{ tested_at: Date | string; test_pressure: number; holding_seconds: number; samples: Uint8Array }>(result);
+}

@@ -1,0 +1,167 @@
+/**
+ * Quality analysis of the test data (issue 10): yields, failures as a Pareto, retests, the failures nobody
+ * retested, and control charts with process capability. One statement of the definitions, read by the
+ * server's SQL, the screen and the tests:
+ *
+ * - A unit is a serial. Over a date range, only the unit's tests in that range count.
+ * - First-pass: every test type's first attempt passed. Final: every test type's latest attempt passed.
+ * - Retested: some test type was attempted more than once. Retest rate = retested units / units tested.
+ * - By bench: the unit's tests on that bench (a unit tested on two benches counts on both).
+ * - Failures (the Pareto) are failed test records: each failed attempt counts.
+ * - Never retested: a failed test of a unit with no later test of the same type, at any date.
+ */
+import { z } from 'zod';
+import { envelope, listEnvelope, listQuery } from './common';
+import { TEST_TYPES, type TestType } from './machine-data';
+
+/** The longest range one request may ask for: a year (and a leap day). */
+export const QUALITY_MAX_DAYS = 366;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const isDate = (s: string) => DATE_ONLY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+const dateField = z.string({ error: 'validation.required' }).trim().refine(isDate, { error: 'validation.date' });
+
+/** `from` and `to` are UTC days, both included. */
+const rangeFields = { from: dateField, to: dateField };
+
+function checkRange(v: { from: string; to: string }, ctx: z.RefinementCtx): void {
+  if (!isDate(v.from) || !isDate(v.to)) return;
+  const days = (Date.parse(v.to) - Date.parse(v.from)) / 86_400_000 + 1;
+  if (days < 1) ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.toBeforeFrom' });
+  else if (days > QUALITY_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.rangeTooLong' });
+}
+
+export const QUALITY_INTERVALS = ['day', 'week'] as const;
+export type QualityInterval = (typeof QUALITY_INTERVALS)[number];
+
+export const qualitySummaryQuery = z
+  .object({ ...rangeFields, interval: z.enum(QUALITY_INTERVALS, { error: 'validation.oneOf' }).default('day') })
+  .superRefine(checkRange);
+export type QualitySummaryQuery = z.output<typeof qualitySummaryQuery>;
+
+/** Counts of one group; the rates are derived from them (never stored). */
+export const yieldCounts = z.object({
+  units: z.number().int(),
+  firstPass: z.number().int(),
+  finalPass: z.number().int(),
+  retested: z.number().int(),
+});
+export type YieldCounts = z.infer<typeof yieldCounts>;
+
+export const yieldGroup = yieldCounts.extend({
+  /** product or bench id, test type, or the period's first day; null: unmatched records or CSV uploads */
+  key: z.string().nullable(),
+  label: z.string().nullable(),
+});
+export type YieldGroup = z.infer<typeof yieldGroup>;
+
+export const paretoItem = z.object({ key: z.string().nullable(), label: z.string().nullable(), failures: z.number().int() });
+export type ParetoItem = z.infer<typeof paretoItem>;
+
+export const qualitySummary = z.object({
+  totals: yieldCounts.extend({ tests: z.number().int(), failures: z.number().int() }),
+  byProduct: z.array(yieldGroup),
+  byMachine: z.array(yieldGroup),
+  byTestType: z.array(yieldGroup),
+  /** a period per day or week (weeks start on Monday) that has tests, oldest first; key = its first day */
+  overTime: z.array(yieldGroup),
+  /** failures, most first (ties by label) */
+  pareto: z.object({ testType: z.array(paretoItem), product: z.array(paretoItem), machine: z.array(paretoItem) }),
+});
+export type QualitySummary = z.infer<typeof qualitySummary>;
+export const qualitySummaryEnvelope = envelope(qualitySummary);
+
+/** A rate as a share (0..1), or null when nothing was counted. */
+export function rate(part: number, whole: number): number | null {
+  return whole > 0 ? part / whole : null;
+}
+
+export const openFailuresQuery = listQuery(['failedAt'] as const)
+  .pick({ page: true, pageSize: true })
+  .extend(rangeFields)
+  .superRefine(checkRange);
+export type OpenFailuresQuery = z.output<typeof openFailuresQuery>;
+
+export const openFailure = z.object({
+  recordId: z.string(),
+  /** the server's id of the failed record (for its detail page) */
+  id: z.string(),
+  serial: z.string(),
+  testType: z.enum(TEST_TYPES),
+  failedAt: z.string(),
+  productId: z.string().nullable(),
+  productName: z.string().nullable(),
+  machineId: z.string().nullable(),
+  machineName: z.string().nullable(),
+});
+export type OpenFailure = z.infer<typeof openFailure>;
+export const openFailuresEnvelope = listEnvelope(openFailure);
+
+export const CONTROL_MEASURES = ['testPressure', 'holdingSeconds', 'leakage', 'pressureDrop'] as const;
+export type ControlMeasure = (typeof CONTROL_MEASURES)[number];
+export const RATING_MATERIALS = ['fc', 'wcb', 'sus'] as const;
+export type RatingMaterial = (typeof RATING_MATERIALS)[number];
+
+/**
+ * Specification limits of the test pressure, as multiples of the product's pressure rating: the shell test
+ * at 1.5 × and the seat and backseat tests at 1.1 × the rating (API 598, ISO 5208, EN 12266-1). The lower
+ * limit is that required pressure; the upper allows 10 % over it (over-pressure beyond that stresses the
+ * body more than the standard test means to). Air-seat tests run at a fixed low pressure and functional
+ * tests have none: no limits, no Cpk. Holding time and leakage limits depend on the valve size, which the
+ * catalogue does not hold: no Cpk for them either.
+ */
+export const TEST_PRESSURE_FACTORS: Partial<Record<TestType, number>> = { shell: 1.5, seat: 1.1, backseat: 1.1 };
+export const TEST_PRESSURE_UPPER_MARGIN = 0.1;
+/** Cpk at or above this is capable; below CPK_MARGINAL is not. */
+export const CPK_CAPABLE = 1.33;
+export const CPK_MARGINAL = 1.0;
+/** Tukey's d2 for moving ranges of two: σ within = mean moving range / d2 (the individuals chart's σ). */
+export const D2 = 1.128;
+/** The points drawn: the range is cut into at most this many equal time buckets (mean, min, max of each). */
+export const CONTROL_BUCKETS = 200;
+/** Pressure drop is computed from the samples of at most this many of the newest tests in the range. */
+export const PRESSURE_DROP_LIMIT = 500;
+
+export const controlChartQuery = z
+  .object({
+    ...rangeFields,
+    productId: z.uuid({ error: 'validation.invalid' }),
+    testType: z.enum(TEST_TYPES, { error: 'validation.oneOf' }),
+    measure: z.enum(CONTROL_MEASURES, { error: 'validation.oneOf' }),
+    /** which of the product's ratings the limits use; by default the only one it has */
+    material: z.enum(RATING_MATERIALS, { error: 'validation.oneOf' }).optional(),
+  })
+  .superRefine(checkRange);
+export type ControlChartQuery = z.output<typeof controlChartQuery>;
+
+export const controlChart = z.object({
+  measure: z.enum(CONTROL_MEASURES),
+  /** MPa, s, the leakage unit used most in the range, or MPa for the pressure drop */
+  unit: z.string().nullable(),
+  n: z.number().int(),
+  mean: z.number().nullable(),
+  /** σ of all values (for Ppk) */
+  sigma: z.number().nullable(),
+  /** σ from the mean moving range (for the limits and Cpk) */
+  sigmaWithin: z.number().nullable(),
+  ucl: z.number().nullable(),
+  lcl: z.number().nullable(),
+  spec: z.object({ lsl: z.number().nullable(), usl: z.number().nullable(), material: z.enum(RATING_MATERIALS), rating: z.number() }).nullable(),
+  /** the materials the product has a rating for (the limits need one chosen when there are several) */
+  materials: z.array(z.enum(RATING_MATERIALS)),
+  cpk: z.number().nullable(),
+  ppk: z.number().nullable(),
+  /** true when only the newest PRESSURE_DROP_LIMIT tests were used */
+  limited: z.boolean(),
+  points: z.array(z.object({ at: z.string(), n: z.number().int(), mean: z.number(), min: z.number(), max: z.number() })),
+});
+export type ControlChart = z.infer<typeof controlChart>;
+export const controlChartEnvelope = envelope(controlChart);
+
+/** Cpk (or Ppk with the overall σ) against whichever limits are known; null without σ or limits. */
+export function capability(mean: number | null, sigma: number | null, lsl: number | null, usl: number | null): number | null {
+  if (mean === null || sigma === null || !(sigma > 0) || (lsl === null && usl === null)) return null;
+  const sides = [usl !== null ? (usl - mean) / (3 * sigma) : Infinity, lsl !== null ? (mean - lsl) / (3 * sigma) : Infinity];
+  return Math.min(...sides);
+}
