@@ -1,5 +1,6 @@
 /** Reading test records: matching to ranges, list filters and sorts, detail, a unit's history, export. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOTAL_COUNT_LIMIT } from '../src/shared/contract/machine-data';
 import { lastReceivedAt } from '../src/server/modules/machine-data/machine-data.service';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, postRange, rangeBody, staffCookie } from './helpers/catalogue';
@@ -20,7 +21,7 @@ afterAll(() => t.close());
 const list = async (query: string) => {
   const res = await t.app.inject({ url: `/api/v1/machine-data?${query}`, headers: { cookie: staff } });
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-  return res.json().data as { items: { id: string; recordId: string; serial: string; productName: string | null; rangeId: string | null }[]; total: number };
+  return res.json().data as { items: { id: string; recordId: string; serial: string; productName: string | null; rangeId: string | null }[]; total: number; totalEstimated?: boolean };
 };
 const idsOf = (d: { items: { recordId: string }[] }) => d.items.map((i) => i.recordId);
 const send = async (recs: Record<string, unknown>[]) => {
@@ -144,6 +145,25 @@ describe('list', () => {
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toMatch(/^recordId,serial,testType,/);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['L-3', 'L-1']);
+  });
+
+  it('counts a filter exactly up to the limit and estimates beyond it', async () => {
+    const many = await createBench(t.app, admin, 'Many Bench');
+    for (let b = 0; b < 3; b++) {
+      const res = await postBatch(t.app, many.key, {
+        records: Array.from({ length: 3400 }, (_, i) => record({ recordId: `E-${b}-${i}`, serial: `ES-${b * 10000 + i}`, testType: 'functional', samples: [] })),
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const exact = await list(`machineId=${many.id}`);
+    expect(exact).toMatchObject({ total: 10200 });
+    expect(exact).not.toHaveProperty('totalEstimated');
+    const estimated = await list('testType=functional');
+    expect(estimated.totalEstimated).toBe(true);
+    expect(estimated.total).toBeGreaterThan(TOTAL_COUNT_LIMIT);
+    const small = await list(`testType=functional&serial=ES-5`);
+    expect(small).toMatchObject({ total: 1 });
+    expect(small).not.toHaveProperty('totalEstimated');
   });
 
   it('knows when data last arrived', async () => {

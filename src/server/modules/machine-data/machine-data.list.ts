@@ -5,9 +5,9 @@
  */
 import { and, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { pageWindow } from '../../../shared/contract/common';
-import type { TestRecord, TestRecordListQuery, TestRecordSort } from '../../../shared/contract/machine-data';
+import { TOTAL_COUNT_LIMIT, type TestRecord, type TestRecordListQuery, type TestRecordSort } from '../../../shared/contract/machine-data';
 import { normaliseSerial, parseSerial } from '../../../shared/serial';
-import type { Executor } from '../../db/client';
+import { rowsOf, type Executor } from '../../db/client';
 import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
 import { isUuid, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
 import { selectRecords, toTestRecord } from './machine-data.repo';
@@ -79,13 +79,16 @@ function orderOf(keys: SortKey[], desc: boolean): SQL[] {
   return keys.map((k) => sql`${k.expr} ${desc ? sql`desc` : sql`asc`}`);
 }
 
-export async function listRecords(db: Executor, q: TestRecordListQuery): Promise<{ items: TestRecord[]; total: number }> {
+export async function listRecords(
+  db: Executor,
+  q: TestRecordListQuery,
+): Promise<{ items: TestRecord[]; total: number; totalEstimated?: boolean }> {
   const { limit, offset } = pageWindow(q);
   const { keys, desc } = sortOf(q);
-  if (offset > MAX_OFFSET) return { items: [], total: await countRecords(db, q) };
+  if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q)) };
   const rows = selectRecords(db).where(whereOf(q)).orderBy(...orderOf(keys, desc)).limit(limit).offset(offset);
-  const [items, total] = await Promise.all([rows, countRecords(db, q)]);
-  return { items: items.map((r) => toTestRecord(r as Parameters<typeof toTestRecord>[0])), total };
+  const [items, count] = await Promise.all([rows, countRecords(db, q)]);
+  return { items: items.map((r) => toTestRecord(r as Parameters<typeof toTestRecord>[0])), ...count };
 }
 
 const isUnfiltered = (q: Filter) =>
@@ -93,19 +96,29 @@ const isUnfiltered = (q: Filter) =>
   q.matched === undefined && !q.testedFrom && !q.testedTo;
 
 /**
- * Unfiltered (or by bench only): the counters the triggers keep. "Matched" is that total less the
- * unmatched records, which the product index counts (unmatched records are the few). Other filters count
- * their matches, which their index narrows.
+ * Unfiltered, by bench only, or "matched" only: the counters the triggers keep ("matched" is that total less
+ * the unmatched records, which the product index counts; they are the few). Any other filter counts its
+ * matches up to TOTAL_COUNT_LIMIT; beyond, the planner's estimate stands in (totalEstimated).
  */
-async function countRecords(db: Executor, q: Filter): Promise<number> {
-  if (isUnfiltered(q) || (isUnfiltered({ ...q, matched: undefined }) && q.matched === true && q.machineId === undefined)) {
+async function countRecords(db: Executor, q: Filter): Promise<{ total: number; totalEstimated?: boolean }> {
+  const bySelf = isUnfiltered({ ...q, matched: undefined });
+  if (bySelf && (q.matched === undefined || (q.matched === true && q.machineId === undefined))) {
     const total = await countAll(db, q.machineId);
-    if (q.matched !== true) return total;
+    if (q.matched !== true) return { total };
     const [row] = await db.select({ n: sql<string>`count(*)` }).from(t).where(isNull(t.productId));
-    return total - Number(row?.n ?? 0);
+    return { total: total - Number(row?.n ?? 0) };
   }
-  const [row] = await db.select({ n: sql<string>`count(*)` }).from(t).where(whereOf(q));
-  return Number(row?.n ?? 0);
+  const where = whereOf(q);
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(sql`(${db.select({ one: sql`1` }).from(t).where(where).limit(TOTAL_COUNT_LIMIT + 1)}) as capped`);
+  const n = Number(row?.n ?? 0);
+  if (n <= TOTAL_COUNT_LIMIT) return { total: n };
+  const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) select 1 from ${t} where ${where ?? sql`true`}`));
+  const raw = plan[0]?.['QUERY PLAN'];
+  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  const estimate = Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0));
+  return { total: Math.max(estimate, n), totalEstimated: true };
 }
 
 async function countAll(db: Executor, machineId: string | undefined): Promise<number> {
