@@ -16,9 +16,9 @@ CREATE TABLE search_requests (
   terms_version integer,
   -- held: found but no report may go out (release gate, or no test data yet); the visitor is not told why
   status text NOT NULL CHECK (status IN ('not-found', 'held', 'queued', 'sent', 'failed')),
-  -- the issued report (reports table of 0005); no foreign key so that this table does not depend on
-  -- how long reports are kept
-  report_id uuid,
+  -- the issued report (reports.id of 0005, an unguessable text id); no foreign key, so that this record
+  -- does not depend on how long reports are kept
+  report_id text CHECK (char_length(report_id) <= 64),
   outbox_id uuid REFERENCES mail_outbox (id) ON DELETE SET NULL,
   attempts integer NOT NULL DEFAULT 0,
   last_error text,

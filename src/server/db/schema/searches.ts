@@ -15,7 +15,7 @@ export const searchRequests = pgTable('search_requests', {
   termsAgreedAt: timestamp('terms_agreed_at', { withTimezone: true }),
   termsVersion: integer('terms_version'),
   status: text('status', { enum: SEARCH_STATUSES }).notNull(),
-  reportId: uuid('report_id'),
+  reportId: text('report_id'),
   outboxId: uuid('outbox_id').references(() => mailOutbox.id, { onDelete: 'set null' }),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),

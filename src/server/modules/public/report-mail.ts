@@ -13,11 +13,8 @@ import { REPORT_MAIL_KIND } from '../searches/search-mail-outcome';
 export interface IssuedPdf {
   serial: string;
   bytes: Uint8Array;
-}
-
-/** A file name for the serial's report; `/` (allowed in serials) would read as a folder in a mail client. */
-export function attachmentName(serial: string): string {
-  return `test-report-${serial.replace(/[^A-Za-z0-9._,-]/g, '_')}.pdf`;
+  /** `test-report-<serial>.pdf`, as the reports module names it */
+  filename: string;
 }
 
 export function reportMail(to: string, language: Language, issued: IssuedPdf[], unavailable: string[], groupId: string): NewMail {
@@ -32,7 +29,7 @@ export function reportMail(to: string, language: Language, issued: IssuedPdf[], 
   ];
   const { html, text } = renderEmail({ language, title: subject, paragraphs, footer: t('requested') });
   const attachments: OutboxAttachment[] = issued.map((r) => ({
-    filename: attachmentName(r.serial),
+    filename: r.filename,
     contentType: 'application/pdf',
     contentBase64: Buffer.from(r.bytes).toString('base64'),
   }));

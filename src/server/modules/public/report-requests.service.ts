@@ -40,7 +40,7 @@ interface Decided {
   serial: string;
   outcome: SerialOutcome;
   product: string | null;
-  report: { id: string; bytes: Uint8Array } | null;
+  report: { id: string; bytes: Uint8Array; filename: string } | null;
 }
 
 export async function requestReports(deps: ReportRequestDeps, input: ReportRequestValues, meta: VisitorMeta): Promise<ReportRequestResult> {
@@ -63,7 +63,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     const issued = await deps.issueReport(db, { serial, language });
     decided.push(
       issued.status === 'issued'
-        ? { serial, outcome: 'issued', product: found.product.name, report: { id: issued.report.id, bytes: issued.report.bytes } }
+        ? { serial, outcome: 'issued', product: found.product.name, report: { id: issued.report.id, bytes: issued.report.bytes, filename: issued.report.filename } }
         : // Held by the release gate, or no test data yet: the visitor is told the same, and not why.
           { serial, outcome: issued.status === 'not-found' ? 'not-found' : 'held', product: issued.status === 'not-found' ? null : found.product.name, report: null },
     );
@@ -73,7 +73,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
   const issued = decided.filter((d) => d.report);
   const agreedAt = new Date();
   await db.transaction(async (tx) => {
-    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, bytes: d.report!.bytes }));
+    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, bytes: d.report!.bytes, filename: d.report!.filename }));
     const unavailable = decided.filter((d) => d.outcome === 'held').map((d) => d.serial);
     // No email when nothing was issued: an address must not receive mail that carries no report.
     const outboxId = pdfs.length ? await enqueueMail(tx, reportMail(input.email, language, pdfs, unavailable, groupId)) : null;

@@ -1,0 +1,71 @@
+/**
+ * /api/v1/public: the Test Report Center's API for anonymous visitors (PRODUCT.md §5). Lookup of a serial,
+ * the proof-of-work challenge, and the report request. The report PDF and its verification are served by
+ * the reports module.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { envelope } from '../../../shared/contract/common';
+import { lookupInput, lookupResult, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
+import { AppError } from '../../../shared/errors';
+import { createCounterStore } from '../../lib/counters';
+import { requestLanguage } from '../../lib/request-language';
+import { issueReport } from '../../reports/issue';
+import { getSettings } from '../settings/settings.service';
+import { registerReportMailOutcome } from '../searches/search-mail-outcome';
+import { LookupService, recordNotFoundLookup, type VisitorMeta } from './lookup.service';
+import { ProofOfWork } from './proof-of-work';
+import { limitKeys, PUBLIC_LIMITS } from './public-limits';
+import { requestReports } from './report-requests.service';
+
+function metaOf(req: FastifyRequest): VisitorMeta {
+  return { ip: req.ip, userAgent: req.headers['user-agent'], language: requestLanguage(req) };
+}
+
+export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+  const limits = PUBLIC_LIMITS;
+  const counters = createCounterStore(app.ctx.redis);
+  const lookups = new LookupService(db);
+  const pow = new ProofOfWork(db);
+  const stopFollowing = registerReportMailOutcome();
+  app.addHook('onClose', async () => stopFollowing());
+
+  app.post('/api/v1/public/lookup', {
+    config: { access: 'public', rateLimit: limits.lookupPerIp },
+    schema: { tags: ['public'], body: lookupInput, response: { 200: envelope(lookupResult) } },
+  }, async (req, reply) => {
+    const { serial } = req.body;
+    await limitKeys(counters, reply, [`lookup-serial:${serial}`], limits.lookupPerSerial);
+    const found = await lookups.lookup(serial);
+    if (!found) {
+      const meta = metaOf(req);
+      app.ctx.afterResponse.run('recording a not-found lookup', () => recordNotFoundLookup(db, serial, meta));
+      throw new AppError('not-found', 'errors.serialNotFound');
+    }
+    return { data: found };
+  });
+
+  app.get('/api/v1/public/challenge', {
+    config: { access: 'public', rateLimit: limits.challengePerIp },
+    schema: { tags: ['public'], response: { 200: envelope(powChallenge) } },
+  }, async () => ({ data: await pow.challenge() }));
+
+  app.post('/api/v1/public/report-requests', {
+    config: { access: 'public', rateLimit: limits.requestPerIp },
+    schema: { tags: ['public'], body: reportRequestInput, response: { 200: envelope(reportRequestResult) } },
+  }, async (req, reply) => {
+    const input = req.body;
+    // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
+    // or anyone could use up a stranger's allowance for free.
+    await pow.consume(input.challenge);
+    await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
+    await limitKeys(counters, reply, input.serials.map((s) => `request-serial:${s}`), limits.requestPerSerial);
+    const data = await requestReports(
+      { db, issueReport, termsVersion: async () => (await getSettings(db)).termsVersion },
+      input,
+      metaOf(req),
+    );
+    return { data };
+  });
+};
