@@ -1,13 +1,128 @@
+/**
+ * The public Test Report Center (PRODUCT.md §4), designed for a 390 px phone first. Step 1 looks up one
+ * serial or up to 20; step 2 (its own chunk, loaded after a successful lookup) asks for the agreement, the
+ * address and the report language, and shows the issued report. `?report=<id>` (the QR code's link) opens
+ * on the verification of that report; a code or a dropped file can be checked at the bottom.
+ */
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BlankCard } from '../../../components/blank-card';
+import type { PublicSettings } from '../../../../shared/contract/settings';
+import { LoadingBar } from '../../../lib/loading-bar';
+import { fetchSite, verifyById } from '../api';
+import { LookupResults } from '../components/lookup-results';
+import { PublicHeader } from '../components/public-header';
+import { SerialLookup } from '../components/serial-lookup';
+import { VerificationCard, type VerificationState } from '../components/verification-card';
+import { verify, VerifyPanel } from '../components/verify-panel';
+import type { LookupRow } from '../lib/lookup';
+import type { ReportRequestResult } from '../lib/public-types';
 
-/** The public Test Report Center page; the public-search issue builds the lookup and the report request. */
-export default function SearchPage() {
+const RequestStep = lazy(() => import('../components/request-step'));
+// After a request: with the step-2 chunk's neighbours (the ToggleButtonGroup, the preview's loader).
+const RequestOutcome = lazy(() => import('../components/request-outcome'));
+
+function Section({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <Card component="div" data-testid={testId}>
+      <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2, sm: 3 } } }}>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** The heading of a step: "Step 1" above the step's name, one h2 for a screen reader's list of headings. */
+function StepTitle({ step, title, id }: { step: number; title: string; id: string }) {
   const { t } = useTranslation();
   return (
-    <BlankCard title="pages.search" width={560}>
-      <Typography color="text.secondary">{t('app.searchIntro')}</Typography>
-    </BlankCard>
+    <Typography id={id} variant="h6" component="h2" sx={{ mb: 2, lineHeight: 1.3 }}>
+      <Typography component="span" variant="overline" color="primary" sx={{ display: 'block', lineHeight: 1.6 }}>
+        {t('search.step', { step })}
+      </Typography>
+      {title}
+    </Typography>
+  );
+}
+
+function useSite(): PublicSettings | null {
+  const [site, setSite] = useState<PublicSettings | null>(null);
+  useEffect(() => {
+    // The page works without it (the app's name, no terms text); a failure here must not block a lookup.
+    fetchSite().then(setSite, () => undefined);
+  }, []);
+  return site;
+}
+
+function useLinkedReport(id: string | null): VerificationState | null {
+  const { t } = useTranslation();
+  const [state, setState] = useState<VerificationState | null>(null);
+  useEffect(() => {
+    if (id) void verify(() => verifyById(id), t).then(setState);
+    // t changes with the language; the answer does not, so only the id starts a verification
+  }, [id]);
+  return state;
+}
+
+export default function SearchPage() {
+  const { t } = useTranslation();
+  const params = new URLSearchParams(window.location.search);
+  const reportId = params.get('report');
+  const site = useSite();
+  const linked = useLinkedReport(reportId);
+  const [rows, setRows] = useState<LookupRow[] | null>(null);
+  const [outcome, setOutcome] = useState<{ result: ReportRequestResult; email: string } | null>(null);
+  const found = rows?.filter((r) => r.found).map((r) => r.serial) ?? [];
+
+  function onLookup(next: LookupRow[]) {
+    setOutcome(null);
+    setRows(next);
+  }
+
+  return (
+    <>
+      <PublicHeader site={site} />
+      <Box component="main" sx={{ flex: 1, width: '100%', maxWidth: 720, mx: 'auto', px: { xs: 1.5, sm: 3 }, py: { xs: 2, sm: 4 }, display: 'grid', gap: 2 }}>
+        <Box sx={{ px: { xs: 0.5, sm: 0 } }}>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+            {t('pages.search')}
+          </Typography>
+          <Typography color="text.secondary">{t('search.intro')}</Typography>
+        </Box>
+        {reportId && (
+          <Section testId="linked-verification">
+            <Typography variant="overline" component="h2" color="primary" sx={{ mb: 1 }}>
+              {t('search.verify.linkedTitle')}
+            </Typography>
+            {linked ? <VerificationCard state={linked} /> : <LoadingBar loading />}
+          </Section>
+        )}
+        <Section testId="step-lookup">
+          <StepTitle step={1} title={t('search.lookup.title')} id="lookup-heading" />
+          <SerialLookup initial={params.get('serial') ?? ''} onResult={onLookup} />
+          {rows && (
+            <Box sx={{ mt: 3 }}>
+              <LookupResults rows={rows} />
+            </Box>
+          )}
+        </Section>
+        {found.length > 0 && (
+          <Section testId="step-request">
+            <StepTitle step={2} title={t('search.request.title')} id="request-heading" />
+            <Suspense fallback={<LoadingBar loading />}>
+              {outcome ? (
+                <RequestOutcome result={outcome.result} email={outcome.email} />
+              ) : (
+                <RequestStep serials={found} site={site} onDone={(result, email) => setOutcome({ result, email })} />
+              )}
+            </Suspense>
+          </Section>
+        )}
+        <Section testId="verify">
+          <VerifyPanel />
+        </Section>
+      </Box>
+    </>
   );
 }

@@ -1,0 +1,29 @@
+/**
+ * The public API as the /search page calls it. The page has no query cache (decision 0006): each call is a
+ * plain promise, and only types come from the contracts, so that zod stays out of the first bundle.
+ */
+import type { ReportVerification } from '../../../shared/contract/reports';
+import type { PublicSettings } from '../../../shared/contract/settings';
+import type { LookupResult, ReportRequestInput, ReportRequestResult } from './lib/public-types';
+import type { PowChallenge } from './lib/public-types';
+import { api, ApiError } from '../../lib/api';
+
+export const fetchSite = () => api.get<PublicSettings>('/public/settings');
+
+export const lookupSerial = (serial: string) => api.post<LookupResult>('/public/lookup', { serial });
+
+export const fetchChallenge = () => api.get<PowChallenge>('/public/challenge');
+
+export const requestReports = (body: ReportRequestInput) => api.post<ReportRequestResult>('/public/report-requests', body);
+
+export const verifyById = (id: string) => api.get<ReportVerification>(`/public/reports/${encodeURIComponent(id)}`);
+
+/** The server forgives case, spaces and dashes in a typed code. */
+export const verifyByCode = (code: string) => api.get<ReportVerification>(`/public/reports/by-code/${encodeURIComponent(code.trim())}`);
+
+export const verifyByHash = (sha256: string) => api.get<ReportVerification>(`/public/reports/by-hash/${sha256}`);
+
+/** A 404 of a lookup or a verification is an answer ("not found", "not known"), not a failure. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.httpStatus === 404;
+}

@@ -1,0 +1,88 @@
+/**
+ * Step 1: the serial field (one serial, or several pasted one a line or separated by commas) and the
+ * Search button. Enter searches; Shift+Enter starts a new line. No form library: the shared serial grammar
+ * is the whole validation, and the first bundle stays small (decision 0006).
+ */
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../lib/errors';
+import { lookupAll, type LookupRow } from '../lib/lookup';
+import { MAX_SERIALS, parseSerialList } from '../lib/serial-list';
+import { TextInput } from './text-input';
+
+export function SerialLookup({ initial, onResult }: { initial: string; onResult: (rows: LookupRow[]) => void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(initial);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const alert = useRef<HTMLDivElement>(null);
+
+  async function search(e?: FormEvent) {
+    e?.preventDefault();
+    if (busy) return;
+    setFailure(null);
+    const list = parseSerialList(text);
+    if (list.serials.length + list.invalid.length === 0) return refuse('search.lookup.required');
+    if (list.tooMany) return refuse('search.lookup.tooMany');
+    setFieldError(null);
+    setBusy(true);
+    try {
+      onResult(await lookupAll(list));
+    } catch (err) {
+      setFailure(errorMessage(t, err));
+      requestAnimationFrame(() => alert.current?.focus());
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function refuse(key: string) {
+    setFieldError(key);
+    input.current?.focus();
+  }
+
+  function onKeyDown(e: KeyboardEvent) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) void search(e);
+  }
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={(e) => void search(e)} aria-label={t('search.lookup.title')}>
+      {failure && (
+        <Alert severity="error" role="alert" ref={alert} tabIndex={-1}>
+          {failure}
+        </Alert>
+      )}
+      <TextInput
+        id="serial-input"
+        inputRef={input}
+        label={t('search.lookup.serial')}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        multiline
+        minRows={1}
+        maxRows={8}
+        autoComplete="off"
+        error={!!fieldError}
+        helperText={fieldError ? t(fieldError, { max: MAX_SERIALS }) : t('search.lookup.hint', { max: MAX_SERIALS })}
+        inputProps={{ spellCheck: false, autoCapitalize: 'characters' }}
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        disabled={busy}
+        aria-busy={busy}
+        startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+      >
+        {t('search.lookup.submit')}
+      </Button>
+    </Stack>
+  );
+}

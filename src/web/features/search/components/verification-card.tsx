@@ -1,0 +1,67 @@
+/**
+ * The answer of a verification (by the QR code's link, a typed code or a dropped file): genuine with the
+ * report's key facts, or "this report is not known" and nothing else. Takes the focus when it appears.
+ */
+import GppBadOutlined from '@mui/icons-material/GppBadOutlined';
+import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ReportVerification } from '../../../../shared/contract/reports';
+import { formatDateTime } from '../../../components/format';
+import { FactList } from './product-facts';
+
+export type VerificationState = { kind: 'known'; report: ReportVerification } | { kind: 'unknown' } | { kind: 'error'; message: string };
+
+export function VerificationCard({ state }: { state: VerificationState }) {
+  const { t, i18n } = useTranslation();
+  const focus = useRef<HTMLDivElement>(null);
+  useEffect(() => focus.current?.focus(), [state]);
+
+  if (state.kind === 'error') {
+    return (
+      <Alert severity="error" role="alert" ref={focus} tabIndex={-1}>
+        {state.message}
+      </Alert>
+    );
+  }
+  if (state.kind === 'unknown') {
+    return (
+      <Alert severity="error" icon={<GppBadOutlined />} ref={focus} tabIndex={-1} role="status" data-testid="verification-unknown">
+        <Typography component="h3" sx={{ fontWeight: 600 }}>
+          {t('search.verify.unknown')}
+        </Typography>
+      </Alert>
+    );
+  }
+  const r = state.report;
+  return (
+    <Box data-testid="verification-genuine">
+      <Alert severity="success" icon={<VerifiedOutlined />} ref={focus} tabIndex={-1} role="status" sx={{ mb: 2 }}>
+        <Typography component="h3" sx={{ fontWeight: 600 }}>
+          {t('search.verify.genuine')}
+        </Typography>
+        {t('search.verify.genuineText')}
+      </Alert>
+      {r.newerDataExists && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="newer-data">
+          {t('search.verify.newerData')}
+        </Alert>
+      )}
+      <FactList
+        items={[
+          [t('search.verify.number'), r.number],
+          [t('search.verify.code'), r.code],
+          [t('search.verify.serial'), r.serial],
+          [t('search.verify.product'), r.productName],
+          [t('search.verify.documentType'), t(`search.documentTypes.${r.documentType}`)],
+          [t('search.verify.issuedAt'), formatDateTime(i18n.language, r.issuedAt)],
+          [t('search.verify.sha256'), r.sha256],
+          [t('search.verify.newerDataLabel'), t(r.newerDataExists ? 'search.verify.yes' : 'search.verify.no')],
+        ]}
+      />
+    </Box>
+  );
+}
