@@ -4,6 +4,7 @@
  * URL; CSV export of what is shown, the shared CSV import (records, and optionally their samples), and a
  * way to the Benches screen for admins. A row opens the record; its serial opens the unit's history.
  */
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNewOutlined';
 import RouterOutlined from '@mui/icons-material/RouterOutlined';
 import Box from '@mui/material/Box';
@@ -115,11 +116,16 @@ export default function MachineDataPage() {
       getRowId={(r) => r.id}
       title="pages.machineData"
       headerActions={
-        ability.can('read', 'Machine') && (
-          <Button component={RouterLink} to="/machines" variant="outlined" startIcon={<RouterOutlined />}>
-            {t('machineScreens.benches.title')}
+        <>
+          <Button component={RouterLink} to="/machine-data/quality" variant="outlined" startIcon={<InsightsOutlined />}>
+            {t('quality.tab')}
           </Button>
-        )
+          {ability.can('read', 'Machine') && (
+            <Button component={RouterLink} to="/machines" variant="outlined" startIcon={<RouterOutlined />}>
+              {t('machineScreens.benches.title')}
+            </Button>
+          )}
+        </>
       }
       searchPlaceholder="machineScreens.list.searchPlaceholder"
       emptyText="machineScreens.list.empty"
