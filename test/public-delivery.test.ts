@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/server/db/client';
-import { mailOutbox, searchRequests } from '../src/server/db/schema/index';
+import { searchRequests } from '../src/server/db/schema/index';
 import { createMailTransport, type MailTransport } from '../src/server/mail/transports';
 import { createMailWorker, type MailWorker } from '../src/server/mail/worker';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
