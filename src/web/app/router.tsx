@@ -67,10 +67,12 @@ export const routes: RouteObject[] = [
           page(staffPage('pages.addSerialNumber', STAFF, '/serial-numbers'), 'add-serial-number', () => import('../features/serials/pages/add-serial-number-page')),
           page(staffPage('pages.editSerialNumber', STAFF, '/serial-numbers'), 'edit-serial-number/:id', () => import('../features/serials/pages/edit-serial-number-page')),
           page(staffPage('pages.machineData'), 'machine-data', () => import('../features/machine-data/pages/machine-data-page')),
+          page(staffPage('quality.title', STAFF, '/machine-data'), 'machine-data/quality', () => import('../features/quality/pages/quality-page')),
           page(staffPage('machineScreens.record.title', STAFF, '/machine-data'), 'machine-data/:id', () => import('../features/machine-data/pages/record-page')),
           page(staffPage('machineScreens.units.title', STAFF, '/machine-data'), 'units/:serial', () => import('../features/machine-data/pages/unit-history-page')),
           page(staffPage('machineScreens.benches.title', ADMIN), 'machines', () => import('../features/machines/pages/machines-page')),
           page(staffPage('pages.searches'), 'searches', () => import('../features/searches/pages/searches-page')),
+          page(staffPage('audit.title', ADMIN), 'audit-log', () => import('../features/audit/pages/audit-page')),
           page(staffPage('pages.staffs', ADMIN), 'staffs', () => import('../features/staff/pages/staffs-page')),
           page(staffPage('pages.addStaff', ADMIN, '/staffs'), 'add-staff', () => import('../features/staff/pages/add-staff-page')),
           page(

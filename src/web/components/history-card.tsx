@@ -9,13 +9,16 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import type { HistoryEntry } from '../../shared/contract/record-history';
+import { useAppAbility } from '../lib/ability';
 import { errorMessage } from '../lib/errors';
 import { formatDateTime } from './format';
 
@@ -28,9 +31,12 @@ export interface HistoryCardProps {
   value: (t: TFunction, language: string, field: string, value: unknown) => string;
   /** the fields in the order of the form; others follow */
   order: readonly string[];
+  /** the record's whole audit trail (the admin's audit screen filtered to it); shown to those who may read it */
+  auditLink?: string;
 }
 
-export function HistoryCard({ query, ns, hidden = [], value, order }: HistoryCardProps) {
+export function HistoryCard({ query, ns, hidden = [], value, order, auditLink }: HistoryCardProps) {
+  const canAudit = useAppAbility().can('read', 'AuditLog');
   const rank = (field: string) => {
     const i = order.indexOf(field);
     return i < 0 ? order.length : i;
@@ -43,6 +49,11 @@ export function HistoryCard({ query, ns, hidden = [], value, order }: HistoryCar
         <Typography id="history-title" variant="h6" component="h2" sx={{ mb: 1.5 }}>
           {t(`${ns}.history.title`)}
         </Typography>
+        {auditLink && canAudit && (
+          <Link component={RouterLink} to={auditLink} variant="body2" sx={{ display: 'inline-block', mb: 1.5 }} data-testid="history-audit-link">
+            {t('audit.viewAll')}
+          </Link>
+        )}
         {query.isPending && <Skeleton variant="rounded" height={64} />}
         {query.isError && <Alert severity="error">{errorMessage(t, query.error)}</Alert>}
         {query.isSuccess && entries.length === 0 && <Typography color="text.secondary">{t(`${ns}.history.empty`)}</Typography>}

@@ -2,6 +2,7 @@
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import Inventory2Outlined from '@mui/icons-material/Inventory2Outlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PrecisionManufacturingOutlined from '@mui/icons-material/PrecisionManufacturingOutlined';
@@ -30,6 +31,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/machines', label: 'machineScreens.benches.title', icon: <RouterOutlined />, action: 'read', subject: 'Machine' },
   { to: '/searches', label: 'nav.searches', icon: <ManageSearchOutlined />, action: 'read', subject: 'SearchRequest' },
   { to: '/staffs', label: 'nav.staffs', icon: <PeopleOutlined />, action: 'read', subject: 'Staff' },
+  { to: '/audit-log', label: 'audit.nav', icon: <HistoryOutlined />, action: 'read', subject: 'AuditLog' },
   { to: '/access-control', label: 'nav.accessControl', icon: <AdminPanelSettingsOutlined />, action: 'read', subject: 'AclDemo' },
 ];
 

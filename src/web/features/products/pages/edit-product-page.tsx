@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { useAfterSave } from '../../../components/form';
 import { PRODUCT_FIELDS } from '../../../../shared/contract/products';
 import { HistoryCard } from '../../../components/history-card';
+import { auditLink } from '../../audit/api';
 import { RecordView } from '../../../components/list-kit';
 import { PageHeader } from '../../../components/page-header';
 import { useProduct, useProductHistory, useUpdateProduct } from '../api';
@@ -10,7 +11,7 @@ import { ProductForm } from '../components/product-form';
 
 function ProductHistory({ id }: { id: string }) {
   const history = useProductHistory(id);
-  return <HistoryCard query={history} ns="products" value={productValue} order={PRODUCT_FIELDS} />;
+  return <HistoryCard query={history} ns="products" value={productValue} order={PRODUCT_FIELDS} auditLink={auditLink('product', id)} />;
 }
 
 export default function EditProductPage() {

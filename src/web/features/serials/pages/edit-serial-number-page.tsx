@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 import { useAfterSave } from '../../../components/form';
 import { HistoryCard } from '../../../components/history-card';
+import { auditLink } from '../../audit/api';
 import { RecordView } from '../../../components/list-kit';
 import { PageHeader } from '../../../components/page-header';
 import { useSerialRange, useSerialRangeHistory, useUpdateSerialRange } from '../api';
@@ -12,7 +13,7 @@ const HISTORY_ORDER = ['productName', 'startSerial', 'endSerial', 'totalUnits', 
 function RangeHistory({ id }: { id: string }) {
   const history = useSerialRangeHistory(id);
   // productId changes together with productName, which reads better.
-  return <HistoryCard query={history} ns="serials" hidden={['productId']} value={rangeValue} order={HISTORY_ORDER} />;
+  return <HistoryCard query={history} ns="serials" hidden={['productId']} value={rangeValue} order={HISTORY_ORDER} auditLink={auditLink('serialRange', id)} />;
 }
 
 export default function EditSerialNumberPage() {

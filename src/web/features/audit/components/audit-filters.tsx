@@ -1,0 +1,76 @@
+/** The audit trail's filters (user, record type, days) and the chip of a one-record filter; all in the URL. */
+import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
+import { AUDIT_ENTITIES } from '../../../../shared/contract/audit';
+import { useAuditActors, type AuditFilters as Filters } from '../api';
+
+interface Props {
+  filters: Filters;
+  set: (patch: Partial<Filters>) => void;
+}
+
+export function entityLabel(t: (k: string, o?: Record<string, unknown>) => string, entity: string): string {
+  return t(`audit.entities.${entity}`, { defaultValue: entity });
+}
+
+export function AuditFilters({ filters, set }: Props) {
+  const { t } = useTranslation();
+  const actors = useAuditActors();
+  const actorOptions = actors.data ?? [];
+  if (filters.actor && !actorOptions.includes(filters.actor)) actorOptions.push(filters.actor);
+  const entities: string[] = [...AUDIT_ENTITIES];
+  if (filters.entity && !entities.includes(filters.entity)) entities.push(filters.entity);
+  const active = Object.values(filters).some((v) => v !== undefined);
+  const date = (name: 'from' | 'to') => (
+    <TextField
+      type="date"
+      size="small"
+      fullWidth
+      id={`audit-${name}`}
+      label={t(`audit.filters.${name}`)}
+      value={filters[name] ?? ''}
+      onChange={(e) => set({ [name]: e.target.value || undefined })}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: name === 'from' ? { max: filters.to } : { min: filters.from } }}
+    />
+  );
+  return (
+    <Box role="group" aria-label={t('audit.title')} sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '2fr 1.2fr 1fr 1fr auto' }, gap: 1.5, alignItems: 'center', mb: 2 }}>
+      <TextField select size="small" fullWidth id="audit-actor" label={t('audit.filters.user')} value={filters.actor ?? ''} onChange={(e) => set({ actor: e.target.value || undefined })} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+        <MenuItem value="">{t('audit.filters.any')}</MenuItem>
+        {actorOptions.map((a) => (
+          <MenuItem key={a} value={a}>
+            {a}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField select size="small" fullWidth id="audit-entity" label={t('audit.filters.entity')} value={filters.entity ?? ''} onChange={(e) => set({ entity: e.target.value || undefined, entityId: undefined })} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+        <MenuItem value="">{t('audit.filters.any')}</MenuItem>
+        {entities.map((e) => (
+          <MenuItem key={e} value={e}>
+            {entityLabel(t, e)}
+          </MenuItem>
+        ))}
+      </TextField>
+      {date('from')}
+      {date('to')}
+      {active && (
+        <Button size="small" color="inherit" startIcon={<FilterAltOffOutlined />} onClick={() => set({ actor: undefined, entity: undefined, entityId: undefined, from: undefined, to: undefined })} sx={{ justifySelf: 'start' }}>
+          {t('audit.filters.clear')}
+        </Button>
+      )}
+      {filters.entityId && (
+        <Chip
+          sx={{ gridColumn: '1 / -1', justifySelf: 'start', maxWidth: '100%' }}
+          label={`${t('audit.filters.record')}: ${entityLabel(t, filters.entity ?? '')} ${filters.entityId}`}
+          onDelete={() => set({ entityId: undefined })}
+          data-testid="audit-record-filter"
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+/** Quality analysis (staff, admin): the summary, the failures never retested, a control chart. */
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ControlChart, ControlMeasure, OpenFailure, QualityInterval, QualitySummary, RatingMaterial } from '../../../shared/contract/quality';
+import type { TestType } from '../../../shared/contract/machine-data';
+import { api } from '../../lib/api';
+
+export interface QualityRange {
+  from: string;
+  to: string;
+}
+
+export const qualityKeys = {
+  all: ['quality'] as const,
+  summary: (r: QualityRange, interval: QualityInterval) => [...qualityKeys.all, 'summary', r.from, r.to, interval] as const,
+  open: (r: QualityRange) => [...qualityKeys.all, 'open', r.from, r.to] as const,
+  chart: (q: ControlChartParams) => [...qualityKeys.all, 'chart', q] as const,
+};
+
+export function useQualitySummary(range: QualityRange, interval: QualityInterval) {
+  return useQuery({
+    queryKey: qualityKeys.summary(range, interval),
+    queryFn: ({ signal }) => api.get<QualitySummary>('/quality/summary', { signal, query: { ...range, interval } }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+const OPEN_PAGE = 20;
+
+/** The failures never retested, newest first, a page at a time ("show more"). */
+export function useOpenFailures(range: QualityRange) {
+  return useInfiniteQuery({
+    queryKey: qualityKeys.open(range),
+    initialPageParam: 1,
+    queryFn: ({ signal, pageParam }) =>
+      api.get<{ items: OpenFailure[]; total: number }>('/quality/open-failures', { signal, query: { ...range, page: pageParam, pageSize: OPEN_PAGE } }),
+    getNextPageParam: (last, pages) => (pages.length * OPEN_PAGE < last.total ? pages.length + 1 : undefined),
+  });
+}
+
+export interface ControlChartParams extends QualityRange {
+  productId: string;
+  testType: TestType;
+  measure: ControlMeasure;
+  material?: RatingMaterial;
+}
+
+export function useControlChart(params: ControlChartParams | null) {
+  return useQuery({
+    queryKey: qualityKeys.chart(params ?? ({} as ControlChartParams)),
+    queryFn: ({ signal }) => api.get<ControlChart>('/quality/control-chart', { signal, query: { ...params } }),
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,42 @@
+/** What the quality charts share: the width of their box (they redraw to fit it) and percent text. */
+import Box from '@mui/material/Box';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+
+/** The width of an element, following it as the window or the layout changes. */
+export function useWidth<T extends HTMLElement>(fallback: number) {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    setWidth(el.clientWidth || fallback);
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width;
+      if (w) setWidth(Math.round(w));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [fallback]);
+  return [ref, width] as const;
+}
+
+/** A box whose width the chart inside is drawn to. */
+export function ChartBox({ children }: { children: (width: number) => ReactNode }) {
+  const [ref, width] = useWidth<HTMLDivElement>(640);
+  return (
+    <Box ref={ref} sx={{ width: '100%', overflow: 'hidden' }}>
+      {children(width)}
+    </Box>
+  );
+}
+
+/** A share as a percentage with one decimal in the interface language, or a dash. */
+export function percent(language: string, share: number | null): string {
+  if (share === null) return '—';
+  return new Intl.NumberFormat(language === 'zh' ? 'zh-TW' : 'en', { style: 'percent', maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(share);
+}
+
+/** A UTC day (YYYY-MM-DD) as a short date in the interface language. */
+export function shortDay(language: string, day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString(language === 'zh' ? 'zh-TW' : 'en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}

@@ -1,0 +1,79 @@
+/**
+ * The quality screen's state in the URL (so Back, reload and a shared link show the same analysis): the
+ * days, the period, the Pareto's dimension and the control chart's product, test type, measure and
+ * material. Unknown values fall back to the defaults rather than erroring.
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { TEST_TYPES, type TestType } from '../../../../shared/contract/machine-data';
+import {
+  CONTROL_MEASURES,
+  QUALITY_INTERVALS,
+  RATING_MATERIALS,
+  type ControlMeasure,
+  type QualityInterval,
+  type RatingMaterial,
+} from '../../../../shared/contract/quality';
+
+export const PARETO_DIMENSIONS = ['testType', 'product', 'machine'] as const;
+export type ParetoDimension = (typeof PARETO_DIMENSIONS)[number];
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY = 86_400_000;
+
+const oneOf = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
+  raw !== null && (values as readonly string[]).includes(raw) ? (raw as T) : fallback;
+
+/** The default days: the last 30, today (UTC) included. */
+export function defaultRange(now = Date.now()): { from: string; to: string } {
+  const to = new Date(now).toISOString().slice(0, 10);
+  return { from: new Date(now - 29 * DAY).toISOString().slice(0, 10), to };
+}
+
+export interface QualityParams {
+  from: string;
+  to: string;
+  interval: QualityInterval;
+  by: ParetoDimension;
+  product: string | undefined;
+  type: TestType;
+  measure: ControlMeasure;
+  material: RatingMaterial | undefined;
+}
+
+export function useQualityParams() {
+  const [search, setSearch] = useSearchParams();
+  const params = useMemo((): QualityParams => {
+    const d = defaultRange();
+    const from = search.get('from');
+    const to = search.get('to');
+    const product = search.get('product');
+    const material = search.get('material');
+    return {
+      from: from && DATE.test(from) ? from : d.from,
+      to: to && DATE.test(to) ? to : d.to,
+      interval: oneOf(QUALITY_INTERVALS, search.get('interval'), 'day'),
+      by: oneOf(PARETO_DIMENSIONS, search.get('by'), 'testType'),
+      product: product && /^[\w-]{1,100}$/.test(product) ? product : undefined,
+      type: oneOf(TEST_TYPES, search.get('type'), 'shell'),
+      measure: oneOf(CONTROL_MEASURES, search.get('measure'), 'testPressure'),
+      material: material && (RATING_MATERIALS as readonly string[]).includes(material) ? (material as RatingMaterial) : undefined,
+    };
+  }, [search]);
+  const set = useCallback(
+    (patch: Partial<Record<keyof QualityParams, string | undefined>>) =>
+      setSearch(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(patch)) {
+            if (v === undefined || v === '') next.delete(k);
+            else next.set(k, v);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
+  return { params, set };
+}

@@ -1,0 +1,87 @@
+/**
+ * First-pass and final yield per day or week as two lines (SVG), with axes from src/shared/chart's nice
+ * ticks. The y axis starts at a nice value below the lowest yield, so that a few points' drop is visible.
+ */
+import { useTheme } from '@mui/material/styles';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { linearScale, niceTicks } from '../../../../shared/chart';
+import { rate, type QualityInterval, type YieldGroup } from '../../../../shared/contract/quality';
+import { ChartBox, percent, shortDay } from './chart-frame';
+
+const PAD = { top: 12, right: 16, bottom: 28, left: 48 };
+
+function Chart({ width, periods, interval }: { width: number; periods: YieldGroup[]; interval: QualityInterval }) {
+  const { t, i18n } = useTranslation();
+  const theme = useTheme();
+  const titleId = useId();
+  const lang = i18n.language;
+  const height = width < 500 ? 200 : 240;
+  const series = [
+    { id: 'firstPass', label: t('quality.cards.firstPass'), color: theme.palette.primary.main, values: periods.map((p) => rate(p.firstPass, p.units) ?? 0) },
+    { id: 'finalPass', label: t('quality.cards.finalPass'), color: theme.palette.success.main, values: periods.map((p) => rate(p.finalPass, p.units) ?? 0) },
+  ];
+  const lowest = Math.min(...series.flatMap((s) => s.values), 1);
+  const ticks = niceTicks(Math.max(0, lowest * 100 - 2), 100, 4);
+  const x = linearScale([0, Math.max(1, periods.length - 1)], [PAD.left, width - PAD.right]);
+  const y = linearScale([ticks.min, ticks.max], [height - PAD.bottom, PAD.top]);
+  const xAt = (i: number) => (periods.length === 1 ? (PAD.left + width - PAD.right) / 2 : x(i));
+  // At most ~6 date labels, evenly spread, always the first and the last.
+  const every = Math.max(1, Math.ceil(periods.length / Math.max(2, Math.floor(width / 110))));
+  const labelled = periods.map((_, i) => i).filter((i) => i % every === 0 || i === periods.length - 1);
+  const muted = theme.palette.text.secondary;
+  return (
+    <svg width={width} height={height} role="img" aria-labelledby={titleId} data-testid="yield-chart" style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}>
+      <title id={titleId}>
+        {t('quality.yieldChart.describe', { interval: t(`quality.${interval}`), from: periods[0]?.key ?? '', to: periods[periods.length - 1]?.key ?? '' })}
+      </title>
+      {ticks.values.map((v) => (
+        <g key={v}>
+          <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke={theme.palette.divider} />
+          <text x={PAD.left - 6} y={y(v)} textAnchor="end" dominantBaseline="central" fill={muted}>
+            {v}%
+          </text>
+        </g>
+      ))}
+      {labelled.map((i) => (
+        <text key={i} x={xAt(i)} y={height - 8} textAnchor={i === 0 && periods.length > 1 ? 'start' : i === periods.length - 1 && periods.length > 1 ? 'end' : 'middle'} fill={muted}>
+          {shortDay(lang, periods[i]!.key!)}
+        </text>
+      ))}
+      {series.map((s) => (
+        <g key={s.id} data-testid={`yield-line-${s.id}`}>
+          <polyline points={s.values.map((v, i) => `${xAt(i)},${y(v * 100)}`).join(' ')} fill="none" stroke={s.color} strokeWidth={2} strokeLinejoin="round" />
+          {s.values.map((v, i) => (
+            <circle key={i} cx={xAt(i)} cy={y(v * 100)} r={periods.length > 60 ? 1.5 : 3} fill={s.color}>
+              <title>{`${shortDay(lang, periods[i]!.key!)} ${s.label} ${percent(lang, v)}`}</title>
+            </circle>
+          ))}
+        </g>
+      ))}
+    </svg>
+  );
+}
+
+export function YieldChart({ periods, interval }: { periods: YieldGroup[]; interval: QualityInterval }) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  if (periods.length === 0) return <Typography color="text.secondary">{t('quality.yieldChart.empty')}</Typography>;
+  return (
+    <>
+      <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap' }} aria-hidden>
+        {[
+          [t('quality.cards.firstPass'), theme.palette.primary.main],
+          [t('quality.cards.finalPass'), theme.palette.success.main],
+        ].map(([label, color]) => (
+          <Box key={label} sx={{ display: 'flex', alignItems: 'center', gap: 0.75, fontSize: 13 }}>
+            <Box sx={{ width: 14, height: 3, bgcolor: color, borderRadius: 1 }} />
+            {label}
+          </Box>
+        ))}
+      </Box>
+      <ChartBox>{(width) => <Chart width={width} periods={periods} interval={interval} />}</ChartBox>
+    </>
+  );
+}
