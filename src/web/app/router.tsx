@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
             'access-control',
             () => import('../features/misc/pages/access-control-page'),
           ),
+          page(staffPage('settingsScreen.title', { kind: 'ability', action: 'read', subject: 'Settings' }), 'settings', () => import('../features/settings/pages/settings-page')),
           page(staffPage('pages.accountSettings'), 'account-settings/:tab', () => import('../features/account/pages/account-settings-page')),
         ],
       },

@@ -8,6 +8,7 @@ import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PrecisionManufacturingOutlined from '@mui/icons-material/PrecisionManufacturingOutlined';
 import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
 import RouterOutlined from '@mui/icons-material/RouterOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import type { ReactNode } from 'react';
 import { useMatch } from 'react-router';
 import type { Action, Subject } from '../../../shared/abilities';
@@ -32,6 +33,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/searches', label: 'nav.searches', icon: <ManageSearchOutlined />, action: 'read', subject: 'SearchRequest' },
   { to: '/staffs', label: 'nav.staffs', icon: <PeopleOutlined />, action: 'read', subject: 'Staff' },
   { to: '/audit-log', label: 'audit.nav', icon: <HistoryOutlined />, action: 'read', subject: 'AuditLog' },
+  { to: '/settings', label: 'settingsScreen.title', icon: <SettingsOutlined />, action: 'read', subject: 'Settings' },
   { to: '/access-control', label: 'nav.accessControl', icon: <AdminPanelSettingsOutlined />, action: 'read', subject: 'AclDemo' },
 ];
 

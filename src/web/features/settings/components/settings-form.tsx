@@ -1,0 +1,115 @@
+/**
+ * The text settings as one form over the shared contract's schema (settingsUpdateInput): company, terms
+ * in both languages (their version shown; the server makes a new one when they change), the report's
+ * statement and footer, the document type and the inspection representative. Staff see it read-only.
+ */
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import Chip from '@mui/material/Chip';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { DOCUMENT_TYPES, SETTINGS_TEXT_FIELDS, settingsUpdateInput, type Settings, type SettingsUpdateInput } from '../../../../shared/contract/settings';
+import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
+import { notifySuccess } from '../../../lib/toast';
+import { useUpdateSettings } from '../api';
+import { LogoField } from './logo-field';
+
+function valuesOf(s: Settings): SettingsUpdateInput {
+  return Object.fromEntries(SETTINGS_TEXT_FIELDS.map((f) => [f, s[f]])) as SettingsUpdateInput;
+}
+
+function Section({ title, subheader, action, children }: { title: string; subheader?: string; action?: ReactNode; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader title={title} subheader={subheader} action={action} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+      <CardContent sx={{ pt: 0 }}>{children}</CardContent>
+    </Card>
+  );
+}
+
+export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdit: boolean }) {
+  const { t } = useTranslation();
+  const update = useUpdateSettings();
+  const form = useForm({ resolver: zodFormResolver(settingsUpdateInput), values: valuesOf(settings) });
+  const { dialog } = useUnsavedChangesWarning(canEdit && form.formState.isDirty);
+  const readOnly = !canEdit;
+  const common = { control: form.control, disabled: readOnly } as const;
+  const multiline = (rows: number) => ({ multiline: true, minRows: rows, maxRows: rows * 3 });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await update.mutateAsync(values);
+      form.reset(valuesOf(saved.data));
+      notifySuccess(saved.messageKey);
+    } catch (err) {
+      applyServerErrors(err, form.setError, SETTINGS_TEXT_FIELDS);
+    }
+  });
+
+  return (
+    <Stack component="form" noValidate spacing={3} onSubmit={onSubmit} aria-label={t('settingsScreen.title')}>
+      <Section title={t('settingsScreen.company.title')}>
+        <Grid container spacing={2.5}>
+          <Grid size={{ xs: 12, md: 8 }}>
+            <Stack spacing={2.5}>
+              <FormTextField {...common} name="companyName" label="settingsScreen.fields.companyName" />
+              <FormTextField {...common} name="companyAddress" label="settingsScreen.fields.companyAddress" {...multiline(3)} />
+            </Stack>
+          </Grid>
+          <Grid size={{ xs: 12, md: 4 }}>
+            <LogoField settings={settings} canEdit={canEdit} />
+          </Grid>
+        </Grid>
+      </Section>
+      <Section
+        title={t('settingsScreen.terms.title')}
+        subheader={t('settingsScreen.terms.hint')}
+        action={<Chip color="primary" variant="outlined" label={t('settingsScreen.terms.version', { version: settings.termsVersion })} data-testid="terms-version" sx={{ mt: 1, mr: 1 }} />}
+      >
+        <Grid container spacing={2.5}>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <FormTextField {...common} name="termsEn" label="settingsScreen.fields.termsEn" {...multiline(6)} />
+          </Grid>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <FormTextField {...common} name="termsZh" label="settingsScreen.fields.termsZh" {...multiline(6)} />
+          </Grid>
+        </Grid>
+      </Section>
+      <Section title={t('settingsScreen.report.title')} subheader={t('settingsScreen.report.hint')}>
+        <Grid container spacing={2.5}>
+          {(['statementEn', 'statementZh', 'footerEn', 'footerZh'] as const).map((name) => (
+            <Grid key={name} size={{ xs: 12, md: 6 }}>
+              <FormTextField {...common} name={name} label={`settingsScreen.fields.${name}`} {...multiline(3)} />
+            </Grid>
+          ))}
+          <Grid size={{ xs: 12, md: 6 }}>
+            <FormSelectField
+              {...common}
+              name="documentType"
+              label="settingsScreen.fields.documentType"
+              options={DOCUMENT_TYPES.map((d) => ({ value: d, label: `search.documentTypes.${d}` }))}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <FormTextField {...common} name="inspectorName" label="settingsScreen.fields.inspectorName" hint="settingsScreen.fields.inspectorHint" />
+          </Grid>
+        </Grid>
+      </Section>
+      {canEdit && (
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
+          <SubmitButton saving={form.formState.isSubmitting} label="app.save" disabled={!form.formState.isDirty} />
+          <Button variant="outlined" color="inherit" disabled={!form.formState.isDirty} onClick={() => form.reset()}>
+            {t('app.reset')}
+          </Button>
+        </Box>
+      )}
+      {dialog}
+    </Stack>
+  );
+}

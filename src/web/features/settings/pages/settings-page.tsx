@@ -1,0 +1,36 @@
+/** Settings (PRODUCT.md §3, issue 9): admins edit, staff read. */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/page-header';
+import { RetryAlert } from '../../../components/retry-alert';
+import { useAppAbility } from '../../../lib/ability';
+import { useSettings } from '../api';
+import { CertificateCard } from '../components/certificate-card';
+import { SettingsForm } from '../components/settings-form';
+
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const canEdit = useAppAbility().can('update', 'Settings');
+  return (
+    <Box>
+      <PageHeader title="settingsScreen.title" subtitle={canEdit ? 'settingsScreen.subtitle' : undefined} />
+      {!canEdit && (
+        <Alert severity="info" sx={{ mb: 3 }} data-testid="read-only">
+          {t('settingsScreen.readOnly')}
+        </Alert>
+      )}
+      {settings.isPending && <CircularProgress aria-label={t('app.loading')} />}
+      {settings.isError && <RetryAlert error={settings.error} retry={() => void settings.refetch()} />}
+      {settings.data && (
+        <Stack spacing={3}>
+          <SettingsForm settings={settings.data} canEdit={canEdit} />
+          <CertificateCard settings={settings.data} canEdit={canEdit} />
+        </Stack>
+      )}
+    </Box>
+  );
+}
