@@ -11,8 +11,10 @@ import { machineDataRoutes } from './machine-data/machine-data.routes';
 import { machineRoutes } from './machines/machines.routes';
 import { qualityRoutes } from './quality/quality.routes';
 import { productRoutes } from './products/products.routes';
+import { reportRoutes } from './reports/reports.routes';
 import { publicRoutes } from './public/public.routes';
 import { serialRoutes } from './serials/serials.routes';
+import { settingsRoutes } from './settings/settings.routes';
 import { staffRoutes } from './staff/staff.routes';
 
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -25,6 +27,8 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(machineRoutes);
   await app.register(machineDataRoutes);
   await app.register(machineDataImportRoutes);
+  await app.register(settingsRoutes);
+  await app.register(reportRoutes);
   await app.register(publicRoutes);
   await app.register(qualityRoutes);
 }

@@ -10,7 +10,7 @@ export interface SampleChecks {
   peak: number;
   /** longest continuous time at or above the test pressure (less the hold tolerance), seconds */
   heldSeconds: number;
-  /** pressure at the start of the hold minus pressure at its end, MPa; null without a hold */
+  /** highest pressure during the hold minus the pressure at its end, MPa; null without a reached hold */
   drop: number | null;
   /** the samples reached the test pressure (less the tolerance) */
   reached: boolean;
@@ -54,7 +54,14 @@ export function checkSamples(samplesIn: readonly Sample[], testPressure: number,
   }
   const reached = testPressure > 0 && peak >= threshold;
   const hold = holdPeriod(s, testPressure, holdingSeconds);
-  const drop = hold && hold.reached ? Math.max(0, pressureAt(s, hold.start) - pressureAt(s, hold.end)) : null;
+  // The drop from the highest pressure inside the hold to the pressure at its end: the hold starts on the
+  // ramp (first sample at the threshold), so its first sample is usually below the settled pressure.
+  let drop: number | null = null;
+  if (hold && hold.reached) {
+    let top = pressureAt(s, hold.start);
+    for (const x of s) if (x.t >= hold.start && x.t <= hold.end && x.p > top) top = x.p;
+    drop = Math.max(0, top - pressureAt(s, hold.end));
+  }
   // A test pressure of 0 (e.g. a functional test) has nothing to hold.
   const heldSeconds = reached ? held : 0;
   return { peak, heldSeconds, drop, reached, holdMet: testPressure <= 0 || holdingSeconds <= 0 || heldSeconds + 1e-9 >= holdingSeconds };

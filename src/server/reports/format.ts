@@ -61,3 +61,8 @@ export function mpa(lang: ReportLanguage, v: number | null): string {
 export function seconds(lang: ReportLanguage, v: number): string {
   return t(lang, 'value.seconds', { value: formatNumber(lang, v, 1) });
 }
+
+/** The i18n key segment of a document type (its code holds a dot, which keys cannot). */
+export function docKey(type: 'test-report-2.2' | 'inspection-certificate-3.1'): 'testReport' | 'inspectionCertificate' {
+  return type === 'inspection-certificate-3.1' ? 'inspectionCertificate' : 'testReport';
+}

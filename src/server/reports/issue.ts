@@ -20,7 +20,7 @@ import { dataVersion, gate, latestByType, readRecords, readUnit, type UnitData }
 import type { ReportModel, ReportTest } from './report-model';
 import * as repo from './reports.repo';
 import { signatureLength, signPdf } from './signing';
-import { t } from './format';
+import { docKey, t } from './format';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 1;
@@ -136,7 +136,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           certificateFingerprint: material.fingerprint,
           signerName: certificateName(material.certPem),
         });
-        const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${settings.documentType}`), number });
+        const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(settings.documentType)}`), number });
         const unsigned = await renderReportPdf(model, {
           signature: {
             name: settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,

@@ -8,7 +8,7 @@ import PDFDocument from 'pdfkit';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
-import { formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, seconds, t } from './format';
+import { docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, seconds, t } from './format';
 import { reportFonts } from './fonts';
 import { reportJson } from './report-json';
 import type { ReportModel, ReportTest } from './report-model';
@@ -44,7 +44,7 @@ function collect(doc: Doc): Promise<Buffer> {
 export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}): Promise<Buffer> {
   const lang = m.language;
   const fonts = reportFonts();
-  const title = t(lang, `title.${m.documentType}`);
+  const title = t(lang, `title.${docKey(m.documentType)}`);
   const doc: Doc = new PDFDocument({
     size: 'A4',
     margins: M,
@@ -68,8 +68,12 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     },
   });
   const done = collect(doc);
-  doc.registerFont('R', fonts.regular);
-  doc.registerFont('B', fonts.bold);
+  // Registered with a family name: pdfkit restores a table cell's font by (source, family). The regular face
+  // is already open as the document's default font (so that no unembedded Helvetica is ever created, which
+  // PDF/A forbids); pdfkit would not cache it under 'R' and would re-open and compare it on every cell.
+  doc.registerFont('R', fonts.regular, 'R');
+  doc.registerFont('B', fonts.bold, 'B');
+  doc._fontFamilies.R = doc._font;
   doc.addPage();
 
   const json = Buffer.from(JSON.stringify(reportJson(m), null, 1));
@@ -124,7 +128,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   doc.y += 12;
 
   heading('H1', `${title}`, 18);
-  para(t(lang, `documentType.${m.documentType}`), { color: MUTED, size: 9, gap: 8 });
+  para(t(lang, `documentType.${docKey(m.documentType)}`), { color: MUTED, size: 9, gap: 8 });
 
   // Key facts beside the QR code.
   const qrSize = 92;

@@ -5,7 +5,7 @@
  * no code of their own in EN 10168 and go under the "other tests" group (D02). Samples are included whole.
  */
 import { REPORT_JSON_SCHEMA_VERSION } from '../../shared/contract/reports';
-import { t } from './format';
+import { docKey, t } from './format';
 import type { ReportModel } from './report-model';
 
 const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
@@ -19,7 +19,7 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     A02_documentType: {
       standard: 'EN 10204',
       type: m.documentType === 'inspection-certificate-3.1' ? '3.1' : '2.2',
-      title: t(m.language, `documentType.${m.documentType}`),
+      title: t(m.language, `documentType.${docKey(m.documentType)}`),
     },
     A03_documentNumber: m.number,
     A04_manufacturerMark: m.company.name,

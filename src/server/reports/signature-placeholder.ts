@@ -35,7 +35,7 @@ export function addSignaturePlaceholder(doc: Doc, o: PlaceholderOptions): void {
     ContactInfo: new String(o.contactInfo),
     Name: new String(o.name),
     Location: new String(o.location),
-    Prop_Build: { Filter: { Name: 'Adobe.PPKLite' }, App: { Name: 'Test Report Center' } },
+    Prop_Build: { Filter: { Name: 'Adobe.PPKLite' } },
   });
   if (!doc._acroform) doc.initForm();
   const form = doc._root.data.AcroForm;

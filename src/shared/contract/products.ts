@@ -12,6 +12,9 @@ export const PRODUCT_NAME_MAX = 120;
 export const PRESSURE_MAX = 1000; // MPa; far above any valve rating, below numeric(9,3)
 export const TEMPERATURE_MIN = -273.15;
 export const TEMPERATURE_MAX = 2000;
+export const TEST_STANDARD_MAX = 120;
+/** Suggestions for a product's test standard; any other text is accepted too. */
+export const TEST_STANDARDS = ['API 598', 'EN 12266-1', 'ISO 5208', 'API 6D', 'MSS SP-61'] as const;
 
 /**
  * A decimal typed into a form or sent as JSON: `''`, null and undefined mean "not set" (null), otherwise a
@@ -61,6 +64,8 @@ export const productFields = z.object({
   pressureSus: pressure(),
   temperatureMax: temperature(),
   temperatureMin: temperature(),
+  /** the standard the product is tested to, printed beside each test on its reports; '' = none given */
+  testStandard: text(TEST_STANDARD_MAX),
 });
 
 /** Add or replace a product: the field rules plus "at least one pressure rating" and "Min <= Max". */
@@ -87,6 +92,7 @@ export const product = z.object({
   pressureSus: z.number().nullable(),
   temperatureMax: z.number(),
   temperatureMin: z.number(),
+  testStandard: z.string(),
   /** how many serial-number ranges use the product (it cannot be deleted while any do) */
   rangeCount: z.number().int(),
   createdAt: z.string(),
@@ -106,6 +112,7 @@ export const PRODUCT_FIELDS = [
   'pressureSus',
   'temperatureMax',
   'temperatureMin',
+  'testStandard',
 ] as const;
 
 export const PRODUCT_SORTS = [...PRODUCT_FIELDS, 'rangeCount', 'createdAt', 'updatedAt'] as const;

@@ -24,9 +24,9 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
   const where: SQL = except.length > 0 ? sql`WHERE s.row <> ALL(${sql.param(except)}::int[])` : sql``;
   return tx.execute(sql`WITH ins AS (
       INSERT INTO products (id, name, fluid, connection, application, application_medium, pressure_fc, pressure_wcb,
-        pressure_sus, temperature_max, temperature_min)
+        pressure_sus, temperature_max, temperature_min, test_standard)
       SELECT s.id, s.name, s.fluid, s.connection, s.application, s.application_medium, s.pressure_fc, s.pressure_wcb,
-        s.pressure_sus, s.temperature_max, s.temperature_min
+        s.pressure_sus, s.temperature_max, s.temperature_min, s.test_standard
       FROM ${stage} s ${where} ORDER BY s.row
       RETURNING id)
     INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
@@ -34,7 +34,7 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
       jsonb_build_object('id', s.id, 'name', s.name::text, 'fluid', s.fluid, 'connection', s.connection,
         'application', s.application, 'applicationMedium', s.application_medium, 'pressureFc', s.pressure_fc,
         'pressureWcb', s.pressure_wcb, 'pressureSus', s.pressure_sus, 'temperatureMax', s.temperature_max,
-        'temperatureMin', s.temperature_min),
+        'temperatureMin', s.temperature_min, 'testStandard', s.test_standard),
       ${actor.ip ?? null}
     FROM ${stage} s ${where} ORDER BY s.row`);
 }
@@ -84,6 +84,7 @@ export function importProducts(
       ['pressure_sus', 'float8'],
       ['temperature_max', 'float8'],
       ['temperature_min', 'float8'],
+      ['test_standard', 'text'],
     ],
     toStage: (v) => [
       randomUUID(),
@@ -97,6 +98,7 @@ export function importProducts(
       v.pressureSus,
       v.temperatureMax,
       v.temperatureMin,
+      v.testStandard,
     ],
     load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
   }, opts);

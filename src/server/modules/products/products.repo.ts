@@ -21,6 +21,7 @@ export function toProduct(r: ProductRow): Product {
     pressureSus: num(r.pressureSus),
     temperatureMax: Number(r.temperatureMax),
     temperatureMin: Number(r.temperatureMin),
+    testStandard: r.testStandard,
     rangeCount: r.rangeCount,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -41,6 +42,7 @@ export function toRow(v: ProductValues) {
     pressureSus: dec(v.pressureSus),
     temperatureMax: String(v.temperatureMax),
     temperatureMin: String(v.temperatureMin),
+    testStandard: v.testStandard,
   };
 }
 
@@ -55,6 +57,7 @@ const SORT_COLUMNS = {
   pressureSus: products.pressureSus,
   temperatureMax: products.temperatureMax,
   temperatureMin: products.temperatureMin,
+  testStandard: products.testStandard,
   rangeCount: products.rangeCount,
   createdAt: products.createdAt,
   updatedAt: products.updatedAt,

@@ -48,7 +48,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/api/v1/products/template.csv', { schema: { tags }, config: can('read') }, async (_req, reply) => {
-    const example = ['Gate Valve DN50', 'water', 'Flange', 'Waterworks', 'Water', 1.6, 2.5, 4, 120, -10];
+    const example = ['Gate Valve DN50', 'water', 'Flange', 'Waterworks', 'Water', 1.6, 2.5, 4, 120, -10, 'API 598'];
     return sendCsv(reply, 'products-template.csv', PRODUCT_CSV_COLUMNS, [[example]]);
   });
 

@@ -7,7 +7,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import { useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FLUIDS, PRODUCT_FIELDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
+import { FLUIDS, PRODUCT_FIELDS, TEST_STANDARDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
 import { FormSelectField, FormTextField, RecordForm, zodFormResolver } from '../../../components/form';
 
 export const FLUID_OPTIONS = FLUIDS.map((f) => ({ value: f, label: `products.fluids.${f}` }));
@@ -28,6 +28,7 @@ export function productFormValues(p?: Product): FormValues {
     pressureSus: num(p?.pressureSus ?? null),
     temperatureMax: num(p?.temperatureMax ?? null),
     temperatureMin: num(p?.temperatureMin ?? null),
+    testStandard: p?.testStandard ?? '',
   };
 }
 
@@ -90,6 +91,22 @@ export function ProductForm({
           <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={celsius} required />
         </Grid>
       ))}
+      <Grid size={{ xs: 12, md: 6 }}>
+        {/* Free text with the usual standards offered as suggestions (a datalist: no extra component). */}
+        <FormTextField
+          control={c}
+          name="testStandard"
+          label="products.fields.testStandard"
+          autoComplete="off"
+          hint="products.testStandardHint"
+          slotProps={{ htmlInput: { list: 'product-test-standards' } }}
+        />
+        <datalist id="product-test-standards">
+          {TEST_STANDARDS.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      </Grid>
     </RecordForm>
   );
 }

@@ -1,0 +1,70 @@
+/** A report model for the benchmark: a three-test unit whose shell test has a 2,000-point curve. */
+import type { ReportLanguage } from '../../src/shared/contract/reports';
+import { checkSamples } from '../../src/server/reports/checks';
+import type { ReportModel, ReportTest } from '../../src/server/reports/report-model';
+
+function curve(pressure: number, hold: number, points: number): Array<{ t: number; p: number }> {
+  const total = 5 + hold + 3;
+  return Array.from({ length: points }, (_, i) => {
+    const t = (total * i) / (points - 1);
+    const base = t < 5 ? (pressure * 1.01 * t) / 5 : t <= 5 + hold ? pressure * 1.01 - (0.005 * pressure * (t - 5)) / hold : Math.max(0, pressure * (1 - (t - 5 - hold) / 3));
+    return { t: Math.round(t * 1000) / 1000, p: Math.round((base + Math.sin(i) * 0.002) * 10000) / 10000 };
+  });
+}
+
+function test(testType: ReportTest['testType'], pressure: number, hold: number, points: number): ReportTest {
+  const samples = curve(pressure, hold, points);
+  return {
+    recordId: `R-${testType}`,
+    testType,
+    medium: testType === 'air-seat' ? 'air' : 'water',
+    testPressure: pressure,
+    holdingSeconds: hold,
+    leakageValue: testType === 'seat' ? 0.5 : null,
+    leakageUnit: testType === 'seat' ? 'mL/min' : null,
+    result: 'pass',
+    testedAt: new Date('2026-03-02T08:30:00Z'),
+    bench: 'Bench 3',
+    operator: 'Chen Wei',
+    earlierTests: testType === 'seat' ? 1 : 0,
+    samples,
+    checks: checkSamples(samples, pressure, hold),
+    shortHold: false,
+  };
+}
+
+export function benchModel(language: ReportLanguage): ReportModel {
+  return {
+    id: 'AAAAAAAAAAAAAAAAAAAAAA',
+    code: 'ABCDE12345',
+    number: 'TR-2026-000123',
+    language,
+    documentType: 'test-report-2.2',
+    issuedAt: new Date('2026-03-05T10:00:00Z'),
+    verifyUrl: 'https://reports.example.com/search?report=AAAAAAAAAAAAAAAAAAAAAA',
+    verifyPage: 'https://reports.example.com/search',
+    company: { name: 'Acme Valve Co., Ltd. 艾克米閥門股份有限公司', address: 'No. 1, Industrial Rd., Taichung, Taiwan', logo: null },
+    statement: language === 'zh' ? '茲證明上述產品已依所述方式完成測試，測試結果符合訂單要求。' : 'We hereby certify that the product described above has been tested as stated and complies with the order.',
+    footer: language === 'zh' ? '艾克米閥門 · 品質保證部' : 'Acme Valve · Quality Assurance',
+    inspectorName: '',
+    serial: 'VB2311-000123',
+    product: {
+      name: 'Gate Valve DN50 PN16',
+      fluid: 'water',
+      connection: 'Flange',
+      application: 'Waterworks',
+      applicationMedium: 'Water',
+      pressureFc: 1.6,
+      pressureWcb: 2.5,
+      pressureSus: null,
+      temperatureMin: -10,
+      temperatureMax: 120,
+      testStandard: 'API 598',
+    },
+    productionDate: '2026-02-20',
+    range: { start: 'VB2311-000100', end: 'VB2311-000199' },
+    tests: [test('shell', 2.4, 60, 2000), test('seat', 1.76, 30, 300), test('backseat', 1.76, 15, 200)],
+    certificateFingerprint: '',
+    signerName: 'Acme Valve Co., Ltd.',
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Verification of issued reports: by id (the QR code's link), by the short code, or by the SHA-256 of a
+ * file the visitor dropped (hashed in the browser). Anything unknown or malformed is the same "not known"
+ * 404, so that a probe learns nothing about which ids, codes or hashes exist.
+ */
+import { normaliseReportCode, REPORT_ID_RE, SHA256_HEX_RE, type ReportVerification } from '../../../shared/contract/reports';
+import { AppError } from '../../../shared/errors';
+import { parseSerial } from '../../../shared/serial';
+import type { Executor } from '../../db/client';
+import { reportFilename } from '../../reports/issue';
+import { dataVersion, readHeads } from '../../reports/report-data';
+import * as repo from '../../reports/reports.repo';
+import { formatReportCode } from '../../../shared/contract/reports';
+
+function unknown(): AppError {
+  return new AppError('not-found', 'reports.verify.unknown');
+}
+
+async function answer(db: Executor, f: repo.ReportFacts | null): Promise<ReportVerification> {
+  if (!f) throw unknown();
+  const parsed = parseSerial(f.serial);
+  const current = parsed ? dataVersion(await readHeads(db, parsed)) : f.dataVersion;
+  return {
+    genuine: true,
+    id: f.id,
+    number: f.number,
+    code: formatReportCode(f.code),
+    serial: f.serial,
+    productName: f.productName,
+    documentType: f.documentType,
+    language: f.language,
+    issuedAt: f.issuedAt.toISOString(),
+    sha256: f.sha256.toString('hex'),
+    newerDataExists: current !== f.dataVersion,
+    pdfPath: `/api/v1/public/reports/${f.id}.pdf`,
+  };
+}
+
+export async function verifyById(db: Executor, id: string): Promise<ReportVerification> {
+  if (!REPORT_ID_RE.test(id)) throw unknown();
+  return answer(db, await repo.findFactsBy(db, { id }));
+}
+
+export async function verifyByCode(db: Executor, code: string): Promise<ReportVerification> {
+  const c = normaliseReportCode(code);
+  if (!c) throw unknown();
+  return answer(db, await repo.findFactsBy(db, { code: c }));
+}
+
+export async function verifyByHash(db: Executor, sha256: string): Promise<ReportVerification> {
+  const h = sha256.toLowerCase();
+  if (!SHA256_HEX_RE.test(h)) throw unknown();
+  return answer(db, await repo.findFactsBy(db, { sha256: Buffer.from(h, 'hex') }));
+}
+
+/** The stored bytes, exactly as issued. */
+export async function reportPdf(db: Executor, id: string): Promise<{ bytes: Buffer; filename: string; sha256: string }> {
+  if (!REPORT_ID_RE.test(id)) throw unknown();
+  const row = await repo.findBytes(db, id);
+  if (!row) throw unknown();
+  return { bytes: row.bytes, filename: reportFilename(row.serial), sha256: row.sha256.toString('hex') };
+}

@@ -1,0 +1,125 @@
+/**
+ * /api/v1/settings (admin writes, staff reads; the ability subject 'Settings') and the public parts the
+ * public page needs: `GET /api/v1/public/settings` (company name, logo link, terms and their version) and
+ * `GET /api/v1/public/logo`. Uploads are multipart: the logo as `file`; the certificate as `file` (PKCS#12)
+ * with its `password`.
+ */
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CERTIFICATE_MAX_BYTES,
+  certificatePassword,
+  LOGO_MAX_BYTES,
+  publicSettingsEnvelope,
+  settingsEnvelope,
+  settingsUpdateInput,
+} from '../../../shared/contract/settings';
+import { AppError } from '../../../shared/errors';
+import { actorOf, successMessage } from '../catalogue/actor';
+import * as service from './settings.service';
+
+const can = (action: 'read' | 'update') => ({ access: { action, subject: 'Settings' as const } });
+const saved = settingsEnvelope.extend({ message: z.string(), messageKey: z.string() });
+
+interface Upload {
+  bytes: Buffer | null;
+  /** the file was cut at the limit */
+  truncated: boolean;
+  fields: Record<string, string>;
+}
+
+/** The file (the first file part) and the text fields of a multipart request, the file read into memory. */
+async function readUpload(req: FastifyRequest): Promise<Upload> {
+  if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
+  const out: Upload = { bytes: null, truncated: false, fields: {} };
+  for await (const part of req.parts()) {
+    if ((part as Multipart).type === 'file') {
+      const file = part as MultipartFile;
+      if (out.bytes) {
+        file.file.resume();
+        continue;
+      }
+      out.bytes = await file.toBuffer().catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          out.truncated = true;
+          return Buffer.alloc(0);
+        }
+        throw err;
+      });
+      if (file.file.truncated) out.truncated = true;
+    } else {
+      const field = part as unknown as { fieldname: string; value: unknown };
+      if (typeof field.value === 'string') out.fields[field.fieldname] = field.value;
+    }
+  }
+  return out;
+}
+
+const noFile = (key: string) => new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
+
+export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.ctx.db;
+  const tags = ['settings'];
+  if (!app.hasContentTypeParser('multipart/form-data')) {
+    // One bound for both uploads; each is checked against its own limit below. A byte over is enough to
+    // tell "too large" from "exactly at the limit".
+    await app.register(multipart, { limits: { fileSize: Math.max(LOGO_MAX_BYTES, CERTIFICATE_MAX_BYTES) + 1, files: 1, fields: 2, parts: 3 } });
+  }
+
+  app.get('/api/v1/settings', { schema: { tags, response: { 200: settingsEnvelope } }, config: can('read') }, async () => ({
+    data: await service.getSettings(db),
+  }));
+
+  app.put(
+    '/api/v1/settings',
+    { schema: { tags, body: settingsUpdateInput, response: { 200: saved } }, config: can('update') },
+    async (req) => ({ data: await service.updateSettings(db, actorOf(req), req.body), ...successMessage(req, 'settings.saved') }),
+  );
+
+  app.put('/api/v1/settings/logo', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {
+    const up = await readUpload(req);
+    if (up.truncated) throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
+    if (!up.bytes) throw noFile('settings.logoMissing');
+    return { data: await service.setLogo(db, actorOf(req), up.bytes), ...successMessage(req, 'settings.logoSaved') };
+  });
+
+  app.delete('/api/v1/settings/logo', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => ({
+    data: await service.removeLogo(db, actorOf(req)),
+    ...successMessage(req, 'settings.logoRemoved'),
+  }));
+
+  app.get('/api/v1/settings/logo', { schema: { tags }, config: can('read') }, async (_req, reply) => {
+    const logo = await service.getLogo(db);
+    if (!logo) throw new AppError('not-found', 'settings.noLogo');
+    return reply.type(logo.type).header('cache-control', 'private, no-cache').send(logo.logo);
+  });
+
+  app.put('/api/v1/settings/certificate', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {
+    const up = await readUpload(req);
+    if (up.truncated || (up.bytes && up.bytes.length > CERTIFICATE_MAX_BYTES)) {
+      throw new AppError('out-of-range', 'settings.certificateTooLarge', { fields: [{ field: 'file', key: 'settings.certificateTooLarge' }] });
+    }
+    if (!up.bytes || up.bytes.length === 0) throw noFile('settings.certificateMissing');
+    const password = certificatePassword.safeParse(up.fields.password ?? '');
+    if (!password.success) throw new AppError('invalid-argument', 'validation.tooLong', { fields: [{ field: 'password', key: 'validation.tooLong' }] });
+    return { data: await service.uploadCertificate(db, actorOf(req), up.bytes, password.data), ...successMessage(req, 'settings.certificateSaved') };
+  });
+
+  app.post('/api/v1/settings/certificate/generate', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => ({
+    data: await service.regenerateCertificate(db, actorOf(req)),
+    ...successMessage(req, 'settings.certificateGenerated'),
+  }));
+
+  app.get('/api/v1/public/settings', { schema: { tags, response: { 200: publicSettingsEnvelope } }, config: { access: 'public' } }, async () => ({
+    data: await service.getPublicSettings(db),
+  }));
+
+  app.get('/api/v1/public/logo', { schema: { tags }, config: { access: 'public' } }, async (_req, reply) => {
+    const logo = await service.getLogo(db);
+    if (!logo) throw new AppError('not-found', 'settings.noLogo');
+    // The page links the logo with its hash (`?v=`), so a changed logo is a new address.
+    return reply.type(logo.type).header('cache-control', 'public, max-age=86400').send(logo.logo);
+  });
+};
