@@ -1,0 +1,149 @@
+/**
+ * The report PDF as a customer's tools see it: poppler's pdftotext (serial, product, results, statement,
+ * in en and zh), pdfinfo (tagged, metadata), pdfsig (signature valid, document unmodified), pdfdetach (the
+ * embedded test-report.json matches the records), and the QR code decoded from a rendered page.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueReport, type IssuedReport } from '../src/server/reports/issue';
+import { buildTestApp, type TestApp } from './helpers/app';
+import { curve, poppler, tmpFile, unitWithRecords, type Unit } from './helpers/reports';
+
+let t: TestApp;
+let unit: Unit;
+const issued: Partial<Record<'en' | 'zh', IssuedReport>> = {};
+const shellSamples = curve(2.4, 60, 2000);
+
+async function issue(language: 'en' | 'zh'): Promise<IssuedReport> {
+  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language });
+  if (r.status !== 'issued') throw new Error(`expected issued, got ${r.status}`);
+  return r.report;
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  unit = await unitWithRecords(
+    t,
+    [
+      { recordId: 'SHELL-1', testType: 'shell', testPressure: 2.4, holdingSeconds: 60, samples: shellSamples, operator: 'Chen Wei' },
+      { recordId: 'SEAT-1', testType: 'seat', testPressure: 1.76, holdingSeconds: 30, result: 'fail', testedAt: '2024-05-01T09:00:00Z', samples: curve(1.76, 30) },
+      { recordId: 'SEAT-2', testType: 'seat', testPressure: 1.76, holdingSeconds: 30, testedAt: '2024-05-01T10:00:00Z', leakageValue: 0.5, leakageUnit: 'mL/min', samples: curve(1.76, 30) },
+    ],
+    { name: 'Gate Valve DN50 閘閥', testStandard: 'API 598' },
+  );
+  issued.en = await issue('en');
+  issued.zh = await issue('zh');
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the report PDF', () => {
+  it('reads as the report in English: serial, product, ratings, results, retest, standard, statement', () => {
+    const text = poppler('pdftotext', ['-layout', tmpFile(issued.en!.bytes), '-']);
+    expect(text).toContain(unit.serial);
+    expect(text).toContain('Gate Valve DN50 閘閥');
+    expect(text).toContain('Test Report');
+    expect(text).toContain(issued.en!.number);
+    expect(text).toMatch(/Shell test — Pass/);
+    expect(text).toMatch(/Seat test — Pass/);
+    expect(text).toContain('API 598');
+    expect(text).toContain('2.4 MPa');
+    expect(text).toContain('0.5 mL/min');
+    expect(text).toMatch(/1 earlier test\(s\) of this type/);
+    expect(text).toContain('Chen Wei');
+    expect(text).toContain('We hereby certify');
+    expect(text).toMatch(/Page 1 of \d/);
+    expect(issued.en!.number).toMatch(/^TR-\d{4}-\d{6}$/);
+    expect(issued.en!.filename).toBe(`test-report-${unit.serial}.pdf`);
+  });
+
+  it('reads as the report in Traditional Chinese, the Chinese text extractable', () => {
+    const text = poppler('pdftotext', ['-layout', tmpFile(issued.zh!.bytes), '-']);
+    expect(text).toContain(unit.serial);
+    expect(text).toContain('測試報告');
+    expect(text).toContain('殼體測試 — 合格');
+    expect(text).toContain('閥座測試 — 合格');
+    expect(text).toContain('茲證明上述產品');
+    expect(text).toMatch(/第 1 頁，共 \d 頁/);
+    expect(text).toMatch(/2024年5月1日/);
+  });
+
+  it('is tagged, in its language, with title, author, subject and creation date', () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const info = poppler('pdfinfo', [tmpFile(issued[lang]!.bytes)]);
+      expect(info).toMatch(/Tagged:\s+yes/);
+      expect(info).toMatch(new RegExp(`Title:\\s+.*${issued[lang]!.number}`));
+      expect(info).toMatch(/Author:\s+Test Report Center/);
+      expect(info).toMatch(new RegExp(`Subject:\\s+.*${unit.serial}`));
+      expect(info).toMatch(/CreationDate:\s+\S+/);
+      const raw = issued[lang]!.bytes.toString('latin1');
+      expect(raw).toContain(lang === 'en' ? '/Lang (en-GB)' : '/Lang (zh-Hant-TW)');
+      expect(raw).toContain('<pdfaid:part>3</pdfaid:part>');
+    }
+  });
+
+  it('is signed (PAdES): pdfsig finds the signature valid and the whole document covered', () => {
+    const out = poppler('pdfsig', [tmpFile(issued.en!.bytes)]);
+    expect(out).toContain('Signature is Valid');
+    expect(out).toContain('Total document signed');
+    expect(out).toContain('ETSI.CAdES.detached');
+    // The self-signed certificate is not in any trust store: poppler says so, and that is expected.
+    expect(out).toMatch(/Certificate Validation: (Certificate issuer is unknown|Certificate is Trusted)/);
+  });
+
+  it('detects a changed byte: pdfsig no longer finds it valid', () => {
+    const bytes = Buffer.from(issued.en!.bytes);
+    const at = bytes.indexOf(Buffer.from(unit.serial));
+    bytes[at] = bytes[at] === 0x54 ? 0x55 : 0x54;
+    expect(poppler('pdfsig', [tmpFile(bytes)])).not.toContain('Signature is Valid');
+  });
+
+  it('carries test-report.json with EN 10168 codes, every test and its samples, matching the records', () => {
+    const file = tmpFile(issued.en!.bytes);
+    const dir = path.dirname(file);
+    expect(poppler('pdfdetach', ['-list', file])).toContain('test-report.json');
+    execFileSync('pdfdetach', ['-saveall', '-o', dir, file]);
+    const json = JSON.parse(fs.readFileSync(path.join(dir, 'test-report.json'), 'utf8'));
+    expect(json.schemaVersion).toBe('1.0');
+    expect(json.A02_documentType).toMatchObject({ standard: 'EN 10204', type: '2.2' });
+    expect(json.A03_documentNumber).toBe(issued.en!.number);
+    expect(json.B07_productIdentification.serial).toBe(unit.serial);
+    expect(json.B01_product.name).toBe('Gate Valve DN50 閘閥');
+    expect(json.B02_testStandard).toBe('API 598');
+    expect(json.Z01_statementOfCompliance).toContain('We hereby certify');
+    expect(json.Z02_dateOfIssue).toBe(issued.en!.issuedAt.toISOString());
+    const tests = json.D02_pressureTests as Array<Record<string, any>>;
+    expect(tests.map((x) => x.recordId)).toEqual(['SHELL-1', 'SEAT-2']);
+    expect(tests[0]!.samples.points).toHaveLength(2000);
+    expect(tests[0]!.samples.points[1234]).toEqual([shellSamples[1234]!.t, shellSamples[1234]!.p]);
+    expect(tests[0]!.checksFromSamples.holdingTimeMet).toBe(true);
+    expect(tests[1]).toMatchObject({ testType: 'seat', earlierTests: 1, result: 'pass', leakage: { value: 0.5, unit: 'mL/min' }, bench: unit.bench.name });
+    expect(json.verification).toMatchObject({ id: issued.en!.id, url: `http://localhost:3000/search?report=${issued.en!.id}` });
+  });
+
+  it('prints a QR code that decodes to the verification link', () => {
+    const file = tmpFile(issued.zh!.bytes);
+    execFileSync('pdftoppm', ['-r', '150', '-png', '-f', '1', '-l', '1', file, path.join(path.dirname(file), 'page')]);
+    const pngFile = fs.readdirSync(path.dirname(file)).find((f) => f.startsWith('page') && f.endsWith('.png'))!;
+    const png = PNG.sync.read(fs.readFileSync(path.join(path.dirname(file), pngFile)));
+    const qr = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
+    expect(qr?.data).toBe(`http://localhost:3000/search?report=${issued.zh!.id}`);
+  });
+
+  it('uses an unguessable id (128 random bits) and a short code', () => {
+    expect(issued.en!.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(issued.en!.id).not.toBe(issued.zh!.id);
+    expect(issued.en!.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{10}$/);
+  });
+
+  it('stays under 200 KB with Chinese text, a 2,000-point chart and the samples embedded', () => {
+    expect(issued.en!.bytes.length).toBeLessThan(200 * 1024);
+    expect(issued.zh!.bytes.length).toBeLessThan(200 * 1024);
+  });
+});
