@@ -1,15 +1,18 @@
 /**
  * HTTP load generator, run as a child process so that it does not share the server's event loop.
- * argv: JSON { url, bodies, seconds, concurrency?, rate? }. With `rate` it is open-loop (requests are sent on a
+ * argv: JSON { url, bodies, bodiesFile?, seconds, concurrency?, rate? } (bodiesFile: one body a line, for sets
+ * larger than a command-line argument may hold). With `rate` it is open-loop (requests are sent on a
  * fixed schedule and latency counts from the scheduled time, so a slow server cannot hide its queue);
  * otherwise `concurrency` requests are kept in flight. Prints one JSON line: { requests, errors, rps, p50, p99 }.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 
 interface Spec {
   url: string;
   /** request bodies, sent in turn */
   bodies: string[];
+  bodiesFile?: string;
   seconds: number;
   concurrency?: number;
   rate?: number;
@@ -18,7 +21,7 @@ interface Spec {
 const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
 const url = new URL(spec.url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const payloads = spec.bodies.map((b) => Buffer.from(b));
+const payloads = (spec.bodiesFile ? fs.readFileSync(spec.bodiesFile, 'utf8').split('\n').filter(Boolean) : spec.bodies).map((b) => Buffer.from(b));
 let next = 0;
 const latencies: number[] = [];
 let errors = 0;

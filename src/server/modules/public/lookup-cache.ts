@@ -57,7 +57,7 @@ export class LookupCache<V> {
     this.misses++;
     const seen = this.version;
     const value = await load();
-    if (seen === this.version) {
+    if (seen === this.version && this.maxEntries > 0) {
       this.entries.set(key, value);
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     }

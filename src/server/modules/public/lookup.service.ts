@@ -42,11 +42,14 @@ export async function readLookup(db: Executor, serial: string): Promise<LookupRe
   };
 }
 
+/** Size and staleness of each instance's cache (mutable only so that a benchmark can measure it off). */
+export const LOOKUP_CACHE = { maxEntries: 20_000, maxStalenessMs: 1_000 };
+
 export class LookupService {
   readonly cache: LookupCache<Omit<LookupResult, 'serial'> | null>;
 
   constructor(private readonly db: Db) {
-    this.cache = new LookupCache(db);
+    this.cache = new LookupCache(db, { ...LOOKUP_CACHE });
   }
 
   /** `serial` is already normalised (the contract does it). */

@@ -1,0 +1,155 @@
+/**
+ * The public Test Report Center under load (issue 9, PRODUCT.md §7), on PostgreSQL with BENCH_RANGES
+ * (1,000,000) ranges, the real app listening on 127.0.0.1 and load from a child process:
+ *  - POST /api/v1/public/lookup vs a bare Fastify route, req/s, ratio and p99, with its cache of recent
+ *    answers (1,000 serials cycled: a busy day's working set) and with the cache off (every lookup a
+ *    database round trip); 80% of serials inside a range, 20% not found (each of those is recorded);
+ *  - the lookup at a fixed 1,000 req/s: p50/p99;
+ *  - POST /api/v1/public/report-requests: each with its own valid proof-of-work, one serial whose report
+ *    is stored already (reuse), one outbox email with the PDF per request: req/s and p99.
+ * The rate limits are raised for the run (their counters still run on every request). BENCH_SECONDS (5).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createChallenge } from 'altcha-lib/v1';
+import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../src/server/db/client';
+import { powSecrets } from '../src/server/db/schema/index';
+import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { LOOKUP_CACHE } from '../src/server/modules/public/lookup.service';
+import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
+import { openScratch, seed, serialOf, startWorld, type World } from './lib/catalogue-fixture';
+import { load, ms } from './lib/stats';
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
+};
+
+/** 4 of 5 inside a range, 1 of 5 in the gap after it (as the catalogue bench). */
+function sampleSerials(ranges: number, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const g = Math.floor(Math.random() * ranges);
+    return i % 5 === 4 ? serialOf(g, 800 + (i % 150)) : serialOf(g, Math.floor(Math.random() * 100));
+  });
+}
+
+function raiseLimits(): void {
+  for (const rule of Object.values(PUBLIC_LIMITS)) rule.max = 1_000_000_000;
+}
+
+async function startApp(database: World['database'], cache: boolean): Promise<World> {
+  LOOKUP_CACHE.maxEntries = cache ? 20_000 : 0;
+  return startWorld(database);
+}
+
+async function lookups(log: (l: string) => void, w: World, noCache: World, ranges: number, seconds: number): Promise<void> {
+  const bodies = sampleSerials(ranges, 1000).map((serial) => JSON.stringify({ serial }));
+  const lookupUrl = (x: World) => `${x.appUrl}/api/v1/public/lookup`;
+  await load({ url: `${w.bareUrl}/bare`, bodies, seconds: 1, concurrency: 32 });
+  await load({ url: lookupUrl(w), bodies, seconds: 1, concurrency: 32 });
+  await load({ url: lookupUrl(noCache), bodies, seconds: 1, concurrency: 32 });
+  const bare = await load({ url: `${w.bareUrl}/bare`, bodies, seconds, concurrency: 32 });
+  const cached = await load({ url: lookupUrl(w), bodies, seconds, concurrency: 32 });
+  const direct = await load({ url: lookupUrl(noCache), bodies, seconds, concurrency: 32 });
+  const pct = (x: number) => `${((100 * x) / bare.rps).toFixed(0)}%`;
+  log(`bare Fastify: ${bare.rps.toFixed(0)} req/s, p99 ${ms(bare.p99)}`);
+  log(`public lookup, cache of recent answers: ${cached.rps.toFixed(0)} req/s = ${pct(cached.rps)} of bare (target >= 40%), p99 ${ms(cached.p99)}, errors ${cached.errors}`);
+  log(`public lookup, cache off (database every time): ${direct.rps.toFixed(0)} req/s = ${pct(direct.rps)} of bare, p99 ${ms(direct.p99)}, errors ${direct.errors}`);
+  const steady = await load({ url: lookupUrl(w), bodies, seconds, rate: 1000 });
+  log(`public lookup at 1,000 req/s (cache on): p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`);
+  const steadyDirect = await load({ url: lookupUrl(noCache), bodies, seconds, rate: 1000 });
+  log(`public lookup at 1,000 req/s (cache off): p50 ${ms(steadyDirect.p50)}, p99 ${ms(steadyDirect.p99)}, achieved ${steadyDirect.rps.toFixed(0)} req/s, errors ${steadyDirect.errors}`);
+}
+
+/** Test records for `serials` through the bench API (an admin makes the bench key). */
+async function testData(w: World, serials: string[]): Promise<void> {
+  const inserted = await w.database.db.execute(sql`INSERT INTO users (name, email, password_hash, role)
+    VALUES ('Bench admin', ${`bench-admin-${process.pid}-${Date.now()}@example.com`}, 'x', 'admin') RETURNING id`);
+  const cookie = `${SESSION_COOKIE}=${await createSession(w.database.db, rowsOf<{ id: string }>(inserted)[0]!.id)}`;
+  const made = await w.app.inject({ method: 'POST', url: '/api/v1/machines', headers: { cookie }, payload: { name: `Bench ${Date.now()}` } });
+  if (made.statusCode !== 201) throw new Error(`machine: ${made.body}`);
+  const key = made.json().data.key as string;
+  const records = serials.flatMap((serial, i) =>
+    (['shell', 'seat'] as const).map((testType) => ({
+      recordId: `pub-${i}-${testType}-${Date.now()}`,
+      serial,
+      testType,
+      medium: 'water',
+      testPressure: 2.4,
+      holdingSeconds: 60,
+      result: 'pass',
+      testedAt: '2024-05-01T08:30:00.000Z',
+      operator: 'Chen',
+      samples: Array.from({ length: 200 }, (_, k) => ({ t: k * 0.3, p: k < 10 ? k * 0.24 : 2.4 })),
+    })),
+  );
+  const res = await w.app.inject({ method: 'POST', url: '/api/v1/machine-data', headers: { authorization: `Bearer ${key}` }, payload: { records } });
+  if (res.statusCode >= 300) throw new Error(`records: ${res.statusCode} ${res.body.slice(0, 300)}`);
+}
+
+async function reportRequests(log: (l: string) => void, w: World, seconds: number): Promise<void> {
+  const serials = Array.from({ length: 50 }, (_, g) => serialOf(g, 1));
+  await testData(w, serials);
+  // The proof-of-work is the visitor's cost, not the server's: challenges are made here with a known
+  // answer, signed with the server's key, so that each request carries a valid, unused one.
+  const first = await w.app.inject({ url: '/api/v1/public/challenge' });
+  if (first.statusCode !== 200) throw new Error(first.body);
+  const [secret] = await w.database.db.select().from(powSecrets).where(eq(powSecrets.name, 'altcha-hmac-key'));
+  const n = envInt('BENCH_REQUESTS', 4000);
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = await createChallenge({ hmacKey: secret!.value, number: i % 1000, maxnumber: 50_000, expires: new Date(Date.now() + 10 * 60_000) });
+    const challenge = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: i % 1000, salt: c.salt, signature: c.signature })).toString('base64');
+    lines.push(JSON.stringify({ serial: serials[i % serials.length], email: `visitor-${i}@example.com`, agreeToTerms: true, language: i % 2 ? 'zh' : 'en', challenge }));
+  }
+  // Every report issued once before measuring: a request then reuses the stored report, as a popular
+  // unit's requests do (the PDF's own cost is measured by the reports bench).
+  const warm = performance.now();
+  for (let i = 0; i < 100; i++) {
+    const res = await w.app.inject({ method: 'POST', url: '/api/v1/public/report-requests', payload: lines[i]!, headers: { 'content-type': 'application/json' } });
+    if (res.statusCode !== 200 || res.json().data.results[0].outcome !== 'issued') throw new Error(`warm-up: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  }
+  log(`report requests, first 100 (each report issued once: PDF, signature, stored): ${((performance.now() - warm) / 100).toFixed(1)} ms each, sequential`);
+  const file = path.join(os.tmpdir(), `trc-bench-requests-${process.pid}.txt`);
+  fs.writeFileSync(file, lines.slice(100).join('\n'));
+  try {
+    const r = await load({ url: `${w.appUrl}/api/v1/public/report-requests`, bodies: [], bodiesFile: file, seconds, concurrency: 16 });
+    const sent = r.requests - r.errors;
+    log(`report requests under load (16 in flight, stored report reused, one outbox email with the PDF each): ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${sent} accepted, errors ${r.errors}${r.requests >= n - 100 ? ' (ran out of prepared challenges: raise BENCH_REQUESTS)' : ''}`);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+  const [outbox] = rowsOf<{ n: string; kb: string }>(await w.database.db.execute(sql`SELECT count(*)::text AS n, (avg(pg_column_size(attachments)) / 1024)::int::text AS kb FROM mail_outbox`));
+  log(`outbox: ${outbox!.n} emails queued, ${outbox!.kb} KB of attachment each on average`);
+}
+
+export default async function publicBench(log: (line: string) => void): Promise<void> {
+  const ranges = envInt('BENCH_RANGES', 1_000_000);
+  const seconds = envInt('BENCH_SECONDS', 5);
+  log(`${os.cpus().length} CPUs, Node ${process.version}; PostgreSQL, ${ranges.toLocaleString('en')} ranges`);
+  let scratch: Awaited<ReturnType<typeof openScratch>>;
+  try {
+    scratch = await openScratch('postgres');
+  } catch (err) {
+    log(`skipped: ${(err as Error).message}`);
+    return;
+  }
+  raiseLimits();
+  let cached: World | undefined;
+  let direct: World | undefined;
+  try {
+    await seed(scratch.database, ranges, log);
+    cached = await startApp(scratch.database, true);
+    direct = await startApp(scratch.database, false);
+    await lookups(log, cached, direct, ranges, seconds);
+    await direct.close();
+    direct = undefined;
+    await reportRequests(log, cached, seconds);
+  } finally {
+    await direct?.close();
+    await cached?.close();
+    await scratch.drop();
+  }
+}
