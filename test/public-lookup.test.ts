@@ -71,6 +71,15 @@ describe('lookup', () => {
     });
   });
 
+  it('answers on the customers\' host names too (reports.*, client.*)', async () => {
+    const c = await catalogue(t);
+    const res = await lookup(t.app, c.serial(9), { headers: { host: 'reports.example.com' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.serial).toBe(c.serial(9));
+    const challenge = await t.app.inject({ url: '/api/v1/public/challenge', headers: { host: 'client.example.com' }, remoteAddress: randomIp() });
+    expect(challenge.statusCode).toBe(200);
+  });
+
   it('treats text that is no serial at all as not found, and an empty one as a missing field', async () => {
     const junk = await lookup(t.app, '???');
     expect(junk.statusCode).toBe(404);
