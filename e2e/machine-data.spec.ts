@@ -74,6 +74,22 @@ async function postBatch(request: APIRequestContext, key: string, body: unknown)
   return request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: body });
 }
 
+const CSV_HEADER = 'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator';
+
+/** Two good CSV rows of a series: a quoted comma, Chinese text, a time zone offset. */
+function csvRows(series: string): string[] {
+  return [
+    `${series}C1,${series}000001,shell,water,2.4,60,,,pass,${MONTH}-20T08:00:00Z,"Chen, Mei"`,
+    `${series}C2,${series}000002,seat,water,1.76,30,0.5,mL/min,fail,${MONTH}-20T08:10:00+08:00,陳小明`,
+  ];
+}
+
+async function countSeries(request: APIRequestContext, series: string): Promise<number> {
+  const res = await request.get(`/api/v1/machine-data?q=${encodeURIComponent(series)}`);
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { data: { total: number } }).data.total;
+}
+
 async function axe(page: Page, label: string) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -154,6 +170,56 @@ for (const lang of ['en', 'zh'] as const) {
       await shot(page, 'benches', lang);
     });
 
+    test('CSV: a file with a bad row is refused and stores nothing, then a good one is imported', async () => {
+      const series = `CS${stamp().toUpperCase()}-`;
+      const bad = [...csvRows(series), `${series}C3,${series}000003,lava,water,2.4,60,,,pass,${MONTH}-20T08:20:00Z,Lin`];
+      await page.goto('/machine-data');
+      const [template] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-template').click()]);
+      expect(template.suggestedFilename()).toBe('machine-data-template.csv');
+      await page.getByTestId('csv-import').click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog.getByRole('heading', { name: tr(lang, 'import.title') })).toBeVisible();
+      await dialog.getByTestId('import-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${CSV_HEADER}\r\n${bad.join('\r\n')}\r\n`) });
+      await expect(dialog.getByTestId('import-invalid')).toBeVisible();
+      const errorRow = dialog.getByRole('row').filter({ hasText: tr(lang, 'fields.testType') });
+      await expect(errorRow).toContainText('4');
+      await expect(dialog.getByTestId('import-confirm')).toBeDisabled();
+      await shot(page, 'import-errors', lang);
+      expect(await countSeries(page.request, series)).toBe(0);
+
+      await dialog.getByTestId('import-file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV_HEADER}\n${csvRows(series).join('\n')}\n`) });
+      await expect(dialog.getByTestId('import-valid')).toHaveText(tr(lang, 'import.valid', { count: 2 }));
+      expect(await countSeries(page.request, series)).toBe(0);
+      await dialog.getByTestId('import-confirm').click();
+      await expect(page.getByText(tr(lang, 'import.stored', { count: 2 }))).toBeVisible();
+      await expect(dialog).toBeHidden();
+      expect(await countSeries(page.request, series)).toBe(2);
+      // The uploaded records are in the list, from "CSV upload".
+      await page.getByTestId('table-search').fill(series);
+      await expect(page.locator('tbody tr')).toHaveCount(2);
+      await expect(page.locator('tbody tr').first()).toContainText(tr(lang, 'list.csvUpload'));
+    });
+
+    test('CSV: records with a samples file chosen in the dialog', async () => {
+      // The dialog (src/web/components/csv/upload.ts) sends the records file first and the samples after it,
+      // while the import route reads a samples part only before the records ("Send the samples file before
+      // the records file"): the two sides disagree on the order. Left as fixme until one of them changes.
+      test.fixme(true, 'upload.ts sends extra files after the records file; the import route wants samples first');
+      const series = `CT${stamp().toUpperCase()}-`;
+      const samples = ['recordId,t,p', ...curve(50, 2.4, 20).map((x) => `${series}C1,${x.t},${x.p}`)].join('\r\n');
+      await page.goto('/machine-data');
+      await page.getByTestId('csv-import').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByTestId('import-file-samples').setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(samples) });
+      await dialog.getByTestId('import-file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV_HEADER}\n${csvRows(series).join('\n')}\n`) });
+      await expect(dialog.getByTestId('import-valid')).toHaveText(tr(lang, 'import.valid', { count: 2 }));
+      await dialog.getByTestId('import-confirm').click();
+      await expect(dialog).toBeHidden();
+      await page.goto(`/machine-data?q=${series}000001`);
+      await page.getByRole('link', { name: tr(lang, 'list.openRecord', { recordId: `${series}C1` }) }).click();
+      await expect(page.getByText(tr(lang, 'chart.samples', { formatted: '50' }))).toBeVisible();
+    });
+
     test('the list filters by serial, result, test type, bench, matching and dates, in the URL', async () => {
       await page.goto('/machine-data');
       await page.getByTestId('table-search').fill(batch.prefix.toLowerCase());
@@ -166,7 +232,7 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByRole('option', { name: tr(lang, 'results.fail'), exact: true }).click();
       await expect(page).toHaveURL(/result=fail/);
       await expect(rows).toHaveCount(1);
-      await expect(rows.first()).toContainText(`${batch.prefix}R2`);
+      await expect(rows.first().getByRole('link', { name: tr(lang, 'list.openRecord', { recordId: `${batch.prefix}R2` }) })).toBeVisible();
       await expect(page.getByTestId('export-csv')).toHaveAttribute('href', /result=fail/);
 
       // Back restores the previous filter.
@@ -180,7 +246,7 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByLabel(tr(lang, 'list.testedFrom'), { exact: true }).fill(`${MONTH}-04`);
       await expect(page).toHaveURL(new RegExp(`from=${MONTH}-04`));
       await expect(rows).toHaveCount(1);
-      await expect(rows.first()).toContainText(`${batch.prefix}R3`);
+      await expect(rows.first().getByRole('link', { name: tr(lang, 'list.openRecord', { recordId: `${batch.prefix}R3` }) })).toBeVisible();
       await page.getByRole('button', { name: tr(lang, 'list.clearFilters') }).click();
       await expect(rows).toHaveCount(4);
 

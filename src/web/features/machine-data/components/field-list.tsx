@@ -1,4 +1,4 @@
-/** Label–value pairs of a record as a description list: two columns on wide screens, one on phones. */
+/** Label–value pairs of a record as a description list: two columns on phones, three on wide screens. */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
@@ -12,7 +12,7 @@ export interface FieldItem {
 
 export function FieldList({ items }: { items: FieldItem[] }) {
   return (
-    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' }, columnGap: 3, rowGap: 2 }}>
+    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' }, columnGap: 2, rowGap: 2 }}>
       {items.map((item) => (
         <Box key={item.label} sx={{ minWidth: 0 }}>
           <Typography component="dt" variant="body2" color="text.secondary">

@@ -2,12 +2,12 @@
  * Machine Data (staff, admin): every test record in the shared list (cards on phones), searched by serial
  * and filtered by product, result, test type, bench, matched/unmatched and tested-at dates, all kept in the
  * URL; CSV export of what is shown, the shared CSV import (records, and optionally their samples), and a
- * way to the Benches screen for admins. A row opens the record; its serial opens the unit's history.
+ * way to the Benches screen for admins. A row opens the record; its serial opens the unit's history. The
+ * record id is left to the record's screen: nine columns do not fit beside the navigation.
  */
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNewOutlined';
 import RouterOutlined from '@mui/icons-material/RouterOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
@@ -26,7 +26,7 @@ import { machineDataKeys, useTestRecordList } from '../api';
 import { backState } from '../components/back-to';
 import { RecordFilters } from '../components/record-filters';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
-import { MONO, SerialLink } from '../components/serial-link';
+import { SerialLink } from '../components/serial-link';
 import { originLabel, testTypeLabel } from '../components/values';
 
 export default function MachineDataPage() {
@@ -66,7 +66,8 @@ export default function MachineDataPage() {
     { id: 'testType', label: 'machineScreens.fields.testType', sortable: true, card: 'key', render: (r) => testTypeLabel(t, r.testType) },
     {
       id: 'testPressure',
-      label: 'machineScreens.fields.testPressure',
+      label: 'machineScreens.list.pressure',
+      cardLabel: 'machineScreens.fields.testPressure',
       sortable: true,
       align: 'right',
       render: (r) => formatNumber(lang, r.testPressure),
@@ -93,7 +94,6 @@ export default function MachineDataPage() {
           </Typography>
         ),
     },
-    { id: 'recordId', label: 'machineScreens.fields.recordId', sortable: true, render: (r) => <Box component="span" sx={MONO}>{r.recordId}</Box> },
     {
       id: 'actions',
       label: 'app.actions',
@@ -130,6 +130,8 @@ export default function MachineDataPage() {
       searchPlaceholder="machineScreens.list.searchPlaceholder"
       emptyText="machineScreens.list.empty"
       filters={<RecordFilters list={list} />}
+      // Eight columns: tighter cells keep the actions on screen at 1280 px without sideways scrolling.
+      sx={{ '& .MuiTableCell-root': { px: 1.25 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}
       csv={{
         canImport: ability.can('create', 'MachineData'),
         texts: { title: 'machineScreens.import.title', valid: 'machineScreens.import.valid', stored: 'machineScreens.import.stored' },

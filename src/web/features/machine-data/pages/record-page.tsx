@@ -13,13 +13,13 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
 import { rangeLabel } from '../../../../shared/serial';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useTestRecord } from '../api';
-import { useBackTo } from '../components/back-to';
+import { backState, useBackTo } from '../components/back-to';
 import { FieldList } from '../components/field-list';
 import { PressureChart } from '../components/pressure-chart';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
@@ -98,6 +98,7 @@ export default function RecordPage() {
   const { id } = useParams();
   const query = useTestRecord(id);
   const backTo = useBackTo();
+  const location = useLocation();
   return (
     <>
       <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
@@ -111,7 +112,7 @@ export default function RecordPage() {
             {t('machineScreens.record.back')}
           </Button>
           {query.data && (
-            <Button component={RouterLink} to={unitHistoryPath(query.data.serial)} startIcon={<HistoryOutlined />} variant="outlined">
+            <Button component={RouterLink} to={unitHistoryPath(query.data.serial)} state={backState(location)} startIcon={<HistoryOutlined />} variant="outlined">
               {t('machineScreens.units.title')}
             </Button>
           )}

@@ -22,13 +22,13 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecord, UnitHistory } from '../../../../shared/contract/machine-data';
 import { rangeLabel } from '../../../../shared/serial';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useUnitHistory } from '../api';
-import { useBackTo } from '../components/back-to';
+import { backState, useBackTo } from '../components/back-to';
 import { FieldList } from '../components/field-list';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { MONO } from '../components/serial-link';
@@ -48,8 +48,9 @@ function retests(records: readonly TestRecord[]): Set<string> {
 
 function RecordLink({ record, children }: { record: TestRecord; children: ReactNode }) {
   const { t } = useTranslation();
+  const location = useLocation();
   return (
-    <Link component={RouterLink} to={`/machine-data/${record.id}`} aria-label={t('machineScreens.list.openRecord', { recordId: record.recordId })}>
+    <Link component={RouterLink} to={`/machine-data/${record.id}`} state={backState(location)} aria-label={t('machineScreens.list.openRecord', { recordId: record.recordId })}>
       {children}
     </Link>
   );
