@@ -12,6 +12,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { MAX_BATCH_RECORDS } from '../src/shared/contract/machine-data';
 import { buildApp } from '../src/server/app';
+import type { Db } from '../src/server/db/client';
 import { loadConfig } from '../src/server/config';
 import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
 import { createUser } from '../test/helpers/factories';
@@ -46,6 +47,28 @@ function batchBody(bench: number, batch: number, samples: number): string {
   return JSON.stringify({ records });
 }
 
+/** CPU seconds used so far by the PostgreSQL backends serving this database (from /proc; same machine). */
+async function backendCpu(db: Db): Promise<Map<number, number>> {
+  const res = (await db.execute(sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as unknown as { rows: { pid: number }[] };
+  const tick = 100; // USER_HZ on Linux
+  const out = new Map<number, number>();
+  for (const { pid } of res.rows) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) / tick);
+    } catch {
+      // not on this machine, or gone: no figure
+    }
+  }
+  return out;
+}
+
+function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let s = 0;
+  for (const [pid, t] of after) s += t - (before.get(pid) ?? 0);
+  return s;
+}
+
 export default async function machineDataIngest(log: (l: string) => void): Promise<void> {
   const ranges = envInt('BENCH_INGEST_RANGES', 10_000);
   const batches = envInt('BENCH_INGEST_BATCHES', 20);
@@ -74,6 +97,9 @@ export default async function machineDataIngest(log: (l: string) => void): Promi
       const latencies: number[] = [];
       let errors = 0;
       const load = os.loadavg()[0]!.toFixed(1);
+      // Open the pool's connections first, so that every backend of the run is in the first snapshot.
+      await Promise.all(Array.from({ length: 4 }, () => db.execute(sql`SELECT pg_sleep(0.05)`)));
+      const dbCpu = await backendCpu(db);
       const cpu = process.cpuUsage();
       const started = performance.now();
       await Promise.all(
@@ -96,12 +122,16 @@ export default async function machineDataIngest(log: (l: string) => void): Promi
       // The app's own CPU per record (parse, validate, hash, encode; the client's share is small): what one
       // Node core could ingest if the database kept up, whatever else the machine is doing.
       const cpuUsPerRecord = (used.user + used.system) / (keys.length * batches * MAX_BATCH_RECORDS);
+      const dbUsPerRecord = (cpuSince(dbCpu, await backendCpu(db)) * 1e6) / (keys.length * batches * MAX_BATCH_RECORDS);
+      // With the machine to itself, app and database each on a core: the slower of the two sets the pace.
+      const capacity = 1e6 / Math.max(cpuUsPerRecord, dbUsPerRecord);
       const total = keys.length * batches * MAX_BATCH_RECORDS;
       latencies.sort((a, b) => a - b);
       log(
         `${samples} samples/record (${mb} MB a batch): ${total.toLocaleString('en')} records in ${seconds.toFixed(1)} s = ` +
           `${Math.round(total / seconds).toLocaleString('en')} records/s (target >= 20,000); per batch p50 ${ms(percentile(latencies, 50))}, ` +
-          `p99 ${ms(percentile(latencies, 99))}; errors ${errors}; app CPU ${cpuUsPerRecord.toFixed(1)} µs/record; ` +
+          `p99 ${ms(percentile(latencies, 99))}; errors ${errors}; CPU per record: app ${cpuUsPerRecord.toFixed(1)} µs, ` +
+          `database backends ${dbUsPerRecord.toFixed(1)} µs (one core each: ~${Math.round(capacity).toLocaleString('en')} records/s); ` +
           `load average ${load} on ${os.cpus().length} cores at the start`,
       );
     }

@@ -16,6 +16,7 @@ import { bearerKey, hashKey } from '../machines/machine-keys';
 import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.repo';
 import { insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
+import { fastRecord } from './record-fast-path';
 
 /** A bad record: its index in the batch, its recordId when it has one, the field (dotted path) and why. */
 export interface RecordProblem {
@@ -71,7 +72,9 @@ export function prepareBatch(records: unknown[]): { prepared: PreparedRecord[]; 
   const byId = new Map<string, PreparedRecord>();
   const inBatchDuplicates: string[] = [];
   records.forEach((raw, index) => {
-    const parsed = testRecordInput.safeParse(raw);
+    // Canonical records (what benches send) skip zod; anything else gets zod's answer and messages.
+    const fast = fastRecord(raw);
+    const parsed = fast ? ({ success: true, data: fast } as const) : testRecordInput.safeParse(raw);
     if (!parsed.success) {
       const recordId = recordIdOf(raw);
       const seen = new Set<string>();

@@ -2,7 +2,7 @@
  * SQL of test records: the batch insert of the bench API, one record, a unit's history and the newest
  * received-at. The list and the export live in machine-data.list.ts.
  */
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { RecordRange, TestRecord, TestRecordValues } from '../../../shared/contract/machine-data';
 import { formatSerial, type ParsedSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
@@ -87,8 +87,14 @@ export function selectRecords(db: Executor, extra: Record<string, unknown> = {})
  */
 export async function insertRecords(db: Executor, machineId: string | null, rows: PreparedRecord[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
+  const result = await db.execute(insertRecordsSql(machineId, rows));
+  return new Set(rowsOf<{ record_id: string }>(result).map((r) => r.record_id));
+}
+
+/** The statement of insertRecords (exported for EXPLAIN in benchmarks). */
+export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[]): SQL {
   const col = <T>(f: (r: PreparedRecord) => T) => sql.param(rows.map(f));
-  const result = await db.execute(sql`
+  return sql`
     INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
       holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
       range_id, product_id)
@@ -114,8 +120,7 @@ export async function insertRecords(db: Executor, machineId: string | null, rows
     LEFT JOIN LATERAL (SELECT h0.id, h0.product_id WHERE h0.end_no >= i.serial_no) h ON true
     ORDER BY i.record_id COLLATE "C"
     ON CONFLICT (machine_id, record_id) DO NOTHING
-    RETURNING record_id`);
-  return new Set(rowsOf<{ record_id: string }>(result).map((r) => r.record_id));
+    RETURNING record_id`;
 }
 
 /** The content hashes stored for these recordIds of a bench (NULL: CSV uploads). */

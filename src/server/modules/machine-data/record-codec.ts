@@ -5,10 +5,22 @@
  * must use these two, so that the same record sent either way hashes the same.
  */
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import type { Sample, TestRecordValues } from '../../../shared/contract/machine-data';
+
+// A Float64Array writes in the machine's byte order; the stored format is little-endian.
+const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export function encodeSamples(samples: readonly Sample[]): Buffer | null {
   if (samples.length === 0) return null;
+  if (LITTLE_ENDIAN) {
+    const f = new Float64Array(samples.length * 2);
+    for (let i = 0; i < samples.length; i++) {
+      f[2 * i] = samples[i]!.t;
+      f[2 * i + 1] = samples[i]!.p;
+    }
+    return Buffer.from(f.buffer, f.byteOffset, f.byteLength);
+  }
   const buf = Buffer.allocUnsafe(samples.length * 16);
   for (let i = 0; i < samples.length; i++) {
     buf.writeDoubleLE(samples[i]!.t, i * 16);
