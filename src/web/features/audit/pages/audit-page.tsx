@@ -108,7 +108,7 @@ export default function AuditPage() {
                         </Link>
                         {path && (
                           <Link component={RouterLink} to={path} variant="caption">
-                            {t('audit.columns.entity')}
+                            {t('audit.openRecord')}
                           </Link>
                         )}
                       </Box>

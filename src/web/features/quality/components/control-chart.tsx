@@ -63,7 +63,7 @@ function Chart({ width, chart, range, title }: { width: number; chart: ControlCh
       {chart.points.map((p, i) => {
         const cx = x(Date.parse(p.at));
         const bad = outside(p.min, p.max);
-        const color = bad ? theme.palette.error.main : theme.palette.primary.main;
+        const color = bad ? theme.palette.error.main : theme.palette.info.main;
         return (
           <g key={i} data-outside={bad || undefined}>
             {p.max > p.min && <line x1={cx} x2={cx} y1={y(p.min)} y2={y(p.max)} stroke={color} strokeOpacity={0.5} />}

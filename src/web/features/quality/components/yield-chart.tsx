@@ -20,7 +20,7 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
   const lang = i18n.language;
   const height = width < 500 ? 200 : 240;
   const series = [
-    { id: 'firstPass', label: t('quality.cards.firstPass'), color: theme.palette.primary.main, values: periods.map((p) => rate(p.firstPass, p.units) ?? 0) },
+    { id: 'firstPass', label: t('quality.cards.firstPass'), color: theme.palette.info.main, values: periods.map((p) => rate(p.firstPass, p.units) ?? 0) },
     { id: 'finalPass', label: t('quality.cards.finalPass'), color: theme.palette.success.main, values: periods.map((p) => rate(p.finalPass, p.units) ?? 0) },
   ];
   const lowest = Math.min(...series.flatMap((s) => s.values), 1);
@@ -72,7 +72,7 @@ export function YieldChart({ periods, interval }: { periods: YieldGroup[]; inter
     <>
       <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap' }} aria-hidden>
         {[
-          [t('quality.cards.firstPass'), theme.palette.primary.main],
+          [t('quality.cards.firstPass'), theme.palette.info.main],
           [t('quality.cards.finalPass'), theme.palette.success.main],
         ].map(([label, color]) => (
           <Box key={label} sx={{ display: 'flex', alignItems: 'center', gap: 0.75, fontSize: 13 }}>
