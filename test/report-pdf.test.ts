@@ -118,7 +118,7 @@ describe('the report PDF', () => {
     expect(json.B02_testStandard).toBe('API 598');
     expect(json.Z01_statementOfCompliance).toContain('We hereby certify');
     expect(json.Z02_dateOfIssue).toBe(issued.en!.issuedAt.toISOString());
-    const tests = json.D02_pressureTests as Array<Record<string, any>>;
+    const tests = json.D02_pressureTests as Array<{ recordId: string; samples: { points: number[][] }; checksFromSamples: { holdingTimeMet: boolean } }>;
     expect(tests.map((x) => x.recordId)).toEqual(['SHELL-1', 'SEAT-2']);
     expect(tests[0]!.samples.points).toHaveLength(2000);
     expect(tests[0]!.samples.points[1234]).toEqual([shellSamples[1234]!.t, shellSamples[1234]!.p]);

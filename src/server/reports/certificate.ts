@@ -85,10 +85,15 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
   return { certPem, keyPem, fingerprint: fingerprintOf(certPem) };
 }
 
+function unescapeDn(s: string): string {
+  return s.replace(/\\(.)/g, '$1');
+}
+
 /** What staff see of a certificate: never the key. */
 export function certificateInfo(certPem: string, source: 'generated' | 'uploaded'): CertificateInfo {
   const x = new X509Certificate(certPem);
-  const oneLine = (dn: string) => dn.split('\n').filter(Boolean).join(', ');
+  // node prints one attribute a line with RFC 4514 escapes (`Co.\, Ltd.`); people read it unescaped.
+  const oneLine = (dn: string) => dn.split('\n').filter(Boolean).map(unescapeDn).join(', ');
   return {
     source,
     subject: oneLine(x.subject),
@@ -96,14 +101,14 @@ export function certificateInfo(certPem: string, source: 'generated' | 'uploaded
     notBefore: new Date(x.validFrom).toISOString(),
     notAfter: new Date(x.validTo).toISOString(),
     fingerprintSha256: x.fingerprint256,
-    selfSigned: x.subject === x.issuer && x.checkIssued(x),
+    selfSigned: x.subject === x.issuer && x.verify(x.publicKey),
   };
 }
 
 /** The certificate's common name (or organisation), for the signature's Name entry. */
 export function certificateName(certPem: string): string {
   const x = new X509Certificate(certPem);
-  const parts = Object.fromEntries(x.subject.split('\n').map((l) => [l.split('=')[0], l.slice(l.indexOf('=') + 1)]));
+  const parts = Object.fromEntries(x.subject.split('\n').map((l) => [l.split('=')[0], unescapeDn(l.slice(l.indexOf('=') + 1))]));
   return parts.CN ?? parts.O ?? '';
 }
 

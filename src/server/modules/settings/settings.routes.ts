@@ -34,6 +34,18 @@ interface Upload {
 async function readUpload(req: FastifyRequest): Promise<Upload> {
   if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
   const out: Upload = { bytes: null, truncated: false, fields: {} };
+  try {
+    await readParts(req, out);
+  } catch (err) {
+    // The file stream stops at the limit and the error surfaces from the parts iterator: answer it as this
+    // upload's own "too large", naming the field, rather than the generic body-size error.
+    if ((err as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw err;
+    out.truncated = true;
+  }
+  return out;
+}
+
+async function readParts(req: FastifyRequest, out: Upload): Promise<void> {
   for await (const part of req.parts()) {
     if ((part as Multipart).type === 'file') {
       const file = part as MultipartFile;
@@ -41,20 +53,12 @@ async function readUpload(req: FastifyRequest): Promise<Upload> {
         file.file.resume();
         continue;
       }
-      out.bytes = await file.toBuffer().catch((err: unknown) => {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          out.truncated = true;
-          return Buffer.alloc(0);
-        }
-        throw err;
-      });
-      if (file.file.truncated) out.truncated = true;
+      out.bytes = await file.toBuffer();
     } else {
       const field = part as unknown as { fieldname: string; value: unknown };
       if (typeof field.value === 'string') out.fields[field.fieldname] = field.value;
     }
   }
-  return out;
 }
 
 const noFile = (key: string) => new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
