@@ -47,6 +47,7 @@ async function loadChunk(tx: Tx, actor: AuditActor): Promise<RowFailure[]> {
     await tx.execute(sql`SELECT s.row FROM ${stage} s WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.name = s.product)`),
   );
   for (const row of unknown) failures.push({ row, field: 'product', key: 'serials.import.unknownProduct' });
+  const unknownRows = new Set(unknown);
 
   if ((await tryUnderSavepoint(tx, CLASH, (sp) => insertFromStage(sp, actor, sql``))) === null) return failures;
 
@@ -64,10 +65,11 @@ async function loadChunk(tx: Tx, actor: AuditActor): Promise<RowFailure[]> {
       WHERE start_no <= end_before OR end_no >= start_after
       ORDER BY row`),
   );
-  if (involved.length === 0) throw new Error('serial import: the insert clashed, yet no staged row overlaps');
-  await insertFromStage(tx, actor, sql`WHERE s.row <> ALL(${sql.param(involved)}::int[])`);
-  for (const row of involved) {
-    if (unknown.includes(row)) continue;
+  // The rest goes in at once; should a concurrent import have taken a range meanwhile, every row goes one by one.
+  const rest = await tryUnderSavepoint(tx, CLASH, (sp) => insertFromStage(sp, actor, sql`WHERE s.row <> ALL(${sql.param(involved)}::int[])`));
+  const oneByOne = rest ? rowNumbers(await tx.execute(sql`SELECT row FROM ${stage} ORDER BY row`)) : involved;
+  for (const row of oneByOne) {
+    if (unknownRows.has(row)) continue;
     const clash = await tryUnderSavepoint(tx, CLASH, (sp) => insertFromStage(sp, actor, sql`WHERE s.row = ${row}`));
     if (clash) failures.push(await overlapFailure(tx, row));
   }
