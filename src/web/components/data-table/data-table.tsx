@@ -68,6 +68,13 @@ export interface DataTableProps<T, S extends string> {
 }
 
 const SEARCH_DEBOUNCE_MS = 300;
+
+/** Size and count on one line, the page buttons at the right under them when they do not fit beside. */
+const PHONE_PAGINATION = {
+  '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 2, rowGap: 0.5 },
+  '& .MuiTablePagination-spacer': { display: 'none' },
+  '& .MuiTablePagination-displayedRows, & .MuiTablePagination-actions': { ml: 'auto' },
+} as const;
 const ALL = -1;
 
 export function DataTable<T, S extends string>({
@@ -147,7 +154,8 @@ export function DataTable<T, S extends string>({
           }}
           sx={{ minWidth: { xs: '100%', sm: 280 } }}
         />
-        <Box sx={{ flex: 1 }} />
+        {/* pushes the toolbar right; on a phone it would only add an empty line */}
+        <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
         {toolbar}
       </Box>
       <Box sx={{ height: 4 }}>{query.isFetching && !query.isPending && <LinearProgress aria-label={t('app.loading')} />}</Box>
@@ -230,7 +238,7 @@ export function DataTable<T, S extends string>({
         slotProps={{ select: { inputProps: { 'aria-label': t('table.rowsPerPage') } } }}
         // On a phone the page buttons wrap under the count rather than scroll out of sight (a long count in
         // Chinese pushes them past 390 px).
-        sx={cards ? { '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', pl: 2 }, '& .MuiTablePagination-spacer': { display: 'none' } } : undefined}
+        sx={cards ? PHONE_PAGINATION : undefined}
       />
     </Card>
   );
