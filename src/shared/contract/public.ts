@@ -114,7 +114,9 @@ export const reportRequestInput = z
       ctx.addIssue({ code: 'custom', path: [field], message: 'publicApi.tooManySerials' });
       return z.NEVER;
     }
-    return { serials, email: v.email, language: v.language, challenge: v.challenge, termsVersion: v.termsVersion };
+    const values: { serials: string[]; email: string; language: typeof v.language; challenge: string; termsVersion?: number } = { serials, email: v.email, language: v.language, challenge: v.challenge };
+    if (v.termsVersion !== undefined) values.termsVersion = v.termsVersion;
+    return values;
   });
 export type ReportRequestInput = z.input<typeof reportRequestInput>;
 export type ReportRequestValues = z.output<typeof reportRequestInput>;
