@@ -33,7 +33,9 @@ export function changesOf(e: Pick<AuditEntry, 'before' | 'after'>): FieldChange[
 export function fieldLabel(t: TFunction, entity: string, field: string): string {
   const spaced = field.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
   const ns = FIELD_NS[entity];
-  return ns ? t(`${ns}.fields.${field}`, { defaultValue: spaced }) : spaced;
+  // The record's own field names first, then the audit trail's (account and bench fields), then the name.
+  const common = t(`audit.fields.${field}`, { defaultValue: spaced });
+  return ns ? t(`${ns}.fields.${field}`, { defaultValue: common }) : common;
 }
 
 function text(t: TFunction, v: unknown): string {
