@@ -5,6 +5,7 @@ import { rowsOf } from '../src/server/db/client';
 import { decodeSamples } from '../src/server/modules/machine-data/record-codec';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, ORIGIN, postRange, rangeBody, staffCookie, upload } from './helpers/catalogue';
+import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
 
 let t: TestApp;
 let cookie: string;
@@ -182,4 +183,18 @@ describe('machine data CSV import over several COPY chunks', () => {
     const [n] = rowsOf<{ n: number }>(await db().execute(sql`SELECT count(*)::int AS n FROM test_records WHERE record_id LIKE 'BIG-%'`));
     expect(n!.n).toBe(41_000);
   }, 120_000);
+});
+
+describe('machine data CSV import and the bench API', () => {
+  it('treats a record a bench sent as the same record when it is uploaded as CSV under that bench', async () => {
+    const bench = await createBench(t.app, await adminCookie(t), 'Cross Path Bench');
+    const sent = record({ recordId: 'XP-1', serial: 'XP-0001', testedAt: '2024-05-01T08:30:00.000Z', operator: 'Chen' });
+    expect((await postBatch(t.app, bench.key, { records: [sent] })).statusCode).toBeLessThan(300);
+    const csv = `${HEADER}\nXP-1,xp-0001,shell,water,2.40,60,,,pass,2024-05-01T16:30:00+08:00,Chen,cross path bench\n`;
+    const samples = 'recordId,t,p\nXP-1,0,0\nXP-1,1.5,2.41\nXP-1,60,2.4\n';
+    const same = await uploadFiles([['samples', samples], ['file', csv]]);
+    expect(same.json().data).toMatchObject({ rows: 1, stored: 0, skipped: 1, valid: true });
+    const other = await uploadFiles([['file', csv]]); // the same fields without the samples: other content
+    expect(other.json().data.errors.map((e: { key: string }) => e.key)).toEqual(['machineData.validation.conflict']);
+  });
 });
