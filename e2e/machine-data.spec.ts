@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { createProduct, createRange, stamp } from './catalogue-helpers';
+import { createProduct, createRange, stamp, staffBrowser } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 
 const OUT = path.join('e2e', 'artifacts', 'machine-data');
@@ -363,3 +363,31 @@ for (const lang of ['en', 'zh'] as const) {
     });
   });
 }
+
+test('staff see Machine Data without Benches, filter by a bench from a row, and read a chart in the dark theme', async ({ browser, baseURL }) => {
+  fs.mkdirSync(OUT, { recursive: true });
+  const admin = await adminBrowser(browser, baseURL!, 'en');
+  const origin = { origin: new URL(baseURL!).origin };
+  const made = await admin.context.request.post('/api/v1/machines', { headers: origin, data: { name: `Bench S ${stamp()}` } });
+  expect(made.status(), await made.text()).toBe(201);
+  const { machine, key } = ((await made.json()) as { data: { machine: { id: string; name: string }; key: string } }).data;
+  const series = `ST${stamp().toUpperCase()}-`;
+  const batch = records({ prefix: series, product: { id: '', name: '' }, unmatched: `${series}900001` }).slice(0, 2);
+  expect((await postBatch(admin.context.request, key, { records: batch })).status()).toBeLessThan(300);
+  await admin.context.close();
+
+  const { context, page } = await staffBrowser(browser, { baseURL: baseURL!, theme: 'dark' });
+  await page.goto(`/machine-data?q=${series}`);
+  await expect(page.locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByRole('link', { name: tr('en', 'benches.title') })).toHaveCount(0);
+  // No bench list for staff: a bench is chosen from a row and shown as a removable chip.
+  await page.getByRole('button', { name: tr('en', 'list.filterByBench', { name: machine.name }) }).first().click();
+  await expect(page).toHaveURL(new RegExp(`bench=${machine.id}`));
+  await expect(page.getByText(tr('en', 'list.benchChip', { name: machine.name }))).toBeVisible();
+  await page.getByRole('link', { name: tr('en', 'list.openRecord', { recordId: `${series}R1` }) }).click();
+  await expect(page.getByTestId('chart-curve')).toBeVisible();
+  await shot(page, 'record-dark', 'en');
+  await page.goto('/machines');
+  await expect(page).toHaveURL(/\/not-authorized$/);
+  await context.close();
+});

@@ -79,6 +79,10 @@ export function PressureChart({ samples, testPressure, holdingSeconds }: Pressur
   const muted = theme.palette.text.secondary;
   const curveColor = theme.palette.primary.main;
   const referenceColor = theme.palette.warning.main;
+  // Labels in the darker shade on light paper and the lighter one on dark paper, for contrast.
+  const dark = theme.palette.mode === 'dark';
+  const referenceText = dark ? theme.palette.warning.light : theme.palette.warning.dark;
+  const holdText = dark ? theme.palette.info.light : theme.palette.info.dark;
   const points = chart.curve.map(([x, y]) => `${x},${y}`).join(' ');
 
   return (
@@ -137,7 +141,7 @@ export function PressureChart({ samples, testPressure, holdingSeconds }: Pressur
             textAnchor={text.anchor}
             dominantBaseline={BASELINE[text.baseline]}
             transform={text.rotate ? `rotate(${text.rotate} ${text.x} ${text.y})` : undefined}
-            fill={text.role === 'reference' ? theme.palette.warning.dark : text.role === 'hold' ? theme.palette.info.dark : muted}
+            fill={text.role === 'reference' ? referenceText : text.role === 'hold' ? holdText : muted}
             fontWeight={text.role === 'xTitle' || text.role === 'yTitle' ? 500 : undefined}
           >
             {text.text}
