@@ -134,6 +134,9 @@ describe('list', () => {
     expect(h.records.map((r: { recordId: string }) => r.recordId)).toEqual(['L-3', 'L-2', 'L-1']);
     const none = await t.app.inject({ url: '/api/v1/machine-data/units/ZZ-1', headers: { cookie: staff } });
     expect(none.json().data).toEqual({ serial: 'ZZ-1', product: null, range: null, records: [] });
+    await send([record({ recordId: 'S-1', serial: 'AB/12-0001' })]);
+    const slash = await t.app.inject({ url: '/api/v1/machine-data/units/ab%2F12-0001', headers: { cookie: staff } });
+    expect(slash.json().data).toMatchObject({ serial: 'AB/12-0001', records: [{ recordId: 'S-1' }] });
     const bad = await t.app.inject({ url: '/api/v1/machine-data/units/%3F%3F', headers: { cookie: staff } });
     expect(bad.statusCode).toBe(400);
   });

@@ -174,7 +174,12 @@ export type TestRecordValues = z.output<typeof testRecordInput>;
  * (testRecordInput.safeParse) so that the 400 lists every bad record, not the first.
  */
 export const testRecordBatch = z.object({
-  records: z.array(z.unknown(), { error: 'validation.required' }),
+  records: z
+    .array(z.unknown(), { error: 'validation.required' })
+    .describe(
+      `Up to ${MAX_BATCH_RECORDS} test records, each { ${TEST_RECORD_FIELDS.join(', ')}, samples: [{ t, p }] } ` +
+        '(see the README, "Test benches"); every record is checked and every bad one listed in error.records',
+    ),
 });
 
 /** One bad record in a refused batch: which, which field (dotted path inside the record), why. */
