@@ -92,11 +92,7 @@ export default function ProductsPage() {
   }, [t, lang, canEdit, actions.columns]);
 
   return (
-    <ListView
-      list={list}
-      columns={columns}
-      ns="products"
-      title="pages.products"
+    <ListView list={list} columns={columns} ns="products" title="pages.products"
       add={ability.can('create', 'Product') ? { to: '/add-product', label: 'pages.addProduct' } : undefined}
       sx={DENSE}
       filters={

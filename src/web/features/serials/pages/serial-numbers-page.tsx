@@ -74,11 +74,7 @@ export default function SerialNumbersPage() {
   }, [lang, actions.columns]);
 
   return (
-    <ListView
-      list={list}
-      columns={columns}
-      ns="serials"
-      title="pages.serialNumbers"
+    <ListView list={list} columns={columns} ns="serials" title="pages.serialNumbers"
       add={ability.can('create', 'SerialRange') ? { to: '/add-serial-number', label: 'pages.addSerialNumber' } : undefined}
       filters={
         <Box sx={{ minWidth: 240, flex: { xs: '1 1 100%', sm: '0 0 260px' } }}>
