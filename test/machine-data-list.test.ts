@@ -1,4 +1,5 @@
 /** Reading test records: matching to ranges, list filters and sorts, detail, a unit's history, export. */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOTAL_COUNT_LIMIT } from '../src/shared/contract/machine-data';
 import { lastReceivedAt } from '../src/server/modules/machine-data/machine-data.service';
@@ -68,6 +69,25 @@ describe('matched and unmatched', () => {
     expect(del.statusCode).toBe(200);
     expect((await list(`productId=${product.id}`)).total).toBe(0);
     expect(idsOf(await list('matched=false&q=MT-'))).toHaveLength(4);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('matches a batch stored while a covering range is being added (no race)', async () => {
+    const product = await addProduct(t.app, staff, { name: 'Race Valve' });
+    const other = new pg.Client({ connectionString: t.testDb.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
+        VALUES ($1, 'RC-', 4, 1, 10, '2024-01-01')`, [product.id]);
+      // The range is written but not committed: the batch must wait for it rather than miss it.
+      const posting = send([record({ recordId: 'RC-1', serial: 'RC-0005' })]);
+      await new Promise((r) => setTimeout(r, 300));
+      await other.query('COMMIT');
+      await posting;
+    } finally {
+      await other.end();
+    }
+    expect((await list('serial=RC-0005')).items[0]).toMatchObject({ productName: 'Race Valve' });
   });
 });
 

@@ -123,8 +123,14 @@ $$;
 -- Records join a range when it is added, follow it when it is edited (product or bounds), and become
 -- unmatched when it is edited away or deleted: once per statement with the transition tables, so a CSV
 -- import of 1,000 ranges costs one UPDATE, not a job per record.
+-- The advisory lock closes a race: a batch inserting records while another transaction adds the range that
+-- covers them would see neither the other's rows (the batch's lookup misses the uncommitted range, the
+-- trigger's UPDATE misses the uncommitted records), leaving them unmatched for good. Writers of records hold
+-- this lock shared for their transaction (machine-data.repo.ts MATCH_LOCK), the trigger takes it exclusive:
+-- it then waits for batches in flight and sees their records, and later batches wait and see the range.
 CREATE FUNCTION serial_ranges_rematch() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock(7347008);
   IF TG_OP = 'INSERT' THEN
     PERFORM test_records_rematch(array_agg(prefix), array_agg(width), array_agg(start_no), array_agg(end_no))
       FROM new_rows;

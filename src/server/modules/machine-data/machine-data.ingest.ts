@@ -14,7 +14,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { bearerKey, hashKey } from '../machines/machine-keys';
 import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.repo';
-import { insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
+import { holdMatchLock, insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
 import { fastRecord } from './record-fast-path';
 
@@ -122,6 +122,7 @@ export async function ingestBatch(db: Db, bench: Bench, records: unknown[]): Pro
     const duplicates = await db.transaction(async (tx) => {
       // Deleted since its key was checked: as if the key were wrong.
       if (!(await holdMachine(tx, bench.id))) throw invalidKey();
+      await holdMatchLock(tx);
       const stored = await insertRecords(tx, bench.id, prepared);
       const others = prepared.filter((r) => !stored.has(r.values.recordId));
       const hashes = await storedHashes(tx, bench.id, others.map((r) => r.values.recordId));

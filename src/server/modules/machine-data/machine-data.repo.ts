@@ -80,6 +80,16 @@ export function selectRecords(db: Executor, extra: Record<string, unknown> = {})
 }
 
 /**
+ * The advisory lock that orders record writers against range changes (0004_machine_data.sql): every
+ * transaction that inserts test records takes it shared first (holdMatchLock), the range triggers exclusive.
+ */
+export const MATCH_LOCK = 7_347_008;
+
+export async function holdMatchLock(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock_shared(${MATCH_LOCK})`);
+}
+
+/**
  * Stores the records that are new for this bench in one statement over unnest()ed arrays, each matched to
  * the range holding its serial on the way in (the public lookup's index step). Rows go in recordId order (bytewise: any
  * fixed order does, and it compares fastest), so that concurrent batches with common ids wait on each other instead of deadlocking. Returns the
