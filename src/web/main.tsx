@@ -11,13 +11,17 @@ import { initI18n, loadFullCatalogue } from './lib/i18n';
 const container = document.getElementById('app')!;
 const publicPage = isPublicHost(window.location.hostname) || window.location.pathname === '/search';
 
-async function start(): Promise<void> {
-  const [app] = await Promise.all([
-    publicPage ? import('./public-app/main-public') : import('./app/main-app'),
-    initI18n().then(() => (publicPage ? undefined : loadFullCatalogue())),
-  ]);
-  if ('mountPublic' in app) app.mountPublic(container);
-  else app.mountApp(container);
+// Two separate import() statements: written as one conditional expression, Vite's build gave both
+// branches one preload list (the staff app's), so /search fetched the router and the staff app too.
+async function loadPublic(): Promise<void> {
+  const [app] = await Promise.all([import('./public-app/main-public'), initI18n()]);
+  app.mountPublic(container);
 }
 
-void start();
+async function loadStaff(): Promise<void> {
+  const [app] = await Promise.all([import('./app/main-app'), initI18n().then(loadFullCatalogue)]);
+  app.mountApp(container);
+}
+
+void (publicPage ? loadPublic() : loadStaff());
+

@@ -2,10 +2,15 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatNumber } from '../../../components/format';
+import { formatNumber, locale } from '../../../components/format';
 import type { LookupResult } from '../lib/public-types';
 
 type Fact = [label: string, value: string];
+
+/** A YYYY-MM-DD date as that day everywhere: read as UTC midnight, shown in UTC (not the visitor's zone). */
+function calendarDate(lang: string, ymd: string): string {
+  return new Date(`${ymd.slice(0, 10)}T00:00:00Z`).toLocaleDateString(locale(lang), { timeZone: 'UTC', dateStyle: 'medium' });
+}
 
 function facts(t: (k: string, o?: Record<string, unknown>) => string, lang: string, r: LookupResult): Fact[] {
   const p = r.product;
@@ -20,7 +25,7 @@ function facts(t: (k: string, o?: Record<string, unknown>) => string, lang: stri
     ['search.product.pressureSus', mpa(p.pressureSus)],
     ['search.product.temperatureMax', p.temperatureMax == null ? null : `${formatNumber(lang, p.temperatureMax)} °C`],
     ['search.product.temperatureMin', p.temperatureMin == null ? null : `${formatNumber(lang, p.temperatureMin)} °C`],
-    ['search.product.productionDate', r.productionDate ? formatDate(lang, r.productionDate) : null],
+    ['search.product.productionDate', r.productionDate ? calendarDate(lang, r.productionDate) : null],
   ];
   return out.filter((f): f is Fact => !!f[1]).map(([k, v]) => [t(k), v]);
 }
