@@ -1,13 +1,16 @@
 /**
  * Step 1 of the public page: a serial → its product summary, or "Serial Number Not Found". Answers come
  * from a bounded cache (lookup-cache.ts) when they can; a lookup that finds nothing is recorded as a
- * search request (PRODUCT.md §3: not-found ones are recorded too), after the answer, so that the record
- * costs the visitor nothing.
+ * search request (PRODUCT.md §3: not-found ones are recorded too), after the answer and in batches, so
+ * that the record costs the visitor nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { LookupResult } from '../../../shared/contract/public';
 import type { Language } from '../../../shared/i18n/index';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client';
+import type { NewSearchRequest } from '../../db/schema/index';
+import type { AfterResponse } from '../../lib/after-response';
 import { findRangeBySerial } from '../serials/serials.service';
 import { clipUserAgent, insertSearchRequests } from '../searches/searches.repo';
 import { LookupCache } from './lookup-cache';
@@ -64,19 +67,56 @@ export class LookupService {
   }
 }
 
-/** Records a lookup that found nothing: serial, language, client IP and user agent (no address: none was given). */
-export async function recordNotFoundLookup(db: Executor, serial: string, meta: VisitorMeta): Promise<void> {
+/** A lookup that found nothing, as recorded: serial, language, client IP and user agent (no address). */
+export function notFoundLookupRow(serial: string, meta: VisitorMeta): NewSearchRequest {
   const id = randomUUID();
-  await insertSearchRequests(db, [
-    {
-      id,
-      groupId: id,
-      source: 'lookup',
-      serial,
-      language: meta.language,
-      status: 'not-found',
-      clientIp: meta.ip,
-      userAgent: clipUserAgent(meta.userAgent),
-    },
-  ]);
+  return { id, groupId: id, source: 'lookup', serial, language: meta.language, status: 'not-found', clientIp: meta.ip, userAgent: clipUserAgent(meta.userAgent) };
+}
+
+/** How long not-found lookups wait to be written together, and the most kept waiting. */
+const BATCH_DELAY_MS = 200;
+const MAX_WAITING = 10_000;
+
+/**
+ * Writes not-found lookups in batches, after the answers: one INSERT (and one commit) per 200 ms instead of
+ * one per lookup, so that a burst of misses (a visitor mistyping, a scraper) does not queue a commit per
+ * request in front of the lookups themselves. Beyond MAX_WAITING rows (the database far behind) further
+ * ones are dropped and counted in the log rather than held in memory without bound.
+ */
+export class NotFoundRecorder {
+  private waiting: NewSearchRequest[] = [];
+  private scheduled = false;
+  private dropped = 0;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly afterResponse: AfterResponse,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+  ) {}
+
+  record(serial: string, meta: VisitorMeta): void {
+    if (this.waiting.length >= MAX_WAITING) {
+      this.dropped++;
+      return;
+    }
+    this.waiting.push(notFoundLookupRow(serial, meta));
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // Through afterResponse, so that closing the app (and a test) waits for the batch to be written.
+    this.afterResponse.run('recording not-found lookups', async () => {
+      await new Promise((r) => setTimeout(r, BATCH_DELAY_MS));
+      this.scheduled = false;
+      await this.flush();
+    });
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.waiting;
+    this.waiting = [];
+    if (this.dropped) {
+      this.log.warn({ dropped: this.dropped }, 'not-found lookups not recorded: too many waiting');
+      this.dropped = 0;
+    }
+    for (let i = 0; i < rows.length; i += 1000) await insertSearchRequests(this.db, rows.slice(i, i + 1000));
+  }
 }

@@ -13,7 +13,7 @@ import { requestLanguage } from '../../lib/request-language';
 import { issueReport } from '../../reports/issue';
 import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from '../searches/search-mail-outcome';
-import { LookupService, recordNotFoundLookup, type VisitorMeta } from './lookup.service';
+import { LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS } from './public-limits';
 import { requestReports } from './report-requests.service';
@@ -27,6 +27,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = PUBLIC_LIMITS;
   const counters = createCounterStore(app.ctx.redis);
   const lookups = new LookupService(db);
+  const notFound = new NotFoundRecorder(db, app.ctx.afterResponse, app.log);
   const pow = new ProofOfWork(db);
   const stopFollowing = registerReportMailOutcome();
   app.addHook('onClose', async () => stopFollowing());
@@ -39,8 +40,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     await limitKeys(counters, reply, [`lookup-serial:${serial}`], limits.lookupPerSerial);
     const found = await lookups.lookup(serial);
     if (!found) {
-      const meta = metaOf(req);
-      app.ctx.afterResponse.run('recording a not-found lookup', () => recordNotFoundLookup(db, serial, meta));
+      notFound.record(serial, metaOf(req));
       throw new AppError('not-found', 'errors.serialNotFound');
     }
     return { data: found };
