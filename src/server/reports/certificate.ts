@@ -32,9 +32,12 @@ export function generateSelfSigned(companyName: string, now = new Date()): Signi
   cert.validity.notBefore = new Date(now.getTime() - 60_000);
   cert.validity.notAfter = new Date(now.getTime());
   cert.validity.notAfter.setFullYear(now.getFullYear() + 10);
+  // UTF8String values (forge encodes them): with its default string type a company name in Chinese is cut
+  // to its low bytes and makes an unreadable certificate. X.520 bounds both at 64 characters.
+  const utf8 = (v: string) => ({ value: [...v].slice(0, 64).join(''), valueTagClass: forge.asn1.Type.UTF8 });
   const attrs = [
-    { name: 'commonName', value: `${companyName} (document signing)`.slice(0, 64) },
-    { name: 'organizationName', value: companyName.slice(0, 64) },
+    { name: 'commonName', ...utf8(`${companyName} (document signing)`) },
+    { name: 'organizationName', ...utf8(companyName) },
   ];
   cert.setSubject(attrs);
   cert.setIssuer(attrs);

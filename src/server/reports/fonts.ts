@@ -27,3 +27,19 @@ export function reportFonts(): ReportFonts {
   fonts ??= { regular: load('400Regular/NotoSansTC_400Regular.ttf'), bold: load('700Bold/NotoSansTC_700Bold.ttf') };
   return fonts;
 }
+
+// Shaped words (pdfkit's per-document layout cache, scaled runs of glyph ids and advances) shared by every
+// report of the process: shaping with fontkit is the largest cost of a report, and most words (labels,
+// units, dates) repeat from report to report. pdfkit only reads cached runs, so sharing them is safe.
+const SHARED_LAYOUT_LIMIT = 20_000;
+const sharedLayouts = new Map<string, Record<string, unknown>>();
+
+/** Points an opened pdfkit font at the process-wide cache of its face (emptied when it grows too large). */
+export function shareLayoutCache(embeddedFont: { layoutCache?: Record<string, unknown> }, face: 'regular' | 'bold'): void {
+  let cache = sharedLayouts.get(face);
+  if (!cache || Object.keys(cache).length > SHARED_LAYOUT_LIMIT) {
+    cache = Object.create(null) as Record<string, unknown>;
+    sharedLayouts.set(face, cache);
+  }
+  embeddedFont.layoutCache = cache;
+}

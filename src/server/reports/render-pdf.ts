@@ -9,7 +9,7 @@ import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../shared/contract/
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
 import { docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, seconds, t } from './format';
-import { reportFonts } from './fonts';
+import { reportFonts, shareLayoutCache } from './fonts';
 import { reportJson } from './report-json';
 import type { ReportModel, ReportTest } from './report-model';
 import { addSignaturePlaceholder, type PlaceholderOptions } from './signature-placeholder';
@@ -74,6 +74,10 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   doc.registerFont('R', fonts.regular, 'R');
   doc.registerFont('B', fonts.bold, 'B');
   doc._fontFamilies.R = doc._font;
+  doc.font('B');
+  shareLayoutCache(doc._fontFamilies.B, 'bold');
+  doc.font('R');
+  shareLayoutCache(doc._fontFamilies.R, 'regular');
   doc.addPage();
 
   const json = Buffer.from(JSON.stringify(reportJson(m), null, 1));
@@ -98,7 +102,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     doc.y += o.gap ?? 4;
   };
   const heading = (tag: 'H1' | 'H2' | 'H3', text: string, size: number, color = INK) => {
-    ensureSpace(doc, size * 3);
+    // A heading never ends a page: it keeps room for a few lines of what it heads.
+    ensureSpace(doc, size * 2 + 40);
     root.add(
       doc.struct(tag, () => {
         doc.font('B').fontSize(size).fillColor(color).text(text, M.left, doc.y, { width: W });
@@ -166,6 +171,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   doc.y += 12;
 
   heading('H2', t(lang, 'heading.results'), 12);
+  summaryTable(doc, root, m);
+  doc.y += 10;
   for (const test of m.tests) testBlock(doc, root, m, test, heading);
 
   heading('H2', t(lang, 'heading.statement'), 12);
@@ -196,26 +203,75 @@ function artifact(doc: Doc, draw: () => void): void {
   doc.endMarkedContent();
 }
 
-function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: { width: number; labelWidth: number }): void {
-  ensureSpace(doc, Math.min(rows.length, 4) * 16);
-  doc.font('R').fontSize(9).fillColor(INK);
+interface TableLook {
+  width: number;
+  labelWidth: number;
+  /** value font size; labels are half a point smaller */
+  size?: number;
+  /** vertical padding of a cell */
+  pad?: number;
+}
+
+/** The height a key–value table will take, measured with the same fonts and widths as it is drawn. */
+function tableHeight(doc: Doc, rows: Array<[string, string]>, o: TableLook): number {
+  const size = o.size ?? 9;
+  const pad = o.pad ?? 3;
+  let h = 0;
+  for (const [k, v] of rows) {
+    doc.font('B').fontSize(size - 0.5);
+    const kh = doc.heightOfString(k, { width: o.labelWidth - 8 });
+    doc.font('R').fontSize(size);
+    const vh = doc.heightOfString(v, { width: o.width - o.labelWidth - 8 });
+    h += Math.max(kh, vh) + pad * 2 + 0.5;
+  }
+  return h;
+}
+
+function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: TableLook): void {
+  const size = o.size ?? 9;
+  const pad = o.pad ?? 3;
+  ensureSpace(doc, Math.min(rows.length, 4) * (size + 2 * pad + 3));
+  doc.font('R').fontSize(size).fillColor(INK);
   doc.table({
     structParent: root,
     position: { x: M.left, y: doc.y },
     maxWidth: o.width,
     columnStyles: [o.labelWidth, '*'],
-    defaultStyle: { border: { bottom: 0.5 }, borderColor: RULE, padding: [3, 4] },
+    defaultStyle: { border: 0.5, borderColor: RULE, padding: [pad, 4] },
     data: rows.map(([k, v]) => [
-      { text: k, type: 'TH', scope: 'Row', font: { src: 'B', size: 8.5 }, textColor: MUTED },
-      { text: v, font: { src: 'R', size: 9 } },
+      { text: k, type: 'TH', scope: 'Row', font: { src: 'B', size: size - 0.5 }, textColor: MUTED },
+      { text: v, font: { src: 'R', size } },
     ]),
+  });
+}
+
+/** One line per test (type, pressure, holding time, result, tested at): the answer at a glance, on page one. */
+function summaryTable(doc: Doc, root: Doc, m: ReportModel): void {
+  const lang = m.language;
+  const head = ['test', 'testPressure', 'holding', 'result', 'testedAt'].map((k) => t(lang, `field.${k}`));
+  ensureSpace(doc, (m.tests.length + 1) * 18);
+  doc.font('R').fontSize(8.5).fillColor(INK);
+  doc.table({
+    structParent: root,
+    position: { x: M.left, y: doc.y },
+    maxWidth: W,
+    columnStyles: ['*', 80, 70, 70, 130],
+    defaultStyle: { border: 0.5, borderColor: RULE, padding: [2.5, 4] },
+    data: [
+      head.map((text) => ({ text, type: 'TH', scope: 'Column', font: { src: 'B', size: 8 }, textColor: MUTED })),
+      ...m.tests.map((x) => [
+        { text: t(lang, `test.${x.testType}`), type: 'TH', scope: 'Row', font: { src: 'B', size: 8.5 } },
+        { text: mpa(lang, x.testPressure), font: { src: 'R', size: 8.5 } },
+        { text: seconds(lang, x.holdingSeconds), font: { src: 'R', size: 8.5 } },
+        { text: t(lang, `result.${x.result}`), font: { src: 'B', size: 8.5 }, textColor: x.result === 'pass' ? PASS : FAIL },
+        { text: formatDateTime(lang, x.testedAt), font: { src: 'R', size: 8.5 } },
+      ]),
+    ],
   });
 }
 
 function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: (tag: 'H3', text: string, size: number, color?: string) => void): void {
   const lang = m.language;
-  ensureSpace(doc, 215);
-  heading('H3', `${t(lang, `test.${x.testType}`)} — ${t(lang, `result.${x.result}`)}`, 10.5, x.result === 'pass' ? PASS : FAIL);
   const c = x.checks;
   const rows: Array<[string, string]> = [
     [t(lang, 'field.medium'), t(lang, `medium.${x.medium}`)],
@@ -234,12 +290,17 @@ function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: 
     rows.push([t(lang, 'field.held'), c.holdMet ? seconds(lang, c.heldSeconds) : t(lang, 'value.heldShort', { value: formatNumber(lang, c.heldSeconds, 1) })]);
     rows.push([t(lang, 'field.drop'), c.drop === null ? t(lang, 'value.none') : mpa(lang, c.drop)]);
   }
+  const tableWidth = 282;
+  const look: TableLook = { width: tableWidth, labelWidth: 132, size: 8.5, pad: 2.2 };
+  const chartHeight = 170;
+  // A test's table and chart stay together on one page: measured, not guessed (labels wrap in English).
+  ensureSpace(doc, Math.max(tableHeight(doc, rows, look), chartHeight) + 30);
+  heading('H3', `${t(lang, `test.${x.testType}`)} — ${t(lang, `result.${x.result}`)}`, 10.5, x.result === 'pass' ? PASS : FAIL);
   const top = doc.y;
-  const tableWidth = 262;
-  keyValueTable(doc, root, rows, { width: tableWidth, labelWidth: 112 });
+  keyValueTable(doc, root, rows, look);
   const bottom = doc.y;
-  const box = { x: M.left + tableWidth + 12, y: top, width: W - tableWidth - 12, height: 170 };
-  if (x.samples.length > 0 && doc.page === doc.page) {
+  const box = { x: M.left + tableWidth + 12, y: top, width: W - tableWidth - 12, height: chartHeight };
+  if (x.samples.length > 0) {
     const alt = t(lang, 'chart.alt', {
       test: t(lang, `test.${x.testType}`),
       count: formatNumber(lang, x.samples.length, 0),

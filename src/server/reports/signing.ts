@@ -5,7 +5,7 @@
  * cannot add signing-certificate-v2 (PAdES requires it) and signs in JavaScript, tens of times slower.
  */
 import { createHash, createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
-import signpdf from '@signpdf/signpdf';
+import { SignPdf } from '@signpdf/signpdf';
 import { Signer } from '@signpdf/utils';
 import forge from 'node-forge';
 import type { SigningMaterial } from './certificate';
@@ -112,5 +112,5 @@ export function signatureLength(m: SigningMaterial): number {
 
 /** Signs a PDF rendered with a signature placeholder. */
 export async function signPdf(pdf: Buffer, m: SigningMaterial): Promise<Buffer> {
-  return signpdf.sign(pdf, new CadesSigner(m));
+  return new SignPdf().sign(pdf, new CadesSigner(m));
 }
