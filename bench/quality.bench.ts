@@ -60,7 +60,7 @@ export async function seedQuality(database: Database, log: (l: string) => void):
              CASE WHEN g.i % 2 = 0 THEN 2.4 ELSE 1.76 END + ((g.h % 41) - 20) * 0.002,
              60 + (g.h % 7), CASE WHEN g.i % 2 = 1 THEN (g.h % 13) * 0.1 END, CASE WHEN g.i % 2 = 1 THEN 'ml/min' END,
              CASE WHEN g.h < 110 THEN 'fail' ELSE 'pass' END,
-             timestamptz '2025-01-01 00:00Z' + (g.i::bigint * ${yearSeconds} / ${FIRST + 100_000}) * interval '1 second',
+             timestamptz '2025-01-01 00:00Z' + (g.i::bigint * ${yearSeconds} / ${FIRST}) * interval '1 second',
              CASE WHEN g.i % 10 = 0 THEN (${sql.raw(`ARRAY[${c.map((b) => `'\\x${b.toString('hex')}'::bytea`).join(',')}]`)})[1 + g.h % 8] END,
              CASE WHEN g.i % 10 = 0 THEN 60 ELSE 0 END,
              sha256(('q' || g.i)::bytea), r.id, r.product_id
@@ -100,14 +100,16 @@ export default async function quality(log: (l: string) => void): Promise<void> {
     const cookie = `${SESSION_COOKIE}=${await createSession(db, staff.id)}`;
     const [p] = rowsOf<{ id: string }>(await db.execute(sql`SELECT id FROM products ORDER BY name LIMIT 1`));
     const year = 'from=2025-01-01&to=2025-12-31';
+    const month = 'from=2025-12-01&to=2025-12-30';
     const figures: [string, string][] = [
       ['summary (yields by product/bench/type/week, Pareto, retest rate), a year', `/api/v1/quality/summary?${year}&interval=week`],
-      ['summary, a year by day', `/api/v1/quality/summary?${year}&interval=day`],
-      ['summary, 30 days', '/api/v1/quality/summary?from=2025-12-01&to=2025-12-30'],
-      ['failed and never retested, first page, a year', `/api/v1/quality/open-failures?${year}`],
-      ...(['testPressure', 'holdingSeconds', 'leakage', 'pressureDrop'] as const).map(
-        (m): [string, string] => [`control chart ${m}, one product × seat, a year`, `/api/v1/quality/control-chart?${year}&productId=${p!.id}&testType=seat&measure=${m}`],
-      ),
+      ['summary, 30 days by day', `/api/v1/quality/summary?${month}&interval=day`],
+      ['failed and never retested, first page and total, a year', `/api/v1/quality/open-failures?${year}`],
+      ['failed and never retested, first page and total, 30 days', `/api/v1/quality/open-failures?${month}`],
+      ...(['testPressure', 'holdingSeconds', 'leakage', 'pressureDrop'] as const).flatMap((m): [string, string][] => [
+        [`control chart ${m}, one product × seat, a year`, `/api/v1/quality/control-chart?${year}&productId=${p!.id}&testType=seat&measure=${m}`],
+        [`control chart ${m}, one product × seat, 30 days`, `/api/v1/quality/control-chart?${month}&productId=${p!.id}&testType=seat&measure=${m}`],
+      ]),
     ];
     for (const [name, url] of figures) {
       const get = async () => {

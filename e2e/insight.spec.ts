@@ -103,6 +103,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(page.getByTestId('quality-card-retest')).toContainText('20.0%');
       await expect(page.getByTestId('pareto-bar')).toHaveCount(2);
       await expect(page.getByTestId('open-failures')).toContainText(`${world.prefix}0010`);
+      await expect(page.getByText(tr(lang, 'quality.held.empty'))).toBeVisible();
       await expect(page.getByTestId('control-chart')).toBeVisible();
       await expect(page.getByTestId('cpk')).toContainText('Cpk');
       await expect(page.getByTestId('control-ucl')).toBeVisible();

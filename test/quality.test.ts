@@ -1,4 +1,5 @@
 /** Quality analysis over hand-made records whose yields, counts and statistics are known exactly. */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capability, type ControlChart, type QualitySummary } from '../src/shared/contract/quality';
 import { describe as describeValues, pressureDrop } from '../src/server/modules/quality/quality.service';
@@ -210,6 +211,28 @@ describe('control chart', () => {
 function pressures() {
   return [2.4, 2.42, 2.44, 2.46, 2.48];
 }
+
+describe('requests held by the release gate', () => {
+  it('lists held requests of the range, newest first, with what the unit\'s latest test says now', async () => {
+    await t.app.ctx.db.execute(sql`
+      INSERT INTO search_requests (group_id, source, serial, recipient_email, language, status, created_at) VALUES
+        (gen_random_uuid(), 'request', 'QA-0012', 'a@example.com', 'en', 'held', '2024-06-02T08:00:00Z'),
+        (gen_random_uuid(), 'request', 'ZZ-0001', 'b@example.com', 'zh', 'held', '2024-06-03T08:00:00Z'),
+        (gen_random_uuid(), 'request', 'QA-0001', 'c@example.com', 'en', 'held', '2024-06-04T08:00:00Z'),
+        (gen_random_uuid(), 'request', 'QA-0002', 'd@example.com', 'en', 'sent', '2024-06-04T09:00:00Z'),
+        (gen_random_uuid(), 'request', 'QA-0003', 'e@example.com', 'en', 'held', '2024-07-04T09:00:00Z')`);
+    const held = await get<{ items: { serial: string; reason: string; latestTestedAt: string | null; language: string }[]; total: number }>(
+      '/api/v1/quality/held-requests?from=2024-06-01&to=2024-06-30',
+    );
+    expect(held.total).toBe(3);
+    expect(held.items.map((i) => [i.serial, i.reason, i.latestTestedAt])).toEqual([
+      ['QA-0001', 'passedSince', at(1, 10)],
+      ['ZZ-0001', 'noTests', null],
+      ['QA-0012', 'latestFailed', '2024-06-01T00:00:00.000Z'],
+    ]);
+    expect(JSON.stringify(held)).not.toContain('@example.com');
+  });
+});
 
 describe('statistics on known values', () => {
   it('Cpk is the nearer limit over 3σ; one-sided with one limit; null without σ or limits', () => {

@@ -165,3 +165,23 @@ export function capability(mean: number | null, sigma: number | null, lsl: numbe
   const sides = [usl !== null ? (usl - mean) / (3 * sigma) : Infinity, lsl !== null ? (mean - lsl) / (3 * sigma) : Infinity];
   return Math.min(...sides);
 }
+
+/** Report requests the release gate held over the range (newest first), with what the unit's tests say now. */
+export const heldRequestsQuery = listQuery(['createdAt'] as const)
+  .pick({ page: true, pageSize: true })
+  .extend(rangeFields)
+  .superRefine(checkRange);
+export type HeldRequestsQuery = z.output<typeof heldRequestsQuery>;
+
+export const HELD_REASONS = ['latestFailed', 'noTests', 'passedSince'] as const;
+export const heldRequest = z.object({
+  id: z.string(),
+  serial: z.string(),
+  requestedAt: z.string(),
+  language: z.string(),
+  /** the unit's latest test now: failed (the gate holds), none yet, or passed since (a new request would go out) */
+  reason: z.enum(HELD_REASONS),
+  latestTestedAt: z.string().nullable(),
+});
+export type HeldRequest = z.infer<typeof heldRequest>;
+export const heldRequestsEnvelope = listEnvelope(heldRequest);

@@ -201,3 +201,36 @@ export async function newestWithSamples(db: Executor, f: ChartFilter, limit: num
      LIMIT ${limit}`);
   return rowsOf<{ tested_at: Date | string; test_pressure: number; holding_seconds: number; samples: Uint8Array }>(result);
 }
+
+/**
+ * Report requests held in the range (search_requests_status_idx serves status + created_at), newest first.
+ * No e-mail address: this list is about the units, and staff see addresses masked elsewhere.
+ */
+export async function heldRequests(db: Executor, range: Range, limit: number, offset: number) {
+  const where = sql`status = 'held' AND created_at >= ${range.from} AND created_at < ${range.to}`;
+  const [page, total] = await Promise.all([
+    db.execute(sql`SELECT id::text AS id, serial, language, created_at FROM search_requests WHERE ${where}
+                   ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
+    db.execute(sql`SELECT count(*)::int AS n FROM search_requests WHERE ${where}`),
+  ]);
+  return {
+    rows: rowsOf<{ id: string; serial: string; language: string; created_at: Date | string }>(page),
+    total: rowsOf<{ n: number }>(total)[0]?.n ?? 0,
+  };
+}
+
+/** The latest test of each unit (one step of the series index each). */
+export async function latestTests(db: Executor, units: { prefix: string; width: number; number: bigint }[]) {
+  if (units.length === 0) return [];
+  // Built by hand: numbers are bigints, which JSON.stringify refuses; the digits go in as a JSON number.
+  const list = `[${units.map((u, i) => `{"i":${i},"prefix":${JSON.stringify(u.prefix)},"width":${u.width},"no":${u.number.toString()}}`).join(',')}]`;
+  const result = await db.execute(sql`
+    SELECT u.i, l.result, l.tested_at
+      FROM jsonb_to_recordset(${list}::jsonb) AS u (i int, prefix text, width smallint, no bigint)
+      LEFT JOIN LATERAL (
+        SELECT result, tested_at FROM test_records t
+         WHERE t.prefix = u.prefix AND t.width = u.width AND t.serial_no = u.no
+         ORDER BY t.tested_at DESC, t.id DESC LIMIT 1
+      ) l ON true`);
+  return rowsOf<{ i: number | string; result: 'pass' | 'fail' | null; tested_at: Date | string | null }>(result);
+}

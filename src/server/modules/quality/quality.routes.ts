@@ -6,6 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   controlChartEnvelope,
   controlChartQuery,
+  heldRequestsEnvelope,
+  heldRequestsQuery,
   openFailuresEnvelope,
   openFailuresQuery,
   qualitySummaryEnvelope,
@@ -29,6 +31,12 @@ export const qualityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/quality/open-failures',
     { schema: { tags, querystring: openFailuresQuery, response: { 200: openFailuresEnvelope } }, config: read },
     async (req) => ({ data: await service.openFailures(db, req.query) }),
+  );
+
+  app.get(
+    '/api/v1/quality/held-requests',
+    { schema: { tags, querystring: heldRequestsQuery, response: { 200: heldRequestsEnvelope } }, config: read },
+    async (req) => ({ data: await service.heldRequests(db, req.query) }),
   );
 
   app.get(

@@ -9,6 +9,8 @@ import {
   TEST_PRESSURE_UPPER_MARGIN,
   type ControlChart,
   type ControlChartQuery,
+  type HeldRequest,
+  type HeldRequestsQuery,
   type OpenFailure,
   type OpenFailuresQuery,
   type ParetoItem,
@@ -20,6 +22,7 @@ import {
 import { pageWindow } from '../../../shared/contract/common';
 import { holdPeriod } from '../../../shared/chart';
 import { AppError } from '../../../shared/errors';
+import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
 import * as repo from './quality.repo';
@@ -95,6 +98,29 @@ export async function openFailures(db: Db, q: OpenFailuresQuery): Promise<{ item
       machineId: r.machine_id,
       machineName: r.machine_name,
     })),
+  };
+}
+
+/** Held report requests with what each unit's latest test says now. */
+export async function heldRequests(db: Db, q: HeldRequestsQuery): Promise<{ items: HeldRequest[]; total: number }> {
+  const { limit, offset } = pageWindow(q);
+  const { rows, total } = await repo.heldRequests(db, rangeOf(q), limit, offset);
+  const parsed = rows.map((r) => parseSerial(r.serial));
+  const units = parsed.flatMap((p, i) => (p ? [{ i, prefix: p.prefix, width: p.width, number: p.number }] : []));
+  const latest = new Map((await repo.latestTests(db, units)).map((l) => [units[Number(l.i)]!.i, l]));
+  return {
+    total,
+    items: rows.map((r, i) => {
+      const l = latest.get(i);
+      return {
+        id: r.id,
+        serial: r.serial,
+        requestedAt: iso(r.created_at),
+        language: r.language,
+        reason: !l?.result ? 'noTests' : l.result === 'fail' ? 'latestFailed' : 'passedSince',
+        latestTestedAt: l?.tested_at ? iso(l.tested_at) : null,
+      };
+    }),
   };
 }
 

@@ -1,6 +1,6 @@
 /** Quality analysis (staff, admin): the summary, the failures never retested, a control chart. */
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { ControlChart, ControlMeasure, OpenFailure, QualityInterval, QualitySummary, RatingMaterial } from '../../../shared/contract/quality';
+import type { ControlChart, ControlMeasure, HeldRequest, OpenFailure, QualityInterval, QualitySummary, RatingMaterial } from '../../../shared/contract/quality';
 import type { TestType } from '../../../shared/contract/machine-data';
 import { api } from '../../lib/api';
 
@@ -50,5 +50,16 @@ export function useControlChart(params: ControlChartParams | null) {
     queryFn: ({ signal }) => api.get<ControlChart>('/quality/control-chart', { signal, query: { ...params } }),
     enabled: params !== null,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** Report requests the release gate held over the days, newest first, a page at a time. */
+export function useHeldRequests(range: QualityRange) {
+  return useInfiniteQuery({
+    queryKey: [...qualityKeys.all, 'held', range.from, range.to] as const,
+    initialPageParam: 1,
+    queryFn: ({ signal, pageParam }) =>
+      api.get<{ items: HeldRequest[]; total: number }>('/quality/held-requests', { signal, query: { ...range, page: pageParam, pageSize: OPEN_PAGE } }),
+    getNextPageParam: (last, pages) => (pages.length * OPEN_PAGE < last.total ? pages.length + 1 : undefined),
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Quality analysis (staff, admin), a tab of Machine Data: over the chosen days (in the URL) the yield
  * cards, yield over time, yields by group, failures as a Pareto that opens the failed records, the
- * failures never retested, and a control chart with its capability.
+ * failures never retested, report requests the release gate held, and a control chart with its capability.
  */
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
 import Alert from '@mui/material/Alert';
@@ -25,6 +25,7 @@ import { testTypeLabel } from '../../machine-data/components/values';
 import { useQualitySummary } from '../api';
 import { Breakdown } from '../components/breakdown';
 import { ControlPanel } from '../components/control-panel';
+import { HeldRequests } from '../components/held-requests';
 import { OpenFailures } from '../components/open-failures';
 import { ParetoChart } from '../components/pareto-chart';
 import { PARETO_DIMENSIONS, useQualityParams } from '../components/use-quality-params';
@@ -120,6 +121,9 @@ export default function QualityPage() {
       )}
       <Section id="open-failures" title={t('quality.open.title')} help={t('quality.open.help')}>
         <OpenFailures range={range} />
+      </Section>
+      <Section id="held" title={t('quality.held.title')} help={t('quality.held.help')}>
+        <HeldRequests range={range} />
       </Section>
       <Section id="control" title={t('quality.control.title')}>
         <ControlPanel params={params} set={set} />
