@@ -42,6 +42,16 @@ function connectionOf(tx: Tx): unknown {
   return client;
 }
 
+/**
+ * Rows per chunk for this connection. PGlite's WebAssembly heap grows to fit the largest statement and never
+ * shrinks, so it gets small chunks: importing 100,000 products peaked 160 MB over idle with 20,000-row chunks
+ * and 8 MB with 5,000 (and was faster). On PostgreSQL the size made no difference to memory or time; larger
+ * chunks mean fewer statements.
+ */
+export function chunkRowsFor(tx: Tx): number {
+  return connectionOf(tx) instanceof pg.Client ? 20_000 : 5_000;
+}
+
 interface PgliteLike {
   query(text: string, params?: unknown[], options?: { blob?: Blob }): Promise<unknown>;
 }

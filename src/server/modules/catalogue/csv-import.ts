@@ -14,12 +14,10 @@ import type { ImportResult, RowError } from '../../../shared/contract/record-his
 import { translate, type Language } from '../../../shared/i18n/index';
 import { AppError } from '../../../shared/errors';
 import type { Db, Tx } from '../../db/client';
-import { copyChunk, copyLine, type CopyValue } from '../../lib/copy';
+import { chunkRowsFor, copyChunk, copyLine, type CopyValue } from '../../lib/copy';
 import { CsvTooLargeError, readCsv } from '../../lib/csv';
 import { PG, pgErrorCode } from './db-errors';
 
-/** Rows per COPY chunk: large enough that per-statement costs vanish, small enough to keep memory flat. */
-export const CHUNK_ROWS = 20_000;
 export const MAX_ERRORS = 200;
 /** The staging table of the running import; temporary, so private to its connection and dropped at the end. */
 export const STAGE = 'trc_import_stage';
@@ -85,8 +83,10 @@ export async function runImport<T>(
   let rows = 0;
   let stored = 0;
   let skipped = 0;
-  // Read per row: `prepare` may set it (smaller chunks when records carry samples).
-  const chunkRows = () => spec.chunkRows ?? CHUNK_ROWS;
+  // Rows per COPY chunk: large enough that per-statement costs vanish, small enough to keep memory flat
+  // (see chunkRowsFor). Read per row: `prepare` may set it (smaller chunks when records carry samples).
+  let engineChunk = 20_000;
+  const chunkRows = () => spec.chunkRows ?? engineChunk;
   const k = (name: string) => `${spec.keys}.${name}`;
 
   try {
@@ -95,6 +95,7 @@ export async function runImport<T>(
       await tx.execute(
         sql.raw(`CREATE TEMP TABLE ${STAGE} (row integer NOT NULL, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`),
       );
+      engineChunk = chunkRowsFor(tx);
       await spec.prepare?.(tx, fail);
       let header: (string | null)[] | null = null;
       let chunk: string[] = [];
