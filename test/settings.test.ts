@@ -147,6 +147,24 @@ describe('settings', () => {
     expect(new Date(cert.notAfter).getTime()).toBeGreaterThan(Date.now() + 9 * 365 * 86400_000);
     expect(cert.fingerprintSha256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     expect(res.body).not.toMatch(/PRIVATE KEY|keyPem|certPem/);
+    const created = (await auditRows()).find((r) => r.entity_id === 'certificate' && r.action === 'create');
+    expect(created?.after).toMatchObject({ source: 'generated', fingerprintSha256: cert.fingerprintSha256 });
+  });
+
+  it('makes a readable certificate for a company name in Chinese', async () => {
+    await put('/api/v1/settings', admin, body({ companyName: '艾克米閥門股份有限公司' }));
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/settings/certificate/generate', headers: { cookie: admin, origin: ORIGIN } });
+    expect(res.json().data.certificate.subject).toBe('CN=艾克米閥門股份有限公司 (document signing), O=艾克米閥門股份有限公司');
+    await put('/api/v1/settings', admin, body());
+  });
+
+  it('answers uploads sent the wrong way with a clear error, never a 500', async () => {
+    expect((await put('/api/v1/settings/logo', admin, { file: 'x' })).statusCode).toBe(415);
+    const noFile = await upload('/api/v1/settings/certificate', admin, [{ name: 'password', value: 'x' }]);
+    expect(noFile.statusCode).toBe(400);
+    expect(noFile.json().error.fields[0]).toMatchObject({ field: 'file', key: 'settings.certificateMissing' });
+    const big = await upload('/api/v1/settings/certificate', admin, [{ name: 'file', value: Buffer.alloc(70 * 1024, 1), filename: 'x.p12' }]);
+    expect(big.statusCode).toBe(413);
   });
 
   it('takes the company PKCS#12 with its password, signs new reports with it, and keeps key and password out of answers and the audit log', async () => {
