@@ -2,16 +2,13 @@
  * One test record: every field, the bench that sent it, when it arrived, its product and range (or that no
  * range covers it yet), and the pressure–time chart of its samples.
  */
-import ArrowBack from '@mui/icons-material/ArrowBack';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
@@ -19,10 +16,11 @@ import { rangeLabel } from '../../../../shared/serial';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useTestRecord } from '../api';
-import { backState, useBackTo } from '../components/back-to';
+import { backState } from '../components/back-to';
 import { FieldList } from '../components/field-list';
 import { PressureChart } from '../components/pressure-chart';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
+import { ScreenHeader } from '../components/screen-header';
 import { SerialLink, unitHistoryPath } from '../components/serial-link';
 import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
 
@@ -97,27 +95,16 @@ export default function RecordPage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const query = useTestRecord(id);
-  const backTo = useBackTo();
   const location = useLocation();
   return (
     <>
-      <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-            {query.data ? t('machineScreens.record.heading', { recordId: query.data.recordId }) : t('machineScreens.record.title')}
-          </Typography>
-        </Box>
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-          <Button component={RouterLink} to={backTo} startIcon={<ArrowBack />} color="inherit">
-            {t('machineScreens.record.back')}
+      <ScreenHeader title={query.data ? t('machineScreens.record.heading', { recordId: query.data.recordId }) : t('machineScreens.record.title')}>
+        {query.data && (
+          <Button component={RouterLink} to={unitHistoryPath(query.data.serial)} state={backState(location)} startIcon={<HistoryOutlined />} variant="outlined">
+            {t('machineScreens.units.title')}
           </Button>
-          {query.data && (
-            <Button component={RouterLink} to={unitHistoryPath(query.data.serial)} state={backState(location)} startIcon={<HistoryOutlined />} variant="outlined">
-              {t('machineScreens.units.title')}
-            </Button>
-          )}
-        </Box>
-      </Box>
+        )}
+      </ScreenHeader>
       <RecordView query={query} backTo="/machine-data" backLabel="machineScreens.record.back" height={480}>
         {(record) => <RecordDetail record={record} />}
       </RecordView>

@@ -2,9 +2,7 @@
  * A unit's history: every test of one serial, retests included, newest first, with its product and range.
  * Reached from the Machine Data list, a record, and any serial shown with SerialLink.
  */
-import ArrowBack from '@mui/icons-material/ArrowBack';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
@@ -28,9 +26,10 @@ import { rangeLabel } from '../../../../shared/serial';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useUnitHistory } from '../api';
-import { backState, useBackTo } from '../components/back-to';
+import { backState } from '../components/back-to';
 import { FieldList } from '../components/field-list';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
+import { ScreenHeader } from '../components/screen-header';
 import { MONO } from '../components/serial-link';
 import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
 
@@ -188,17 +187,9 @@ export default function UnitHistoryPage() {
   const { t } = useTranslation();
   const { serial } = useParams();
   const query = useUnitHistory(serial);
-  const backTo = useBackTo();
   return (
     <>
-      <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
-        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
-          {t('machineScreens.units.heading', { serial: query.data?.serial ?? serial ?? '' })}
-        </Typography>
-        <Button component={RouterLink} to={backTo} startIcon={<ArrowBack />} color="inherit">
-          {t('machineScreens.record.back')}
-        </Button>
-      </Box>
+      <ScreenHeader title={t('machineScreens.units.heading', { serial: query.data?.serial ?? serial ?? '' })} />
       <RecordView query={query} backTo="/machine-data" backLabel="machineScreens.record.back" height={420}>
         {(history) => <UnitDetail history={history} />}
       </RecordView>
