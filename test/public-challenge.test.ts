@@ -7,12 +7,15 @@
 import { createChallenge, solveChallenge } from 'altcha-lib/v1';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { powSecrets, searchRequests } from '../src/server/db/schema/index';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { randomIp } from './helpers/factories';
 import { postRequest, requestBody, series, solvedChallenge } from './helpers/public';
+
+// Real SMTP, PDFs and solved challenges on a two-core machine shared with other work: generous timeouts.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 let t: TestApp;
 beforeAll(async () => {

@@ -11,6 +11,9 @@ import { addProduct, productBody, staffCookie } from './helpers/catalogue';
 import { randomIp } from './helpers/factories';
 import { catalogue, lookup, series } from './helpers/public';
 
+// Real SMTP, PDFs and solved challenges on a two-core machine shared with other work: generous timeouts.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();

@@ -12,6 +12,9 @@ import { buildTestApp, type TestApp } from './helpers/app';
 import { catalogue, lookup, postRequest, requestBody, testData } from './helpers/public';
 import { startSmtpSink, type ReceivedMessage, type SmtpSink } from './helpers/smtp-sink';
 
+// Real SMTP, PDFs and solved challenges on a two-core machine shared with other work: generous timeouts.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
 let sink: SmtpSink;
 let t: TestApp;
 let stopBackground: () => Promise<void>;
