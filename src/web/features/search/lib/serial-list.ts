@@ -5,7 +5,7 @@
  *
  * The split and the limit are the report request's (splitSerials and MAX_SERIALS_PER_REQUEST in the public
  * contract), restated here because importing that module brings zod (26 KB) into the first load;
- * test/public-serial-list.test.ts checks that both sides agree.
+ * test/search-page-logic.test.ts checks that both sides agree.
  */
 import { normaliseSerial, parseSerial } from '../../../../shared/serial';
 

@@ -1,0 +1,69 @@
+/**
+ * The public page's own logic, which runs in the browser without zod (decision 0006): the serial list
+ * splits and limits as the report request does, the proof-of-work solver answers the server's ALTCHA
+ * challenges, and a file's SHA-256 is the one the server stores. No database: plain functions.
+ */
+import { createHash } from 'node:crypto';
+import { createChallenge, verifySolution } from 'altcha-lib/v1';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_SERIALS_PER_REQUEST, splitSerials as contractSplit } from '../src/shared/contract/public';
+import { findNumber, solveChallenge } from '../src/web/features/search/lib/proof-of-work';
+import { MAX_SERIALS, parseSerialList, splitSerials } from '../src/web/features/search/lib/serial-list';
+import { sha256Hex } from '../src/web/features/search/lib/sha256';
+
+describe('serial list', () => {
+  it('has the report request limit', () => {
+    expect(MAX_SERIALS).toBe(MAX_SERIALS_PER_REQUEST);
+  });
+
+  it('splits exactly as the report request does', () => {
+    const pieces = fc.constantFrom('VB2311-000123', ' vb2311-000124 ', '\n', '\r\n', ',', ';', '，', '；', ' ', 'abc', '00012', '、');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        expect(splitSerials(text)).toEqual(contractSplit(text));
+      }),
+    );
+  });
+
+  it('normalises, drops repeats, keeps what is no serial apart, and counts distinct entries', () => {
+    const list = parseSerialList(' vb2311-000123\nVB2311-000123 , vb 2311-000124;not a serial!\n\n');
+    expect(list.serials).toEqual(['VB2311-000123', 'VB2311-000124']);
+    expect(list.invalid).toEqual(['NOTASERIAL!']);
+    expect(list.tooMany).toBe(false);
+    const many = Array.from({ length: 21 }, (_, i) => `VB-${i + 1}`).join(',');
+    expect(parseSerialList(many).tooMany).toBe(true);
+    expect(parseSerialList(`${many},VB-1`).serials).toHaveLength(21);
+    expect(parseSerialList(Array.from({ length: 20 }, (_, i) => `VB-${i + 1}`).join('\n')).tooMany).toBe(false);
+  });
+});
+
+describe('proof-of-work', () => {
+  const hmacKey = 'test-key';
+
+  it('answers a challenge that altcha-lib verifies', async () => {
+    const challenge = await createChallenge({ algorithm: 'SHA-256', hmacKey, maxnumber: 2000 });
+    const payload = await solveChallenge(challenge);
+    expect(payload).not.toBeNull();
+    const decoded = JSON.parse(atob(payload!)) as { number: number; salt: string; signature: string };
+    expect(decoded.salt).toBe(challenge.salt);
+    expect(await verifySolution(payload!, hmacKey, false)).toBe(true);
+  });
+
+  it('finds nothing past maxnumber and stops when aborted', async () => {
+    const challenge = await createChallenge({ algorithm: 'SHA-256', hmacKey, maxnumber: 2000, number: 1500 });
+    expect(await findNumber({ ...challenge, maxnumber: 1000 })).toBeNull();
+    const controller = new AbortController();
+    controller.abort();
+    expect(await solveChallenge(challenge, controller.signal)).toBeNull();
+    expect(await findNumber(challenge)).toBe(1500);
+  });
+});
+
+describe('file hash', () => {
+  it('is the SHA-256 the server computes, in lower-case hex', async () => {
+    const bytes = new TextEncoder().encode('%PDF-1.7 a report');
+    expect(await sha256Hex(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+});
