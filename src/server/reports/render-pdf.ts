@@ -80,7 +80,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   shareLayoutCache(doc._fontFamilies.R, 'regular');
   doc.addPage();
 
-  const json = Buffer.from(JSON.stringify(reportJson(m), null, 1));
+  const json = Buffer.from(JSON.stringify(reportJson(m)));
   doc.file(json, {
     name: REPORT_ATTACHMENT_NAME,
     type: 'application/json',
@@ -227,47 +227,77 @@ function tableHeight(doc: Doc, rows: Array<[string, string]>, o: TableLook): num
   return h;
 }
 
+/**
+ * A tagged table (Table, TR, TH with a scope, TD) drawn directly: pdfkit's own table module measures and
+ * wraps every cell twice and was half of a report's time. Rules are artifacts; a row that would cross the
+ * bottom margin starts the next page.
+ */
+interface Cell {
+  text: string;
+  header?: 'Row' | 'Column';
+  bold?: boolean;
+  color?: string;
+}
+
+function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { size: number; pad: number; x?: number }): void {
+  const x0 = o.x ?? M.left;
+  const total = widths.reduce((a, b) => a + b, 0);
+  const table = doc.struct('Table');
+  root.add(table);
+  for (const row of rows) {
+    const heights = row.map((c, i) => {
+      doc.font(c.bold || c.header ? 'B' : 'R').fontSize(c.header ? o.size - 0.5 : o.size);
+      return doc.heightOfString(c.text || ' ', { width: widths[i]! - 8 });
+    });
+    const h = Math.max(...heights) + o.pad * 2;
+    if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
+    const y = doc.y;
+    artifact(doc, () => {
+      doc.lineWidth(0.5).strokeColor(RULE);
+      doc.rect(x0, y, total, h).stroke();
+      let x = x0;
+      for (const w of widths.slice(0, -1)) {
+        x += w;
+        doc.moveTo(x, y).lineTo(x, y + h).stroke();
+      }
+    });
+    const tr = doc.struct('TR');
+    table.add(tr);
+    let x = x0;
+    row.forEach((c, i) => {
+      const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
+        doc.font(c.bold || c.header ? 'B' : 'R').fontSize(c.header ? o.size - 0.5 : o.size).fillColor(c.color ?? (c.header ? MUTED : INK));
+        doc.text(c.text, x + 4, y + o.pad, { width: widths[i]! - 8 });
+      });
+      if (c.header) cell.dictionary.data.A = { O: 'Table', Scope: c.header };
+      tr.add(cell);
+      x += widths[i]!;
+    });
+    tr.end();
+    doc.y = y + h;
+  }
+  table.end();
+  doc.x = M.left;
+}
+
 function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: TableLook): void {
   const size = o.size ?? 9;
-  const pad = o.pad ?? 3;
-  ensureSpace(doc, Math.min(rows.length, 4) * (size + 2 * pad + 3));
-  doc.font('R').fontSize(size).fillColor(INK);
-  doc.table({
-    structParent: root,
-    position: { x: M.left, y: doc.y },
-    maxWidth: o.width,
-    columnStyles: [o.labelWidth, '*'],
-    defaultStyle: { border: 0.5, borderColor: RULE, padding: [pad, 4] },
-    data: rows.map(([k, v]) => [
-      { text: k, type: 'TH', scope: 'Row', font: { src: 'B', size: size - 0.5 }, textColor: MUTED },
-      { text: v, font: { src: 'R', size } },
-    ]),
-  });
+  drawTable(doc, root, rows.map(([k, v]) => [{ text: k, header: 'Row' as const }, { text: v }]), [o.labelWidth, o.width - o.labelWidth], { size, pad: o.pad ?? 3 });
 }
 
 /** One line per test (type, pressure, holding time, result, tested at): the answer at a glance, on page one. */
 function summaryTable(doc: Doc, root: Doc, m: ReportModel): void {
   const lang = m.language;
-  const head = ['test', 'testPressure', 'holding', 'result', 'testedAt'].map((k) => t(lang, `field.${k}`));
+  const head: Cell[] = ['test', 'testPressure', 'holding', 'result', 'testedAt'].map((k) => ({ text: t(lang, `field.${k}`), header: 'Column' as const }));
   ensureSpace(doc, (m.tests.length + 1) * 18);
-  doc.font('R').fontSize(8.5).fillColor(INK);
-  doc.table({
-    structParent: root,
-    position: { x: M.left, y: doc.y },
-    maxWidth: W,
-    columnStyles: ['*', 80, 70, 70, 130],
-    defaultStyle: { border: 0.5, borderColor: RULE, padding: [2.5, 4] },
-    data: [
-      head.map((text) => ({ text, type: 'TH', scope: 'Column', font: { src: 'B', size: 8 }, textColor: MUTED })),
-      ...m.tests.map((x) => [
-        { text: t(lang, `test.${x.testType}`), type: 'TH', scope: 'Row', font: { src: 'B', size: 8.5 } },
-        { text: mpa(lang, x.testPressure), font: { src: 'R', size: 8.5 } },
-        { text: seconds(lang, x.holdingSeconds), font: { src: 'R', size: 8.5 } },
-        { text: t(lang, `result.${x.result}`), font: { src: 'B', size: 8.5 }, textColor: x.result === 'pass' ? PASS : FAIL },
-        { text: formatDateTime(lang, x.testedAt), font: { src: 'R', size: 8.5 } },
-      ]),
-    ],
-  });
+  const rows: Cell[][] = m.tests.map((x) => [
+    { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
+    { text: mpa(lang, x.testPressure) },
+    { text: seconds(lang, x.holdingSeconds) },
+    { text: t(lang, `result.${x.result}`), bold: true, color: x.result === 'pass' ? PASS : FAIL },
+    { text: formatDateTime(lang, x.testedAt) },
+  ]);
+  drawTable(doc, root, [head, ...rows], [W - 80 - 70 - 70 - 130, 80, 70, 70, 130], { size: 8.5, pad: 2.5 });
 }
 
 function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: (tag: 'H3', text: string, size: number, color?: string) => void): void {
