@@ -3,14 +3,13 @@
  * file the visitor dropped (hashed in the browser). Anything unknown or malformed is the same "not known"
  * 404, so that a probe learns nothing about which ids, codes or hashes exist.
  */
-import { normaliseReportCode, REPORT_ID_RE, SHA256_HEX_RE, type ReportVerification } from '../../../shared/contract/reports';
+import { formatReportCode, normaliseReportCode, REPORT_ID_RE, SHA256_HEX_RE, type ReportVerification } from '../../../shared/contract/reports';
 import { AppError } from '../../../shared/errors';
 import { parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
 import { reportFilename } from '../../reports/issue';
 import { dataVersion, readHeads } from '../../reports/report-data';
 import * as repo from '../../reports/reports.repo';
-import { formatReportCode } from '../../../shared/contract/reports';
 
 function unknown(): AppError {
   return new AppError('not-found', 'reports.verify.unknown');
