@@ -91,4 +91,4 @@ it('keeps nothing of an import whose server was killed mid-way', async () => {
   await server.stop();
   server = undefined;
   expect(await counts()).toEqual({ records: 50, imports: 1 });
-}, 240_000);
+}, 900_000);

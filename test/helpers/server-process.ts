@@ -73,11 +73,16 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string;
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  for (let i = 0; ; i++) {
+  // Generous: on a busy machine compiling the TypeScript and opening PGlite take a while.
+  const deadline = Date.now() + 240_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
     const ok = await request(`${url}/healthz`, {}).then((r) => r.status === 200, () => false);
     if (ok) break;
-    if (i > 600) throw new Error(`server did not start: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const headers = { 'content-type': 'application/json', origin: url };
