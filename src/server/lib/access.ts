@@ -50,7 +50,7 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
         req.sessionIdHash = found.idHash;
       }
     }
-    if (access === 'public' || access === 'bench') return;
+    if (access === 'public') return;
     if (!req.user) {
       throw new AppError('unauthenticated', token ? 'errors.sessionExpired' : 'errors.unauthenticated');
     }
