@@ -17,7 +17,7 @@ const snap = path.join(dataDir, 'app');
 
 fs.rmSync(snap, { recursive: true, force: true });
 fs.mkdirSync(snap, { recursive: true });
-for (const entry of ['src', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json']) {
+for (const entry of ['src', 'scripts', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json']) {
   fs.cpSync(path.join(root, entry), path.join(snap, entry), { recursive: true });
 }
 fs.symlinkSync(path.join(root, 'node_modules'), path.join(snap, 'node_modules'), 'dir');
