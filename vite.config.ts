@@ -34,7 +34,15 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 700,
-    rollupOptions: { output: { manualChunks } },
+    rollupOptions: {
+      output: { manualChunks },
+      // zod (and others) write prose mentioning @__PURE__ in comments; Rollup warns it cannot use them.
+      // Harmless and not ours to fix: silence that one kind, for third-party code only.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && /node_modules/.test(warning.id ?? '')) return;
+        warn(warning);
+      },
+    },
   },
   server: {
     port: 5173,

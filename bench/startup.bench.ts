@@ -1,9 +1,10 @@
 /**
  * `npm start` on the embedded database: time from spawn until /readyz answers 200, for the first start
- * (fresh DATA_DIR: PGlite initdb and migrations; the web build is reused if present) and a second start.
- * Target (PRODUCT.md §7): under 5 s after the first start.
+ * (fresh DATA_DIR: PGlite initdb and migrations; the web and server builds are reused if present, built
+ * once beforehand otherwise) and a second start. `npm start` runs the built server (node
+ * dist/server/main.js), not tsx. Target (issue 11): under 2 s after the first start.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -47,12 +48,15 @@ async function timeToReady(dataDir: string): Promise<number> {
 }
 
 export default async function startup(log: (line: string) => void): Promise<void> {
+  // Build outside the measurement: a stale build would be timed as part of the first start.
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('scripts/build-server.mjs failed');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-start-'));
   try {
     const first = await timeToReady(dataDir);
     log(`first start (new data dir, migrations): ${(first / 1000).toFixed(2)} s`);
     const second = await timeToReady(dataDir);
-    log(`second start: ${(second / 1000).toFixed(2)} s (target < 5 s)`);
+    log(`second start: ${(second / 1000).toFixed(2)} s (target < 2 s)`);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

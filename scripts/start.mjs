@@ -1,43 +1,83 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
-// server. After the first start nothing is rebuilt, so the server is up in a few seconds.
+// `npm start`: builds the web app and the server when their build is missing or older than their sources,
+// then runs the built server with plain node (no tsx). After the first start nothing is rebuilt, so the
+// server is up in about a second.
+//
+// `node scripts/start.mjs --cli <migrate|admin> [args…]` (npm run db:migrate / npm run admin) does the
+// same for the server only and runs that command instead.
+//
+// On a terminal the server's JSON log lines are shown through pino-pretty (an optional dependency);
+// anywhere else (a service manager, a container, a pipe) they stay JSON, one object a line.
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'dist/web/index.html');
+const builtServer = path.join(root, 'dist/server/main.js');
 
-function newestMtime(dir) {
+function newestMtime(p) {
+  if (!fs.existsSync(p)) return 0;
+  const stat = fs.statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
+  for (const entry of fs.readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
   return newest;
 }
 
-function needsBuild() {
-  if (!fs.existsSync(path.join(root, 'index.html'))) return false; // no web app in this checkout
-  if (!fs.existsSync(builtIndex)) return true;
-  const built = fs.statSync(builtIndex).mtimeMs;
-  const sources = Math.max(
-    newestMtime(path.join(root, 'src/web')),
-    newestMtime(path.join(root, 'src/shared')),
-    fs.statSync(path.join(root, 'index.html')).mtimeMs,
-  );
-  return sources > built;
+function stale(built, sources) {
+  if (!fs.existsSync(built)) return true;
+  const builtAt = fs.statSync(built).mtimeMs;
+  return sources.some((s) => newestMtime(path.join(root, s)) > builtAt);
 }
 
-if (needsBuild()) {
+// Without sources (an image built with only dist/ and node_modules) there is nothing to rebuild.
+const hasSources = fs.existsSync(path.join(root, 'src/server/main.ts'));
+const webStale = fs.existsSync(path.join(root, 'index.html')) && stale(builtIndex, ['src/web', 'src/shared', 'index.html', 'public']);
+const serverStale = hasSources && stale(builtServer, ['src/server', 'src/shared', 'scripts/build-server.mjs']);
+
+const cliAt = process.argv.indexOf('--cli');
+const cli = cliAt >= 0 ? process.argv[cliAt + 1] : undefined;
+if (cli !== undefined && !['migrate', 'admin'].includes(cli)) {
+  console.error(`start: unknown --cli ${cli} (migrate or admin)`);
+  process.exit(2);
+}
+
+if (!cli && webStale) {
   console.log('Building the web app (first start or changed sources)…');
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
   const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+if (serverStale) {
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
 
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-const child = spawn(process.execPath, [tsx, path.join(root, 'src/server/main.ts')], { cwd: root, stdio: 'inherit' });
+const entry = cli ? path.join(root, `dist/server/cli/${cli}.js`) : builtServer;
+const args = cli ? process.argv.slice(cliAt + 2) : [];
+const pretty = !cli && process.stdout.isTTY ? await loadPretty() : undefined;
+const child = spawn(process.execPath, ['--enable-source-maps', entry, ...args], {
+  cwd: root,
+  stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'],
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// 'close', not 'exit': the last log lines are through the pipe before this process ends.
+child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (pretty && child.stdout) {
+  readline.createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+    process.stdout.write(line.startsWith('{') ? pretty(line) : `${line}\n`);
+  });
+}
+
+/** pino-pretty's line formatter, or undefined when the optional dependency is not installed. */
+async function loadPretty() {
+  try {
+    const { prettyFactory } = await import('pino-pretty');
+    return prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' });
+  } catch {
+    return undefined;
+  }
+}
