@@ -22,9 +22,10 @@ import { errorMessage } from '../../../lib/errors';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { useGenerateCertificate, useUploadCertificate } from '../api';
 
-function Fact({ label, value, mono = false }: { label: string; value: string; mono?: boolean }) {
+/** One term–description pair; its div is a direct child of the dl, as HTML allows. */
+function Fact({ label, value, mono = false, wide = false }: { label: string; value: string; mono?: boolean; wide?: boolean }) {
   return (
-    <Box>
+    <Box sx={wide ? { gridColumn: { md: '1 / -1' } } : undefined}>
       <Typography component="dt" variant="body2" color="text.secondary">
         {label}
       </Typography>
@@ -88,9 +89,7 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
               <Fact label={t('settingsScreen.certificate.issuer')} value={cert.issuer} />
               <Fact label={t('settingsScreen.certificate.notBefore')} value={formatDateTime(i18n.language, cert.notBefore)} />
               <Fact label={t('settingsScreen.certificate.notAfter')} value={formatDateTime(i18n.language, cert.notAfter)} />
-              <Box sx={{ gridColumn: { md: '1 / -1' } }}>
-                <Fact label={t('settingsScreen.certificate.fingerprint')} value={cert.fingerprintSha256} mono />
-              </Box>
+              <Fact label={t('settingsScreen.certificate.fingerprint')} value={cert.fingerprintSha256} mono wide />
             </Box>
           </>
         ) : (
@@ -139,7 +138,7 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
                 {t('settingsScreen.certificate.upload')}
               </Button>
             </Stack>
-            <Button color="warning" sx={{ mt: 2 }} onClick={() => setConfirming(true)} disabled={generate.isPending}>
+            <Button color="error" sx={{ mt: 2 }} onClick={() => setConfirming(true)} disabled={generate.isPending}>
               {t('settingsScreen.certificate.generate')}
             </Button>
           </Box>

@@ -1,0 +1,249 @@
+/**
+ * The public Test Report Center (issue 9), as a visitor uses it on a 390 px phone and a 1440 px screen, in
+ * English and Chinese: lookup, not found, the agreement and email checks, a request with the PDF preview
+ * paged and the email received, several serials at once, and verification by link, by typed code and by a
+ * dropped file (and a changed file, which is not known). Test data: a product, a range, a bench and its
+ * records made through the API as the bench would post them. Screenshots under e2e/artifacts/public-search.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { createProduct, createRange, stamp } from './catalogue-helpers';
+import { ADMIN_STATE, waitForEmail } from './helpers';
+
+const OUT = path.join('e2e', 'artifacts', 'public-search');
+type Language = 'en' | 'zh';
+type Tree = { [key: string]: string | Tree };
+const read = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
+const CATALOGUES: Record<Language, Tree> = {
+  en: { search: read('en', 'search'), validation: read('en', 'validation'), publicApi: read('en', 'publicApi'), pages: read('en', 'pages') },
+  zh: { search: read('zh', 'search'), validation: read('zh', 'validation'), publicApi: read('zh', 'publicApi'), pages: read('zh', 'pages') },
+};
+
+/** A text of the catalogue in `lang`, as the page shows it. */
+function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
+  let node: string | Tree | undefined = CATALOGUES[lang];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+interface World {
+  prefix: string;
+  product: string;
+  /** passing records: a report is issued */
+  good: string[];
+  /** a failed latest seat test: held */
+  held: string;
+  unknown: string;
+}
+
+/** A pressure curve: ramp in 20 s, hold, vent. */
+function curve(n: number, p: number, hold: number) {
+  const end = 30 + hold;
+  return Array.from({ length: n }, (_, i) => {
+    const t = Math.round(((i / (n - 1)) * end) * 1000) / 1000;
+    const v = t < 20 ? (p * t) / 20 : t < 20 + hold ? p - (t - 20) * 0.0005 : Math.max(0, p * (1 - (t - 20 - hold) / 10));
+    return { t, p: Math.round(v * 1000) / 1000 };
+  });
+}
+
+async function makeWorld(request: APIRequestContext): Promise<World> {
+  const s = stamp().toUpperCase();
+  const prefix = `PS${s}-`;
+  const product = await createProduct(request, { name: `Gate Valve DN50 ${s}`, pressureWcb: 2.5 });
+  await createRange(request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100, productionDate: '2025-03-01' });
+  const bench = await request.post('/api/v1/machines', { data: { name: `Public Bench ${s}` } });
+  expect(bench.status(), await bench.text()).toBe(201);
+  const key = ((await bench.json()) as { data: { key: string } }).data.key;
+  const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin' };
+  const records = [1, 2, 3].flatMap((n) => {
+    const serial = `${prefix}${String(n).padStart(6, '0')}`;
+    return [
+      { ...base, recordId: `${s}-${n}-shell`, serial, testType: 'shell', testPressure: 3.75, result: 'pass', testedAt: '2025-03-03T08:00:00Z', samples: curve(300, 3.75, 60) },
+      { ...base, recordId: `${s}-${n}-seat`, serial, testType: 'seat', testPressure: 2.75, result: n === 3 ? 'fail' : 'pass', testedAt: '2025-03-03T08:05:00Z', samples: curve(300, 2.75, 60) },
+    ];
+  });
+  const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
+  expect(res.status(), await res.text()).toBe(200);
+  return { prefix, product: product.name, good: [`${prefix}000001`, `${prefix}000002`], held: `${prefix}000003`, unknown: `ZZ${s}-000001` };
+}
+
+async function visitor(browser: Browser, baseURL: string, lang: Language, width: number) {
+  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 } });
+  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL).hostname, path: '/' }]);
+  return { context, page: await context.newPage() };
+}
+
+async function check(page: Page, name: string, lang: Language) {
+  const width = page.viewportSize()?.width ?? 1440;
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), `${name} ${lang} ${width}`).toEqual([]);
+}
+
+async function lookup(page: Page, text: string) {
+  await page.locator('#serial-input').fill(text);
+  await page.locator('#serial-input').press('Enter');
+}
+
+let world: World;
+/** A report issued by the first request of the run, verified later (the per-IP request limit is 10 in 15 minutes). */
+let issued: { href: string; serial: string } | null = null;
+
+test.beforeAll(async ({ browser }) => {
+  fs.mkdirSync(OUT, { recursive: true });
+  const admin = await browser.newContext({ storageState: ADMIN_STATE });
+  world = await makeWorld(admin.request);
+  await admin.close();
+});
+
+for (const lang of ['en', 'zh'] as const) {
+  for (const width of [390, 1440]) {
+    test(`lookup, checks, request and preview: ${lang} ${width}`, async ({ browser, baseURL }) => {
+      const { context, page } = await visitor(browser, baseURL!, lang, width);
+      await page.goto('/search');
+      await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'pages.search') })).toBeVisible();
+      await check(page, 'start', lang);
+
+      // Not found: typed in lower case with spaces, normalised, and the answer takes the focus.
+      await lookup(page, world.unknown.toLowerCase());
+      await expect(page.getByTestId('not-found')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 3, name: tr(lang, 'search.lookup.notFound') })).toBeFocused();
+      await expect(page.getByTestId('step-request')).toHaveCount(0);
+
+      await lookup(page, ` ${world.good[0]!.toLowerCase()} `);
+      await expect(page.getByRole('heading', { level: 3, name: world.product })).toBeFocused();
+      await expect(page.getByTestId('lookup-results')).toContainText(world.good[0]!);
+      await expect(page.getByTestId('lookup-results')).toContainText('2.5 MPa');
+      await check(page, 'found', lang);
+
+      // Step 2: nothing is sent without the agreement and a valid address.
+      const submit = page.getByRole('button', { name: tr(lang, 'search.request.submit') });
+      await expect(page.getByTestId('terms-version')).toHaveText(/\d/);
+      await submit.click();
+      await expect(page.getByText(tr(lang, 'validation.mustAgree'))).toBeVisible();
+      await expect(page.getByText(tr(lang, 'validation.required'))).toBeVisible();
+      await page.getByLabel(tr(lang, 'search.request.agree')).check();
+      await page.getByLabel(tr(lang, 'search.request.email')).fill('not-an-email');
+      await submit.click();
+      await expect(page.getByText(tr(lang, 'validation.email'))).toBeVisible();
+      await check(page, 'checks', lang);
+
+      const email = `visitor.${stamp()}@example.com`;
+      await page.getByLabel(tr(lang, 'search.request.email')).fill(email);
+      const reportLanguage = lang === 'en' ? 'zh' : 'en';
+      await page.getByRole('radio', { name: reportLanguage === 'zh' ? '繁體中文' : 'English' }).check();
+      await submit.click();
+      await expect(page.getByTestId('outcome-message')).toContainText(tr(lang, 'publicApi.searchSuccess'), { timeout: 30_000 });
+      await expect(page.getByTestId('outcome-message')).toBeFocused();
+      const preview = page.getByTestId('pdf-preview');
+      await expect(preview.locator('canvas')).toBeVisible();
+      const indicator = page.getByTestId('page-indicator');
+      await expect(indicator).toHaveText(new RegExp(tr(lang, 'search.preview.pageOf', { page: 1, pages: '(\\d+)' })));
+      const pages = Number((await indicator.textContent())!.match(/\d+/g)!.at(1));
+      if (pages > 1) {
+        await page.getByRole('button', { name: tr(lang, 'search.preview.next') }).click();
+        await expect(indicator).toHaveText(tr(lang, 'search.preview.pageOf', { page: 2, pages }));
+        await page.getByRole('button', { name: tr(lang, 'search.preview.previous') }).click();
+        await expect(indicator).toHaveText(tr(lang, 'search.preview.pageOf', { page: 1, pages }));
+      }
+      const download = page.getByRole('link', { name: tr(lang, 'search.preview.download') });
+      await expect(download).toHaveAttribute('href', /^\/api\/v1\/public\/reports\/[A-Za-z0-9_-]{22}\.pdf$/);
+      issued ??= { href: (await download.getAttribute('href'))!, serial: world.good[0]! };
+      await page.waitForTimeout(1000);
+      await check(page, 'preview', lang);
+
+      const mail = await waitForEmail(email, 60_000);
+      expect(mail.text + mail.subject).toContain(world.good[0]!);
+      await context.close();
+    });
+  }
+
+  test(`several serials at once: ${lang}`, async ({ browser, baseURL }) => {
+    const { context, page } = await visitor(browser, baseURL!, lang, lang === 'en' ? 390 : 1440);
+    await page.goto('/search');
+    await lookup(page, `${world.good[0]}\n${world.good[1]!.toLowerCase()}, ${world.unknown}\n${world.held}`);
+    await expect(page.getByRole('heading', { level: 3, name: tr(lang, 'search.lookup.summary', { found: 3, total: 4 }) })).toBeFocused();
+    const rows = page.getByTestId('lookup-row');
+    await expect(rows).toHaveCount(4);
+    await expect(rows.filter({ hasText: world.unknown })).toContainText(tr(lang, 'search.lookup.notFound'));
+    await expect(rows.filter({ hasText: world.good[1]! })).toContainText(world.product);
+    await check(page, 'several', lang);
+
+    // One request carries them all; sent once (in English) to stay within the per-IP request limit.
+    if (lang === 'en') {
+      const email = `several.${stamp()}@example.com`;
+      await page.getByLabel(tr(lang, 'search.request.agree')).check();
+      await page.getByLabel(tr(lang, 'search.request.email')).fill(email);
+      await page.getByRole('button', { name: tr(lang, 'search.request.submit') }).click();
+      const outcome = page.getByTestId('outcome-row');
+      await expect(outcome).toHaveCount(3, { timeout: 30_000 });
+      await expect(outcome.filter({ hasText: world.good[0]! })).toContainText(tr(lang, 'search.outcome.issued'));
+      await expect(outcome.filter({ hasText: world.good[1]! })).toContainText(tr(lang, 'search.outcome.issued'));
+      await expect(outcome.filter({ hasText: world.held })).toContainText(tr(lang, 'search.outcome.held'));
+      await expect(page.getByTestId('pdf-preview').locator('canvas')).toBeVisible();
+      await check(page, 'several-sent', lang);
+      const mail = await waitForEmail(email, 60_000);
+      expect(mail.text + mail.subject).toContain(world.good[1]!);
+    }
+
+    // Too many: 21 distinct serials are refused before anything is sent.
+    await lookup(page, Array.from({ length: 21 }, (_, i) => `${world.prefix}${String(i + 1).padStart(6, '0')}`).join('\n'));
+    await expect(page.getByText(tr(lang, 'search.lookup.tooMany', { max: 20 }))).toBeVisible();
+    await context.close();
+  });
+
+  test(`verification by link, code and dropped file: ${lang}`, async ({ browser, baseURL }) => {
+    const { context, page } = await visitor(browser, baseURL!, lang, lang === 'en' ? 1440 : 390);
+    // The report the first request issued (that test runs first in this serial file).
+    expect(issued, 'a report was issued by an earlier test').not.toBeNull();
+    const href = issued!.href;
+    const id = href.match(/reports\/([^/.]+)\.pdf$/)![1]!;
+    const facts = ((await (await context.request.get(`/api/v1/public/reports/${id}`)).json()) as { data: { number: string; code: string; sha256: string } }).data;
+    const pdf = await (await context.request.get(href)).body();
+
+    // By the QR code's link.
+    await page.goto(`/search?report=${id}`);
+    const linked = page.getByTestId('linked-verification');
+    await expect(linked.getByTestId('verification-genuine')).toBeVisible();
+    await expect(linked).toContainText(facts.number);
+    await expect(linked).toContainText(issued!.serial);
+    await expect(linked).toContainText(facts.sha256);
+    await check(page, 'verify-link', lang);
+
+    // By the typed code, in lower case without the dash.
+    const panel = page.getByTestId('verify');
+    await panel.getByLabel(tr(lang, 'search.verify.codeLabel'), { exact: true }).fill(facts.code.replace('-', '').toLowerCase());
+    await panel.getByRole('button', { name: tr(lang, 'search.verify.check') }).click();
+    await expect(panel.getByTestId('verification-genuine')).toContainText(facts.number);
+
+    // By the file itself, and a changed copy of it.
+    await panel.locator('#report-file').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await expect(panel.getByTestId('verification-genuine')).toContainText(facts.sha256);
+    const changed = Buffer.concat([pdf, Buffer.from('\n% changed\n')]);
+    await panel.locator('#report-file').setInputFiles({ name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed });
+    await expect(panel.getByTestId('verification-unknown')).toHaveText(tr(lang, 'search.verify.unknown'));
+    await check(page, 'verify-unknown', lang);
+
+    // An unknown link says only that.
+    await page.goto('/search?report=AAAAAAAAAAAAAAAAAAAAAA');
+    await expect(page.getByTestId('linked-verification').getByTestId('verification-unknown')).toHaveText(tr(lang, 'search.verify.unknown'));
+    await context.close();
+  });
+}
+
+test('the language switch is remembered in the browser', async ({ browser, baseURL }) => {
+  const { context, page } = await visitor(browser, baseURL!, 'en', 390);
+  await page.goto('/search');
+  await page.getByTestId('language-switch').click();
+  await expect(page.getByRole('heading', { level: 1, name: tr('zh', 'pages.search') })).toBeVisible();
+  await expect(page.locator('#serial-input')).toBeVisible();
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(page.getByText(tr('zh', 'search.lookup.serial')).first()).toBeVisible();
+  await context.close();
+});
