@@ -73,7 +73,8 @@ const SEARCH_DEBOUNCE_MS = 300;
 const PHONE_PAGINATION = {
   '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 2, rowGap: 0.5 },
   '& .MuiTablePagination-spacer': { display: 'none' },
-  '& .MuiTablePagination-displayedRows, & .MuiTablePagination-actions': { ml: 'auto' },
+  // Nested selectors: MUI's own margin on the page buttons is as specific as a single class.
+  '& .MuiTablePagination-toolbar .MuiTablePagination-displayedRows, & .MuiTablePagination-toolbar .MuiTablePagination-actions': { ml: 'auto' },
 } as const;
 const ALL = -1;
 
