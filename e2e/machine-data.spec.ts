@@ -109,10 +109,6 @@ for (const lang of ['en', 'zh'] as const) {
     });
 
     test('CSV: records with a samples file chosen in the dialog', async () => {
-      // The dialog (src/web/components/csv/upload.ts) sends the records file first and the samples after it,
-      // while the import route reads a samples part only before the records ("Send the samples file before
-      // the records file"): the two sides disagree on the order. Left as fixme until one of them changes.
-      test.fixme(true, 'upload.ts sends extra files after the records file; the import route wants samples first');
       const series = `CT${stamp().toUpperCase()}-`;
       const samples = ['recordId,t,p', ...curve(50, 2.4, 20).map((x) => `${series}C1,${x.t},${x.p}`)].join('\r\n');
       await page.goto('/machine-data');

@@ -57,8 +57,10 @@ export function uploadCsv(
     };
     opts.signal?.addEventListener('abort', () => xhr.abort());
     const form = new FormData();
-    form.append('file', file, file.name);
+    // Extra files go first: the server reads the upload as a stream, and a file that qualifies the main
+    // one (the samples of machine-data records) must have arrived before the main file is read.
     for (const [field, extra] of Object.entries(opts.extra ?? {})) if (extra) form.append(field, extra, extra.name);
+    form.append('file', file, file.name);
     xhr.send(form);
   });
 }
