@@ -71,7 +71,8 @@ describe('verification', () => {
     const ok = await get(`/api/v1/public/reports/by-hash/${report.sha256.toUpperCase()}`);
     expect(ok.json().data.number).toBe(report.number);
     const tampered = Buffer.from(report.bytes);
-    tampered[tampered.length - 20] ^= 1;
+    const at = tampered.length - 20;
+    tampered[at] = tampered[at]! ^ 1;
     const res = await get(`/api/v1/public/reports/by-hash/${createHash('sha256').update(tampered).digest('hex')}`);
     expect(res.statusCode).toBe(404);
   });

@@ -34,7 +34,8 @@ export function generateSelfSigned(companyName: string, now = new Date()): Signi
   cert.validity.notAfter.setFullYear(now.getFullYear() + 10);
   // UTF8String values (forge encodes them): with its default string type a company name in Chinese is cut
   // to its low bytes and makes an unreadable certificate. X.520 bounds both at 64 characters.
-  const utf8 = (v: string) => ({ value: [...v].slice(0, 64).join(''), valueTagClass: forge.asn1.Type.UTF8 });
+  // (@types/node-forge types the field as an ASN.1 class; forge reads it as the value's type tag.)
+  const utf8 = (v: string) => ({ value: [...v].slice(0, 64).join(''), valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class });
   const attrs = [
     { name: 'commonName', ...utf8(`${companyName} (document signing)`) },
     { name: 'organizationName', ...utf8(companyName) },
