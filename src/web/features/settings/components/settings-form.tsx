@@ -97,7 +97,7 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
-            <FormTextField {...common} name="inspectorName" label="settingsScreen.fields.inspectorName" hint="settingsScreen.fields.inspectorHint" />
+            <FormTextField {...common} name="inspectorName" label="settingsScreen.fields.inspectorName" hint={readOnly ? undefined : 'settingsScreen.fields.inspectorHint'} />
           </Grid>
         </Grid>
       </Section>
