@@ -25,6 +25,7 @@ import type { CopyValue } from '../../lib/copy';
 import type { AuditActor } from '../audit/audit.writer';
 import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../catalogue/csv-import';
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
+import { holdMatchLock } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
 
 export const MAX_RECORD_ROWS = 1_000_000;
@@ -151,6 +152,9 @@ export async function importMachineData(
 
 /** The staged chunk into test_records (duplicates of (bench, recordId) left out); answers how many went in. */
 async function insertFromStage(tx: Tx): Promise<number> {
+  // Ordered against range changes like the bench API: without it, records loaded while someone adds the
+  // covering range could stay unmatched (see MATCH_LOCK in machine-data.repo.ts).
+  await holdMatchLock(tx);
   const [r] = rowsOf<{ n: number }>(
     await tx.execute(sql`WITH ins AS (
         INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
