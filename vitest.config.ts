@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: CI runs the PGlite and PostgreSQL passes side by side on two cores.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });
