@@ -18,8 +18,9 @@ ENV NODE_ENV=production \
     DATA_DIR=/var/lib/test-report-center
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; the optional pino-pretty is left out (logs are JSON in a container).
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
+# Production dependencies only. Not --omit=optional: @node-rs/argon2's native binding is an optional
+# dependency (the server does not start without it). pino-pretty comes along but is unused: no TTY here.
+RUN npm ci --omit=dev --no-audit --no-fund \
     && npm cache clean --force \
     && mkdir -p /var/lib/test-report-center \
     && chown node:node /var/lib/test-report-center
