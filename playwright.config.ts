@@ -78,7 +78,8 @@ export default defineConfig({
     // A snapshot of the app built and served beside the run's database (see e2e/serve-snapshot.mjs).
     command: 'node e2e/serve-snapshot.mjs',
     url: `${BASE_URL}/healthz`,
-    timeout: 180_000,
+    // The snapshot is built before the server starts; with both CI passes at once on two cores that takes minutes.
+    timeout: 420_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
