@@ -6,7 +6,9 @@ import type { TestResult } from '../../../../shared/contract/machine-data';
 /** Pass in green, fail in red, with the word (colour is never the only signal). */
 export function ResultChip({ result }: { result: TestResult }) {
   const { t } = useTranslation();
-  return <Chip size="small" color={result === 'pass' ? 'success' : 'error'} variant={result === 'pass' ? 'outlined' : 'filled'} label={t(`machineScreens.results.${result}`)} />;
+  if (result === 'pass') return <Chip size="small" color="success" variant="outlined" label={t('machineScreens.results.pass')} />;
+  // A fixed dark red under white text in both themes: the dark theme's lighter error colour fails contrast.
+  return <Chip size="small" label={t('machineScreens.results.fail')} sx={{ bgcolor: '#c62828', color: '#fff' }} />;
 }
 
 /** Records whose serial no range covers yet: a warning outline and icon, the word in the text colour (contrast). */
