@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { LANGUAGES } from '../i18n/index';
 import { parseSerial, normaliseSerial } from '../serial';
 import { emailField, MSG, noNul } from './common';
-import { FLUIDS } from './products';
+import { product } from './products';
 
 /** How many serials one report request may carry. */
 export const MAX_SERIALS_PER_REQUEST = 20;
@@ -48,17 +48,10 @@ export type LookupInput = z.input<typeof lookupInput>;
 export const lookupResult = z.object({
   /** the serial as normalised */
   serial: z.string(),
-  product: z.object({
-    name: z.string(),
-    fluid: z.enum(FLUIDS),
-    connection: z.string(),
-    application: z.string(),
-    applicationMedium: z.string(),
-    pressureFc: z.number().nullable(),
-    pressureWcb: z.number().nullable(),
-    pressureSus: z.number().nullable(),
-    temperatureMax: z.number(),
-    temperatureMin: z.number(),
+  // The product's public face: its catalogue fields, without ids or counts.
+  product: product.pick({
+    name: true, fluid: true, connection: true, application: true, applicationMedium: true,
+    pressureFc: true, pressureWcb: true, pressureSus: true, temperatureMax: true, temperatureMin: true,
   }),
   /** YYYY-MM-DD */
   productionDate: z.string(),

@@ -6,10 +6,11 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { alpha, useTheme } from '@mui/material/styles';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buildChart, type ChartText, type Sample } from '../../../../shared/chart';
 import { formatNumber } from '../../../components/format';
+import { useWidth } from '../../../lib/use-width';
 
 const BASELINE: Record<ChartText['baseline'], 'hanging' | 'central' | 'text-after-edge'> = {
   top: 'hanging',
@@ -17,23 +18,6 @@ const BASELINE: Record<ChartText['baseline'], 'hanging' | 'central' | 'text-afte
   bottom: 'text-after-edge',
 };
 
-/** The width of an element, following it as the window or the layout changes. */
-function useWidth<T extends HTMLElement>(fallback: number) {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return undefined;
-    setWidth(el.clientWidth || fallback);
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w) setWidth(Math.round(w));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [fallback]);
-  return [ref, width] as const;
-}
 
 export interface PressureChartProps {
   samples: readonly Sample[];

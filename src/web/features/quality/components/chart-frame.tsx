@@ -1,24 +1,10 @@
 /** What the quality charts share: the width of their box (they redraw to fit it) and percent text. */
 import Box from '@mui/material/Box';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useWidth } from '../../../lib/use-width';
 
-/** The width of an element, following it as the window or the layout changes. */
-export function useWidth<T extends HTMLElement>(fallback: number) {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return undefined;
-    setWidth(el.clientWidth || fallback);
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w) setWidth(Math.round(w));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [fallback]);
-  return [ref, width] as const;
-}
+export { useWidth };
+
 
 /** A box whose width the chart inside is drawn to. */
 export function ChartBox({ children }: { children: (width: number) => ReactNode }) {
