@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createMailTransport } from './mail/transports';
 import { startMailWorker } from './mail/worker';
 import { purgeExpiredSessions } from './modules/auth/sessions';
+import { applySearchRetention } from './modules/searches/search-retention';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -15,6 +16,19 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   }, 15 * 60 * 1000);
   housekeeping.unref();
   stops.push(() => clearInterval(housekeeping));
+
+  // Visitors' addresses and IPs past the retention setting: at start and hourly (one idempotent UPDATE, so
+  // several instances may run it at once).
+  const retention = () =>
+    applySearchRetention(app.ctx.db)
+      .then((r) => {
+        if (r.requests || r.emails) app.log.info(r, 'search retention: personal data cleared');
+      })
+      .catch((err: unknown) => app.log.warn({ err }, 'search retention failed'));
+  void retention();
+  const retentionTimer = setInterval(() => void retention(), 60 * 60 * 1000);
+  retentionTimer.unref();
+  stops.push(() => clearInterval(retentionTimer));
 
   const transport = createMailTransport(app.ctx.config, app.log);
   const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log });

@@ -12,6 +12,7 @@ import { machineRoutes } from './machines/machines.routes';
 import { qualityRoutes } from './quality/quality.routes';
 import { productRoutes } from './products/products.routes';
 import { reportRoutes } from './reports/reports.routes';
+import { searchRoutes } from './searches/searches.routes';
 import { publicRoutes } from './public/public.routes';
 import { serialRoutes } from './serials/serials.routes';
 import { settingsRoutes } from './settings/settings.routes';
@@ -31,4 +32,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(reportRoutes);
   await app.register(publicRoutes);
   await app.register(qualityRoutes);
+  await app.register(searchRoutes);
 }

@@ -86,6 +86,8 @@ export const settings = settingsFields.extend({
   logo: logoInfo.nullable(),
   certificate: certificateInfo.nullable(),
   updatedAt: z.string(),
+  /** days a search request keeps the visitor's address and IP before the retention job clears them */
+  searchRetentionDays: z.number().int(),
 });
 export type Settings = z.infer<typeof settings>;
 export const settingsEnvelope = envelope(settings);
@@ -103,3 +105,16 @@ export const publicSettingsEnvelope = envelope(publicSettings);
 
 /** The password of an uploaded PKCS#12 (multipart field `password`, beside the file field `file`). */
 export const certificatePassword = z.string({ error: 'validation.required' }).max(1000, { error: 'validation.tooLong' });
+
+/** Days a search request keeps its personal data: at least one, at most ten years; one year by default. */
+export const SEARCH_RETENTION = { min: 1, max: 3650, default: 365 } as const;
+
+/** `PUT /api/v1/settings/search-retention` (admin). */
+export const searchRetentionInput = z.object({
+  days: z.coerce
+    .number({ error: 'validation.invalid' })
+    .int({ error: 'validation.invalid' })
+    .min(SEARCH_RETENTION.min, { error: 'searches.validation.retentionRange' })
+    .max(SEARCH_RETENTION.max, { error: 'searches.validation.retentionRange' }),
+});
+export type SearchRetentionInput = z.input<typeof searchRetentionInput>;

@@ -27,6 +27,8 @@ export const settingsTable = pgTable('settings', {
   certFingerprint: text('cert_fingerprint'),
   revision: integer('revision').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** days a search request keeps its address and IP (0008_search_retention.sql) */
+  searchRetentionDays: integer('search_retention_days').notNull().default(365),
 });
 
 export const reports = pgTable('reports', {

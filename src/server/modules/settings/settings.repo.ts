@@ -24,6 +24,7 @@ const publicColumns = {
   certFingerprint: settingsTable.certFingerprint,
   revision: settingsTable.revision,
   updatedAt: settingsTable.updatedAt,
+  searchRetentionDays: settingsTable.searchRetentionDays,
 };
 export type SettingsView = { [K in keyof typeof publicColumns]: K extends 'logoSize' ? number | null : SettingsRow[K & keyof SettingsRow] };
 
@@ -53,7 +54,12 @@ export async function readSigningMaterial(db: Executor): Promise<{ certPem: stri
   return row?.certPem && row.keyPem ? { certPem: row.certPem, keyPem: row.keyPem, fingerprint: row.fingerprint ?? '' } : null;
 }
 
-type Changes = Partial<Omit<SettingsRow, 'singleton' | 'revision' | 'updatedAt'>>;
+type Changes = Partial<Omit<SettingsRow, 'singleton' | 'revision' | 'updatedAt' | 'searchRetentionDays'>>;
+
+/** The search-request retention: not on reports, so the revision (which versions reports) stays. */
+export async function updateSearchRetention(db: Executor, days: number): Promise<void> {
+  await db.update(settingsTable).set({ searchRetentionDays: days, updatedAt: sql`now()` }).where(one);
+}
 
 /** Applies `changes` and bumps the revision (reports issued after it are new reports). */
 export async function updateSettings(db: Executor, changes: Changes, opts: { bumpTerms?: boolean } = {}): Promise<void> {

@@ -13,6 +13,7 @@ import {
   certificatePassword,
   LOGO_MAX_BYTES,
   publicSettingsEnvelope,
+  searchRetentionInput,
   settingsEnvelope,
   settingsUpdateInput,
 } from '../../../shared/contract/settings';
@@ -80,6 +81,12 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/settings',
     { schema: { tags, body: settingsUpdateInput, response: { 200: saved } }, config: can('update') },
     async (req) => ({ data: await service.updateSettings(db, actorOf(req), req.body), ...successMessage(req, 'settings.saved') }),
+  );
+
+  app.put(
+    '/api/v1/settings/search-retention',
+    { schema: { tags, body: searchRetentionInput, response: { 200: saved } }, config: can('update') },
+    async (req) => ({ data: await service.updateSearchRetention(db, actorOf(req), req.body.days), ...successMessage(req, 'settings.saved') }),
   );
 
   app.put('/api/v1/settings/logo', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {

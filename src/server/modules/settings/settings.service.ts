@@ -38,6 +38,7 @@ function toSettings(v: repo.SettingsView): Settings {
     logo: v.logoType && v.logoSize ? { type: v.logoType, size: v.logoSize, sha256: v.logoSha256 ?? '' } : null,
     certificate: v.certPem && v.certSource ? certificateInfo(v.certPem, v.certSource) : null,
     updatedAt: v.updatedAt.toISOString(),
+    searchRetentionDays: v.searchRetentionDays,
   };
 }
 
@@ -94,6 +95,23 @@ export async function updateSettings(db: Db, actor: AuditActor, v: SettingsUpdat
       after: { ...Object.fromEntries(changed.map((f) => [f, after[f]])), ...(bumpTerms ? { termsVersion: after.termsVersion } : {}) },
     });
     return toSettings(after);
+  });
+}
+
+/** How long search requests keep the visitor's address and IP (the retention job reads it); audited. */
+export async function updateSearchRetention(db: Db, actor: AuditActor, days: number): Promise<Settings> {
+  return db.transaction(async (tx) => {
+    const before = await repo.readSettings(tx, true);
+    if (before.searchRetentionDays === days) return toSettings(before);
+    await repo.updateSearchRetention(tx, days);
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: SETTINGS_ENTITY,
+      entityId: 'search-retention',
+      before: { searchRetentionDays: before.searchRetentionDays },
+      after: { searchRetentionDays: days },
+    });
+    return toSettings(await repo.readSettings(tx));
   });
 }
 

@@ -1,0 +1,22 @@
+-- Searches for staff (issue 10): how long a visitor's personal data (address and IP) is kept, and the
+-- indexes the Searches screen and the retention job read.
+
+-- Days a search request keeps its recipient address and client IP; the retention job (background.ts)
+-- clears them afterwards. One year by default; at least a day (0 would erase requests still in flight),
+-- at most ten years.
+ALTER TABLE settings ADD COLUMN search_retention_days integer NOT NULL DEFAULT 365
+  CHECK (search_retention_days BETWEEN 1 AND 3650);
+
+-- The retention job's one UPDATE finds only rows that still hold personal data: once cleared, a row leaves
+-- this index, so the hourly run costs an index probe when there is nothing to do.
+CREATE INDEX search_requests_personal_idx ON search_requests (created_at)
+  WHERE recipient_email IS NOT NULL OR client_ip IS NOT NULL;
+
+-- A request's delivery history: every report email of its group (the first and each resend), found by the
+-- group id the mail carries in ref. Only report mail is indexed.
+CREATE INDEX mail_outbox_search_group_idx ON mail_outbox ((ref ->> 'searchRequestGroupId'), created_at)
+  WHERE kind = 'test-report';
+
+-- The retention job clears the addresses of finished report emails too (the outbox keeps its rows).
+CREATE INDEX mail_outbox_report_retention_idx ON mail_outbox (created_at)
+  WHERE kind = 'test-report' AND recipient <> '';

@@ -1,0 +1,107 @@
+/**
+ * The Searches list and its CSV export: one item per public request (the rows of a group, one per serial).
+ * A page is chosen among rows walked in created_at order (the rows of a group share it: one statement
+ * wrote them), distinct by group, then only those groups are aggregated, so a page does not aggregate the
+ * whole table.
+ */
+import { and, eq, gte, ilike, lt, sql, type SQL } from 'drizzle-orm';
+import { pageWindow } from '../../../shared/contract/common';
+import type { SearchListQuery, SearchStatus } from '../../../shared/contract/searches';
+import { rowsOf, type Executor } from '../../db/client';
+import { searchRequests } from '../../db/schema/index';
+import { MAX_OFFSET } from '../catalogue/db-errors';
+
+const s = searchRequests;
+const DAY = 86_400_000;
+
+type Filter = Omit<SearchListQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
+/** `%` and `_` typed by a user are letters, not wildcards. */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `exactEmail`: staff may only name a whole address (see searchListQuery). */
+export function whereOf(q: Filter, exactEmail: boolean): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  for (const text of [q.q, q.serial]) if (text) parts.push(ilike(s.serial, likeText(text)));
+  if (q.status) parts.push(eq(s.status, q.status));
+  if (q.email) parts.push(exactEmail ? eq(s.recipientEmail, q.email.toLowerCase()) : ilike(s.recipientEmail, likeText(q.email)));
+  if (q.from) parts.push(gte(s.createdAt, new Date(`${q.from}T00:00:00Z`)));
+  if (q.to) parts.push(lt(s.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY)));
+  return and(...parts);
+}
+
+/** A group's rows folded into one request; the status is its email's when one went out. */
+export interface GroupRow {
+  id: string;
+  created_at: Date | string;
+  /** created_at as the database writes it (microseconds kept), for the export's keyset */
+  cursor_at: string;
+  source: 'lookup' | 'request';
+  serials: { serial: string; status: SearchStatus; reportId: string | null }[] | string;
+  recipient_email: string | null;
+  language: 'en' | 'zh';
+  terms_version: number | null;
+  status: SearchStatus;
+  attempts: number;
+  last_error: string | null;
+  sent_at: Date | string | null;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+/** The aggregate of the given groups (a subquery yielding group_id and created_at), newest first. */
+function aggregate(groups: SQL, desc: boolean): SQL {
+  return sql`
+    select r.group_id as id, min(r.created_at) as created_at, min(r.created_at)::text as cursor_at, min(r.source) as source,
+      json_agg(json_build_object('serial', r.serial, 'status', r.status, 'reportId', r.report_id) order by r.serial) as serials,
+      max(r.recipient_email) as recipient_email, min(r.language) as language, max(r.terms_version) as terms_version,
+      case when bool_or(r.status = 'queued') then 'queued' when bool_or(r.status = 'failed') then 'failed'
+           when bool_or(r.status = 'sent') then 'sent' when bool_or(r.status = 'held') then 'held' else 'not-found' end as status,
+      coalesce(max(r.attempts), 0)::int as attempts, max(r.last_error) as last_error, max(r.sent_at) as sent_at,
+      max(r.client_ip) as client_ip, max(r.user_agent) as user_agent
+    from ${s} r join (${groups}) g on g.group_id = r.group_id
+    group by r.group_id
+    order by min(r.created_at) ${desc ? sql`desc` : sql`asc`}, r.group_id`;
+}
+
+function groupsOf(where: SQL | undefined, desc: boolean, limit: number, offset: number, after?: { at: string; id: string }): SQL {
+  const dir = desc ? sql`desc` : sql`asc`;
+  const cursor = after
+    ? desc
+      ? sql`(${s.createdAt} < ${after.at}::timestamptz or (${s.createdAt} = ${after.at}::timestamptz and ${s.groupId} > ${after.id}::uuid))`
+      : sql`(${s.createdAt} > ${after.at}::timestamptz or (${s.createdAt} = ${after.at}::timestamptz and ${s.groupId} > ${after.id}::uuid))`
+    : undefined;
+  const cond = and(where, cursor);
+  return sql`select distinct on (${s.createdAt}, ${s.groupId}) ${s.groupId} as group_id, ${s.createdAt} as created_at
+    from ${s} ${cond ? sql`where ${cond}` : sql``}
+    order by ${s.createdAt} ${dir}, ${s.groupId} limit ${limit} offset ${offset}`;
+}
+
+export async function listGroups(db: Executor, q: SearchListQuery, exactEmail: boolean): Promise<{ rows: GroupRow[]; total: number }> {
+  const { limit, offset } = pageWindow(q);
+  const where = whereOf(q, exactEmail);
+  const desc = q.order !== 'asc';
+  const countQ = db.execute(sql`select count(distinct ${s.groupId})::int as n from ${s} ${where ? sql`where ${where}` : sql``}`);
+  if (offset > MAX_OFFSET) return { rows: [], total: Number(rowsOf<{ n: number }>(await countQ)[0]?.n ?? 0) };
+  const [page, count] = await Promise.all([db.execute(aggregate(groupsOf(where, desc, limit, offset), desc)), countQ]);
+  return { rows: rowsOf<GroupRow>(page), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
+}
+
+/** The filtered list in pages for the CSV export, walked by keyset (created_at, group id). */
+export async function* groupPages(db: Executor, q: SearchListQuery, exactEmail: boolean, size = 1000): AsyncGenerator<GroupRow[]> {
+  const where = whereOf(q, exactEmail);
+  const desc = q.order !== 'asc';
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const rows = rowsOf<GroupRow>(await db.execute(aggregate(groupsOf(where, desc, size, 0, after), desc)));
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.cursor_at, id: last.id };
+  }
+}
+
+export async function oneGroup(db: Executor, groupId: string): Promise<GroupRow | null> {
+  const rows = rowsOf<GroupRow>(await db.execute(aggregate(sql`select ${groupId}::uuid as group_id`, true)));
+  return rows[0] ?? null;
+}
