@@ -16,6 +16,8 @@ export interface ServerProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** the server's log so far (stdout and stderr, the last 200 kB) */
+  output(): string;
   /** signed-in administrator's cookie (`name=value`) */
   cookie: string;
   /** current and peak resident memory of the server process, MB (Linux /proc) */
@@ -55,22 +57,26 @@ export function request(
 const ADMIN = { name: 'Kill Test Admin', email: 'admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
 
 /** `appRoot`: another checkout to run (the benchmark's "before" figures); this one by default. */
-export async function startServer(opts: { dataDir: string; databaseUrl?: string; appRoot?: string }): Promise<ServerProcess> {
+/** `env`: further variables (REDIS_URL, SMTP_URL, LOG_LEVEL…); `port`: a fixed one (else a free one). */
+export async function startServer(opts: { dataDir: string; databaseUrl?: string; appRoot?: string; env?: Record<string, string>; port?: number }): Promise<ServerProcess> {
   const appRoot = opts.appRoot ?? root;
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TRUST_PROXY']) delete env[name];
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  Object.assign(env, opts.env);
   // `node --import tsx`, not the tsx CLI: the CLI runs the server in a child of its own, whose pid and
   // memory would not be the ones seen here, and a SIGKILL to the CLI would leave the server running.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot, 'src/server/main.ts')], {
     cwd: appRoot,
     env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let output = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-200_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // Generous: on a busy machine compiling the TypeScript and opening PGlite take a while.
@@ -99,6 +105,7 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string;
     url,
     pid: child.pid!,
     child,
+    output: () => output,
     cookie: setCookie.split(';')[0]!,
     memory: () => {
       const s = status();

@@ -90,6 +90,14 @@ export function registerErrorHandling(
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
       return send(req, reply, codeForHttpStatus(fe.statusCode), 'errors.invalidRequest', { httpStatus: fe.statusCode });
     }
+    // The database is down or restarting, or the disk under it is full: not the request's fault and not a
+    // bug, so a 503 that says to come back (a load balancer moves on), and one log line saying why.
+    const unavailable = unavailableCause(err);
+    if (unavailable) {
+      req.log.error({ err, cause: unavailable }, 'service unavailable: database or storage');
+      reply.header('retry-after', '5');
+      return send(req, reply, 'unavailable', 'errors.unavailable');
+    }
     // Safety net for database refusals that validation should have caught: a data exception (class 22,
     // e.g. a number out of range) or an unhandled integrity violation (class 23) is the client's input,
     // not our failure. Logged, since it means a schema is missing a rule.
@@ -119,4 +127,34 @@ function databaseErrorCode(err: unknown): string | undefined {
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
   }
   return undefined;
+}
+
+// Network failures reaching the database (pg), and a full or over-quota disk (the embedded database, files).
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOSPC', 'EDQUOT', 'EFBIG']);
+// pg's own words for a connection that is gone or could not be made in time (these carry no code).
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+
+/**
+ * Why the error means "unavailable" (an errno, a SQLSTATE or pg's message), or undefined. SQLSTATE class 08
+ * (connection exception), 53 (insufficient resources: disk full, out of memory, too many connections) and
+ * 57P01–57P03 (the server is shutting down or starting up). Looks through Drizzle's `cause` and AggregateError.
+ */
+export function unavailableCause(err: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number): string | undefined => {
+    if (!e || typeof e !== 'object' || depth > 4 || seen.has(e)) return undefined;
+    seen.add(e);
+    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_ERRNO.has(code)) return code;
+      if (/^(08|53)[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code)) return code;
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return message;
+    if (Array.isArray(errors)) for (const inner of errors) {
+      const found = visit(inner, depth + 1);
+      if (found) return found;
+    }
+    return visit(cause, depth + 1);
+  };
+  return visit(err, 0);
 }
