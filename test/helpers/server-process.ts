@@ -40,14 +40,16 @@ function freePort(): Promise<number> {
 
 export function request(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; raw?: boolean },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; raw?: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: raw.toString('utf8'), ...(opts.raw ? { raw } : {}) });
+      });
     });
     req.on('error', reject);
     req.end(opts.body);
