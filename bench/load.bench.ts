@@ -1,0 +1,369 @@
+/**
+ * `npm run bench -- load [--duration <s>] [--rate <x>]` (or LOAD_DURATION / LOAD_RATE): a realistic mix
+ * against the real built server (`node dist/server/main.js`, built first by scripts/build-server.mjs), for
+ * 10 minutes by default, on PostgreSQL (a scratch database on BENCH_DATABASE_URL or the local
+ * postgres://postgres@127.0.0.1:5432, dropped afterwards) or, when none answers, PGlite in a temporary
+ * DATA_DIR. Open-loop: each kind of request is sent on its own fixed schedule, and latency counts from the
+ * scheduled time, so a server that falls behind cannot hide its queue. The mix, per second at rate 1:
+ *  - 100 public lookups (80 % serials inside the range, 20 % not found), each from its own visitor address;
+ *  - 1 report request: a challenge fetched, solved here in a worker thread as a browser would, then sent
+ *    (a serial with test data, a new recipient each time), visitor and challenge from the same address;
+ *  - 10 staff list pages (products, ranges, machine data, search requests, audit log, staff) and 2 edits
+ *    (a product updated) with an administrator's session, same-origin as the web app sends them;
+ *  - 2 bench uploads (POST /api/v1/machine-data, 10 records with 60 pressure samples each, bench key).
+ * Visitors are told apart by X-Forwarded-For: the server runs with TRUST_PROXY=127.0.0.1 and its default
+ * rate limits, so each simulated visitor stays well under them. Prints requests/s, p50/p99 and statuses per
+ * route, and the server's resident memory every 5 s with a verdict on whether it levelled off.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createEmptyPostgresDatabase } from '../test/helpers/database';
+import { percentile } from './lib/stats';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN = { name: 'Load Admin', email: 'load-admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
+
+function flag(args: string[], name: string, env: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  const raw = i >= 0 ? args[i + 1] : process.env[env];
+  const v = Number(raw);
+  return raw !== undefined && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+interface Reply {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+function send(base: string, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+  const target = new URL(url, base);
+  const payload = body === undefined ? undefined : Buffer.from(body);
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+        res.on('error', () => resolve({ status: 0, body: '', headers: {} }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0, body: '', headers: {} }));
+    req.end(payload);
+  });
+}
+
+/** A visitor's address from 10.0.0.0/8: with 16 million of them no per-IP limit is reached by chance. */
+function visitorIp(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+/** Solves ALTCHA v1 challenges off the main thread (find n with SHA-256(salt + n) = challenge). */
+function solverWorker(): { solve(salt: string, challenge: string, max: number): Promise<number | null>; close(): Promise<number> } {
+  const code = `
+    const { parentPort } = require('node:worker_threads');
+    const { createHash } = require('node:crypto');
+    parentPort.on('message', ({ id, salt, challenge, max }) => {
+      for (let n = 0; n <= max; n++) {
+        if (createHash('sha256').update(salt + n).digest('hex') === challenge) return parentPort.postMessage({ id, n });
+      }
+      parentPort.postMessage({ id, n: null });
+    });`;
+  const worker = new Worker(code, { eval: true });
+  const waiting = new Map<number, (n: number | null) => void>();
+  let next = 0;
+  worker.on('message', ({ id, n }: { id: number; n: number | null }) => {
+    waiting.get(id)?.(n);
+    waiting.delete(id);
+  });
+  return {
+    solve: (salt, challenge, max) =>
+      new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        worker.postMessage({ id, salt, challenge, max });
+      }),
+    close: () => worker.terminate(),
+  };
+}
+
+class Stats {
+  private readonly routes = new Map<string, { latencies: number[]; statuses: Map<number, number>; dropped: number }>();
+
+  private of(route: string) {
+    let r = this.routes.get(route);
+    if (!r) {
+      r = { latencies: [], statuses: new Map(), dropped: 0 };
+      this.routes.set(route, r);
+    }
+    return r;
+  }
+
+  add(route: string, status: number, ms: number): void {
+    const r = this.of(route);
+    r.latencies.push(ms);
+    r.statuses.set(status, (r.statuses.get(status) ?? 0) + 1);
+  }
+
+  drop(route: string): void {
+    this.of(route).dropped++;
+  }
+
+  print(log: (l: string) => void, seconds: number, ok: (route: string, status: number) => boolean): void {
+    let total = 0;
+    let bad = 0;
+    const wide = Math.max(...[...this.routes.keys()].map((k) => k.length));
+    for (const [route, r] of [...this.routes].sort()) {
+      r.latencies.sort((a, b) => a - b);
+      total += r.latencies.length;
+      const statuses = [...r.statuses].sort(([a], [b]) => a - b);
+      bad += statuses.filter(([s]) => !ok(route, s)).reduce((n, [, c]) => n + c, 0);
+      log(
+        `${route.padEnd(wide)}  ${(r.latencies.length / seconds).toFixed(1).padStart(6)} req/s  p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(7)} ms  statuses ${statuses.map(([s, c]) => `${s || 'no answer'}×${c}`).join(' ')}${r.dropped ? `  (${r.dropped} not sent: too many in flight)` : ''}`,
+      );
+    }
+    log(`total: ${total} requests, ${(total / seconds).toFixed(1)} req/s, ${bad} errors (a status the route should not answer under this load)`);
+  }
+}
+
+/** Runs `fire` `perSecond` times a second on a fixed schedule until `until`, at most `cap` in flight. */
+async function schedule(perSecond: number, until: number, cap: number, route: string, stats: Stats, fire: (scheduledAt: number) => Promise<void>): Promise<void> {
+  if (perSecond <= 0) return;
+  const interval = 1000 / perSecond;
+  const started = performance.now();
+  const inflight = new Set<Promise<void>>();
+  for (let i = 0; ; i++) {
+    const at = started + i * interval;
+    if (at >= until) break;
+    const wait = at - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (inflight.size >= cap) {
+      stats.drop(route);
+      continue;
+    }
+    const p: Promise<void> = fire(at).finally(() => inflight.delete(p));
+    inflight.add(p);
+  }
+  await Promise.all(inflight);
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  rssMb(): number;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+async function startBuiltServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1', NODE_ENV: 'production' };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist/server/main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const s of [child.stdout!, child.stderr!]) s.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    if ((await send(url, 'GET', '/readyz', {})).status === 200) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready within 240 s: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function record(serial: string, i: number): Record<string, unknown> {
+  const pressure = 1.6 + (i % 5) * 0.2;
+  return {
+    recordId: `LD-${randomBytes(6).toString('hex')}`,
+    serial,
+    testType: i % 2 ? 'seat' : 'shell',
+    medium: 'water',
+    testPressure: pressure,
+    holdingSeconds: 60,
+    result: 'pass',
+    testedAt: new Date(Date.now() - i * 1000).toISOString(),
+    operator: 'Load',
+    samples: Array.from({ length: 60 }, (_, k) => ({ t: k, p: k < 5 ? (k * pressure) / 5 : pressure })),
+  };
+}
+
+/** Verdict on the RSS series: levelled off when the last minute is within 10 % of the first (after warm-up). */
+function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): string[] {
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const first = samples.filter((s) => s.t <= 60).map((s) => s.mb);
+  const last = samples.filter((s) => s.t >= seconds - 60).map((s) => s.mb);
+  const half = samples.filter((s) => s.t >= seconds / 2);
+  const lines = [`RSS first minute avg ${avg(first).toFixed(0)} MB, last minute avg ${avg(last).toFixed(0)} MB, peak ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`];
+  // Slope over the second half (least squares), MB per minute: a leak keeps climbing after warm-up.
+  const mt = avg(half.map((s) => s.t));
+  const mm = avg(half.map((s) => s.mb));
+  const slope = (half.reduce((a, s) => a + (s.t - mt) * (s.mb - mm), 0) / Math.max(1e-9, half.reduce((a, s) => a + (s.t - mt) ** 2, 0))) * 60;
+  const growth = (avg(last) - avg(first)) / avg(first);
+  const levelled = growth < 0.1 && slope < 0.02 * mm;
+  lines.push(
+    `RSS slope over the second half: ${slope >= 0 ? '+' : ''}${slope.toFixed(1)} MB/min → ${levelled ? 'levelled off' : 'still growing'} (last vs first minute ${(growth * 100).toFixed(0)} %; levelled = under +10 % and under 2 %/min)${seconds < 180 ? '; a short run: the first minute is also the warm-up, run 10 minutes for a firm verdict' : ''}`,
+  );
+  return lines;
+}
+
+export default async function loadBench(log: (line: string) => void, args: string[] = []): Promise<void> {
+  const seconds = flag(args, 'duration', 'LOAD_DURATION', 600);
+  const rate = flag(args, 'rate', 'LOAD_RATE', 1);
+  log(`${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (a shared machine: figures swing with what else runs), Node ${process.version}`);
+
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('scripts/build-server.mjs failed');
+
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  let scratch: { url: string; drop(): Promise<void> } | undefined;
+  try {
+    scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_load');
+  } catch (err) {
+    log(`PostgreSQL at ${new URL(serverUrl).host} unavailable (${(err as Error).message}): PGlite in DATA_DIR instead`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-load-'));
+  let server: Server | undefined;
+  const solver = solverWorker();
+  try {
+    server = await startBuiltServer(dataDir, scratch?.url);
+    log(`server: node dist/server/main.js (pid ${server.pid}) on ${scratch ? 'PostgreSQL (scratch database)' : 'PGlite'}, TRUST_PROXY=127.0.0.1, default rate limits; ${seconds} s at rate ×${rate}`);
+    const base = server.url;
+    const json = { origin: base, 'x-forwarded-for': '127.0.0.1' };
+
+    // The first administrator, signed in as the web app does.
+    const reg = await send(base, 'POST', '/api/v1/auth/register', json, JSON.stringify(ADMIN));
+    const cookie = reg.headers['set-cookie']?.[0]?.split(';')[0];
+    if (reg.status !== 201 || !cookie) throw new Error(`register: ${reg.status} ${reg.body}`);
+    const staff = { ...json, cookie };
+    const ok = (r: Reply, what: string) => {
+      if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.body.slice(0, 300)}`);
+      return JSON.parse(r.body).data;
+    };
+
+    // The catalogue: a product and a range of 100,000 units; test data for the first 500 of them.
+    const letters = 'ABCDEFGHJKLMNPQR';
+    const prefix = `LD${[...randomBytes(2).toString('hex')].map((h) => letters[parseInt(h, 16)]).join('')}-`;
+    const serial = (n: number) => `${prefix}${String(n).padStart(6, '0')}`;
+    const productBody = (name: string, pressure: number) => ({ name, fluid: 'water', connection: 'Flange', application: 'Waterworks', applicationMedium: 'Water', pressureFc: pressure, pressureWcb: '2.5', pressureSus: '', temperatureMax: 120, temperatureMin: -10 });
+    const products: string[] = [];
+    for (let i = 0; i < 20; i++) products.push(ok(await send(base, 'POST', '/api/v1/products', staff, JSON.stringify(productBody(`Load Valve ${prefix}${i}`, 1.6))), 'product').id as string);
+    ok(await send(base, 'POST', '/api/v1/serial-ranges', staff, JSON.stringify({ productId: products[0], startSerial: serial(1), endSerial: serial(100_000), totalUnits: 100_000, productionDate: '2024-03-01' })), 'range');
+    const key = ok(await send(base, 'POST', '/api/v1/machines', staff, JSON.stringify({ name: `Load bench ${prefix}` })), 'machine').key as string;
+    const bench = { authorization: `Bearer ${key}`, 'x-forwarded-for': '127.0.0.1' };
+    const withData = 500;
+    for (let from = 1; from <= withData; from += 50) {
+      const records = Array.from({ length: 50 }, (_, i) => [record(serial(from + i), 0), record(serial(from + i), 1)]).flat();
+      ok(await send(base, 'POST', '/api/v1/machine-data', bench, JSON.stringify({ records })), 'test data');
+    }
+    log(`seeded: 20 products, one range of 100,000 units, test data (shell and seat) for ${withData} of them`);
+
+    const stats = new Stats();
+    const rss: { t: number; mb: number }[] = [];
+    const started = performance.now();
+    const until = started + seconds * 1000;
+    const sampler = setInterval(() => rss.push({ t: (performance.now() - started) / 1000, mb: server!.rssMb() }), 5000);
+    rss.push({ t: 0, mb: server.rssMb() });
+    const timed = async (route: string, scheduledAt: number, go: () => Promise<Reply>): Promise<Reply> => {
+      const r = await go();
+      stats.add(route, r.status, performance.now() - scheduledAt);
+      return r;
+    };
+
+    const lookups = schedule(100 * rate, until, 500, 'POST /public/lookup', stats, async (at) => {
+      const n = Math.random() < 0.8 ? 1 + Math.floor(Math.random() * 100_000) : 100_001 + Math.floor(Math.random() * 100_000);
+      await timed('POST /public/lookup', at, () => send(base, 'POST', '/api/v1/public/lookup', { 'x-forwarded-for': visitorIp() }, JSON.stringify({ serial: serial(n) })));
+    });
+    let requested = 0;
+    const reportRequests = schedule(1 * rate, until, 50, 'POST /public/report-requests', stats, async (at) => {
+      const ip = visitorIp();
+      const ch = await timed('GET /public/challenge', at, () => send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip }));
+      if (ch.status !== 200) return;
+      const c = JSON.parse(ch.body).data as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
+      const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
+      if (number === null) throw new Error('challenge not solvable');
+      const challenge = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature })).toString('base64');
+      const body = { serial: serial(1 + Math.floor(Math.random() * withData)), email: `visitor-${requested++}-${randomBytes(3).toString('hex')}@example.com`, agreeToTerms: true, language: Math.random() < 0.5 ? 'en' : 'zh', challenge };
+      const sentAt = performance.now();
+      await timed('POST /public/report-requests', sentAt, () => send(base, 'POST', '/api/v1/public/report-requests', { 'x-forwarded-for': ip, origin: base, 'user-agent': 'Mozilla/5.0 (load bench)' }, JSON.stringify(body)));
+    });
+    const lists = ['/api/v1/products?page=1&pageSize=25', '/api/v1/serial-ranges?page=1&pageSize=25', '/api/v1/machine-data?page=1&pageSize=25', '/api/v1/search-requests?page=1&pageSize=25', '/api/v1/audit-log', '/api/v1/staff'];
+    let listTurn = 0;
+    const staffLists = schedule(10 * rate, until, 100, 'GET staff lists', stats, async (at) => {
+      const url = lists[listTurn++ % lists.length]!;
+      await timed(`GET ${url.replace('/api/v1', '').replace(/\?.*/, '')}`, at, () => send(base, 'GET', url, staff));
+    });
+    let edits = 0;
+    const staffEdits = schedule(2 * rate, until, 50, 'PUT /products/:id', stats, async (at) => {
+      const i = edits++;
+      const id = products[i % products.length]!;
+      await timed('PUT /products/:id', at, () => send(base, 'PUT', `/api/v1/products/${id}`, staff, JSON.stringify(productBody(`Load Valve ${prefix}${i % products.length}`, 1.6 + (i % 10) / 10))));
+    });
+    const ingestion = schedule(2 * rate, until, 50, 'POST /machine-data', stats, async (at) => {
+      const records = Array.from({ length: 10 }, (_, i) => record(serial(1 + Math.floor(Math.random() * 100_000)), i));
+      await timed('POST /machine-data', at, () => send(base, 'POST', '/api/v1/machine-data', bench, JSON.stringify({ records })));
+    });
+    await Promise.all([lookups, reportRequests, staffLists, staffEdits, ingestion]);
+    clearInterval(sampler);
+    rss.push({ t: (performance.now() - started) / 1000, mb: server.rssMb() });
+    const elapsed = (performance.now() - started) / 1000;
+
+    // 404 is a lookup's "not found" (a fifth of them on purpose); everything else should succeed.
+    stats.print(log, elapsed, (route, status) => (status >= 200 && status < 300) || (route === 'POST /public/lookup' && status === 404));
+    const step = Math.max(1, Math.round(rss.length / 24));
+    log(`server RSS (MB, every ${5 * step} s): ${rss.filter((_, i) => i % step === 0).map((s) => s.mb.toFixed(0)).join(' ')}`);
+    for (const line of memoryVerdict(rss, elapsed)) log(line);
+    log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  } catch (err) {
+    if (server) log(`server log tail: ${server.output().slice(-2000)}`);
+    throw err;
+  } finally {
+    await solver.close();
+    await server?.stop();
+    agent.destroy();
+    await scratch?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
