@@ -7,6 +7,13 @@
 ALTER TABLE settings ADD COLUMN search_retention_days integer NOT NULL DEFAULT 365
   CHECK (search_retention_days BETWEEN 1 AND 3650);
 
+-- When the retention job cleared a request's address and IP. A report request must name an address (0006's
+-- CHECK) until then; afterwards its row says when the address went, instead of pretending it never had one.
+ALTER TABLE search_requests ADD COLUMN personal_data_erased_at timestamptz;
+ALTER TABLE search_requests DROP CONSTRAINT search_requests_request_has_address;
+ALTER TABLE search_requests ADD CONSTRAINT search_requests_request_has_address
+  CHECK (source = 'lookup' OR recipient_email IS NOT NULL OR personal_data_erased_at IS NOT NULL);
+
 -- The retention job's one UPDATE finds only rows that still hold personal data: once cleared, a row leaves
 -- this index, so the hourly run costs an index probe when there is nothing to do.
 CREATE INDEX search_requests_personal_idx ON search_requests (created_at)

@@ -23,6 +23,8 @@ export const searchRequests = pgTable('search_requests', {
   clientIp: text('client_ip'),
   userAgent: text('user_agent'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** when the retention job cleared the address and IP (0008_search_retention.sql) */
+  personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
 });
 
 export type SearchRequestRow = typeof searchRequests.$inferSelect;

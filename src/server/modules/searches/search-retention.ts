@@ -1,9 +1,9 @@
 /**
  * Retention of visitors' personal data (PRODUCT.md §3): a search request older than the retention setting
- * (default 365 days) loses its recipient address and client IP; everything else of it stays (serial, time,
- * status, report id, counts, user agent), so the Searches list and its figures still hold. The finished
- * report emails of those requests lose their recipient too (the outbox keeps its rows). Each step is one
- * idempotent UPDATE: several instances running it at once clear the same rows once, and a second run finds
+ * (default 365 days) loses its recipient address and client IP, and personal_data_erased_at says when;
+ * everything else of it stays (serial, time, status, report id, counts, user agent), so the Searches list
+ * and its figures still hold. The finished report emails of those requests lose their recipient too (the
+ * outbox keeps its rows). Each step is one idempotent UPDATE: several instances running it at once clear the same rows once, and a second run finds
  * nothing (the partial indexes of 0008 make that an index probe).
  */
 import { and, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
@@ -25,7 +25,7 @@ export async function applySearchRetention(db: Executor, now: Date = new Date())
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   const cleared = await db
     .update(searchRequests)
-    .set({ recipientEmail: null, clientIp: null })
+    .set({ recipientEmail: null, clientIp: null, personalDataErasedAt: now })
     .where(and(lt(searchRequests.createdAt, cutoff), or(isNotNull(searchRequests.recipientEmail), isNotNull(searchRequests.clientIp))))
     .returning({ id: searchRequests.id });
   // Only finished emails: a queued or sending one still needs its address (a retry long after the cutoff).

@@ -77,4 +77,5 @@ export const useUploadLogo = () => useSaving((file: File) => send('PUT', '/setti
 export const useRemoveLogo = () => useSaving(() => send('DELETE', '/settings/logo'));
 export const useUploadCertificate = () =>
   useSaving(({ file, password }: { file: File; password: string }) => send('PUT', '/settings/certificate', upload(file, { password })));
+export const useUpdateSearchRetention = () => useSaving((days: number) => send('PUT', '/settings/search-retention', { days }));
 export const useGenerateCertificate = () => useSaving(() => send('POST', '/settings/certificate/generate', {}));

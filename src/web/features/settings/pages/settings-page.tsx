@@ -9,6 +9,7 @@ import { RetryAlert } from '../../../components/retry-alert';
 import { useAppAbility } from '../../../lib/ability';
 import { useSettings } from '../api';
 import { CertificateCard } from '../components/certificate-card';
+import { RetentionCard } from '../components/retention-card';
 import { SettingsForm } from '../components/settings-form';
 
 export default function SettingsPage() {
@@ -29,6 +30,7 @@ export default function SettingsPage() {
         <Stack spacing={3}>
           <SettingsForm settings={settings.data} canEdit={canEdit} />
           <CertificateCard settings={settings.data} canEdit={canEdit} />
+          <RetentionCard settings={settings.data} canEdit={canEdit} />
         </Stack>
       )}
     </Box>
