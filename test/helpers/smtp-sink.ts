@@ -41,7 +41,8 @@ export interface SmtpSink {
 
 type Plan = { kind: 'fail'; failure: SinkFailure } | { kind: 'drop' };
 
-export async function startSmtpSink(options: { parse?: boolean } = {}): Promise<SmtpSink> {
+/** `port`: a fixed one, e.g. to bring a sink back where a closed one was (an SMTP server that comes back). */
+export async function startSmtpSink(options: { parse?: boolean; port?: number } = {}): Promise<SmtpSink> {
   const parse = options.parse ?? true;
   const plans: Plan[] = [];
   const sockets = new Map<number, Socket>();
@@ -111,7 +112,7 @@ export async function startSmtpSink(options: { parse?: boolean } = {}): Promise<
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
