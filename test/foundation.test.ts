@@ -28,7 +28,10 @@ describe('health and discovery', () => {
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toMatchObject({ status: 'ok', database: expect.stringMatching(/pglite|postgres/) });
+    expect(ready.json()).toMatchObject({
+      status: 'ok',
+      components: { database: { status: 'ok', kind: expect.stringMatching(/pglite|postgres/) }, outbox: { status: 'ok' } },
+    });
   });
 
   it('serves the OpenAPI document and the browsable docs', async () => {

@@ -66,6 +66,9 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   app.setSerializerCompiler(serializerCompiler);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  // ioredis reconnects by itself; without a listener each failed attempt would print "Unhandled error event".
+  // Only the error code is logged (the message may name the host); /readyz reports Redis as unavailable.
+  redis?.on('error', (err: NodeJS.ErrnoException) => app.log.warn({ code: err.code ?? 'error' }, 'redis connection error'));
   const ctx: AppContext = { config, database, db: database.db, redis, afterResponse: new AfterResponse(app.log) };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {

@@ -1,28 +1,32 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pendingMigrations } from '../../db/migrate';
+import { checkReadiness } from './readiness';
 
-const health = z.object({ status: z.string(), database: z.string().optional(), pending: z.array(z.string()).optional() });
+const component = z.object({ status: z.string() }).catchall(z.unknown());
+const ready = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  components: z.object({ database: component, redis: component.optional(), outbox: component }),
+});
 
-/** /healthz: the process answers. /readyz: the database answers and every migration is applied. */
+/**
+ * /healthz: the process answers (liveness; touches nothing). /readyz: each dependency reported on its own
+ * (readiness.ts); 503 when the database or Redis is down or a migration is pending. The outbox's state is
+ * reported but never makes the instance unready: stopping traffic to it would not deliver any mail.
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/healthz', { schema: { hide: true, response: { 200: health } }, config: { access: 'public' } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/healthz',
+    { schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } }, config: { access: 'public' } },
+    async () => ({ status: 'ok' as const }),
+  );
 
   app.get(
     '/readyz',
-    { schema: { hide: true, response: { 200: health, 503: health } }, config: { access: 'public' } },
+    { schema: { hide: true, response: { 200: ready, 503: ready } }, config: { access: 'public' } },
     async (_req, reply) => {
-      try {
-        await app.ctx.db.execute(sql`select 1`);
-      } catch {
-        return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
-      }
-      const pending = await pendingMigrations(app.ctx.database);
-      if (pending.length > 0) return reply.status(503).send({ status: 'unavailable', database: 'ok', pending });
-      return { status: 'ok', database: app.ctx.database.kind };
+      const report = await checkReadiness(app.ctx);
+      reply.header('cache-control', 'no-store');
+      return reply.status(report.status === 'ok' ? 200 : 503).send(report);
     },
   );
 };
