@@ -6,6 +6,9 @@
 // `node scripts/start.mjs --cli <migrate|admin> [args…]` (npm run db:migrate / npm run admin) does the
 // same for the server only and runs that command instead.
 //
+// `node scripts/start.mjs --demo` (npm run demo) runs the server on its own embedded database under
+// data/demo (DATABASE_URL is ignored), filled with demo data on the first start (src/server/demo).
+//
 // On a terminal the server's JSON log lines are shown through pino-pretty (an optional dependency);
 // anywhere else (a service manager, a container, a pipe) they stay JSON, one object a line.
 import { spawnSync, spawn } from 'node:child_process';
@@ -56,11 +59,14 @@ if (serverStale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+const demo = !cli && process.argv.includes('--demo');
 const entry = cli ? path.join(root, `dist/server/cli/${cli}.js`) : builtServer;
-const args = cli ? process.argv.slice(cliAt + 2) : [];
+const args = cli ? process.argv.slice(cliAt + 2) : demo ? ['--demo'] : [];
+const env = demo ? { ...process.env, DATA_DIR: path.join(root, 'data/demo'), DATABASE_URL: '' } : process.env;
 const pretty = !cli && process.stdout.isTTY ? await loadPretty() : undefined;
 const child = spawn(process.execPath, ['--enable-source-maps', entry, ...args], {
   cwd: root,
+  env,
   stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'],
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -9,7 +9,9 @@ import { rowsOf } from './db/client';
 import { openConfiguredDatabase } from './db/open';
 import { migrate } from './db/migrate';
 import { startBackgroundWork } from './background';
+import { listenMetrics } from './lib/metrics';
 import { firstRunNotice } from './first-run-notice';
+import { demoSizeFrom, prepareDemo } from './demo/demo-start';
 
 function fail(message: string): never {
   process.stderr.write(`test-report-center: ${message}\n`);
@@ -32,9 +34,21 @@ async function main(): Promise<void> {
     ),
   );
   await migrate(database).catch((err: Error) => fail(err.message));
+  // `npm run demo` (scripts/start.mjs --demo): demo data on the first start, the accounts on every start.
+  const demoLines = process.argv.includes('--demo')
+    ? await prepareDemo(database, config, demoSizeFrom(process.env), (line) => process.stdout.write(`${line}\n`)).catch((err: Error) =>
+        fail(`demo: ${err.message}`),
+      )
+    : null;
 
   const app = await buildApp({ config, database });
   const stopBackground = await startBackgroundWork(app);
+  const metricsServer =
+    app.ctx.metrics && config.metricsPort
+      ? await listenMetrics(app.ctx.metrics, config.metricsPort, config.host, config.metricsToken).catch((err: Error) =>
+          fail(`Cannot listen on ${config.host}:${config.metricsPort} (METRICS_PORT): ${err.message}`),
+        )
+      : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -42,6 +56,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await stopBackground();
+    metricsServer?.close();
     await app.close();
     await database.close();
     process.exit(0);
@@ -60,7 +75,8 @@ async function main(): Promise<void> {
   const [anyAccount] = rowsOf<{ present: boolean }>(
     await database.db.execute(sql`select exists (select 1 from users) as present`),
   );
-  if (!anyAccount?.present) {
+  if (demoLines) process.stdout.write(`\nDemo: open ${address}\n${demoLines.join('\n')}\n\n`);
+  else if (!anyAccount?.present) {
     const notice = firstRunNotice(config.host, address);
     app.log[notice.level](notice.message);
   }
