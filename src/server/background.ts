@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createMailTransport } from './mail/transports';
 import { startMailWorker } from './mail/worker';
 import { purgeExpiredSessions } from './modules/auth/sessions';
+import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/searches/search-retention';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
@@ -29,6 +30,14 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   const retentionTimer = setInterval(() => void retention(), 60 * 60 * 1000);
   retentionTimer.unref();
   stops.push(() => clearInterval(retentionTimer));
+
+  // The dashboard's request counts are appended per statement; fold them into a row per day every 5 minutes
+  // (one statement, safe beside writers and other instances) so that reading them stays small.
+  const compaction = setInterval(() => {
+    compactRequestCounts(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'request count compaction failed'));
+  }, 5 * 60 * 1000);
+  compaction.unref();
+  stops.push(() => clearInterval(compaction));
 
   const transport = createMailTransport(app.ctx.config, app.log);
   const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log });

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
+import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { healthRoutes } from './health/health.routes';
 import { machineDataImportRoutes } from './machine-data/machine-data-import.routes';
 import { machineDataRoutes } from './machine-data/machine-data.routes';
@@ -33,4 +34,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(publicRoutes);
   await app.register(qualityRoutes);
   await app.register(searchRoutes);
+  await app.register(dashboardRoutes);
 }

@@ -1,0 +1,75 @@
+/**
+ * SQL of the dashboard. Each figure is one small statement over a kept count or an index (0009): none
+ * counts the big tables per view.
+ */
+import { sql } from 'drizzle-orm';
+import type { SearchStatus } from '../../../shared/contract/searches';
+import { rowsOf, type Executor } from '../../db/client';
+
+const num = (v: unknown): number => Number(v ?? 0);
+
+/** Requests in all, and per UTC day from `from` on (the appended rows of 0009, summed). */
+export async function requestCounts(db: Executor, from: string): Promise<{ total: number; days: { day: string; requests: number; notFound: number }[] }> {
+  const result = await db.execute(sql`
+    SELECT NULL AS day, sum(requests) AS requests, sum(not_found) AS not_found FROM search_request_counts
+    UNION ALL
+    SELECT to_char(day, 'YYYY-MM-DD'), sum(requests), sum(not_found) FROM search_request_counts WHERE day >= ${from}::date GROUP BY day`);
+  const rows = rowsOf<{ day: string | null; requests: unknown; not_found: unknown }>(result);
+  const total = num(rows.find((r) => r.day === null)?.requests);
+  const days = rows.filter((r) => r.day !== null).map((r) => ({ day: r.day!, requests: num(r.requests), notFound: num(r.not_found) }));
+  return { total, days };
+}
+
+/** Folds the appended request counts into one row per day (run by the background work). */
+export async function compactRequestCounts(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT compact_search_request_counts()`);
+}
+
+/** Products, ranges and units: the counts kept on each product row. */
+export async function catalogueCounts(db: Executor): Promise<{ products: number; ranges: number; units: number }> {
+  const result = await db.execute(sql`SELECT count(*) AS products, coalesce(sum(range_count), 0) AS ranges, coalesce(sum(unit_count), 0) AS units FROM products`);
+  const [r] = rowsOf<{ products: unknown; ranges: unknown; units: unknown }>(result);
+  return { products: num(r?.products), ranges: num(r?.ranges), units: num(r?.units) };
+}
+
+export interface RecentRow {
+  id: string;
+  created_at: Date | string;
+  email: string | null;
+  status: SearchStatus;
+  serials: unknown;
+}
+
+/** The newest report requests (walked on search_requests_report_created_idx), one row per request. */
+export async function recentRequests(db: Executor, limit: number): Promise<RecentRow[]> {
+  const result = await db.execute(sql`
+    WITH g AS (
+      SELECT DISTINCT ON (created_at, group_id) group_id, created_at FROM search_requests
+       WHERE source = 'request' ORDER BY created_at DESC, group_id LIMIT ${limit}
+    )
+    SELECT r.group_id::text AS id, min(r.created_at) AS created_at, max(r.recipient_email) AS email, count(*) AS serials,
+      CASE WHEN bool_or(r.status = 'queued') THEN 'queued' WHEN bool_or(r.status = 'failed') THEN 'failed'
+           WHEN bool_or(r.status = 'sent') THEN 'sent' WHEN bool_or(r.status = 'held') THEN 'held' ELSE 'not-found' END AS status
+      FROM search_requests r JOIN g ON g.group_id = r.group_id
+     GROUP BY r.group_id
+     ORDER BY min(r.created_at) DESC, r.group_id`);
+  return rowsOf<RecentRow>(result);
+}
+
+/** Mail waiting now (queued or being sent) and mail that failed for good, each counted on a partial index. */
+export async function mailCounts(db: Executor): Promise<{ queued: number; failed: number }> {
+  const result = await db.execute(sql`
+    SELECT (SELECT count(*) FROM mail_outbox WHERE status IN ('queued', 'sending')) AS queued,
+           (SELECT count(*) FROM mail_outbox WHERE status = 'failed') AS failed`);
+  const [r] = rowsOf<{ queued: unknown; failed: unknown }>(result);
+  return { queued: num(r?.queued), failed: num(r?.failed) };
+}
+
+/** Units first tested in [from, to) and those whose first attempts all passed (test_units of 0009). */
+export async function firstPass(db: Executor, from: Date, to: Date): Promise<{ units: number; firstPass: number }> {
+  const result = await db.execute(sql`
+    SELECT count(*) AS units, count(*) FILTER (WHERE failed_types = 0) AS first_pass
+      FROM test_units WHERE first_at >= ${from} AND first_at < ${to}`);
+  const [r] = rowsOf<{ units: unknown; first_pass: unknown }>(result);
+  return { units: num(r?.units), firstPass: num(r?.first_pass) };
+}
