@@ -124,8 +124,14 @@ export function createFileTransport(dir: string, from: string, log: MailLog): Ma
       const file = path.join(dir, fileNameFor(row));
       // Written aside and renamed, so that whoever watches the folder never reads half a message.
       const partial = `${file}.partial`;
-      await fs.writeFile(partial, info.message as Buffer);
-      await fs.rename(partial, file);
+      try {
+        await fs.writeFile(partial, info.message as Buffer);
+        await fs.rename(partial, file);
+      } catch (err) {
+        // A full disk (ENOSPC) leaves a cut-off file: remove it; the worker retries the message later.
+        await fs.rm(partial, { force: true }).catch(() => undefined);
+        throw err;
+      }
       log.info({ file, kind: row.kind, outboxId: row.id }, `SMTP_URL is not set: email written to ${file}`);
       return { messageId: info.messageId, location: file };
     },
