@@ -1,6 +1,72 @@
-import { PlaceholderPage } from '../../../components/placeholder-page';
+/**
+ * The staff dashboard (issue 10): the original's five metrics (requests made, products, serial numbers,
+ * last test data received, last 5 requests) and requests per day, not-found share, mail queue and the
+ * 30-day first-pass yield. Definitions in src/shared/contract/dashboard.ts.
+ */
+import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { PageHeader } from '../../../components/page-header';
+import { errorMessage } from '../../../lib/errors';
+import { useDashboard } from '../api';
+import { FigureCards } from '../components/figure-cards';
+import { RecentRequests } from '../components/recent-requests';
+import { RequestsChart } from '../components/requests-chart';
 
-/** Placeholder: the issue that owns this screen builds its content. */
-export default function Page() {
-  return <PlaceholderPage title="pages.dashboard" />;
+function Section({ id, title, children, action }: { id: string; title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <Card component="section" aria-labelledby={`${id}-title`} sx={{ minWidth: 0 }}>
+      <CardContent>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 1.5 }}>
+          <Typography id={`${id}-title`} variant="h6" component="h2" sx={{ flex: 1 }}>
+            {title}
+          </Typography>
+          {action}
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const q = useDashboard();
+  const d = q.data;
+  return (
+    <>
+      <PageHeader title="pages.dashboard" subtitle="dashboard.intro" />
+      {q.isError && <Alert severity="error">{errorMessage(t, q.error)}</Alert>}
+      {q.isPending && <Skeleton variant="rounded" height={240} />}
+      {d && (
+        <>
+          <FigureCards d={d} />
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, gap: 2, mt: 2 }}>
+            <Section id="requests-chart" title={t('dashboard.chart.title')}>
+              <RequestsChart days={d.requests.perDay} />
+            </Section>
+            <Section
+              id="recent"
+              title={t('dashboard.recent.title')}
+              action={
+                <Button component={RouterLink} to="/searches" size="small" startIcon={<ListAltOutlined />}>
+                  {t('dashboard.recent.all')}
+                </Button>
+              }
+            >
+              <RecentRequests items={d.recentRequests} />
+            </Section>
+          </Box>
+        </>
+      )}
+    </>
+  );
 }

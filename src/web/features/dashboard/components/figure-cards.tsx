@@ -1,0 +1,75 @@
+/** The dashboard's figures as cards: the original's four counts first, then the new ones. */
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { DASHBOARD_DAYS, type Dashboard } from '../../../../shared/contract/dashboard';
+import { rate } from '../../../../shared/contract/quality';
+import { formatDateTime, formatNumber } from '../../../components/format';
+import { percent } from '../../quality/components/chart-frame';
+
+export function FigureCards({ d }: { d: Dashboard }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const n = (v: number) => formatNumber(lang, v, 0);
+  const days = DASHBOARD_DAYS;
+  const cards = [
+    { id: 'requests', label: t('dashboard.cards.requests'), value: n(d.requests.total), detail: t('dashboard.cards.requestsDetail', { count: n(d.requests.windowTotal), days }) },
+    { id: 'products', label: t('dashboard.cards.products'), value: n(d.products), detail: '' },
+    { id: 'serials', label: t('dashboard.cards.serials'), value: n(d.serials.units), detail: t('dashboard.cards.serialsDetail', { ranges: n(d.serials.ranges) }) },
+    {
+      id: 'last-received',
+      label: t('dashboard.cards.lastReceived'),
+      value: d.lastReceivedAt ? formatDateTime(lang, d.lastReceivedAt) : t('dashboard.cards.lastReceivedNone'),
+      detail: '',
+      small: true,
+    },
+    {
+      id: 'not-found',
+      label: t('dashboard.cards.notFound'),
+      value: percent(lang, rate(d.requests.windowNotFound, d.requests.windowTotal)),
+      detail: t('dashboard.cards.notFoundDetail', { part: n(d.requests.windowNotFound), whole: n(d.requests.windowTotal), days }),
+    },
+    {
+      id: 'mail',
+      label: t('dashboard.cards.mail'),
+      value: t('dashboard.cards.mailQueued', { count: n(d.mail.queued) }),
+      detail: t('dashboard.cards.mailFailed', { count: n(d.mail.failed) }),
+      small: true,
+      warn: d.mail.failed > 0,
+    },
+    {
+      id: 'first-pass',
+      label: t('dashboard.cards.firstPass'),
+      value: percent(lang, rate(d.firstPass.firstPass, d.firstPass.units)),
+      detail: t('dashboard.cards.firstPassDetail', { part: n(d.firstPass.firstPass), whole: n(d.firstPass.units), days }),
+    },
+  ];
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }, gap: 2 }}>
+      {cards.map((c) => (
+        <Card key={c.id} data-testid={`dashboard-card-${c.id}`} sx={c.id === 'last-received' ? { gridColumn: { xs: 'span 2', md: 'auto' } } : undefined}>
+          <CardContent>
+            <Typography variant="body2" color="text.secondary">
+              {c.label}
+            </Typography>
+            <Typography
+              variant="h4"
+              component="p"
+              data-testid={`dashboard-value-${c.id}`}
+              sx={{ fontWeight: 600, my: 0.5, fontSize: c.small ? { xs: '1.1rem', sm: '1.35rem' } : { xs: '1.6rem', sm: '2.125rem' }, overflowWrap: 'anywhere' }}
+            >
+              {c.value}
+            </Typography>
+            {c.detail && (
+              <Typography variant="caption" color={c.warn ? 'error' : 'text.secondary'}>
+                {c.detail}
+              </Typography>
+            )}
+          </CardContent>
+        </Card>
+      ))}
+    </Box>
+  );
+}

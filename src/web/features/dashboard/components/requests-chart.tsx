@@ -1,0 +1,98 @@
+/**
+ * Requests per day as stacked bars (SVG): not-found lookups below, report requests above, with axes from
+ * src/shared/chart's nice ticks. Each bar carries its day and counts as a tooltip.
+ */
+import { useTheme } from '@mui/material/styles';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { linearScale, niceTicks } from '../../../../shared/chart';
+import type { Dashboard } from '../../../../shared/contract/dashboard';
+import { formatNumber } from '../../../components/format';
+import { useWidth } from '../../../lib/use-width';
+import { shortDay } from '../../quality/components/chart-frame';
+
+type Day = Dashboard['requests']['perDay'][number];
+const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
+
+function Chart({ width, days }: { width: number; days: Day[] }) {
+  const { t, i18n } = useTranslation();
+  const theme = useTheme();
+  const titleId = useId();
+  const lang = i18n.language;
+  const height = width < 500 ? 180 : 220;
+  const ticks = niceTicks(0, Math.max(4, ...days.map((d) => d.requests)), 4);
+  const band = (width - PAD.left - PAD.right) / days.length;
+  const y = linearScale([ticks.min, ticks.max], [height - PAD.bottom, PAD.top]);
+  const barW = Math.max(2, band * 0.7);
+  const every = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(width / 90))));
+  const muted = theme.palette.text.secondary;
+  const colors = { notFound: theme.palette.warning.main, requests: theme.palette.primary.main };
+  const total = days.reduce((s, d) => s + d.requests, 0);
+  const notFound = days.reduce((s, d) => s + d.notFound, 0);
+  return (
+    <svg width={width} height={height} role="img" aria-labelledby={titleId} data-testid="requests-chart" style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}>
+      <title id={titleId}>
+        {t('dashboard.chart.describe', { from: shortDay(lang, days[0]!.day), to: shortDay(lang, days[days.length - 1]!.day), total: formatNumber(lang, total, 0), notFound: formatNumber(lang, notFound, 0) })}
+      </title>
+      {ticks.values.map((v) => (
+        <g key={v}>
+          <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke={theme.palette.divider} />
+          <text x={PAD.left - 6} y={y(v)} textAnchor="end" dominantBaseline="central" fill={muted}>
+            {formatNumber(lang, v, 0)}
+          </text>
+        </g>
+      ))}
+      {days.map((d, i) => {
+        const x = PAD.left + i * band + (band - barW) / 2;
+        const yNotFound = y(d.notFound);
+        const yAll = y(d.requests);
+        return (
+          <g key={d.day} data-testid="requests-bar" data-day={d.day} data-requests={d.requests}>
+            <title>{`${shortDay(lang, d.day)}: ${t('dashboard.chart.requests')} ${formatNumber(lang, d.requests - d.notFound, 0)}, ${t('dashboard.chart.notFound')} ${formatNumber(lang, d.notFound, 0)}`}</title>
+            <rect x={x} y={yNotFound} width={barW} height={y(0) - yNotFound} fill={colors.notFound} />
+            <rect x={x} y={yAll} width={barW} height={yNotFound - yAll} fill={colors.requests} />
+          </g>
+        );
+      })}
+      {days.map((d, i) =>
+        i % every === 0 || i === days.length - 1 ? (
+          <text key={d.day} x={PAD.left + i * band + band / 2} y={height - 8} textAnchor={i === days.length - 1 ? 'end' : 'middle'} fill={muted}>
+            {shortDay(lang, d.day)}
+          </text>
+        ) : null,
+      )}
+    </svg>
+  );
+}
+
+export function RequestsChart({ days }: { days: Day[] }) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const [ref, width] = useWidth<HTMLDivElement>(640);
+  const empty = days.every((d) => d.requests === 0);
+  return (
+    <>
+      <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap' }} aria-hidden>
+        {[
+          [t('dashboard.chart.requests'), theme.palette.primary.main],
+          [t('dashboard.chart.notFound'), theme.palette.warning.main],
+        ].map(([label, color]) => (
+          <Box key={label} sx={{ display: 'flex', alignItems: 'center', gap: 0.75, fontSize: 13 }}>
+            <Box sx={{ width: 12, height: 12, bgcolor: color, borderRadius: 0.5 }} />
+            {label}
+          </Box>
+        ))}
+      </Box>
+      <Box ref={ref} sx={{ width: '100%', overflow: 'hidden' }}>
+        {days.length > 0 && <Chart width={width} days={days} />}
+      </Box>
+      {empty && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          {t('dashboard.chart.empty', { days: days.length })}
+        </Typography>
+      )}
+    </>
+  );
+}
