@@ -235,6 +235,10 @@ function deepJson(depth: number, kind: 'array' | 'object'): string {
   return kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 }
 
+/** Multipart headers busboy cannot use with the body that follows: no boundary, one too long, a body cut short. */
+const MULTIPART_TYPES = ['multipart/form-data', 'multipart/form-data; boundary=', `multipart/form-data; boundary=${'b'.repeat(300)}`, 'multipart/form-data; boundary=x', 'multipart/mixed; boundary=x'];
+const TRUNCATED_PART = '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nname,fluid\r\n';
+
 function multipartJunk(content: string | Buffer, withFile: boolean): { payload: Buffer; contentType: string } {
   const boundary = `----fuzz${randomBytes(6).toString('hex')}`;
   const head = withFile
@@ -257,6 +261,7 @@ function bodyFor(op: Operation): fc.Arbitrary<Drawn['body']> {
     { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(([d, k]) => ({ payload: deepJson(d, k), contentType: 'application/json' })) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json; charset=latin1', 'application/octet-stream', 'multipart/form-data'), junkValue(0)).map(([ct, v]) => ({ payload: JSON.stringify(v) ?? 'x=1', contentType: ct })) },
     { weight: 1, arbitrary: fc.tuple(csvJunk, fc.boolean()).map(([c, withFile]) => multipartJunk(c, withFile)) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...MULTIPART_TYPES), csvJunk).map(([ct, c]) => ({ payload: c, contentType: ct })) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   ];
   const ordinary: fc.WeightedArbitrary<Drawn['body']>[] = op.jsonBody
@@ -369,6 +374,20 @@ describe('OpenAPI fuzz', () => {
     const keys = operations.map((o) => `${o.method} ${o.path}`);
     expect(keys).toEqual(expect.arrayContaining(['POST /api/v1/public/lookup', 'POST /api/v1/machine-data', 'PATCH /api/v1/staff/{id}', 'POST /api/v1/auth/logout']));
     expect(operations.length).toBeGreaterThan(50);
+  });
+
+  it('refuses a malformed multipart body with 400 on every upload route (they were 500s)', async () => {
+    const uploads = operations.filter((o) => ['POST', 'PUT'].includes(o.method) && /import|logo|certificate$/.test(o.path) && !o.path.includes('{'));
+    expect(uploads.length).toBeGreaterThanOrEqual(4);
+    const wrong: string[] = [];
+    for (const op of uploads) {
+      for (const [contentType, payload] of [...MULTIPART_TYPES.map((ct) => [ct, 'false']), ['multipart/form-data; boundary=x', TRUNCATED_PART], ['multipart/form-data', '']]) {
+        const res = await t.app.inject({ method: op.method as 'POST', url: op.path, headers: { cookie: sessions.admin.cookie, origin: ORIGIN, 'content-type': contentType! }, payload });
+        if (res.statusCode !== 400 && res.statusCode !== 415) wrong.push(`${op.method} ${op.path} ${contentType} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        else if (res.statusCode === 400 && contentType!.startsWith('multipart/form-data') && res.json().error.key !== 'errors.malformedUpload') wrong.push(`${op.method} ${op.path} ${contentType} → ${res.json().error.key}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('answers every drawn request without a 5xx, and stores nothing from a refused one', async () => {

@@ -45,6 +45,17 @@ export function frameworkErrorHandler(_err: FastifyError, req: FastifyRequest, r
   return send(req, reply, 'invalid-argument', 'errors.malformedUrl');
 }
 
+/**
+ * A multipart body busboy cannot parse (no or an over-long boundary, the body ending mid-part): the client's
+ * mistake, but busboy's errors carry neither a code nor a status, so they are told apart by their message,
+ * and only on a multipart request. Found by test/fuzz-openapi.test.ts (they were 500s).
+ */
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|The needle cannot (be an empty|have a length bigger))/;
+function isMalformedMultipart(req: FastifyRequest, err: Error): boolean {
+  return (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/') && MALFORMED_MULTIPART.test(err.message);
+}
+
 /** `pageFallback` answers GET requests outside /api that match no route (the web app's history routing). */
 export function registerErrorHandling(
   app: FastifyInstance,
@@ -80,6 +91,7 @@ export function registerErrorHandling(
       case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
         return send(req, reply, 'unsupported-media-type', 'errors.unsupportedMediaType');
     }
+    if (isMalformedMultipart(req, err)) return send(req, reply, 'invalid-argument', 'errors.malformedUpload');
     if (fe.statusCode === 429) {
       const seconds = Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60)));
       return send(req, reply, 'resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
