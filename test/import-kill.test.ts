@@ -1,9 +1,11 @@
 /**
- * A server killed with SIGKILL in the middle of a large machine-data CSV import leaves nothing of that
- * import stored: the whole import is one transaction, and a transaction that never committed is gone when
- * the database is opened again (PGlite under DATA_DIR, or PostgreSQL with TEST_DATABASE_URL).
+ * A server killed with SIGKILL in the middle of a large machine-data CSV import, or of a machine-data batch
+ * from a bench (POST /api/v1/machine-data), leaves nothing of it stored: each is one transaction, and a
+ * transaction that never committed is gone when the database is opened again (PGlite under DATA_DIR, or
+ * PostgreSQL with TEST_DATABASE_URL).
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -11,6 +13,8 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase, rowsOf } from '../src/server/db/client';
 import { createEmptyPostgresDatabase } from './helpers/database';
+import { httpApp } from './helpers/http-app';
+import { createBench, records } from './helpers/machine-data';
 import { writeMachineCsv } from './helpers/machine-data-csv';
 import { startServer, uploadFile, type ServerProcess } from './helpers/server-process';
 
@@ -19,16 +23,19 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-kill-'));
 const file = path.join(dataDir, 'records.csv');
 let scratch: { url: string; drop(): Promise<void> } | undefined;
 let server: ServerProcess | undefined;
+/** the second test's DATA_DIR, once it runs */
+let batchDir: string | undefined;
 
 afterAll(async () => {
   await server?.stop();
   await scratch?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (batchDir) fs.rmSync(batchDir, { recursive: true, force: true });
 });
 
 /** Counts in the database the server used, opened by this process once the server is gone. */
 async function counts(): Promise<{ records: number; imports: number }> {
-  const database = await openDatabase(scratch ? { url: scratch.url, maxConnections: 1 } : { dataDir });
+  const database = await openDatabase(scratch ? { url: scratch.url, maxConnections: 1 } : { dataDir: batchDir ?? dataDir });
   try {
     const [r] = rowsOf<{ records: number; imports: number }>(
       await database.db.execute(sql`SELECT (SELECT count(*)::int FROM test_records) AS records,
@@ -41,11 +48,14 @@ async function counts(): Promise<{ records: number; imports: number }> {
 }
 
 /** On PostgreSQL: whether a backend of the scratch database is inside a transaction (the import's). */
-async function transactionOpen(): Promise<boolean> {
+async function transactionOpen(multiStatement = false): Promise<boolean> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    const res = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`, [new URL(scratch!.url).pathname.slice(1)]);
+    // multiStatement: a transaction that has gone past its first statement (not one statement on its own,
+    // such as the bench-key lookup before the batch's transaction).
+    const which = multiStatement ? `AND (xact_start < query_start OR state = 'idle in transaction')` : '';
+    const res = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL ${which} AND pid <> pg_backend_pid()`, [new URL(scratch!.url).pathname.slice(1)]);
     return res.rows[0].n > 0;
   } finally {
     await client.end();
@@ -92,3 +102,60 @@ it('keeps nothing of an import whose server was killed mid-way', async () => {
   server = undefined;
   expect(await counts()).toEqual({ records: 50, imports: 1 });
 }, 900_000);
+
+/** POSTs `body` as a bench's batch; `onSent` runs once the whole body has left. Resolves with the status, or 0 when the connection died. */
+function postBatchRaw(url: string, key: string, body: Buffer, onSent: () => void): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.request(`${url}/api/v1/machine-data`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('error', () => resolve(0));
+    req.end(body, onSent);
+  });
+}
+
+it('keeps nothing of a machine-data batch whose server was killed mid-way', async () => {
+  await server?.stop();
+  server = undefined;
+  if (scratch) await scratch.drop();
+  scratch = serverUrl ? await createEmptyPostgresDatabase(serverUrl, 'trc_kill') : undefined;
+  batchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-kill-batch-'));
+  server = await startServer({ dataDir: batchDir, databaseUrl: scratch?.url });
+  const s = server;
+  const bench = await createBench(httpApp(s.url), s.cookie);
+  const batch = (seed: number) => Buffer.from(JSON.stringify({ records: records(5_000, (i) => ({ serial: `KILL${seed}-${String(i).padStart(6, '0')}` })) }));
+
+  // A first batch, whole: how long storing one takes here.
+  const t0 = Date.now();
+  let sentAt = 0;
+  expect(await postBatchRaw(s.url, bench.key, batch(1), () => (sentAt = Date.now()))).toBeLessThan(300);
+  const storeMs = Date.now() - (sentAt || t0);
+
+  // The second is killed once its body has arrived: on PostgreSQL as soon as its transaction is open, on
+  // PGlite (whose transaction cannot be seen from outside) half-way through the time a batch takes.
+  const exited = new Promise<void>((resolve) => s.child.once('exit', () => resolve()));
+  let inTransaction: boolean | null = null;
+  let answered = false;
+  const second = postBatchRaw(s.url, bench.key, batch(2), () => {
+    void (async () => {
+      if (serverUrl) {
+        for (let i = 0; i < 2_000 && !inTransaction; i++) {
+          inTransaction = await transactionOpen(true);
+          if (!inTransaction) await new Promise((r) => setTimeout(r, 2));
+        }
+      } else {
+        await new Promise((r) => setTimeout(r, Math.max(1, Math.floor(storeMs / 2))));
+      }
+      s.child.kill('SIGKILL');
+    })();
+  }).then((status) => (answered = status !== 0));
+  await exited;
+  await second;
+  server = undefined;
+  expect(answered).toBe(false);
+  if (serverUrl) expect(inTransaction).toBe(true);
+  // The first batch whole, nothing of the second.
+  expect((await counts()).records).toBe(5_000);
+}, 600_000);
