@@ -26,6 +26,7 @@ import type { AppContext } from './lib/context';
 import { registerCsrfProtection } from './lib/csrf';
 import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handler';
 import { registerPublicHostGuard } from './lib/public-host';
+import { createMetrics, registerRequestTiming } from './lib/metrics';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { registerModules } from './modules/index';
 import { compressOptions, webApp } from './web/static';
@@ -70,6 +71,10 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   // Only the error code is logged (the message may name the host); /readyz reports Redis as unavailable.
   redis?.on('error', (err: NodeJS.ErrnoException) => app.log.warn({ code: err.code ?? 'error' }, 'redis connection error'));
   const ctx: AppContext = { config, database, db: database.db, redis, afterResponse: new AfterResponse(app.log) };
+  if (config.metricsToken || config.metricsPort) {
+    ctx.metrics = createMetrics(ctx);
+    registerRequestTiming(app);
+  }
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     await ctx.afterResponse.idle();

@@ -66,6 +66,8 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://reports.example.com').optional(),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  METRICS_TOKEN: z.string().trim().min(16, { message: 'must be at least 16 characters (a random secret)' }).optional(),
+  METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535).optional(),
 });
 
 export interface Config {
@@ -80,6 +82,10 @@ export interface Config {
   publicBaseUrl: string;
   trustProxy: false | string[];
   logLevel: (typeof LOG_LEVELS)[number];
+  /** /metrics on the main port needs `Authorization: Bearer <token>`; unset: /metrics is 404 there */
+  metricsToken?: string;
+  /** a separate listener serving only /metrics (bound to HOST); the token is required there too when set */
+  metricsPort?: number;
 }
 
 export class ConfigError extends Error {
@@ -111,5 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
   };
 }

@@ -28,6 +28,9 @@ export interface RawSession {
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /** PostgreSQL's connection pool, for the metrics (absent on PGlite) */
+  pool?: { totalCount: number; idleCount: number; waitingCount: number };
+  poolMax?: number;
   withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -86,6 +89,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    pool,
+    poolMax: max,
     withSession: async (fn) => {
       const client = await pool.connect();
       try {

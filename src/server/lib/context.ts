@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import type { AfterResponse } from './after-response';
+import type { MetricsEndpoint } from './metrics';
 
 /** What every route and service can reach, decorated on the Fastify instance as `app.ctx`. */
 export interface AppContext {
@@ -12,6 +13,8 @@ export interface AppContext {
   redis?: Redis;
   /** work done after the answer (see after-response.ts); close() waits for it */
   afterResponse: AfterResponse;
+  /** set when METRICS_TOKEN or METRICS_PORT is set (lib/metrics.ts) */
+  metrics?: MetricsEndpoint;
 }
 
 declare module 'fastify' {

@@ -16,6 +16,7 @@ import { certificateName } from './certificate';
 import { checkSamples } from './checks';
 import { decodeSamples } from '../modules/machine-data/record-codec';
 import { renderReportPdf } from './render-pdf';
+import { reportGeneration } from '../lib/metrics';
 import { dataVersion, gate, latestByType, readRecords, readUnit, type UnitData } from './report-data';
 import type { ReportModel, ReportTest } from './report-model';
 import * as repo from './reports.repo';
@@ -137,6 +138,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           signerName: certificateName(material.certPem),
         });
         const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(settings.documentType)}`), number });
+        const endTimer = reportGeneration.startTimer({ language: input.language });
         const unsigned = await renderReportPdf(model, {
           signature: {
             name: settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
@@ -148,6 +150,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           },
         });
         const bytes = await signPdf(unsigned, material);
+        endTimer();
         const row: ReportRow = {
           id,
           code,

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../../shared/errors';
+import { tokenMatches } from '../../lib/metrics';
 import { checkReadiness } from './readiness';
 
 const component = z.object({ status: z.string() }).catchall(z.unknown());
@@ -29,4 +31,16 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(report.status === 'ok' ? 200 : 503).send(report);
     },
   );
+
+  // Prometheus text on the main port only with METRICS_TOKEN (METRICS_PORT alone serves it on its own port).
+  app.get('/metrics', { schema: { hide: true }, config: { access: 'public' } }, async (req, reply) => {
+    const { metrics, config } = app.ctx;
+    if (!metrics || !config.metricsToken) throw new AppError('not-found', 'errors.notFound');
+    if (!tokenMatches(req.headers.authorization, config.metricsToken)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw new AppError('unauthenticated', 'errors.unauthenticated');
+    }
+    const { contentType, body } = await metrics.scrape();
+    return reply.header('cache-control', 'no-store').type(contentType).send(body);
+  });
 };

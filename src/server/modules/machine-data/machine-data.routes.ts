@@ -2,6 +2,7 @@
  * /api/v1/machine-data: a bench posts batches with its key (access 'bench': no session, no CSRF rule, the
  * key checked before the body is read); staff and admins list, export and read records.
  */
+import { countIngest } from '../../lib/metrics';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -100,6 +101,7 @@ export const machineDataRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('out-of-range', 'machineData.tooManyRecords', { params: { max: MAX_BATCH_RECORDS } });
       }
       const outcome = await ingestBatch(db, req.bench!, records);
+      countIngest(outcome.ok ? outcome.result : null);
       if (!outcome.ok) return refuse(req, reply, outcome.refusal);
       return { data: outcome.result };
     },
