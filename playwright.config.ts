@@ -52,7 +52,7 @@ export default defineConfig({
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
-    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // Quality analysis and the audit trail (issue 10): a month of test records, the Quality tab, the audit screen.
     { name: 'insight', testMatch: /insight\.spec\.ts/, dependencies: ['setup'], use: chromium },
     {
@@ -70,9 +70,14 @@ export default defineConfig({
     { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // Machine data (issue 8): benches and keys, a posted batch, CSV, list filters, a record's chart, a unit's history.
     { name: 'machine-data', testMatch: /machine-data\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // Searches (issue 10): spends one public report request (10 per IP in 15 min, shared by every spec), so
+    // it is listed before public-search, which spends most of the rest.
+    { name: 'searches', testMatch: /searches\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // The public Test Report Center and the Settings screen (issue 9): lookup, request, preview, verification.
     { name: 'public-search', testMatch: /public-search\.spec\.ts/, dependencies: ['setup'], use: chromium },
     { name: 'settings', testMatch: /settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // The staff dashboard (issue 10): its figures against the API's, the requests chart, en/zh at 1440 and 390 px.
+    { name: 'dashboard', testMatch: /dashboard\.spec\.ts/, dependencies: ['setup'], use: chromium },
   ],
   webServer: {
     // A snapshot of the app built and served beside the run's database (see e2e/serve-snapshot.mjs).

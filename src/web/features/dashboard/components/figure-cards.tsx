@@ -47,9 +47,18 @@ export function FigureCards({ d }: { d: Dashboard }) {
     },
   ];
   return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }, gap: 2 }}>
-      {cards.map((c) => (
-        <Card key={c.id} data-testid={`dashboard-card-${c.id}`} sx={c.id === 'last-received' ? { gridColumn: { xs: 'span 2', md: 'auto' } } : undefined}>
+    // Wide: the original's four in the first row, the three new ones in the second (12 columns). Phone: pairs,
+    // with the long date across the last row.
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(12, minmax(0, 1fr))' }, gap: 2 }}>
+      {cards.map((c, i) => (
+        <Card
+          key={c.id}
+          data-testid={`dashboard-card-${c.id}`}
+          sx={{
+            gridColumn: { xs: c.id === 'last-received' ? 'span 2' : 'auto', md: i < 4 ? 'span 3' : 'span 4' },
+            order: { xs: c.id === 'last-received' ? 1 : 0, md: 0 },
+          }}
+        >
           <CardContent>
             <Typography variant="body2" color="text.secondary">
               {c.label}

@@ -57,7 +57,8 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
         );
       })}
       {days.map((d, i) =>
-        i % every === 0 || i === days.length - 1 ? (
+        // Every `every`-th day and the last, unless the last would crowd the one before it.
+        (i % every === 0 && days.length - 1 - i >= every / 2) || i === days.length - 1 ? (
           <text key={d.day} x={PAD.left + i * band + band / 2} y={height - 8} textAnchor={i === days.length - 1 ? 'end' : 'middle'} fill={muted}>
             {shortDay(lang, d.day)}
           </text>

@@ -1,0 +1,113 @@
+/**
+ * The staff dashboard (issue 10), web side: a product with a range of 100 units, six units tested today
+ * (two failing their first attempt) and two not-found lookups; a staff member sees the figures the API
+ * answers (the run's database is shared with other specs, so counts are compared with the API, not fixed),
+ * the 30 bars of requests per day with today's lookups, and the last report requests. In English and
+ * Chinese at 1440 and 390 px, with screenshots under e2e/artifacts/dashboard and an axe-core check.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Dashboard } from '../src/shared/contract/dashboard';
+import { createProduct, createRange, stamp } from './catalogue-helpers';
+import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+
+const OUT = path.join('e2e', 'artifacts', 'dashboard');
+type Language = 'en' | 'zh';
+type Tree = { [key: string]: string | Tree };
+const CATALOGUES = {
+  en: JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', 'en', 'dashboard.json'), 'utf8')) as Tree,
+  zh: JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', 'zh', 'dashboard.json'), 'utf8')) as Tree,
+};
+
+function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
+  let node: string | Tree | undefined = CATALOGUES[lang];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+async function shot(page: Page, lang: Language) {
+  const width = page.viewportSize()?.width ?? 1440;
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, `dashboard-${lang}-${width}.png`), fullPage: true });
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), `${lang} ${width}`).toEqual([]);
+}
+
+/** A staff member of its own (not an admin: addresses are masked), signed in in a fresh context in `lang`. */
+async function staffPage(browser: Browser, baseURL: string, lang: Language, width: number) {
+  const first = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(first.request, { role: 'staff' });
+  await first.close();
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL).hostname, path: '/' }]);
+  await signInByApi(context.request, member.email, member.password);
+  expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
+  return { context, page: await context.newPage() };
+}
+
+const nf = (lang: Language, n: number) => new Intl.NumberFormat(lang === 'zh' ? 'zh-TW' : 'en').format(n);
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ADMIN_STATE });
+  const request = context.request;
+  const s = stamp().toUpperCase();
+  const prefix = `DS${s}-`;
+  const product = await createProduct(request, { name: `Dashboard Valve ${s}`, pressureFc: null, pressureWcb: 1.6 });
+  await createRange(request, { productId: product.id, startSerial: `${prefix}0001`, endSerial: `${prefix}0100`, totalUnits: 100 });
+  const bench = await request.post('/api/v1/machines', { data: { name: `Dashboard Bench ${s}` } });
+  expect(bench.status(), await bench.text()).toBe(201);
+  const key = ((await bench.json()) as { data: { key: string } }).data.key;
+  const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin', testType: 'shell', testPressure: 2.4 };
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  const records = [1, 2, 3, 4, 5, 6].map((n) => ({ ...base, recordId: `${s}-${n}`, serial: `${prefix}000${n}`, result: n <= 2 ? 'fail' : 'pass', testedAt: at(30) }));
+  records.push({ ...base, recordId: `${s}-1b`, serial: `${prefix}0001`, result: 'pass', testedAt: at(20) });
+  const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
+  expect(res.status(), await res.text()).toBe(200);
+  for (const n of [101, 102]) expect((await request.post('/api/v1/public/lookup', { data: { serial: `${prefix}0${n}` } })).status()).toBe(404);
+  await context.close();
+});
+
+for (const lang of ['en', 'zh'] as const) {
+  for (const width of [1440, 390]) {
+    test(`dashboard: the figures the API answers, requests per day, last requests (${lang}, ${width})`, async ({ browser, baseURL }) => {
+      const { context, page } = await staffPage(browser, baseURL!, lang, width);
+      await page.goto('/dashboard');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByTestId('requests-chart')).toBeVisible();
+      // Not-found lookups are written just after the answers: wait for today's bar to hold them.
+      await expect
+        .poll(async () => ((await (await context.request.get('/api/v1/dashboard')).json()) as { data: Dashboard }).data.requests.perDay.at(-1)!.notFound)
+        .toBeGreaterThanOrEqual(2);
+      await page.reload();
+      const d = ((await (await context.request.get('/api/v1/dashboard')).json()) as { data: Dashboard }).data;
+      expect(d.firstPass.units).toBeGreaterThanOrEqual(6);
+      await expect(page.getByTestId('dashboard-value-products')).toHaveText(nf(lang, d.products));
+      await expect(page.getByTestId('dashboard-value-serials')).toHaveText(nf(lang, d.serials.units));
+      await expect(page.getByTestId('dashboard-card-serials')).toContainText(tr(lang, 'cards.serialsDetail', { ranges: nf(lang, d.serials.ranges) }));
+      await expect(page.getByTestId('dashboard-value-requests')).toHaveText(nf(lang, d.requests.total));
+      await expect(page.getByTestId('dashboard-card-first-pass')).toContainText(
+        tr(lang, 'cards.firstPassDetail', { part: nf(lang, d.firstPass.firstPass), whole: nf(lang, d.firstPass.units), days: 30 }),
+      );
+      await expect(page.getByTestId('dashboard-card-mail')).toContainText(tr(lang, 'cards.mailQueued', { count: nf(lang, d.mail.queued) }));
+      await expect(page.getByTestId('dashboard-value-last-received')).not.toHaveText(tr(lang, 'cards.lastReceivedNone'));
+      await expect(page.getByTestId('requests-bar')).toHaveCount(30);
+      await expect(page.getByTestId('requests-bar').last()).toHaveAttribute('data-requests', String(d.requests.perDay.at(-1)!.requests));
+      if (d.recentRequests.length > 0) {
+        await expect(page.getByTestId('recent-requests').getByRole('listitem')).toHaveCount(d.recentRequests.length);
+        expect(d.recentRequests.every((r) => r.email === null || r.email.includes('***'))).toBe(true);
+      } else {
+        await expect(page.getByText(tr(lang, 'recent.empty'))).toBeVisible();
+      }
+      // Nothing important scrolls off sideways on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await shot(page, lang);
+      await context.close();
+    });
+  }
+}
