@@ -21,6 +21,7 @@ import { createEmptyPostgresDatabase } from './helpers/database';
 import { randomIp } from './helpers/factories';
 import { httpApp } from './helpers/http-app';
 import { createBench, postBatch, record } from './helpers/machine-data';
+import { solvedChallengeFast } from './helpers/pow';
 import { postRequest, requestBody, series } from './helpers/public';
 import { request, startServer, type ServerProcess } from './helpers/server-process';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
@@ -117,7 +118,9 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
     const ip = randomIp();
     const prefix = series();
     const statuses = await alternate(12, async (s, i) => {
-      const r = await postRequest(httpApp(s.url), requestBody({ serial: `${prefix}${String(i + 1).padStart(6, '0')}` }), { ip });
+      const app = httpApp(s.url);
+      const body = requestBody({ serial: `${prefix}${String(i + 1).padStart(6, '0')}`, challenge: await solvedChallengeFast(app) });
+      const r = await postRequest(app, body, { ip });
       return r.statusCode;
     });
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
@@ -165,7 +168,7 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
       records: [record({ serial, testType: 'shell' }), record({ serial, testType: 'seat', testPressure: 1.76, medium: 'air' })],
     });
     expect(batch.statusCode).toBeLessThan(300);
-    const res = await postRequest(appA, requestBody({ serial }));
+    const res = await postRequest(appA, requestBody({ serial, challenge: await solvedChallengeFast(appA) }));
     expect(res.statusCode).toBe(200);
     const result = res.json().data.results[0];
     expect(result.outcome).toBe('issued');
