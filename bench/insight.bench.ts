@@ -25,8 +25,9 @@ const NOW = new Date('2025-12-31T12:00:00Z');
 
 /** The whole fixture: ranges, a year of records, and 100,000 requests (70 % report requests with their mail). */
 async function seedInsight(database: Database, log: (l: string) => void): Promise<void> {
-  await seedRanges(database, 1_000_000, log);
+  // The year first: its ranges are numbered over every product, so they must be the only ones then.
   await seedQuality(database, log);
+  await seedRanges(database, 1_000_000, log);
   const db = database.db;
   const started = performance.now();
   // Request i at a fixed point of 2025; i % 10 < 3 a not-found lookup, else a report request whose email went
