@@ -205,7 +205,7 @@ describe('resend', () => {
     // The issued serial follows the new email; the one without test data (held) stays as it was.
     expect(rows.map((r) => [r.status, r.outboxId])).toEqual([['queued', second!.id], ['held', null]]);
 
-    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'search-request'), eq(auditLog.entityId, groupId)));
+    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'searchRequest'), eq(auditLog.entityId, groupId)));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'resend', actorLabel: expect.stringContaining('@'), before: { status: 'sent', outboxId }, after: { status: 'queued', outboxId: second!.id } });
 
@@ -230,7 +230,7 @@ describe('resend', () => {
     expect(codes.filter((c) => c === 409)).toHaveLength(49);
     expect(answers.find((a) => a.statusCode === 409)!.json().error.message).toMatch(/still on its way/);
     expect(await outboxOfGroup(groupId)).toHaveLength(2);
-    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'search-request'), eq(auditLog.entityId, groupId)));
+    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'searchRequest'), eq(auditLog.entityId, groupId)));
     expect(audit).toHaveLength(1);
   });
 

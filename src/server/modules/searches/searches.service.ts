@@ -22,7 +22,7 @@ import { REPORT_MAIL_KIND } from './search-mail-outcome';
 import { maskEmail } from './mask-email';
 import { groupPages, listGroups, oneGroup, type GroupRow } from './searches.list';
 
-export const SEARCH_ENTITY = 'search-request';
+export const SEARCH_ENTITY = 'searchRequest';
 
 /** Who is looking: admins see visitors' addresses and IPs, staff a mask. */
 export interface Viewer {

@@ -40,6 +40,8 @@ export function useSearchRequest(id: string | undefined) {
     queryKey: searchKeys.detail(id ?? ''),
     queryFn: ({ signal }) => api.get<SearchRequestDetail>(`/search-requests/${encodeURIComponent(id ?? '')}`, { signal }),
     enabled: !!id,
+    // While its email is on its way the open request is read again, so that it turns sent (or failed).
+    refetchInterval: (q) => (q.state.data?.status === 'queued' ? 2000 : false),
   });
 }
 

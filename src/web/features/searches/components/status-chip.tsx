@@ -12,6 +12,7 @@ export function StatusChip({ status }: { status: Shown }) {
   // A fixed dark red under white text in both themes (the dark theme's lighter error colour fails contrast).
   if (status === 'failed') return <Chip size="small" label={label} sx={{ bgcolor: '#c62828', color: '#fff' }} />;
   if (status === 'held') return <Chip size="small" variant="outlined" label={label} sx={{ borderColor: 'warning.main' }} />;
-  if (status === 'queued' || status === 'sending') return <Chip size="small" variant="outlined" color="info" label={label} />;
+  // The info colour outlines only: as text on white it fails contrast.
+  if (status === 'queued' || status === 'sending') return <Chip size="small" variant="outlined" label={label} sx={{ borderColor: 'info.main', borderStyle: 'dashed' }} />;
   return <Chip size="small" variant="outlined" label={label} />;
 }
