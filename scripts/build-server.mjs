@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcServer = path.join(root, 'src/server');
 const outServer = path.join(root, 'dist/server');
-export const ENTRIES = ['main.ts', 'cli/migrate.ts', 'cli/admin.ts'];
+export const ENTRIES = ['main.ts', 'cli/migrate.ts', 'cli/admin.ts', 'cli/backup.ts', 'cli/restore.ts', 'cli/move-to-postgres.ts'];
 
 /** import.meta.url of a bundled source file, as the URL of its mirror in dist/server. */
 function mirrorImportMetaUrl(outFile) {

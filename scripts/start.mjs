@@ -43,8 +43,9 @@ const serverStale = hasSources && stale(builtServer, ['src/server', 'src/shared'
 
 const cliAt = process.argv.indexOf('--cli');
 const cli = cliAt >= 0 ? process.argv[cliAt + 1] : undefined;
-if (cli !== undefined && !['migrate', 'admin'].includes(cli)) {
-  console.error(`start: unknown --cli ${cli} (migrate or admin)`);
+const CLIS = ['migrate', 'admin', 'backup', 'restore', 'move-to-postgres'];
+if (cli !== undefined && !CLIS.includes(cli)) {
+  console.error(`start: unknown --cli ${cli} (${CLIS.join(', ')})`);
   process.exit(2);
 }
 

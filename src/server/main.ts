@@ -10,6 +10,7 @@ import { openConfiguredDatabase } from './db/open';
 import { migrate } from './db/migrate';
 import { startBackgroundWork } from './background';
 import { listenMetrics } from './lib/metrics';
+import { holdDataDir } from './ops/embedded';
 import { firstRunNotice } from './first-run-notice';
 import { demoSizeFrom, prepareDemo } from './demo/demo-start';
 
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
         : `Cannot open the embedded database under DATA_DIR (${config.dataDir}): ${err.message}`,
     ),
   );
+  // On the embedded database, DATA_DIR/server.lock keeps backup, restore and move-to-postgres away (ops/embedded.ts).
+  const releaseDataDir = database.kind === 'pglite' ? holdDataDir(config.dataDir) : () => undefined;
   await migrate(database).catch((err: Error) => fail(err.message));
   // `npm run demo` (scripts/start.mjs --demo): demo data on the first start, the accounts on every start.
   const demoLines = process.argv.includes('--demo')
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
     metricsServer?.close();
     await app.close();
     await database.close();
+    releaseDataDir();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
