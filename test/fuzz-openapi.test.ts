@@ -8,7 +8,8 @@
  *  - no 5xx, and the app still answers afterwards (no crash);
  *  - a 4xx stored nothing: the row counts of the main tables are the same before and after it.
  * A request that ends its own session (sign-out, password change, self-disable…) gets a fresh session after
- * it. FUZZ_SEED reproduces a run (the seed is printed), FUZZ_RUNS sets requests per operation (30).
+ * it. A third of the writes start from an existing record's own fields (read back through the API) with
+ * one field spoilt or dropped, so that they reach past validation. FUZZ_SEED reproduces a run (the seed is printed), FUZZ_RUNS sets requests per operation (30).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -302,15 +303,64 @@ function segmentFor(): fc.Arbitrary<string> {
   );
 }
 
-function requestFor(op: Operation): fc.Arbitrary<Drawn> {
+/** A body the route would take as it is (an existing record's own fields) and the path it belongs to. */
+interface Template {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * For a write with a JSON body: the fields of an existing record read back through the API (GET on the same
+ * path for PUT/PATCH …/{id}; the first item of the collection for POST), so that near-valid requests (one
+ * field spoilt or dropped) reach past validation into the route's own checks.
+ */
+async function templateFor(op: Operation): Promise<Template | undefined> {
+  if (!op.jsonBody?.properties || op.method === 'GET' || op.method === 'DELETE') return undefined;
+  const fields = Object.keys(op.jsonBody.properties);
+  const pick = (o: unknown) => (o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).filter(([k]) => fields.includes(k))) : {});
+  const read = async (url: string) => {
+    const res = await t.app.inject({ url, headers: { cookie: sessions.admin.cookie } });
+    return res.statusCode === 200 ? (res.json() as { data?: unknown }).data : undefined;
+  };
+  if (/^\/api\/v1\/[\w-]+\/\{id\}$/.test(op.path)) {
+    for (const id of known) {
+      const data = await read(op.path.replace('{id}', id));
+      if (data) return { path: op.path.replace('{id}', id), body: pick(data) };
+    }
+    return undefined;
+  }
+  if (op.path.includes('{')) return undefined;
+  const list = (await read(op.path)) as { items?: unknown[] } | undefined;
+  const first = list?.items?.[0];
+  return first ? { path: op.path, body: pick(first) } : undefined;
+}
+
+function requestFor(op: Operation, template?: Template): fc.Arbitrary<Drawn> {
   const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  return fc.record({
+  const general = fc.record({
     role: fc.constantFrom<Role>('admin', 'admin', 'admin', 'staff', 'staff', 'bench', 'anonymous'),
     origin: fc.constantFrom<Drawn['origin']>('same', 'same', 'same', 'same', 'same', 'none', 'cross'),
     path: fc.tuple(...names.map(() => segmentFor())).map((values) => names.reduce((p, n, i) => p.replace(`{${n}}`, values[i]!), op.path)),
     query: queryFor(op),
     body: bodyFor(op),
   });
+  if (!template || !op.jsonBody?.properties) return general;
+  const props = op.jsonBody.properties;
+  const keys = Object.keys(props);
+  const nearValid = fc
+    .record({
+      role: fc.constantFrom<Role>('admin', 'staff'),
+      key: fc.constantFrom(...keys),
+      how: fc.constantFrom('spoil', 'spoil', 'drop', 'keep'),
+      value: fc.oneof(...keys.map((k) => valueFor(props[k]).map((v) => [k, v] as const))),
+    })
+    .map(({ role, key, how, value }): Drawn => {
+      const body: Record<string, unknown> = { ...template.body };
+      if (how === 'drop') delete body[key];
+      if (how === 'spoil') body[value[0]] = value[1];
+      return { role, origin: 'same', path: template.path, query: '', body: { payload: JSON.stringify(body), contentType: 'application/json' } };
+    });
+  return fc.oneof({ weight: 2, arbitrary: general }, { weight: 1, arbitrary: nearValid });
 }
 
 // --- sending --------------------------------------------------------------------------------------
@@ -395,9 +445,12 @@ describe('OpenAPI fuzz', () => {
     const perOperation = BUDGET_MS / operations.length;
     const statuses = new Map<number, number>();
     let sent = 0;
+    const templated: string[] = [];
     for (const [i, op] of operations.entries()) {
       await refreshKnown();
-      const drawn = fc.sample(requestFor(op), { seed: SEED + i, numRuns: RUNS });
+      const template = await templateFor(op);
+      if (template) templated.push(`${op.method} ${op.path}`);
+      const drawn = fc.sample(requestFor(op, template), { seed: SEED + i, numRuns: RUNS });
       const started = performance.now();
       for (const d of drawn) {
         if (performance.now() - started > perOperation) break;
@@ -423,6 +476,7 @@ describe('OpenAPI fuzz', () => {
       const alive = await t.app.inject({ url: '/healthz' });
       if (alive.statusCode !== 200) problems.push(`after ${op.method} ${op.path}: /healthz ${alive.statusCode}`);
     }
+    console.log(`fuzz-openapi: near-valid writes from an existing record for ${templated.length} operations (${templated.join(', ')})`);
     console.log(`fuzz-openapi: ${sent} requests, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
     expect(sent).toBeGreaterThan(operations.length);
     expect(problems, `seed ${SEED}`).toEqual([]);
