@@ -192,6 +192,12 @@ test('staff see the address masked, in the list, the detail and the CSV', async 
   await page.locator('#filter-email').fill(world.email);
   await page.locator('#filter-email').press('Enter');
   await expect(page.getByText(masked).first()).toBeVisible();
+  await page.goto(`/searches?q=${world.prefix}&request=${world.groupId}`);
+  const dialog = page.getByRole('dialog', { name: tr('en', 'searches.detail.title') });
+  await expect(dialog.getByText(masked)).toBeVisible();
+  await expect(dialog.getByText(tr('en', 'searches.fields.clientIp'))).toHaveCount(0);
+  await expect(dialog.getByText(world.email)).toHaveCount(0);
+  await page.keyboard.press('Escape');
   const csv = await (await page.request.get(`/api/v1/search-requests/export.csv?q=${world.prefix}`)).text();
   expect(csv).toContain(masked);
   expect(csv).not.toContain(world.email);

@@ -19,6 +19,11 @@ ALTER TABLE search_requests ADD CONSTRAINT search_requests_request_has_address
 CREATE INDEX search_requests_personal_idx ON search_requests (created_at)
   WHERE recipient_email IS NOT NULL OR client_ip IS NOT NULL;
 
+-- The Searches screen's email filter (staff name a whole address; addresses are stored lower-cased).
+-- Without it the filter read the whole table: 0.45 s at 300,000 rows on PGlite.
+CREATE INDEX search_requests_email_idx ON search_requests (recipient_email, created_at DESC)
+  WHERE recipient_email IS NOT NULL;
+
 -- A request's delivery history: every report email of its group (the first and each resend), found by the
 -- group id the mail carries in ref. Only report mail is indexed.
 CREATE INDEX mail_outbox_search_group_idx ON mail_outbox ((ref ->> 'searchRequestGroupId'), created_at)
