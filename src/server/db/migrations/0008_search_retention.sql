@@ -20,7 +20,8 @@ CREATE INDEX search_requests_personal_idx ON search_requests (created_at)
   WHERE recipient_email IS NOT NULL OR client_ip IS NOT NULL;
 
 -- The Searches screen's email filter (staff name a whole address; addresses are stored lower-cased).
--- Without it the filter read the whole table: 0.45 s at 300,000 rows on PGlite.
+-- With it that filter is an index probe (under 2 ms for a page at 300,000 rows on PGlite); an admin's
+-- substring filter still reads the table (about 0.45 s there).
 CREATE INDEX search_requests_email_idx ON search_requests (recipient_email, created_at DESC)
   WHERE recipient_email IS NOT NULL;
 
