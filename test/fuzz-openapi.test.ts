@@ -330,9 +330,10 @@ async function templateFor(op: Operation): Promise<Template | undefined> {
     return undefined;
   }
   if (op.path.includes('{')) return undefined;
-  const list = (await read(op.path)) as { items?: unknown[] } | undefined;
-  const first = list?.items?.[0];
-  return first ? { path: op.path, body: pick(first) } : undefined;
+  // A collection's first item for POST; for PUT/PATCH on a single resource (e.g. the settings), itself.
+  const data = (await read(op.path)) as { items?: unknown[] } | undefined;
+  const base = data?.items ? data.items[0] : op.method === 'POST' ? undefined : data;
+  return base ? { path: op.path, body: pick(base) } : undefined;
 }
 
 function requestFor(op: Operation, template?: Template): fc.Arbitrary<Drawn> {
