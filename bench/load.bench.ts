@@ -243,16 +243,20 @@ function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): s
   const slope = (half.reduce((a, s) => a + (s.t - mt) * (s.mb - mm), 0) / Math.max(1e-9, half.reduce((a, s) => a + (s.t - mt) ** 2, 0))) * 60;
   const growth = (avg(last) - avg(first)) / avg(first);
   // The first minute is warm-up (JIT, caches, pools filling), so the verdict is on what follows: the trend
-  // over the second half, and the mean of the last third of the run after warm-up against the middle third
-  // (means over whole windows, so that the garbage collector's sawtooth does not decide it).
+  // over the second half, and the median of the last third of the run after warm-up against the middle
+  // third's (medians over whole windows, so that one garbage-collection peak does not decide it).
   const after = samples.filter((s) => s.t > Math.min(60, seconds / 3));
   const span = after.length ? after[after.length - 1]!.t - after[0]!.t : 0;
   const start = after[0]?.t ?? 0;
-  const middle = avg(after.filter((s) => s.t >= start + span / 3 && s.t < start + (2 * span) / 3).map((s) => s.mb));
-  const end = avg(after.filter((s) => s.t >= start + (2 * span) / 3).map((s) => s.mb));
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted.length ? (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2 : NaN;
+  };
+  const middle = median(after.filter((s) => s.t >= start + span / 3 && s.t < start + (2 * span) / 3).map((s) => s.mb));
+  const end = median(after.filter((s) => s.t >= start + (2 * span) / 3).map((s) => s.mb));
   const levelled = slope < 0.02 * mm && end <= middle * 1.05;
   lines.push(
-    `RSS after warm-up: middle third avg ${middle.toFixed(0)} MB, last third ${end.toFixed(0)} MB (${end >= middle ? '+' : ''}${((100 * (end - middle)) / middle).toFixed(0)} %); slope over the second half ${slope >= 0 ? '+' : ''}${slope.toFixed(1)} MB/min`,
+    `RSS after warm-up: middle third median ${middle.toFixed(0)} MB, last third ${end.toFixed(0)} MB (${end >= middle ? '+' : ''}${((100 * (end - middle)) / middle).toFixed(0)} %); slope over the second half ${slope >= 0 ? '+' : ''}${slope.toFixed(1)} MB/min`,
     `memory verdict: ${levelled ? 'levelled off' : 'still growing'} (levelled = last third within +5 % of the middle one and the second half's slope under 2 % a minute; last vs first minute ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)} %, warm-up included)${seconds < 300 ? '; a short run: run the 10 minutes for a firm verdict' : ''}`,
   );
   return lines;
