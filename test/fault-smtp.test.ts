@@ -3,8 +3,8 @@
  * one (in process) with SMTP_URL pointing at a port where nothing listens; its outbox worker runs as the
  * server runs it, only with retry intervals of seconds instead of minutes (the policy is the worker's
  * option; production keeps 1, 2, 4, 8, 16 min). Every request is answered at once (the email is queued);
- * each failed attempt shows on the search request rows (attempts, last error), which the Searches screen
- * lists; once the SMTP server is back on the same port, every email arrives, and none twice.
+ * each failed attempt shows on the search request rows (attempts, last error) and in the Searches API the
+ * Searches screen lists them from; once the SMTP server is back on the same port, every email arrives, and none twice.
  */
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { mailOutbox, searchRequests } from '../src/server/db/schema/index';
 import { createMailTransport } from '../src/server/mail/transports';
 import { startMailWorker, type MailWorker } from '../src/server/mail/worker';
 import { buildTestApp, type TestApp } from './helpers/app';
+import { staffCookie } from './helpers/catalogue';
 import { solvedChallengeFast } from './helpers/pow';
 import { catalogue, postRequest, requestBody, testData } from './helpers/public';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
@@ -94,6 +95,20 @@ it('delivers every email of a 200-request burst once after the SMTP server comes
     expect(r.lastError).toMatch(/ECONNREFUSED|ECONNECTION|connect/i);
   }
   expect(warnings.filter((w) => w === 'email will be retried').length).toBeGreaterThanOrEqual(REQUESTS);
+  // What the Searches screen shows: every request of the burst still on its way, with its attempts and error.
+  const admin = await staffCookie(t, { role: 'admin' });
+  const screen = async (status?: string) => {
+    const res = await t.app.inject({ url: `/api/v1/search-requests?serial=${encodeURIComponent(c.prefix)}&pageSize=all${status ? `&status=${status}` : ''}`, headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    return res.json().data as { total: number; items: { status: string; attempts: number; lastError: string | null }[] };
+  };
+  const shown = await screen();
+  expect(shown.total).toBe(REQUESTS);
+  for (const item of shown.items) {
+    expect(item.status).toBe('queued');
+    expect(item.attempts).toBeGreaterThanOrEqual(1);
+    expect(item.lastError).toMatch(/ECONNREFUSED|ECONNECTION|connect/i);
+  }
 
   // The SMTP server comes back where it was.
   const outageMs = Date.now() - burstStart;
@@ -114,6 +129,8 @@ it('delivers every email of a 200-request burst once after the SMTP server comes
     expect(r.attempts).toBeGreaterThanOrEqual(2);
     expect(r.sentAt).toBeInstanceOf(Date);
   }
+  expect((await screen('sent')).total).toBe(REQUESTS);
+  expect((await screen('queued')).total).toBe(0);
   const [outbox] = await t.app.ctx.db
     .select({ sent: sql<number>`count(*) FILTER (WHERE ${mailOutbox.status} = 'sent')::int`, other: sql<number>`count(*) FILTER (WHERE ${mailOutbox.status} <> 'sent')::int` })
     .from(mailOutbox);
