@@ -27,7 +27,7 @@ import { writeMachineCsv } from './helpers/machine-data-csv';
 import { startServer, uploadFile, type ServerProcess } from './helpers/server-process';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-disk-'));
+const mnt = onPostgres ? path.join(os.tmpdir(), 'trc-disk-unused') : fs.mkdtempSync(path.join(os.tmpdir(), 'trc-disk-'));
 const mounted = onPostgres ? undefined : spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=128m', 'tmpfs', mnt], { encoding: 'utf8' });
 const why = !mounted || mounted.status === 0 ? undefined : `cannot mount a tmpfs (needs root): ${(mounted.stderr || String(mounted.error)).trim()}`;
 const filler = path.join(mnt, 'filler');
