@@ -32,6 +32,8 @@ export interface GenerateOptions {
   log?: (line: string) => void;
   /** leave out parts (a benchmark that needs only the catalogue) */
   only?: Array<'catalogue' | 'records' | 'requests'>;
+  /** sees each range as it is imported (a benchmark keeps where serials are to look them up) */
+  onRange?: (range: GeneratedRange) => void;
 }
 
 export interface GenerateResult {
@@ -95,6 +97,7 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
     check('product', await importProducts(db, csvBytes(PRODUCT_CSV_COLUMNS, products.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c]))), actor, importOpts));
     const rangeRows = function* () {
       for (const g of generateRanges(rangeRandom(), products, size.ranges, size.productionDays, today)) {
+        opts.onRange?.(g);
         yield [products[g.product]!.name, serialOf(g, g.start), serialOf(g, g.end), g.end - g.start + 1, g.productionDate];
       }
     };

@@ -22,11 +22,14 @@ const DAY = 86_400_000;
 
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The ranges in production order; `today` is the UTC midnight the span ends before. */
+/** Days between the last range's production and today: its units are still being tested until then. */
+export const TESTING_DAYS = 5;
+
+/** The ranges in production order; `today` is the UTC midnight the span (and then TESTING_DAYS) ends before. */
 export function* generateRanges(r: Random, products: GeneratedProduct[], count: number, days: number, today: number): Generator<GeneratedRange> {
   const width = count > 10_000 ? 8 : 6;
   const next = new Map<string, number>();
-  const first = today - days * DAY;
+  const first = today - (days + TESTING_DAYS) * DAY;
   for (let i = 0; i < count; i++) {
     const product = r.int(0, products.length - 1);
     const day = first + Math.floor((i * days) / count) * DAY;

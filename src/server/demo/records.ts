@@ -7,7 +7,7 @@
  */
 import { TEST_PRESSURE_FACTORS } from '../../shared/contract/quality';
 import { holdingSeconds, type GeneratedProduct } from './products';
-import { generateRanges, serialOf, type GeneratedRange } from './ranges';
+import { generateRanges, serialOf, TESTING_DAYS, type GeneratedRange } from './ranges';
 import type { Random } from './random';
 
 export const BENCHES = [
@@ -18,6 +18,8 @@ export const BENCHES = [
 /** the bench whose pressure drifts */
 export const DRIFTING_BENCH = 1;
 const DRIFT_DAYS = 180;
+/** A bench tests this many units a day; a range's units are tested over the days after its production. */
+const UNITS_PER_DAY = 25;
 const DAY = 86_400_000;
 
 type TestKind = 'shell' | 'seat' | 'backseat';
@@ -88,8 +90,11 @@ export function* generateRecords(
     const day = Date.parse(`${range.productionDate}T00:30:00Z`);
     const drift = bench === DRIFTING_BENCH ? Math.max(0, 1 - (plan.today - day) / (DRIFT_DAYS * DAY)) : 0;
     const tests: TestKind[] = p.type.backseat ? ['shell', 'seat', 'backseat'] : ['shell', 'seat'];
+    const recent = plan.today - day < 30 * DAY;
     let at = day;
     for (let n = range.start; n <= range.end && budget >= 1 && emitted < plan.count; n++) {
+      const k = n - range.start;
+      if (k % UNITS_PER_DAY === 0) at = day + Math.min(TESTING_DAYS - 1, k / UNITS_PER_DAY) * DAY;
       const serial = serialOf(range, n);
       onSerial?.(serial, range);
       const operator = r.pick(b.operators);
@@ -127,6 +132,8 @@ export function* generateRecords(
           attempts++;
           // a retest waits for the repair; the next test follows the last one's release
           at += failed ? 25 * 60_000 : (hold + 40) * 1000;
+          // now and then a unit that failed lately still waits for its repair (the open failures)
+          if (failed && recent && r.chance(0.25)) break;
         } while (failed && emitted < plan.count);
       }
     }
