@@ -15,7 +15,7 @@ import path from 'node:path';
 import { SERIAL_RANGE_SORTS } from '../src/shared/contract/serials';
 import type { Database } from '../src/server/db/client';
 import { findRangeBySerial } from '../src/server/modules/serials/serials.service';
-import { openScratch, PRODUCTS, seed, serialOf, startWorld, type World } from './lib/catalogue-fixture';
+import { insideOf, missOf, openScratch, PRODUCTS, searchTerms, seed, startWorld, type World } from './lib/catalogue-fixture';
 import { load, ms, percentile, timeMany, withPeakRss } from './lib/stats';
 
 const envInt = (name: string, fallback: number) => {
@@ -23,11 +23,11 @@ const envInt = (name: string, fallback: number) => {
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
 };
 
-/** Serial g's: 4 of 5 inside a range, 1 of 5 in the gap after it. */
+/** Serials of random ranges: 4 of 5 inside one, 1 of 5 that no range holds. */
 function sampleSerials(ranges: number, n: number): string[] {
   return Array.from({ length: n }, (_, i) => {
     const g = Math.floor(Math.random() * ranges);
-    return i % 5 === 4 ? serialOf(g, 800 + (i % 150)) : serialOf(g, Math.floor(Math.random() * 100));
+    return i % 5 === 4 ? missOf(g, i) : insideOf(g, Math.floor(Math.random() * 100));
   });
 }
 
@@ -67,11 +67,12 @@ export async function listPages(log: (l: string) => void, w: World, ranges: numb
     parts.push(`${sort} ${asc.toFixed(1)}/${desc.toFixed(1)}`);
   }
   log(`list first page (10 rows), median ms asc/desc: ${parts.join(', ')}`);
-  const inside = serialOf(Math.floor(ranges / 2), 42);
+  const inside = insideOf(Math.floor(ranges / 2), 42);
+  const terms = searchTerms();
   const searches: [string, string][] = [
     [`q=${inside}`, 'q = a serial inside a range'],
-    [`q=Bench%20Product%200042`, `q = a product name (${Math.round(ranges / PRODUCTS)} ranges)`],
-    [`q=B07-&sort=productionDate`, `q = a series prefix (${Math.round(ranges / 100)} ranges), by date`],
+    [`q=${encodeURIComponent(terms.productName)}`, `q = a product name (about ${Math.round(ranges / PRODUCTS)} ranges a product)`],
+    [`q=${encodeURIComponent(terms.prefix)}&sort=productionDate`, `q = a series prefix (${terms.prefixRanges} ranges), by date`],
     [`serial=${inside}`, 'serial = the containing range'],
     [`productId=PRODUCT&sort=totalUnits&order=desc`, 'product filter, by total units'],
     [`page=50&sort=startSerial`, 'page 50 by starting serial'],

@@ -19,7 +19,7 @@ import { powSecrets } from '../src/server/db/schema/index';
 import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
 import { LOOKUP_CACHE } from '../src/server/modules/public/lookup.service';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
-import { openScratch, seed, serialOf, startWorld, type World } from './lib/catalogue-fixture';
+import { insideOf, missOf, openScratch, seed, startWorld, type World } from './lib/catalogue-fixture';
 import { load, ms } from './lib/stats';
 
 const envInt = (name: string, fallback: number) => {
@@ -31,7 +31,7 @@ const envInt = (name: string, fallback: number) => {
 function sampleSerials(ranges: number, n: number): string[] {
   return Array.from({ length: n }, (_, i) => {
     const g = Math.floor(Math.random() * ranges);
-    return i % 5 === 4 ? serialOf(g, 800 + (i % 150)) : serialOf(g, Math.floor(Math.random() * 100));
+    return i % 5 === 4 ? missOf(g, i) : insideOf(g, Math.floor(Math.random() * 100));
   });
 }
 
@@ -104,7 +104,7 @@ async function testData(w: World, serials: string[]): Promise<void> {
 }
 
 async function reportRequests(log: (l: string) => void, w: World, seconds: number): Promise<void> {
-  const serials = Array.from({ length: 50 }, (_, g) => serialOf(g, 1));
+  const serials = Array.from({ length: 50 }, (_, g) => insideOf(g, 1));
   await testData(w, serials);
   // The proof-of-work is the visitor's cost, not the server's: challenges are made here with a known
   // answer, signed with the server's key, so that each request carries a valid, unused one.

@@ -1,6 +1,6 @@
 /**
  * The catalogue benchmark's world: a scratch database (PostgreSQL from BENCH_DATABASE_URL, or PGlite in
- * memory) seeded in SQL with generate_series, the real app listening on 127.0.0.1 plus a lookup route shaped
+ * memory) seeded by the project's data generator (src/server/demo, through the CSV import services), the real app listening on 127.0.0.1 plus a lookup route shaped
  * like the public one, a signed-in staff cookie, and a bare Fastify app as the peer for throughput.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,9 +18,13 @@ import { createMigratedDatabase, type TestDatabase } from '../../test/helpers/da
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/auth/sessions';
 import { findRangeBySerial } from '../../src/server/modules/serials/serials.service';
 import { AppError } from '../../src/shared/errors';
+import { generateData } from '../../src/server/demo/generate';
+import type { GeneratedRange } from '../../src/server/demo/ranges';
+import { SIZES } from '../../src/server/demo/sizes';
+import { formatSerial } from '../../src/shared/serial';
 
-export const SERIES = 100;
 export const PRODUCTS = 1000;
+export const BENCH_SEED = 7;
 
 export interface World {
   database: Database;
@@ -31,37 +35,62 @@ export interface World {
   cookie: string;
   close(): Promise<void>;
 }
-
 export function openScratch(kind: 'postgres' | 'pglite'): Promise<TestDatabase> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   return createMigratedDatabase(kind === 'postgres' ? serverUrl : undefined, { prefix: 'trc_bench', maxConnections: 10 });
 }
 
-/** Range g: series g % 100 (prefix Bnn-, width 8), slot g / 100 of 1,000 numbers, 100 to 700 units long. */
-export function serialOf(g: number, offset: number): string {
-  const prefix = `B${String(g % SERIES).padStart(2, '0')}-`;
-  return prefix + String(Math.floor(g / SERIES) * 1000 + offset).padStart(8, '0');
+/** Where the seeded ranges are (typed arrays: a million ranges in a few MB), to pick serials to look up. */
+const where = { prefixes: [] as string[], prefix: new Uint16Array(0), start: new Float64Array(0), end: new Float64Array(0), gapEnd: new Float64Array(0), width: 8, productName: '' };
+
+function serial(g: number, n: number): string {
+  return formatSerial({ prefix: where.prefixes[where.prefix[g]!]!, width: where.width, number: BigInt(n) });
+}
+
+/** A serial inside range g (`offset` wraps within it). */
+export function insideOf(g: number, offset: number): string {
+  return serial(g, where.start[g]! + (offset % (where.end[g]! - where.start[g]! + 1)));
+}
+
+/** A serial no range holds: in the gap after range g, or past the end of its series when there is no gap. */
+export function missOf(g: number, k: number): string {
+  const gap = where.gapEnd[g]! - where.end[g]!;
+  return serial(g, where.end[g]! + 1 + (k % Math.max(1, gap)));
+}
+
+/** A product name to search the list by, and a series prefix with how many ranges it has. */
+export function searchTerms(): { productName: string; prefix: string; prefixRanges: number } {
+  const p = where.prefix[0]!;
+  return { productName: where.productName, prefix: where.prefixes[p]!, prefixRanges: where.prefix.filter((x) => x === p).length };
 }
 
 export async function seed(database: Database, ranges: number, log: (l: string) => void): Promise<void> {
-  const db = database.db;
-  await db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min)
-    SELECT 'Bench Product ' || lpad(g::text, 4, '0'), (ARRAY['water','steam','oil','gas','air','chemical'])[1 + g % 6], 1.6, 120, -10
-    FROM generate_series(0, ${PRODUCTS - 1}) g`);
-  const chunk = database.kind === 'postgres' ? 250_000 : 50_000;
+  where.prefix = new Uint16Array(ranges);
+  where.start = new Float64Array(ranges);
+  where.end = new Float64Array(ranges);
+  where.gapEnd = new Float64Array(ranges);
+  const prefixIds = new Map<string, number>();
+  const lastOf = new Map<number, number>();
+  const onRange = (r: GeneratedRange) => {
+    let id = prefixIds.get(r.prefix);
+    if (id === undefined) prefixIds.set(r.prefix, (id = prefixIds.size));
+    const last = lastOf.get(id);
+    if (last !== undefined) where.gapEnd[last] = r.start - 1;
+    lastOf.set(id, r.index);
+    where.prefix[r.index] = id;
+    where.start[r.index] = r.start;
+    where.end[r.index] = r.end;
+    where.gapEnd[r.index] = r.end + 1000;
+    where.width = r.width;
+  };
   const started = performance.now();
-  for (let from = 0; from < ranges; from += chunk) {
-    const to = Math.min(ranges, from + chunk) - 1;
-    await db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date, created_at, updated_at)
-      SELECT p.id, 'B' || lpad((g % ${SERIES})::text, 2, '0') || '-', 8, (g / ${SERIES})::bigint * 1000,
-             (g / ${SERIES})::bigint * 1000 + (g % 7) * 100 + 99, date '2020-01-01' + (g % 1500),
-             now() - g * interval '1 second', now() - g * interval '1 second'
-      FROM generate_series(${from}::int, ${to}::int) g
-      JOIN (SELECT id, (row_number() OVER (ORDER BY name))::int - 1 AS rn FROM products) p ON p.rn = g % ${PRODUCTS}`);
-  }
-  await db.execute(database.kind === 'postgres' ? sql`VACUUM ANALYZE serial_ranges` : sql`ANALYZE serial_ranges`);
-  await db.execute(sql`ANALYZE products`);
-  log(`seeded ${ranges.toLocaleString('en')} ranges over ${PRODUCTS} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const size = { ...SIZES.bench, products: PRODUCTS, ranges };
+  const data = await generateData(database.db, { size, seed: BENCH_SEED, only: ['catalogue'], onRange, now: Date.UTC(2026, 10, 1) });
+  where.prefixes = [...prefixIds.keys()];
+  where.productName = data.products[42 % data.products.length]!.name;
+  await database.db.execute(database.kind === 'postgres' ? sql`VACUUM ANALYZE serial_ranges` : sql`ANALYZE serial_ranges`);
+  await database.db.execute(sql`ANALYZE products`);
+  log(`seeded ${ranges.toLocaleString('en')} ranges over ${PRODUCTS} products with the data generator (CSV import path) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** The real app with a route shaped like the public lookup (serial in, product summary out). */
