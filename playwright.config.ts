@@ -79,6 +79,8 @@ export default defineConfig({
     // The staff dashboard (issue 10): its figures against the API's, the requests chart, en/zh at 1440 and 390 px.
     { name: 'dashboard', testMatch: /dashboard\.spec\.ts/, dependencies: ['setup'], use: chromium },
   ],
+  // After the run: the server's log holds no password, bench key or cookie (e2e/log-secrets.teardown.ts).
+  globalTeardown: './e2e/log-secrets.teardown.ts',
   webServer: {
     // A snapshot of the app built and served beside the run's database (see e2e/serve-snapshot.mjs).
     command: 'node e2e/serve-snapshot.mjs',
@@ -93,7 +95,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR,
       PUBLIC_BASE_URL: BASE_URL,
-      LOG_LEVEL: 'warn',
+      // info: every request is in DATA_DIR/server.log for the log-secrets teardown (stdout is ignored here).
+      LOG_LEVEL: 'info',
     },
   },
 });

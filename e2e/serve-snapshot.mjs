@@ -76,9 +76,13 @@ if (process.env.TEST_DATABASE_URL) {
 
 const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(snap, 'src/server/main.ts')], {
   cwd: snap,
-  stdio: 'inherit',
+  stdio: ['inherit', 'pipe', 'pipe'],
   env,
 });
+// The server's log also goes to DATA_DIR/server.log, which e2e/log-secrets.teardown.ts greps for secrets.
+const serverLog = fs.createWriteStream(path.join(dataDir, 'server.log'));
+server.stdout.on('data', (c) => (process.stdout.write(c), serverLog.write(c)));
+server.stderr.on('data', (c) => (process.stderr.write(c), serverLog.write(c)));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', async (code, signal) => {
   await dropDatabase();
