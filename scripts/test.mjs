@@ -25,7 +25,7 @@ function run(label, cmd, cmdArgs) {
  * PostgreSQL; the flows that write data still run against a PostgreSQL-backed server.
  */
 const DATABASE_MARKERS = /helpers\/(app|database|server-process)|src\/server\/(db|app)|TEST_DATABASE_URL/;
-const UI_ONLY_PROJECTS = ['screens', 'public-host'];
+const UI_ONLY_PROJECTS = ['screens', 'public-host', 'user-guide'];
 
 function databaseFreeTestFiles() {
   return fs
