@@ -5,10 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/free-port';
 
 /** Runs on PGlite only (as `npm run demo` does), so it names no database helper: the PostgreSQL pass leaves it out. */
 async function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }) {
@@ -18,17 +18,6 @@ async function request(url: string, opts: { method?: string; headers?: Record<st
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-demo-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** Starts the demo server, waits for its closing line (a new password command), stops it; answers stdout. */
 async function runDemo(port: number, check: (url: string, out: string) => Promise<void>): Promise<string> {

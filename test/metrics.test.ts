@@ -4,13 +4,13 @@
  * generation time and ingested records. METRICS_PORT serves it on a listener of its own.
  */
 import http from 'node:http';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenMetrics } from '../src/server/lib/metrics';
 import { issueReport } from '../src/server/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { postBatch, record } from './helpers/machine-data';
 import { unitWithRecords } from './helpers/reports';
+import { freePort } from './helpers/free-port';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -76,17 +76,6 @@ describe('/metrics with METRICS_TOKEN', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
