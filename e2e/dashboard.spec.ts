@@ -5,36 +5,22 @@
  * the 30 bars of requests per day with today's lookups, and the last report requests. In English and
  * Chinese at 1440 and 390 px, with screenshots under e2e/artifacts/dashboard and an axe-core check.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Dashboard } from '../src/shared/contract/dashboard';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'dashboard');
-type Language = 'en' | 'zh';
-type Tree = { [key: string]: string | Tree };
-const CATALOGUES = {
-  en: JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', 'en', 'dashboard.json'), 'utf8')) as Tree,
-  zh: JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', 'zh', 'dashboard.json'), 'utf8')) as Tree,
-};
-
-function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
-  let node: string | Tree | undefined = CATALOGUES[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
+const translate = translator(['dashboard']);
+const tr = (lang: Language, key: string, params: Record<string, unknown> = {}) => translate(lang, `dashboard.${key}`, params);
 
 async function shot(page: Page, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, `dashboard-${lang}-${width}.png`), fullPage: true });
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), `${lang} ${width}`).toEqual([]);
+  await expectAxeClean(page, `${lang} ${width}`);
 }
 
 /** A staff member of its own (not an admin: addresses are masked), signed in in a fresh context in `lang`. */

@@ -6,37 +6,20 @@
  * user and days, and a product's history card links to it. In English and Chinese, at 1440 and 390 px,
  * with screenshots under e2e/artifacts/insight and an axe-core check.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'insight');
-type Language = 'en' | 'zh';
-type Tree = { [key: string]: string | Tree };
-const catalogue = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
-const CATALOGUES = { en: { quality: catalogue('en', 'quality'), audit: catalogue('en', 'audit') }, zh: { quality: catalogue('zh', 'quality'), audit: catalogue('zh', 'audit') } };
-
-function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
-  let node: string | Tree | undefined = CATALOGUES[lang] as Tree;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
-
-async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), label).toEqual([]);
-}
+const tr = translator(['quality', 'audit']);
 
 async function shot(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  await axe(page, `${name} ${lang} ${width}`);
+  await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 
 /** An admin of its own, signed in in a fresh context in `lang`. */

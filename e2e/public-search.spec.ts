@@ -7,27 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, waitForEmail } from './helpers';
+import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'public-search');
-type Language = 'en' | 'zh';
-type Tree = { [key: string]: string | Tree };
-const read = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
-const CATALOGUES: Record<Language, Tree> = {
-  en: { search: read('en', 'search'), validation: read('en', 'validation'), publicApi: read('en', 'publicApi'), pages: read('en', 'pages') },
-  zh: { search: read('zh', 'search'), validation: read('zh', 'validation'), publicApi: read('zh', 'publicApi'), pages: read('zh', 'pages') },
-};
-
-/** A text of the catalogue in `lang`, as the page shows it. */
-function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
-  let node: string | Tree | undefined = CATALOGUES[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
+const tr = translator(['search', 'validation', 'publicApi', 'pages']);
 
 interface World {
   prefix: string;
@@ -80,9 +66,7 @@ async function check(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), `${name} ${lang} ${width}`).toEqual([]);
+  await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 
 async function lookup(page: Page, text: string) {

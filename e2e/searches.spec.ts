@@ -8,41 +8,21 @@
  * public report requests are limited to 10 per IP in 15 minutes and every e2e test shares 127.0.0.1: this
  * spec spends exactly one. Two lookups of unknown serials add not-found requests.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { solveChallenge } from 'altcha-lib/v1';
 import { createProduct, createRange, staffBrowser, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi, waitForEmail } from './helpers';
+import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'searches');
-type Language = 'en' | 'zh';
-type Tree = { [key: string]: string | Tree };
-const read = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
-const CATALOGUES: Record<Language, Tree> = {
-  en: { searches: read('en', 'searches'), table: read('en', 'table') },
-  zh: { searches: read('zh', 'searches'), table: read('zh', 'table') },
-};
-
-function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
-  let node: string | Tree | undefined = CATALOGUES[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
-
-async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), label).toEqual([]);
-}
+const tr = translator(['searches', 'table']);
 
 async function shot(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  await axe(page, `${name} ${lang} ${width}`);
+  await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 
 async function adminPage(browser: Browser, baseURL: string, lang: Language, width: number) {

@@ -5,34 +5,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { stamp, staffBrowser } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'settings');
-type Language = 'en' | 'zh';
-type Tree = { [key: string]: string | Tree };
-const read = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
-const CATALOGUES: Record<Language, Tree> = {
-  en: { settingsScreen: read('en', 'settingsScreen'), settings: read('en', 'settings'), app: read('en', 'app') },
-  zh: { settingsScreen: read('zh', 'settingsScreen'), settings: read('zh', 'settings'), app: read('zh', 'app') },
-};
-
-function tr(lang: Language, key: string, params: Record<string, unknown> = {}): string {
-  let node: string | Tree | undefined = CATALOGUES[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
+const tr = translator(['settingsScreen', 'settings', 'app']);
 
 async function check(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), `${name} ${lang} ${width}`).toEqual([]);
+  await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 
 test.describe.configure({ mode: 'serial' });

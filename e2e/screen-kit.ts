@@ -1,0 +1,38 @@
+/**
+ * What the screen specs share: the texts of the message catalogue as a page shows them, and the axe check
+ * every screenshot is held to.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export type Language = 'en' | 'zh';
+type Tree = { [key: string]: string | Tree };
+
+const read = (lang: Language, ns: string) =>
+  JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
+
+/**
+ * `tr(lang, 'searches.title', params)` for the named catalogue files (the first key segment is the file's
+ * name, as in the app), with `{{name}}` filled in; an unknown key fails the test instead of matching nothing.
+ */
+export function translator(namespaces: string[]) {
+  const catalogues: Record<Language, Tree> = {
+    en: Object.fromEntries(namespaces.map((ns) => [ns, read('en', ns)])),
+    zh: Object.fromEntries(namespaces.map((ns) => [ns, read('zh', ns)])),
+  };
+  return (lang: Language, key: string, params: Record<string, unknown> = {}): string => {
+    let node: string | Tree | undefined = catalogues[lang];
+    for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+    if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
+    return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  };
+}
+
+/** No serious or critical WCAG 2.1 A/AA violation on the page as it is now (soft: the test goes on). */
+export async function expectAxeClean(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), label).toEqual([]);
+}
