@@ -162,12 +162,18 @@ for (const lang of ['en', 'zh'] as const) {
     await shoot(page, lang, 'machine-data-csv-import');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
-    await page.locator('tbody tr').first().locator('a[href*="/machine-data/"]').first().click();
-    await expect(page).toHaveURL(/\/machine-data\/[^/]+$/);
-    await shoot(page, lang, 'machine-record');
+    // A record with pressure samples (a share of the demo's records), so that its chart shows a curve.
+    const list = await context.request.get(`${base}/api/v1/machine-data?pageSize=100&sort=testedAt&order=desc`);
+    expect(list.status(), await list.text()).toBe(200);
+    const items = ((await list.json()) as { data: { items: Array<{ id: string; sampleCount: number }> } }).data.items;
+    const sampled = items.find((i) => i.sampleCount > 0) ?? items[0];
+    expect(sampled, 'the demo has test records').toBeDefined();
+    await open(page, lang, `/machine-data/${encodeURIComponent(sampled!.id)}`, 'machine-record');
     await open(page, lang, `/units/${encodeURIComponent(serial)}`, 'unit-history');
     await open(page, lang, '/machines', 'benches');
-    await open(page, lang, '/machine-data/quality', 'quality');
+    // The last year by week: the demo's tests end some weeks before today.
+    const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+    await open(page, lang, `/machine-data/quality?from=${day(364)}&to=${day(0)}&interval=week`, 'quality');
     await open(page, lang, '/searches', 'searches');
     await open(page, lang, '/staffs', 'staffs');
     await open(page, lang, '/settings', 'settings');
