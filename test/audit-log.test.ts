@@ -43,6 +43,15 @@ describe('audit log', () => {
     expect(res.json().data.items[0]).toMatchObject({ action: 'update-profile', actorId: u.user.id, before: { language: 'en' }, after: { language: 'zh' } });
   });
 
+  it('records no profile change when a save changes nothing', async () => {
+    const u = await signedInUser(t.app);
+    const same = await t.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: { cookie: u.cookie }, payload: { language: 'en' } });
+    expect(same.statusCode).toBe(200);
+    const admin = await signedInUser(t.app, { role: 'admin' });
+    const res = await t.app.inject({ url: `/api/v1/audit-log?entityId=${u.user.id}`, headers: { cookie: admin.cookie } });
+    expect(res.json().data.items.map((i: { action: string }) => i.action)).not.toContain('update-profile');
+  });
+
   it('is readable by admins only', async () => {
     const staff = await signedInUser(t.app);
     expect((await t.app.inject({ url: '/api/v1/audit-log', headers: { cookie: staff.cookie }, remoteAddress: randomIp() })).statusCode).toBe(403);

@@ -94,13 +94,13 @@ export async function updateMe(db: Db, user: SessionUser, changes: UpdateMeInput
     const before = await findUserById(tx, user.id);
     if (!before) throw new AppError('unauthenticated', 'errors.sessionExpired');
     const after = (await updateUser(tx, user.id, changes))!;
-    await recordAudit(tx, actorOf(user, ip), {
-      action: 'update-profile',
-      entity: 'user',
-      entityId: user.id,
-      before: { ...auditView(before), preferences: before.preferences },
-      after: { ...auditView(after), preferences: after.preferences },
-    });
+    const was = { ...auditView(before), preferences: before.preferences };
+    const is = { ...auditView(after), preferences: after.preferences };
+    // Saving what is already there (the language button pressed on the current language, a form saved
+    // unchanged) is not a change: an audit row for it would only bury the real ones.
+    if (JSON.stringify(was) !== JSON.stringify(is)) {
+      await recordAudit(tx, actorOf(user, ip), { action: 'update-profile', entity: 'user', entityId: user.id, before: was, after: is });
+    }
     return toSessionUser(after);
   });
 }
