@@ -119,7 +119,7 @@ function postBatchRaw(url: string, key: string, body: Buffer, onSent: () => void
 it('keeps nothing of a machine-data batch whose server was killed mid-way', async () => {
   await server?.stop();
   server = undefined;
-  // On PostgreSQL the kill comes once the batch's transaction is seen open, so one attempt is enough. On
+  // On PostgreSQL the kill comes once the batch's transaction is seen open so one attempt is enough. On
   // PGlite the transaction cannot be seen from outside: the kill comes a fraction of a warm batch's time
   // after the body has left, and on a busy machine that can still be after the answer. Such an attempt
   // proves nothing (the batch was whole and answered), so it is made again with a smaller fraction; every
@@ -160,7 +160,7 @@ async function killBatch(fraction: number): Promise<{ answered: boolean; records
 
   // A first batch, whole: how long storing one takes here once the server is warm (a second look at the
   // first batch, answered as a duplicate, stores nothing but runs the same checks).
-  expect(await postBatchRaw(s.url, bench.key, batch(1), () => undefined)).toBeLessThan(300);
+  if (!serverUrl) expect(await postBatchRaw(s.url, bench.key, batch(1), () => undefined)).toBeLessThan(300);
   let sentAt = 0;
   const t0 = Date.now();
   expect(await postBatchRaw(s.url, bench.key, batch(1), () => (sentAt = Date.now()))).toBeLessThan(300);
