@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { dataDir } from './helpers';
+import { freePort } from '../test/helpers/free-port';
 
 type Language = 'en' | 'zh';
 const DOCS = path.resolve('docs', 'user-guide');
@@ -26,17 +26,6 @@ let base = '';
 let admin = { email: '', password: '' };
 let serial = '';
 let reportId = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
