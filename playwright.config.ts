@@ -52,7 +52,7 @@ export default defineConfig({
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
-    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // Quality analysis and the audit trail (issue 10): a month of test records, the Quality tab, the audit screen.
     { name: 'insight', testMatch: /insight\.spec\.ts/, dependencies: ['setup'], use: chromium },
     {
@@ -78,6 +78,9 @@ export default defineConfig({
     { name: 'settings', testMatch: /settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // The staff dashboard (issue 10): its figures against the API's, the requests chart, en/zh at 1440 and 390 px.
     { name: 'dashboard', testMatch: /dashboard\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // Standards and judgement: the product form's live requirement, a range's body material, the verdict
+    // filter and a record's required vs measured, en/zh at 1440 and 390 px.
+    { name: 'standards', testMatch: /standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // The user guide's screenshots (docs/user-guide): the demo server on its own data, from this run's snapshot.
     { name: 'user-guide', testMatch: /user-guide\.spec\.ts/, use: chromium },
   ],

@@ -1,6 +1,8 @@
 /** A report model for the benchmark: a three-test unit whose shell test has a 2,000-point curve. */
 import type { ReportLanguage } from '../../src/shared/contract/reports';
-import { checkSamples } from '../../src/server/reports/checks';
+import type { TestRequirementView } from '../../src/shared/contract/machine-data';
+import { deriveRequirement, type JudgedProduct } from '../../src/shared/standards/requirement';
+import { checkSamples } from '../../src/shared/standards/sample-checks';
 import type { ReportModel, ReportTest } from '../../src/server/reports/report-model';
 
 function curve(pressure: number, hold: number, points: number): Array<{ t: number; p: number }> {
@@ -30,6 +32,39 @@ function test(testType: ReportTest['testType'], pressure: number, hold: number, 
     samples,
     checks: checkSamples(samples, pressure, hold),
     shortHold: false,
+    verdict: 'conforms',
+    reasons: [],
+    requirement: requirementView(testType),
+  };
+}
+
+const PRODUCT: JudgedProduct = {
+  testStandard: 'api-598',
+  valveType: 'gate',
+  nominalSize: 50,
+  seatType: 'metal',
+  leakageRate: null,
+  pressureFc: null,
+  pressureWcb: 1.6,
+  pressureSus: null,
+};
+
+/** The fixture's requirement, from the standards data as a real report's (API 598, gate, DN 50, WCB 1.6 MPa). */
+function requirementView(testType: ReportTest['testType']): TestRequirementView | null {
+  const r = deriveRequirement(PRODUCT, 'wcb')!;
+  const x = r.tests.find((q) => q.testType === testType);
+  if (!x) return null;
+  return {
+    standard: r.standard.id,
+    standardName: r.standard.name,
+    edition: r.standard.edition,
+    required: x.required,
+    pressureMin: x.pressureMin,
+    pressureMax: x.pressureMax,
+    unrated: x.unrated,
+    holdMin: x.holdMin,
+    leakageKind: x.leakage.kind,
+    leakageMax: x.leakage.max,
   };
 }
 
@@ -54,13 +89,20 @@ export function benchModel(language: ReportLanguage): ReportModel {
       connection: 'Flange',
       application: 'Waterworks',
       applicationMedium: 'Water',
-      pressureFc: 1.6,
-      pressureWcb: 2.5,
+      pressureFc: null,
+      pressureWcb: 1.6,
       pressureSus: null,
       temperatureMin: -10,
       temperatureMax: 120,
-      testStandard: 'API 598',
+      valveType: 'gate',
+      nominalSize: 50,
+      pressureClass: 'CL150',
+      seatType: 'metal',
+      leakageRate: null,
     },
+    standard: { id: 'api-598', name: deriveRequirement(PRODUCT, 'wcb')!.standard.name, edition: deriveRequirement(PRODUCT, 'wcb')!.standard.edition },
+    bodyMaterial: 'wcb',
+    ratedPressure: 1.6,
     productionDate: '2026-02-20',
     range: { start: 'VB2311-000100', end: 'VB2311-000199' },
     tests: [test('shell', 2.4, 60, 2000), test('seat', 1.76, 30, 300), test('backseat', 1.76, 15, 200)],

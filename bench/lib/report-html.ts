@@ -61,7 +61,7 @@ th { color: #555; font-size: 8.5pt; width: 40%; } h1 { font-size: 18pt; } h2 { f
     [t(lang, 'field.number'), m.number],
     [t(lang, 'field.serial'), m.serial],
     [t(lang, 'field.product'), p.name],
-    [t(lang, 'field.testStandard'), p.testStandard],
+    [t(lang, 'field.testStandard'), m.standard ? `${m.standard.name}, ${m.standard.edition}` : t(lang, 'value.none')],
     [t(lang, 'field.productionDate'), formatDay(lang, m.productionDate)],
     [t(lang, 'field.range'), `${m.range.start} – ${m.range.end}`],
     [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],

@@ -16,12 +16,17 @@ export interface Unit {
 
 let n = 0;
 /** A product with a range of 100 units; `records` (may be empty) sent for the range's first serial. */
-export async function unitWithRecords(t: TestApp, records: Array<Record<string, unknown>>, productOverrides: Record<string, unknown> = {}): Promise<Unit> {
+export async function unitWithRecords(
+  t: TestApp,
+  records: Array<Record<string, unknown>>,
+  productOverrides: Record<string, unknown> = {},
+  rangeOverrides: Record<string, unknown> = {},
+): Promise<Unit> {
   n += 1;
   const admin = await adminCookie(t);
   const product = await addProduct(t.app, admin, productOverrides);
   const prefix = `TR${String(n).padStart(2, '0')}${Math.random().toString(36).slice(2, 6).toUpperCase().replace(/[0-9]/g, 'X')}-`;
-  const res = await postRange(t.app, admin, rangeBody(product.id, `${prefix}000100`, `${prefix}000199`, 100));
+  const res = await postRange(t.app, admin, rangeBody(product.id, `${prefix}000100`, `${prefix}000199`, 100, rangeOverrides));
   if (res.statusCode !== 201) throw new Error(`range: ${res.statusCode} ${res.body}`);
   const bench = await createBench(t.app, admin);
   const serial = `${prefix}000100`;

@@ -98,7 +98,15 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
     const rangeRows = function* () {
       for (const g of generateRanges(rangeRandom(), products, size.ranges, size.productionDays, today)) {
         opts.onRange?.(g);
-        yield [products[g.product]!.name, serialOf(g, g.start), serialOf(g, g.end), g.end - g.start + 1, g.productionDate];
+        const row: Record<(typeof SERIAL_RANGE_CSV_COLUMNS)[number], string | number> = {
+          product: products[g.product]!.name,
+          startSerial: serialOf(g, g.start),
+          endSerial: serialOf(g, g.end),
+          totalUnits: g.end - g.start + 1,
+          productionDate: g.productionDate,
+          bodyMaterial: g.bodyMaterial,
+        };
+        yield SERIAL_RANGE_CSV_COLUMNS.map((c) => row[c]);
       }
     };
     const ranges = await importRanges(db, csvBytes(SERIAL_RANGE_CSV_COLUMNS, rangeRows()), actor, importOpts);

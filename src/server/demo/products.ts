@@ -1,28 +1,31 @@
 /**
  * Valve products as a manufacturer lists them: type, size, rating and body material make the name
- * ("DN50 PN40 Cast Steel Gate Valve"); the rating gives the pressure the tests are run at (shell 1.5 ×,
- * seat and backseat 1.1 ×, API 598 / EN 12266-1), the size the holding times.
+ * ("DN50 PN40 Cast Steel Gate Valve"), and the standard fields say the same: valve type, DN, pressure
+ * class, seat (soft for ball and butterfly valves, metal otherwise) and the standard the product is tested
+ * to — API 598 for ASME-rated products, EN 12266-1 (leakage rate A for soft seats, D for metal ones) for
+ * PN-rated ones, a few ISO 5208, and now and then none (the bench's verdict stands). What the tests must
+ * then reach is not stated here: src/shared/standards/requirement.ts derives it (records.ts reads it).
  */
 import type { Fluid } from '../../shared/contract/products';
+import type { BodyMaterial } from '../../shared/standards/requirement';
+import type { LeakageRate, SeatType, TestStandardId, ValveType as StandardValveType } from '../../shared/standards/types';
 import type { Random } from './random';
 
-type Material = 'fc' | 'wcb' | 'sus';
+type Material = BodyMaterial;
 
 interface ValveType {
   code: string;
   name: string;
-  /** gate and globe valves have a backseat to test */
-  backseat: boolean;
-  /** soft-seated valves must not leak at all at the seat test */
-  softSeat: boolean;
+  valveType: StandardValveType;
+  seat: SeatType;
 }
 
 const TYPES: readonly ValveType[] = [
-  { code: 'GV', name: 'Gate Valve', backseat: true, softSeat: false },
-  { code: 'GL', name: 'Globe Valve', backseat: true, softSeat: false },
-  { code: 'BV', name: 'Ball Valve', backseat: false, softSeat: true },
-  { code: 'CV', name: 'Swing Check Valve', backseat: false, softSeat: false },
-  { code: 'BF', name: 'Butterfly Valve', backseat: false, softSeat: true },
+  { code: 'GV', name: 'Gate Valve', valveType: 'gate', seat: 'metal' },
+  { code: 'GL', name: 'Globe Valve', valveType: 'globe', seat: 'metal' },
+  { code: 'BV', name: 'Ball Valve', valveType: 'ball', seat: 'soft' },
+  { code: 'CV', name: 'Swing Check Valve', valveType: 'check', seat: 'metal' },
+  { code: 'BF', name: 'Butterfly Valve', valveType: 'butterfly', seat: 'soft' },
 ];
 
 const SIZES = [15, 25, 50, 80, 100, 150, 200, 300] as const;
@@ -79,11 +82,33 @@ export interface GeneratedProduct {
   pressureSus: number | null;
   temperatureMax: number;
   temperatureMin: number;
-  testStandard: string;
+  valveType: StandardValveType;
+  nominalSize: number;
+  pressureClass: string;
+  seatType: SeatType;
+  testStandard: TestStandardId | '';
+  leakageRate: LeakageRate | null;
   /** what the generator needs beyond the catalogue fields */
   dn: number;
   ratingMpa: number;
+  /** the body material the name says (its ranges carry it) */
+  material: Material;
   type: ValveType;
+}
+
+/** 'Class 150' → 'CL150'; 'PN40' stays. */
+export const pressureClassOf = (label: string) => label.replace(/^Class\s*/i, 'CL').replace(/\s+/g, '').toUpperCase();
+
+/**
+ * The standard of the i-th product: by its rating, except every eighth from the fourth (ISO 5208) and every
+ * seventh from the seventh (none, so that the bench-only path shows). Chosen by position, not drawn, so that
+ * the names and serials of a seed stay what they were.
+ */
+function standardOf(i: number, asme: boolean, seat: SeatType): { testStandard: TestStandardId | ''; leakageRate: LeakageRate | null } {
+  if (i % 7 === 6) return { testStandard: '', leakageRate: null };
+  if (i % 8 === 3) return { testStandard: 'iso-5208', leakageRate: seat === 'soft' ? 'A' : 'C' };
+  if (asme) return { testStandard: 'api-598', leakageRate: null };
+  return { testStandard: 'en-12266-1', leakageRate: seat === 'soft' ? 'A' : 'D' };
 }
 
 function connectionOf(r: Random, dn: number, asme: boolean): string {
@@ -117,20 +142,16 @@ export function generateProducts(r: Random, count: number): GeneratedProduct[] {
       pressureSus: material === 'sus' ? rating.mpa : null,
       temperatureMax: tMax,
       temperatureMin: tMin,
-      testStandard: rating.asme ? 'API 598' : 'EN 12266-1',
+      valveType: type.valveType,
+      nominalSize: dn,
+      pressureClass: pressureClassOf(rating.label),
+      seatType: type.seat,
+      ...standardOf(i, rating.asme, type.seat),
       dn,
       ratingMpa: rating.mpa,
+      material,
       type,
     });
   }
   return out;
-}
-
-/** Minimum holding times, seconds, by size (API 598 table 4; EN 12266-1 is close). */
-export function holdingSeconds(test: 'shell' | 'seat' | 'backseat', dn: number): number {
-  if (test === 'backseat') return dn <= 100 ? 15 : 60;
-  if (dn <= 50) return 15;
-  if (dn <= 150) return 60;
-  if (dn <= 300) return 120;
-  return test === 'shell' ? 300 : 120;
 }

@@ -1,9 +1,11 @@
 /**
  * Serial-number ranges as production assigns them: one series per valve type and size (`GV50-`), numbers
  * handed out in order, a batch of 50 to 1,000 units per range, now and then a gap (numbers not yet
- * assigned, so that some lookups find nothing), production dates spread evenly over the span.
+ * assigned, so that some lookups find nothing), production dates spread evenly over the span. Each range
+ * names its body material (the one the product's name says), which chooses the rating its units carry.
  */
 import { formatSerial } from '../../shared/serial';
+import type { BodyMaterial } from '../../shared/standards/requirement';
 import type { GeneratedProduct } from './products';
 import type { Random } from './random';
 
@@ -16,6 +18,7 @@ export interface GeneratedRange {
   end: number;
   /** YYYY-MM-DD */
   productionDate: string;
+  bodyMaterial: BodyMaterial;
 }
 
 const DAY = 86_400_000;
@@ -39,7 +42,7 @@ export function* generateRanges(r: Random, products: GeneratedProduct[], count: 
     const units = 50 * r.int(1, 20);
     const gap = r.chance(0.3) ? r.int(10, 500) : 0;
     next.set(prefix, start + units + gap);
-    yield { index: i, product, prefix, width, start, end: start + units - 1, productionDate: dayOf(day) };
+    yield { index: i, product, prefix, width, start, end: start + units - 1, productionDate: dayOf(day), bodyMaterial: products[product]!.material };
   }
 }
 

@@ -36,25 +36,29 @@ function missingSerial(r: Random, known: string): string {
   return r.chance(0.5) ? `${known}${r.int(0, 9)}` : `${known.slice(0, dash + 1)}9${known.slice(dash + 2)}`;
 }
 
-/** The rows in groups (a request for several serials is one group), oldest first. */
+/**
+ * The rows in groups (a request for several serials is one group), oldest first, `plan.count` of them. A
+ * group takes its time by the rows before and in it, so the requests run evenly up to `plan.now`: the
+ * last one falls within one step (days / count) before it.
+ */
 export function* generateRequests(r: Random, plan: RequestPlan): Generator<NewSearchRequest> {
+  const span = plan.days * 86_400_000;
+  const at = (rowsThrough: number) => new Date(plan.now - span + Math.floor(((rowsThrough - r()) * span) / plan.count));
   let made = 0;
-  let i = 0;
   while (made < plan.count) {
-    const createdAt = new Date(plan.now - plan.days * 86_400_000 + Math.floor(((i + r()) * plan.days * 86_400_000) / plan.count));
-    i++;
     const language = r.chance(0.4) ? 'zh' : 'en';
     const meta = { clientIp: `${r.int(11, 223)}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`, userAgent: r.pick(AGENTS), language } as const;
     const known = r.pick(plan.serials);
     if (r.chance(0.12)) {
       const id = randomUUID();
-      yield { id, groupId: id, source: 'lookup', serial: missingSerial(r, known), status: 'not-found', createdAt, ...meta };
+      yield { id, groupId: id, source: 'lookup', serial: missingSerial(r, known), status: 'not-found', createdAt: at(made + 1), ...meta };
       made++;
       continue;
     }
     const groupId = randomUUID();
     const to = `${r.pick(MAILBOXES)}@${r.pick(DOMAINS)}`;
     const size = Math.min(plan.count - made, r.chance(0.8) ? 1 : r.int(2, 4));
+    const createdAt = at(made + size);
     const failed = r.chance(0.03);
     const recent = plan.now - createdAt.getTime() < 120_000;
     for (let k = 0; k < size; k++) {

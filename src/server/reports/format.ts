@@ -1,4 +1,6 @@
 /** Numbers, dates and units in the report's language, one place for the PDF, the JSON and the HTML peer. */
+import type { TestRequirementView } from '../../shared/contract/machine-data';
+import type { Verdict } from '../../shared/standards/reasons';
 import type { ReportLanguage } from '../../shared/contract/reports';
 import { translate } from '../../shared/i18n/index';
 
@@ -65,4 +67,28 @@ export function seconds(lang: ReportLanguage, v: number): string {
 /** The i18n key segment of a document type (its code holds a dot, which keys cannot). */
 export function docKey(type: 'test-report-2.2' | 'inspection-certificate-3.1'): 'testReport' | 'inspectionCertificate' {
   return type === 'inspection-certificate-3.1' ? 'inspectionCertificate' : 'testReport';
+}
+
+/** What a test had to reach, as printed beside what it measured. */
+export function requiredPressure(lang: ReportLanguage, r: TestRequirementView): string {
+  if (r.unrated) return t(lang, 'required.unrated');
+  if (r.pressureMin !== null && r.pressureMax !== null) return t(lang, 'required.band', { min: formatNumber(lang, r.pressureMin), max: formatNumber(lang, r.pressureMax) });
+  if (r.pressureMin !== null) return t(lang, 'required.atLeast', { value: mpa(lang, r.pressureMin) });
+  return t(lang, 'value.none');
+}
+
+export function requiredHold(lang: ReportLanguage, r: TestRequirementView): string {
+  return r.holdMin > 0 ? t(lang, 'required.atLeast', { value: seconds(lang, r.holdMin) }) : t(lang, 'value.none');
+}
+
+export function allowedLeakage(lang: ReportLanguage, r: TestRequirementView): string {
+  if (r.leakageKind === 'none') return t(lang, 'required.noVisibleLeakage');
+  if (r.leakageKind === 'any' || r.leakageMax === null) return t(lang, 'value.none');
+  return t(lang, 'required.atMost', { value: `${formatNumber(lang, r.leakageMax, 3)} ${t(lang, `unit.${r.leakageKind}`)}` });
+}
+
+/** The line's verdict in a customer's words: conforms to the standard, does not, or judged by the bench alone. */
+export function verdictText(lang: ReportLanguage, x: { verdict: Verdict; result: 'pass' | 'fail' }): string {
+  if (x.verdict === 'not-assessed') return t(lang, `verdict.bench.${x.result}`);
+  return t(lang, `verdict.${x.verdict === 'conforms' && x.result === 'pass' ? 'conforms' : 'nonconforming'}`);
 }

@@ -13,18 +13,22 @@ import { PG, pgErrorCode } from '../modules/catalogue/db-errors';
 import { getSettingsWithRevision, signingMaterial, textOr } from '../modules/settings/settings.service';
 import { readLogo } from '../modules/settings/settings.repo';
 import { certificateName } from './certificate';
-import { checkSamples } from './checks';
+import { checkSamples } from '../../shared/standards/sample-checks';
 import { decodeSamples } from '../modules/machine-data/record-codec';
 import { renderReportPdf } from './render-pdf';
 import { reportGeneration } from '../lib/metrics';
-import { dataVersion, gate, latestByType, readRecords, readUnit, type UnitData } from './report-data';
+import { dataVersion, gateOf, latestByType, type HoldReason, readRecords, readUnit, type UnitData } from './report-data';
 import type { ReportModel, ReportTest } from './report-model';
+import type { TestRequirementView } from '../../shared/contract/machine-data';
+import { reasonsOf } from '../../shared/standards/reasons';
+import { deriveRequirement } from '../../shared/standards/requirement';
+import { judgedProduct } from '../modules/standards/requirements.repo';
 import * as repo from './reports.repo';
 import { signatureLength, signPdf } from './signing';
 import { docKey, t } from './format';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 2;
 
 export interface IssuedReport {
   id: string;
@@ -46,7 +50,7 @@ export interface IssuedReport {
 
 export type IssueResult =
   | { status: 'issued'; report: IssuedReport }
-  | { status: 'held' }
+  | { status: 'held'; held: HoldReason[] }
   | { status: 'no-data' }
   | { status: 'not-found' };
 
@@ -96,13 +100,15 @@ const inflight = new Map<string, Promise<IssueResult>>();
 export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {
   const unit = await readUnit(db, input.serial);
   if (!unit) return { status: 'not-found' };
-  const g = gate(unit.heads);
-  if (g === 'no-data') return { status: 'no-data' };
-  if (g === 'held') return { status: 'held' };
+  const g = gateOf(unit);
+  if (g.status === 'no-data') return { status: 'no-data' };
+  if (g.status === 'held') return { status: 'held', held: g.held };
 
   const baseUrl = (input.publicBaseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
-  const { settings, revision } = await getSettingsWithRevision(db);
+  // The signing material first: on first use it makes the certificate and moves the settings revision, which
+  // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);
+  const { settings, revision } = await getSettingsWithRevision(db);
   const dataV = dataVersion(unit.heads);
   const sourceVersion = createHash('sha256')
     .update(JSON.stringify([LAYOUT_VERSION, dataV, unit.product.id, unit.product.updatedAt, unit.range.id, unit.range.updatedAt, revision, material.fingerprint, baseUrl]))
@@ -168,8 +174,11 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           issuedAt,
           certificateFingerprint: material.fingerprint,
           flags,
+          supersededBy: null,
+          supersededReason: null,
         };
         await repo.insertReport(tx, row);
+        await repo.supersedeEarlier(tx, row);
         return { status: 'issued', report: toIssued(row, false) };
       });
     } catch (err) {
@@ -210,6 +219,24 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
   const order = ['shell', 'seat', 'backseat', 'air-seat', 'functional'];
   rows.sort((a, b) => order.indexOf(a.testType) - order.indexOf(b.testType));
   const flags: IssuedReport['flags'] = [];
+  const judged = deriveRequirement(judgedProduct(unit.product), unit.range.bodyMaterial);
+  const requirementOf = (testType: string): TestRequirementView | null => {
+    const req = judged?.tests.find((x) => x.testType === testType);
+    if (!judged || !req) return null;
+    const st = judged.standard;
+    return {
+      standard: st.id,
+      standardName: st.name,
+      edition: st.edition,
+      required: req.required,
+      pressureMin: req.pressureMin,
+      pressureMax: req.pressureMax,
+      unrated: req.unrated,
+      holdMin: req.holdMin,
+      leakageKind: req.leakage.kind,
+      leakageMax: req.leakage.max,
+    };
+  };
   const tests: ReportTest[] = rows.map((r) => {
     const samples = decodeSamples(r.samples);
     const testPressure = Number(r.testPressure);
@@ -232,6 +259,9 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       samples,
       checks,
       shortHold,
+      verdict: r.verdict,
+      reasons: reasonsOf(r.reasons),
+      requirement: r.verdict === 'not-assessed' ? null : requirementOf(r.testType),
     };
   });
   const s = c.settings;
@@ -264,8 +294,15 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       pressureSus: num(p.pressureSus),
       temperatureMin: Number(p.temperatureMin),
       temperatureMax: Number(p.temperatureMax),
-      testStandard: p.testStandard,
+      valveType: p.valveType,
+      nominalSize: p.nominalSize,
+      pressureClass: p.pressureClass,
+      seatType: p.seatType,
+      leakageRate: p.leakageRate,
     },
+    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: judged.standard.edition } : null,
+    bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
+    ratedPressure: judged?.ratedPressure ?? null,
     productionDate: unit.range.productionDate,
     range: { start: unit.range.startSerial, end: unit.range.endSerial },
     tests,

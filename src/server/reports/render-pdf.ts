@@ -8,7 +8,8 @@ import PDFDocument from 'pdfkit';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
-import { docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, seconds, t } from './format';
+import { allowedLeakage, docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, requiredHold, requiredPressure, seconds, t, verdictText } from './format';
+import { npsLabel } from '../../shared/standards/sizes';
 import { reportFonts, shareLayoutCache } from './fonts';
 import { reportJson } from './report-json';
 import type { ReportModel, ReportTest } from './report-model';
@@ -60,7 +61,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       Title: `${title} ${m.number}`,
       Author: m.company.name,
       Subject: t(lang, 'subject', { serial: m.serial, product: m.product.name }),
-      Keywords: `${m.serial}, ${m.number}, EN 10204, ${m.product.testStandard}`.replace(/, $/, ''),
+      Keywords: `${m.serial}, ${m.number}, EN 10204, ${m.standard?.name ?? ''}`.replace(/, $/, ''),
       Creator: 'Test Report Center',
       Producer: 'Test Report Center (pdfkit)',
       CreationDate: m.issuedAt,
@@ -142,7 +143,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     [t(lang, 'field.number'), m.number],
     [t(lang, 'field.serial'), m.serial],
     [t(lang, 'field.product'), m.product.name],
-    [t(lang, 'field.testStandard'), m.product.testStandard || t(lang, 'value.none')],
+    [t(lang, 'field.testStandard'), m.standard ? `${m.standard.name}, ${m.standard.edition}` : t(lang, 'value.none')],
     [t(lang, 'field.productionDate'), formatDay(lang, m.productionDate)],
     [t(lang, 'field.range'), `${m.range.start} – ${m.range.end}`],
     [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],
@@ -162,6 +163,13 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     ...(p.connection ? [[t(lang, 'field.connection'), p.connection] as [string, string]] : []),
     ...(p.application ? [[t(lang, 'field.application'), p.application] as [string, string]] : []),
     ...(p.applicationMedium ? [[t(lang, 'field.applicationMedium'), p.applicationMedium] as [string, string]] : []),
+    ...(p.valveType ? [[t(lang, 'field.valveType'), t(lang, `valveType.${p.valveType}`)] as [string, string]] : []),
+    ...(p.nominalSize ? [[t(lang, 'field.nominalSize'), `DN ${p.nominalSize} (${npsLabel(p.nominalSize)})`] as [string, string]] : []),
+    ...(p.pressureClass ? [[t(lang, 'field.pressureClass'), p.pressureClass] as [string, string]] : []),
+    ...(p.seatType
+      ? [[t(lang, 'field.seatType'), `${t(lang, `seatType.${p.seatType}`)}${p.leakageRate && m.standard && m.standard.id !== 'api-598' ? `, ${t(lang, 'value.leakageRate', { rate: p.leakageRate })}` : ''}`] as [string, string]]
+      : []),
+    ...(m.bodyMaterial ? [[t(lang, 'field.bodyMaterial'), t(lang, `material.${m.bodyMaterial}`)] as [string, string]] : []),
     ...(p.pressureFc !== null ? [[t(lang, 'field.pressureFc'), mpa(lang, p.pressureFc)] as [string, string]] : []),
     ...(p.pressureWcb !== null ? [[t(lang, 'field.pressureWcb'), mpa(lang, p.pressureWcb)] as [string, string]] : []),
     ...(p.pressureSus !== null ? [[t(lang, 'field.pressureSus'), mpa(lang, p.pressureSus)] as [string, string]] : []),
@@ -172,6 +180,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
 
   heading('H2', t(lang, 'heading.results'), 12);
   summaryTable(doc, root, m);
+  para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), { color: MUTED, size: 8, gap: 4 });
   doc.y += 10;
   for (const test of m.tests) testBlock(doc, root, m, test, heading);
 
@@ -285,35 +294,50 @@ function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: Ta
   drawTable(doc, root, rows.map(([k, v]) => [{ text: k, header: 'Row' as const }, { text: v }]), [o.labelWidth, o.width - o.labelWidth], { size, pad: o.pad ?? 3 });
 }
 
-/** One line per test (type, pressure, holding time, result, tested at): the answer at a glance, on page one. */
+/**
+ * One line per test, required beside measured (test pressure, hold, leakage) and the judgement: the answer
+ * at a glance, on page one.
+ */
 function summaryTable(doc: Doc, root: Doc, m: ReportModel): void {
   const lang = m.language;
-  const head: Cell[] = ['test', 'testPressure', 'holding', 'result', 'testedAt'].map((k) => ({ text: t(lang, `field.${k}`), header: 'Column' as const }));
-  ensureSpace(doc, (m.tests.length + 1) * 18);
-  const rows: Cell[][] = m.tests.map((x) => [
-    { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
-    { text: mpa(lang, x.testPressure) },
-    { text: seconds(lang, x.holdingSeconds) },
-    { text: t(lang, `result.${x.result}`), bold: true, color: x.result === 'pass' ? PASS : FAIL },
-    { text: formatDateTime(lang, x.testedAt) },
-  ]);
-  drawTable(doc, root, [head, ...rows], [W - 80 - 70 - 70 - 130, 80, 70, 70, 130], { size: 8.5, pad: 2.5 });
+  const head: Cell[] = ['test', 'testPressure', 'holding', 'leakage', 'verdict'].map((k) => ({ text: t(lang, `field.${k}`), header: 'Column' as const }));
+  ensureSpace(doc, (m.tests.length + 1) * 26);
+  const rows: Cell[][] = m.tests.map((x) => {
+    const r = x.requirement;
+    const line = (measured: string, required: string | null) => (required ? t(lang, 'required.line', { measured, required }) : measured);
+    const ok = x.verdict === 'not-assessed' ? x.result === 'pass' : x.verdict === 'conforms' && x.result === 'pass';
+    return [
+      { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
+      { text: line(mpa(lang, x.testPressure), r ? requiredPressure(lang, r) : null) },
+      { text: line(seconds(lang, x.holdingSeconds), r ? requiredHold(lang, r) : null) },
+      { text: line(leakageText(lang, x), r ? allowedLeakage(lang, r) : null) },
+      { text: verdictText(lang, x), bold: true, color: ok ? PASS : FAIL },
+    ];
+  });
+  drawTable(doc, root, [head, ...rows], [70, 110, 90, W - 70 - 110 - 90 - 110, 110], { size: 8, pad: 2.5 });
+}
+
+function leakageText(lang: ReportModel['language'], x: ReportTest): string {
+  return x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`.trim();
 }
 
 function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: (tag: 'H3', text: string, size: number, color?: string) => void): void {
   const lang = m.language;
   const c = x.checks;
+  const req = x.requirement;
   const rows: Array<[string, string]> = [
     [t(lang, 'field.medium'), t(lang, `medium.${x.medium}`)],
-    [t(lang, 'field.testPressure'), mpa(lang, x.testPressure)],
-    [t(lang, 'field.holding'), seconds(lang, x.holdingSeconds)],
-    [t(lang, 'field.leakage'), x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`.trim()],
+    [t(lang, 'field.testPressure'), req ? t(lang, 'required.line', { measured: mpa(lang, x.testPressure), required: requiredPressure(lang, req) }) : mpa(lang, x.testPressure)],
+    [t(lang, 'field.holding'), req ? t(lang, 'required.line', { measured: seconds(lang, x.holdingSeconds), required: requiredHold(lang, req) }) : seconds(lang, x.holdingSeconds)],
+    [t(lang, 'field.leakage'), req ? t(lang, 'required.line', { measured: leakageText(lang, x), required: allowedLeakage(lang, req) }) : leakageText(lang, x)],
+    [t(lang, 'field.verdict'), verdictText(lang, x)],
+    ...(x.reasons.length ? [[t(lang, 'field.reasons'), x.reasons.map((code) => t(lang, `reason.${code}`)).join('; ')] as [string, string]] : []),
     [t(lang, 'field.result'), t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })],
     [t(lang, 'field.testedAt'), formatDateTime(lang, x.testedAt)],
     [t(lang, 'field.bench'), x.bench ?? t(lang, 'value.none')],
     [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
     [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
-    ...(m.product.testStandard ? [[t(lang, 'field.testStandard'), m.product.testStandard] as [string, string]] : []),
+    ...(req ? [[t(lang, 'field.testStandard'), `${req.standardName}, ${req.edition}`] as [string, string]] : []),
   ];
   if (c) {
     rows.push([t(lang, 'field.peak'), c.reached ? mpa(lang, c.peak) : `${mpa(lang, c.peak)} (${t(lang, 'value.notReached')})`]);
@@ -325,7 +349,8 @@ function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: 
   const chartHeight = 170;
   // A test's table and chart stay together on one page: measured, not guessed (labels wrap in English).
   ensureSpace(doc, Math.max(tableHeight(doc, rows, look), chartHeight) + 30);
-  heading('H3', `${t(lang, `test.${x.testType}`)} — ${t(lang, `result.${x.result}`)}`, 10.5, x.result === 'pass' ? PASS : FAIL);
+  const ok = x.verdict === 'not-assessed' ? x.result === 'pass' : x.verdict === 'conforms' && x.result === 'pass';
+  heading('H3', `${t(lang, `test.${x.testType}`)} — ${verdictText(lang, x)}`, 10.5, ok ? PASS : FAIL);
   const top = doc.y;
   keyValueTable(doc, root, rows, look);
   const bottom = doc.y;
@@ -342,8 +367,13 @@ function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: 
         drawChart(
           doc,
           box,
-          { samples: x.samples, testPressure: x.testPressure, holdingSeconds: x.holdingSeconds },
-          { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.reference'), hold: t(lang, 'chart.hold') },
+          // With a standard the chart draws what the test had to reach: the required pressure and the minimum hold.
+          req?.pressureMin != null
+            ? { samples: x.samples, testPressure: req.pressureMin, holdingSeconds: req.holdMin }
+            : { samples: x.samples, testPressure: x.testPressure, holdingSeconds: x.holdingSeconds },
+          req?.pressureMin != null
+            ? { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.required'), hold: t(lang, 'chart.minHold') }
+            : { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.reference'), hold: t(lang, 'chart.hold') },
           'R',
         ),
       ),

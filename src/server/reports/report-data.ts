@@ -4,7 +4,11 @@
  * request that is held or reuses a stored report never loads a chart's worth of samples.
  */
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { reasonsOf, type ReasonCode, type Verdict } from '../../shared/standards/reasons';
+import { requiredTests, STANDARDS } from '../../shared/standards/requirement';
+import type { StandardEdition } from '../../shared/standards/types';
+import { judgedProduct } from '../modules/standards/requirements.repo';
 import type { TestType } from '../../shared/contract/machine-data';
 import { formatSerial, parseSerial, type ParsedSerial } from '../../shared/serial';
 import type { Executor } from '../db/client';
@@ -15,6 +19,11 @@ export interface RecordHead {
   id: number;
   testType: TestType;
   result: 'pass' | 'fail';
+  /** 'fail' when the bench failed it or the product finds it nonconforming (migration 0010) */
+  outcome: 'pass' | 'fail';
+  verdict: Verdict;
+  /** bits of src/shared/standards/reasons.ts */
+  reasons: number;
   testedAt: Date;
   contentHash: Buffer;
 }
@@ -39,23 +48,63 @@ export function latestByType(heads: readonly RecordHead[]): Map<TestType, { late
   return out;
 }
 
-/** The release gate: issued only when the latest result of every test type the unit has is a pass. */
-export function gate(heads: readonly RecordHead[]): 'pass' | 'held' | 'no-data' {
-  if (heads.length === 0) return 'no-data';
-  for (const { latest } of latestByType(heads).values()) if (latest.result !== 'pass') return 'held';
-  return 'pass';
+/** Why the release gate holds a unit: a test that failed (by the bench or by the standard), or one missing. */
+export type HoldReason =
+  | { testType: TestType; kind: 'failed'; testedAt: Date; bench: 'pass' | 'fail'; reasons: ReasonCode[] }
+  | { testType: TestType; kind: 'missing' };
+
+export interface GateResult {
+  status: 'pass' | 'held' | 'no-data';
+  held: HoldReason[];
+}
+
+/**
+ * The release gate: a report is issued only when the unit has every test its product's standard requires
+ * (or an alternative the standard allows) and the latest of each test type it has passes — by the bench
+ * and, where the product has a standard, by the product's judgement (the record's outcome). Without a
+ * standard, the bench's latest results decide, as before standards were kept.
+ */
+export function gate(heads: readonly RecordHead[], required: readonly TestType[] = [], alternatives: StandardEdition['alternatives'] = {}): GateResult {
+  if (heads.length === 0) return { status: 'no-data', held: [] };
+  const latest = latestByType(heads);
+  const held: HoldReason[] = [];
+  for (const [testType, { latest: h }] of latest) {
+    if (h.outcome !== 'pass') held.push({ testType, kind: 'failed', testedAt: h.testedAt, bench: h.result, reasons: reasonsOf(h.reasons) });
+  }
+  for (const testType of required) {
+    const standIns = [testType, ...(alternatives?.[testType] ?? [])];
+    if (!standIns.some((t) => latest.has(t))) held.push({ testType, kind: 'missing' });
+  }
+  return { status: held.length ? 'held' : 'pass', held };
+}
+
+/** The gate of a unit read by readUnit: its product's required tests come from the product's standard. */
+export function gateOf(unit: UnitData): GateResult {
+  const p = judgedProduct(unit.product);
+  const standard = p.testStandard ? STANDARDS[p.testStandard] : null;
+  return gate(unit.heads, requiredTests(p), standard?.alternatives);
 }
 
 /** SHA-256 over the unit's record ids and content hashes: changes when a record is added, changed or removed. */
 export function dataVersion(heads: readonly RecordHead[]): string {
   const h = createHash('sha256');
-  for (const r of [...heads].sort((a, b) => a.id - b.id)) h.update(`${r.id}:`).update(r.contentHash).update('\n');
+  // The judgement is part of the data: a re-judged record (its product's standard or size changed) gives a new report.
+  for (const r of [...heads].sort((a, b) => a.id - b.id)) h.update(`${r.id}:${r.verdict}:${r.reasons}:`).update(r.contentHash).update('\n');
   return h.digest('hex');
 }
 
 export async function readHeads(db: Executor, p: ParsedSerial): Promise<RecordHead[]> {
   const rows = await db
-    .select({ id: testRecords.id, testType: testRecords.testType, result: testRecords.result, testedAt: testRecords.testedAt, contentHash: testRecords.contentHash })
+    .select({
+      id: testRecords.id,
+      testType: testRecords.testType,
+      result: testRecords.result,
+      outcome: sql<'pass' | 'fail'>`${testRecords.outcome}`,
+      verdict: testRecords.verdict,
+      reasons: testRecords.reasons,
+      testedAt: testRecords.testedAt,
+      contentHash: testRecords.contentHash,
+    })
     .from(testRecords)
     .where(and(eq(testRecords.prefix, p.prefix), eq(testRecords.width, p.width), eq(testRecords.serialNo, p.number)))
     .orderBy(asc(testRecords.testedAt), asc(testRecords.id));

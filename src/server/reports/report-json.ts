@@ -33,7 +33,16 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       pressureRatingsMPa: { FC: m.product.pressureFc, WCB: m.product.pressureWcb, SUS: m.product.pressureSus },
       temperatureRangeC: { min: m.product.temperatureMin, max: m.product.temperatureMax },
     },
-    B02_testStandard: m.product.testStandard || null,
+    B02_testStandard: m.standard ? { id: m.standard.id, name: m.standard.name, edition: m.standard.edition } : null,
+    B03_valve: {
+      type: m.product.valveType,
+      nominalSizeDN: m.product.nominalSize,
+      pressureClass: m.product.pressureClass || null,
+      seat: m.product.seatType,
+      leakageRate: m.product.leakageRate,
+      bodyMaterial: m.bodyMaterial,
+      ratedPressureMPa: m.ratedPressure,
+    },
     B07_productIdentification: { serial: m.serial, serialRange: m.range, productionDate: m.productionDate },
     B08_quantity: 1,
     D02_pressureTests: m.tests.map((x) => ({
@@ -44,6 +53,18 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       holdingSeconds: x.holdingSeconds,
       leakage: x.leakageValue === null ? null : { value: x.leakageValue, unit: x.leakageUnit },
       result: x.result,
+      // The product's judgement against B02 (not-assessed: no standard, the bench's result stands), and the
+      // requirement beside the measurement.
+      verdict: x.verdict,
+      reasons: x.reasons,
+      requirement: x.requirement
+        ? {
+            testPressureMPa: { min: x.requirement.pressureMin, max: x.requirement.pressureMax },
+            minHoldingSeconds: x.requirement.holdMin,
+            allowedLeakage: x.requirement.leakageKind === 'none' ? { none: true } : x.requirement.leakageKind === 'any' ? null : { max: x.requirement.leakageMax, unit: x.requirement.leakageKind },
+            requiredByStandard: x.requirement.required,
+          }
+        : null,
       testedAt: x.testedAt.toISOString(),
       bench: x.bench,
       operator: x.operator,

@@ -7,7 +7,10 @@ import type { TestMedium, TestResult, TestType } from '../../shared/contract/mac
 import type { Fluid } from '../../shared/contract/products';
 import type { ReportLanguage } from '../../shared/contract/reports';
 import type { DocumentType } from '../../shared/contract/settings';
-import type { SampleChecks } from './checks';
+import type { TestRequirementView } from '../../shared/contract/machine-data';
+import type { ReasonCode, Verdict } from '../../shared/standards/reasons';
+import type { BodyMaterial } from '../../shared/standards/requirement';
+import type { SampleChecks } from '../../shared/standards/sample-checks';
 
 export interface ReportTest {
   recordId: string;
@@ -28,6 +31,11 @@ export interface ReportTest {
   checks: SampleChecks | null;
   /** a bench pass whose samples held for less than the holding time */
   shortHold: boolean;
+  /** the product's judgement against its standard; 'not-assessed' = the bench's result stands */
+  verdict: Verdict;
+  reasons: ReasonCode[];
+  /** what the standard asks of this test; null when not assessed */
+  requirement: TestRequirementView | null;
 }
 
 export interface ReportModel {
@@ -57,8 +65,17 @@ export interface ReportModel {
     pressureSus: number | null;
     temperatureMin: number;
     temperatureMax: number;
-    testStandard: string;
+    valveType: string | null;
+    nominalSize: number | null;
+    pressureClass: string;
+    seatType: string | null;
+    leakageRate: string | null;
   };
+  /** the standard the tests are judged by; null = none (the bench's verdicts stand) */
+  standard: { id: string; name: string; edition: string } | null;
+  /** the unit's body material and the rating the required pressures follow */
+  bodyMaterial: BodyMaterial | null;
+  ratedPressure: number | null;
   productionDate: string;
   range: { start: string; end: string };
   tests: ReportTest[];

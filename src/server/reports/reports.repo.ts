@@ -20,6 +20,8 @@ const facts = {
   issuedAt: reports.issuedAt,
   certificateFingerprint: reports.certificateFingerprint,
   flags: reports.flags,
+  supersededBy: reports.supersededBy,
+  supersededReason: reports.supersededReason,
 };
 export type ReportFacts = Omit<ReportRow, 'bytes'>;
 
@@ -59,5 +61,22 @@ export async function findFactsBy(db: Executor, by: { id: string } | { code: str
 
 export async function findBytes(db: Executor, id: string): Promise<{ bytes: Buffer; serial: string; sha256: Buffer } | null> {
   const [row] = await db.select({ bytes: reports.bytes, serial: reports.serial, sha256: reports.sha256 }).from(reports).where(eq(reports.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Marks the unit's earlier reports in the new one's language as superseded by it: 'data' when the unit's
+ * test data or its judgement differ from the new report's, 'document' when only the layout, texts or
+ * signing certificate changed. In the issuing transaction.
+ */
+export async function supersedeEarlier(db: Executor, r: { id: string; serial: string; language: string; dataVersion: string }): Promise<void> {
+  await db.execute(sql`UPDATE reports SET superseded_by = ${r.id},
+      superseded_reason = CASE WHEN data_version = ${r.dataVersion} THEN 'document' ELSE 'data' END
+    WHERE serial = ${r.serial} AND language = ${r.language} AND id <> ${r.id} AND superseded_by IS NULL`);
+}
+
+/** Number and issue date of a report (the one that superseded another). */
+export async function findHead(db: Executor, id: string): Promise<{ id: string; number: string; issuedAt: Date } | null> {
+  const [row] = await db.select({ id: reports.id, number: reports.number, issuedAt: reports.issuedAt }).from(reports).where(eq(reports.id, id)).limit(1);
   return row ?? null;
 }

@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { envelope, listQuery, optionalText } from './common';
 import { decimalField, PRESSURE_MAX, printable } from './products';
 import { serialField } from './serials';
+import { REASON_CODES, VERDICTS } from '../standards/reasons';
+import { TEST_STANDARD_IDS } from '../standards/types';
 
-export const TEST_TYPES = ['shell', 'seat', 'backseat', 'air-seat', 'functional'] as const;
-export type TestType = (typeof TEST_TYPES)[number];
+import { TEST_TYPES } from './test-types';
+export { TEST_TYPES, type TestType } from './test-types';
 export const TEST_MEDIA = ['water', 'air', 'nitrogen', 'oil'] as const;
 export type TestMedium = (typeof TEST_MEDIA)[number];
 export const TEST_RESULTS = ['pass', 'fail'] as const;
@@ -201,6 +203,42 @@ export const ingestResult = z.object({
 export type IngestResult = z.infer<typeof ingestResult>;
 export const ingestEnvelope = envelope(ingestResult);
 
+/** What one test had to reach under its product's standard (src/shared/standards/requirement.ts). */
+export const testRequirement = z.object({
+  standard: z.enum(TEST_STANDARD_IDS),
+  /** printed name and edition, e.g. "API 598", "10th edition, 2016" */
+  standardName: z.string(),
+  edition: z.string(),
+  /** the standard requires this test of the valve type */
+  required: z.boolean(),
+  /** MPa; null = no bound */
+  pressureMin: z.number().nullable(),
+  pressureMax: z.number().nullable(),
+  /** the unit's body material has no rated pressure on the product */
+  unrated: z.boolean(),
+  /** seconds */
+  holdMin: z.number().int(),
+  /** 'none' = no visible leakage; a unit = at most leakageMax of it; 'any' = not judged */
+  leakageKind: z.enum(['none', 'drops/min', 'bubbles/min', 'mm3/s', 'any']),
+  leakageMax: z.number().nullable(),
+});
+export type TestRequirementView = z.infer<typeof testRequirement>;
+
+/**
+ * The product's judgement of a record: `conforms`, `nonconforming` (with reasons), or `not-assessed` (no
+ * standard on the product, or a test type it does not judge: the bench's result stands).
+ */
+export const assessment = z.object({
+  verdict: z.enum(VERDICTS),
+  reasons: z.array(z.enum(REASON_CODES)),
+  requirement: testRequirement.nullable(),
+  /** seconds the samples stayed at the test pressure; null without samples */
+  heldSeconds: z.number().nullable(),
+  /** a bench pass that the product finds nonconforming */
+  disagreement: z.boolean(),
+});
+export type Assessment = z.infer<typeof assessment>;
+
 /** A record as the list shows it: no samples, only their count. `id` is the server's id (for URLs). */
 export const testRecord = z.object({
   id: z.string(),
@@ -224,6 +262,7 @@ export const testRecord = z.object({
   productId: z.string().nullable(),
   productName: z.string().nullable(),
   rangeId: z.string().nullable(),
+  assessment,
 });
 export type TestRecord = z.infer<typeof testRecord>;
 
@@ -276,6 +315,8 @@ export const testRecordListQuery = listQuery(TEST_RECORD_SORTS).extend({
   serial: z.string().trim().max(200).optional(),
   productId: z.string().trim().max(100).optional(),
   result: z.enum(TEST_RESULTS, { error: 'validation.oneOf' }).optional(),
+  /** the product's verdict; `disagreement` = a bench pass the product finds nonconforming */
+  verdict: z.enum([...VERDICTS, 'disagreement'], { error: 'validation.oneOf' }).optional(),
   testType: z.enum(TEST_TYPES, { error: 'validation.oneOf' }).optional(),
   machineId: z.string().trim().max(100).optional(),
   matched: z

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { listQuery, optionalText, requiredText } from './common';
+import { missingForStandard } from '../standards/requirement';
+import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../standards/types';
 
 export const FLUIDS = ['water', 'steam', 'oil', 'gas', 'air', 'chemical'] as const;
 export type Fluid = (typeof FLUIDS)[number];
@@ -12,9 +14,11 @@ export const PRODUCT_NAME_MAX = 120;
 export const PRESSURE_MAX = 1000; // MPa; far above any valve rating, below numeric(9,3)
 export const TEMPERATURE_MIN = -273.15;
 export const TEMPERATURE_MAX = 2000;
-export const TEST_STANDARD_MAX = 120;
-/** Suggestions for a product's test standard; any other text is accepted too. */
-export const TEST_STANDARDS = ['API 598', 'EN 12266-1', 'ISO 5208', 'API 6D', 'MSS SP-61'] as const;
+export const PRESSURE_CLASS_MAX = 20;
+/** DN in millimetres: DN 1 … DN 4000 covers every valve a bench tests. */
+export const NOMINAL_SIZE_MAX = 4000;
+/** Common pressure classes, offered in the form; any other text up to 20 characters is accepted. */
+export const PRESSURE_CLASSES = ['CL150', 'CL300', 'CL600', 'CL900', 'CL1500', 'CL2500', 'PN10', 'PN16', 'PN25', 'PN40', 'PN63', 'PN100'] as const;
 
 /**
  * A decimal typed into a form or sent as JSON: `''`, null and undefined mean "not set" (null), otherwise a
@@ -45,6 +49,14 @@ export function decimalField(opts: { min: number; max: number; scale: number; re
     });
 }
 
+/** An optional choice from a list: '' and null mean "not set". */
+function optionalChoice<T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .union([z.enum(values), z.literal(''), z.null()], { error: 'validation.oneOf' })
+    .optional()
+    .transform((v): T[number] | null => (v ? v : null));
+}
+
 const pressure = () => decimalField({ min: 0, max: PRESSURE_MAX, scale: 3 });
 const temperature = () => decimalField({ min: TEMPERATURE_MIN, max: TEMPERATURE_MAX, scale: 2, required: true });
 
@@ -64,8 +76,18 @@ export const productFields = z.object({
   pressureSus: pressure(),
   temperatureMax: temperature(),
   temperatureMin: temperature(),
-  /** the standard the product is tested to, printed beside each test on its reports; '' = none given */
-  testStandard: text(TEST_STANDARD_MAX),
+  valveType: optionalChoice(VALVE_TYPES),
+  /** DN, whole millimetres */
+  nominalSize: decimalField({ min: 1, max: NOMINAL_SIZE_MAX, scale: 0 }),
+  pressureClass: text(PRESSURE_CLASS_MAX).transform((v) => v.toUpperCase().replace(/\s+/g, '')),
+  seatType: optionalChoice(SEAT_TYPES),
+  /** the standard every test of the product is judged by; '' = none (the bench's verdict stands) */
+  testStandard: z
+    .union([z.enum(TEST_STANDARD_IDS), z.literal(''), z.null()], { error: 'validation.oneOf' })
+    .optional()
+    .transform((v) => v ?? ''),
+  /** EN 12266-1 / ISO 5208 leakage rate of the seat test */
+  leakageRate: optionalChoice(LEAKAGE_RATES),
 });
 
 /** Add or replace a product: the field rules plus "at least one pressure rating" and "Min <= Max". */
@@ -75,6 +97,10 @@ export const productInput = productFields.superRefine((v, ctx) => {
   }
   if (v.temperatureMin !== null && v.temperatureMax !== null && v.temperatureMin > v.temperatureMax) {
     ctx.addIssue({ code: 'custom', path: ['temperatureMin'], message: 'products.validation.temperatureOrder' });
+  }
+  // A standard judges by these; without them no requirement can be derived, so the form asks for them.
+  for (const field of missingForStandard(v)) {
+    ctx.addIssue({ code: 'custom', path: [field], message: 'products.validation.neededByStandard' });
   }
 });
 export type ProductInput = z.input<typeof productInput>;
@@ -92,7 +118,12 @@ export const product = z.object({
   pressureSus: z.number().nullable(),
   temperatureMax: z.number(),
   temperatureMin: z.number(),
-  testStandard: z.string(),
+  valveType: z.enum(VALVE_TYPES).nullable(),
+  nominalSize: z.number().int().nullable(),
+  pressureClass: z.string(),
+  seatType: z.enum(SEAT_TYPES).nullable(),
+  testStandard: z.enum([...TEST_STANDARD_IDS, '']),
+  leakageRate: z.enum(LEAKAGE_RATES).nullable(),
   /** how many serial-number ranges use the product (it cannot be deleted while any do) */
   rangeCount: z.number().int(),
   createdAt: z.string(),
@@ -112,7 +143,12 @@ export const PRODUCT_FIELDS = [
   'pressureSus',
   'temperatureMax',
   'temperatureMin',
+  'valveType',
+  'nominalSize',
+  'pressureClass',
+  'seatType',
   'testStandard',
+  'leakageRate',
 ] as const;
 
 export const PRODUCT_SORTS = [...PRODUCT_FIELDS, 'rangeCount', 'createdAt', 'updatedAt'] as const;

@@ -11,6 +11,7 @@
  * - Never retested: a failed test of a unit with no later test of the same type, at any date.
  */
 import { z } from 'zod';
+import { REASON_CODES } from '../standards/reasons';
 import { envelope, listEnvelope, listQuery } from './common';
 import { TEST_TYPES, type TestType } from './machine-data';
 
@@ -173,14 +174,25 @@ export const heldRequestsQuery = listQuery(['createdAt'] as const)
   .superRefine(checkRange);
 export type HeldRequestsQuery = z.output<typeof heldRequestsQuery>;
 
-export const HELD_REASONS = ['latestFailed', 'noTests', 'passedSince'] as const;
+/** The unit now, by the release gate's own judgement: still held (with why), no tests yet, or releasable. */
+export const HELD_REASONS = ['stillHeld', 'noTests', 'releasable'] as const;
+/** One thing the gate holds the unit for: a test whose latest attempt failed (bench or standard), or a missing one. */
+export const heldFor = z.object({
+  testType: z.enum(TEST_TYPES),
+  kind: z.enum(['failed', 'missing']),
+  testedAt: z.string().nullable(),
+  /** the bench's own result of that latest attempt (a 'pass' here is a disagreement) */
+  bench: z.enum(['pass', 'fail']).nullable(),
+  reasons: z.array(z.enum(REASON_CODES)),
+});
 export const heldRequest = z.object({
   id: z.string(),
   serial: z.string(),
   requestedAt: z.string(),
   language: z.string(),
-  /** the unit's latest test now: failed (the gate holds), none yet, or passed since (a new request would go out) */
   reason: z.enum(HELD_REASONS),
+  /** what holds the unit now (empty unless stillHeld) */
+  heldFor: z.array(heldFor),
   latestTestedAt: z.string().nullable(),
 });
 export type HeldRequest = z.infer<typeof heldRequest>;

@@ -73,6 +73,11 @@ export const reportVerification = z.object({
   sha256: z.string(),
   /** test data of the unit changed (added, edited or removed) after the report was issued */
   newerDataExists: z.boolean(),
+  /**
+   * A newer report of the unit replaced this one: because its test data or their judgement changed ('data'),
+   * or the document itself (layout, texts, certificate: 'document'). Null while this is the current one.
+   */
+  supersededBy: z.object({ id: z.string(), number: z.string(), issuedAt: z.string(), reason: z.enum(['data', 'document']) }).nullable(),
   pdfPath: z.string(),
 });
 export type ReportVerification = z.infer<typeof reportVerification>;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MAX_RANGE_UNITS, measureRange, parseSerial, SERIAL_MAX_LENGTH, type RangeMeasure } from '../serial';
 import { listQuery } from './common';
 import { printable } from './products';
+import { BODY_MATERIALS, type BodyMaterial } from '../standards/requirement';
 
 /** A serial as typed: normalised, and refused unless it follows the grammar. */
 export function serialField() {
@@ -43,6 +44,11 @@ export const productionDateField = z
   .refine(isCalendarDate, { error: 'validation.date', abort: true })
   .refine((s) => s <= latestToday(), { error: 'serials.validation.futureDate' });
 
+export const bodyMaterialField = z
+  .union([z.enum(BODY_MATERIALS), z.literal(''), z.null()], { error: 'validation.oneOf' })
+  .optional()
+  .transform((v): BodyMaterial | null => (v ? v : null));
+
 export const serialRangeFields = z.object({
   productId: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(100),
   startSerial: serialField(),
@@ -53,6 +59,8 @@ export const serialRangeFields = z.object({
     .min(1, { error: 'validation.min' })
     .max(MAX_RANGE_UNITS, { error: 'validation.max' }),
   productionDate: productionDateField,
+  /** which of the product's ratings (Pressure FC / WCB / SUS) its units carry; null = not stated */
+  bodyMaterial: bodyMaterialField,
 });
 
 /**
@@ -96,6 +104,7 @@ export const serialRange = z.object({
   endSerial: z.string(),
   totalUnits: z.number().int(),
   productionDate: z.string(),
+  bodyMaterial: z.enum(BODY_MATERIALS).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -122,7 +131,7 @@ export const serialRangeListQuery = listQuery(SERIAL_RANGE_SORTS).extend({
 });
 export type SerialRangeListQuery = z.output<typeof serialRangeListQuery>;
 
-export const SERIAL_RANGE_CSV_COLUMNS = ['product', 'startSerial', 'endSerial', 'totalUnits', 'productionDate'] as const;
+export const SERIAL_RANGE_CSV_COLUMNS = ['product', 'startSerial', 'endSerial', 'totalUnits', 'productionDate', 'bodyMaterial'] as const;
 
 /**
  * One row of a range import: the product by name instead of id, and Total Units optional (an empty cell is
@@ -148,6 +157,7 @@ export const serialRangeCsvRow = z
         return n;
       }),
     productionDate: productionDateField,
+    bodyMaterial: bodyMaterialField,
   })
   .superRefine((v, ctx) => {
     if (v.totalUnits !== null && Number.isSafeInteger(v.totalUnits)) rangeRules({ ...v, totalUnits: v.totalUnits }, ctx);

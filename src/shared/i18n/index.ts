@@ -63,6 +63,9 @@ import zhSearches from './zh/searches.json';
 // The staff dashboard (issue 10)
 import enDashboard from './en/dashboard.json';
 import zhDashboard from './zh/dashboard.json';
+// Standards and judgement: valve types, seats, verdicts, reasons, the requirement tables
+import enStandards from './en/standards.json';
+import zhStandards from './zh/standards.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -71,8 +74,8 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount, machineData: enMachineData, machineImport: enMachineImport, machineScreens: enMachineScreens, reports: enReports, settings: enSettings, publicApi: enPublicApi, search: enSearch, settingsScreen: enSettingsScreen, quality: enQuality, audit: enAudit, searches: enSearches, dashboard: enDashboard },
-  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount, machineData: zhMachineData, machineImport: zhMachineImport, machineScreens: zhMachineScreens, reports: zhReports, settings: zhSettings, publicApi: zhPublicApi, search: zhSearch, settingsScreen: zhSettingsScreen, quality: zhQuality, audit: zhAudit, searches: zhSearches, dashboard: zhDashboard },
+  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount, machineData: enMachineData, machineImport: enMachineImport, machineScreens: enMachineScreens, reports: enReports, settings: enSettings, publicApi: enPublicApi, search: enSearch, settingsScreen: enSettingsScreen, quality: enQuality, audit: enAudit, searches: enSearches, dashboard: enDashboard, standards: enStandards },
+  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount, machineData: zhMachineData, machineImport: zhMachineImport, machineScreens: zhMachineScreens, reports: zhReports, settings: zhSettings, publicApi: zhPublicApi, search: zhSearch, settingsScreen: zhSettingsScreen, quality: zhQuality, audit: zhAudit, searches: zhSearches, dashboard: zhDashboard, standards: zhStandards },
 };
 
 export function isLanguage(value: unknown): value is Language {

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { citext } from './accounts';
 import { TEST_MEDIA, TEST_RESULTS, TEST_TYPES } from '../../../shared/contract/machine-data';
+import { VERDICTS } from '../../../shared/standards/reasons';
 
 /** bytea: node-postgres gives a Buffer, PGlite a Uint8Array; both become a Buffer here. */
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -52,6 +53,13 @@ export const testRecords = pgTable('test_records', {
   /** maintained at insert and by the triggers on serial_ranges; NULL = unmatched */
   rangeId: uuid('range_id'),
   productId: uuid('product_id'),
+  /** migration 0010: seconds the samples held at the test pressure (NULL without samples) */
+  heldSeconds: numeric('held_seconds', { precision: 12, scale: 3 }),
+  verdict: text('verdict', { enum: VERDICTS }).notNull().default('not-assessed'),
+  /** bits of src/shared/standards/reasons.ts */
+  reasons: smallint('reasons').notNull().default(0),
+  /** generated: 'fail' when the bench failed it or the product finds it nonconforming */
+  outcome: text('outcome', { enum: TEST_RESULTS }).generatedAlwaysAs(sql`CASE WHEN result = 'fail' OR verdict = 'nonconforming' THEN 'fail' ELSE 'pass' END`),
 });
 
 /** One row: records without a bench (CSV uploads); kept by the triggers on test_records. */

@@ -48,6 +48,9 @@ export const reports = pgTable('reports', {
   issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
   certificateFingerprint: text('certificate_fingerprint').notNull(),
   flags: jsonb('flags').$type<Array<{ testType: string; code: string }>>().notNull().default([]),
+  /** migration 0010: the report that replaced this one for the unit, and why ('data' | 'document') */
+  supersededBy: text('superseded_by'),
+  supersededReason: text('superseded_reason', { enum: ['data', 'document'] }),
 });
 
 export const reportCounters = pgTable('report_counters', {

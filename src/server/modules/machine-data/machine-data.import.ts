@@ -25,7 +25,8 @@ import type { CopyValue } from '../../lib/copy';
 import type { AuditActor } from '../audit/audit.writer';
 import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../catalogue/csv-import';
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
-import { holdMatchLock } from './machine-data.repo';
+import { sampledHold } from '../../../shared/standards/sample-checks';
+import { holdMatchLock, judgedValues, rangeAndRequirementJoins } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
 
 export const MAX_RECORD_ROWS = 1_000_000;
@@ -77,6 +78,7 @@ export async function importMachineData(
     return [
       machineId, v.recordId, v.serial, s.prefix, s.width, s.number, v.testType, v.medium, v.testPressure, v.holdingSeconds,
       v.leakageValue, v.leakageUnit, v.result, v.testedAt, v.operator, hex(bytes), points.length, hex(recordContentHash(v, bytes)),
+      points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null,
     ];
   };
 
@@ -106,6 +108,7 @@ export async function importMachineData(
       ['samples', 'bytea'],
       ['sample_count', 'integer'],
       ['content_hash', 'bytea'],
+      ['held_seconds', 'float8'],
     ] as const,
     async prepare(tx: Tx, fail: (f: RowFailure) => void) {
       for (const m of rowsOf<{ id: string; name: string }>(await tx.execute(sql`SELECT id, name::text FROM machines`))) {
@@ -159,17 +162,13 @@ async function insertFromStage(tx: Tx): Promise<number> {
     await tx.execute(sql`WITH ins AS (
         INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
           holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-          range_id, product_id)
-        SELECT s.machine_id, s.record_id, s.serial, s.prefix, s.width, s.serial_no, s.test_type, s.medium, s.test_pressure,
-          s.holding_seconds, s.leakage_value, s.leakage_unit, s.result, s.tested_at, s.operator, s.samples, s.sample_count,
-          s.content_hash, h.id, h.product_id
-        FROM ${sql.raw(STAGE)} s
-        LEFT JOIN LATERAL (
-          SELECT r.id, r.product_id FROM (
-            SELECT id, product_id, end_no FROM serial_ranges
-            WHERE prefix = s.prefix AND width = s.width AND start_no <= s.serial_no ORDER BY start_no DESC LIMIT 1) r
-          WHERE r.end_no >= s.serial_no) h ON true
-        ORDER BY s.row
+          range_id, product_id, held_seconds, verdict, reasons)
+        SELECT st.machine_id, st.record_id, st.serial, st.prefix, st.width, st.serial_no, st.test_type, st.medium, st.test_pressure,
+          st.holding_seconds, st.leakage_value, st.leakage_unit, st.result, st.tested_at, st.operator, st.samples, st.sample_count,
+          st.content_hash, ${judgedValues('st')}
+        FROM ${sql.raw(STAGE)} st
+        ${rangeAndRequirementJoins('st')}
+        ORDER BY st.row
         ON CONFLICT (machine_id, record_id) DO NOTHING
         RETURNING 1)
       SELECT count(*)::int AS n FROM ins`),

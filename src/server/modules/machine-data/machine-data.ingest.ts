@@ -14,6 +14,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { bearerKey, hashKey } from '../machines/machine-keys';
 import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.repo';
+import { sampledHold } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
 import { fastRecord } from './record-fast-path';
@@ -102,7 +103,8 @@ export function prepareRecord(values: TestRecordValues): PreparedRecord {
   // The schema has normalised and checked the serial: it parses.
   const serial = parseSerial(values.serial)!;
   const samples = encodeSamples(values.samples);
-  return { values, serial, samples, hash: recordContentHash(values, samples) };
+  const heldSeconds = values.samples.length > 0 ? sampledHold(values.samples, values.testPressure ?? 0, values.holdingSeconds) : null;
+  return { values, serial, samples, hash: recordContentHash(values, samples), heldSeconds };
 }
 
 class ConflictRollback extends Error {

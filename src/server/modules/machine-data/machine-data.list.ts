@@ -39,6 +39,9 @@ function whereOf(q: Filter): SQL | undefined {
   if (q.productId !== undefined) parts.push(isUuid(q.productId) ? eq(t.productId, q.productId) : sql`false`);
   if (q.machineId !== undefined) parts.push(isUuid(q.machineId) ? eq(t.machineId, q.machineId) : sql`false`);
   if (q.result) parts.push(eq(t.result, q.result));
+  // disagreement: the partial index test_records_disagree_idx holds exactly these rows (migration 0010).
+  if (q.verdict === 'disagreement') parts.push(and(eq(t.result, 'pass'), eq(t.verdict, 'nonconforming')));
+  else if (q.verdict) parts.push(eq(t.verdict, q.verdict));
   if (q.testType) parts.push(eq(t.testType, q.testType));
   // product_id is set exactly when range_id is (a CHECK says so), and the product index serves IS NULL.
   if (q.matched === true) parts.push(isNotNull(t.productId));
@@ -92,7 +95,7 @@ export async function listRecords(
 }
 
 const isUnfiltered = (q: Filter) =>
-  !q.q && !q.serial && q.productId === undefined && q.result === undefined && q.testType === undefined &&
+  !q.q && !q.serial && q.productId === undefined && q.result === undefined && q.verdict === undefined && q.testType === undefined &&
   q.matched === undefined && !q.testedFrom && !q.testedTo;
 
 /**

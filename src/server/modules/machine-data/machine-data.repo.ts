@@ -3,10 +3,13 @@
  * received-at. The list and the export live in machine-data.list.ts.
  */
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { RecordRange, TestRecord, TestRecordValues } from '../../../shared/contract/machine-data';
+import type { Assessment, RecordRange, TestRecord, TestRecordValues } from '../../../shared/contract/machine-data';
+import { reasonsOf, type Verdict } from '../../../shared/standards/reasons';
+import { STANDARDS } from '../../../shared/standards/requirement';
+import type { TestStandardId } from '../../../shared/standards/types';
 import { formatSerial, type ParsedSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
-import { machines, products, serialRanges, testRecords } from '../../db/schema/index';
+import { machines, productRequirements, products, serialRanges, testRecords } from '../../db/schema/index';
 
 const t = testRecords;
 
@@ -16,6 +19,8 @@ export interface PreparedRecord {
   serial: ParsedSerial;
   samples: Buffer | null;
   hash: Buffer;
+  /** seconds the samples held at the test pressure (src/shared/standards/sample-checks.ts); null without samples */
+  heldSeconds: number | null;
 }
 
 /** The columns every read of a record shows (the list's item). */
@@ -39,11 +44,51 @@ export const recordFields = {
   productId: t.productId,
   productName: products.name,
   rangeId: t.rangeId,
+  verdict: t.verdict,
+  reasons: t.reasons,
+  heldSeconds: t.heldSeconds,
+  testStandard: products.testStandard,
+  reqRequired: productRequirements.required,
+  reqUnrated: productRequirements.unrated,
+  reqPressureMin: productRequirements.pressureMin,
+  reqPressureMax: productRequirements.pressureMax,
+  reqHoldMin: productRequirements.holdMin,
+  reqLeakKind: productRequirements.leakKind,
+  reqLeakMax: productRequirements.leakMax,
 };
 
 type RecordRow = {
   [K in keyof typeof recordFields]: unknown;
 } & { id: number | string; testedAt: Date; receivedAt: Date };
+
+/** The product's judgement of a record as the API shows it, from the record's verdict and its requirement row. */
+function assessmentOf(r: RecordRow): Assessment {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const standardId = r.testStandard as TestStandardId | '' | null;
+  const standard = standardId ? STANDARDS[standardId] : null;
+  const verdict = r.verdict as Verdict;
+  return {
+    verdict,
+    reasons: reasonsOf(Number(r.reasons)),
+    requirement:
+      standard && r.reqLeakKind
+        ? {
+            standard: standard.id,
+            standardName: standard.name,
+            edition: standard.edition,
+            required: Boolean(r.reqRequired),
+            pressureMin: num(r.reqPressureMin),
+            pressureMax: num(r.reqPressureMax),
+            unrated: Boolean(r.reqUnrated),
+            holdMin: Number(r.reqHoldMin),
+            leakageKind: r.reqLeakKind as NonNullable<Assessment['requirement']>['leakageKind'],
+            leakageMax: num(r.reqLeakMax),
+          }
+        : null,
+    heldSeconds: num(r.heldSeconds),
+    disagreement: verdict === 'nonconforming' && r.result === 'pass',
+  };
+}
 
 export function toTestRecord(r: RecordRow): TestRecord {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -67,6 +112,7 @@ export function toTestRecord(r: RecordRow): TestRecord {
     productId: (r.productId as string | null) ?? null,
     productName: (r.productName as string | null) ?? null,
     rangeId: (r.rangeId as string | null) ?? null,
+    assessment: assessmentOf(r),
   };
 }
 
@@ -76,7 +122,16 @@ export function selectRecords(db: Executor, extra: Record<string, unknown> = {})
     .select({ ...recordFields, ...(extra as object) })
     .from(t)
     .leftJoin(machines, eq(machines.id, t.machineId))
-    .leftJoin(products, eq(products.id, t.productId));
+    .leftJoin(products, eq(products.id, t.productId))
+    .leftJoin(serialRanges, eq(serialRanges.id, t.rangeId))
+    .leftJoin(
+      productRequirements,
+      and(
+        eq(productRequirements.productId, t.productId),
+        eq(productRequirements.bodyMaterial, sql`coalesce(${serialRanges.bodyMaterial}, '')`),
+        eq(productRequirements.testType, t.testType),
+      ),
+    );
 }
 
 /**
@@ -107,10 +162,10 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
   return sql`
     INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
       holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-      range_id, product_id)
+      range_id, product_id, held_seconds, verdict, reasons)
     SELECT ${machineId}::uuid, i.record_id, i.serial, i.prefix, i.width, i.serial_no, i.test_type, i.medium, i.test_pressure,
       i.holding_seconds, i.leakage_value, i.leakage_unit, i.result, i.tested_at, i.operator, decode(i.samples, 'base64'),
-      i.sample_count, decode(i.content_hash, 'hex'), h.id, h.product_id
+      i.sample_count, decode(i.content_hash, 'hex'), ${judgedValues('i')}
     FROM unnest(
       ${col((r) => r.values.recordId)}::text[], ${col((r) => r.values.serial)}::text[], ${col((r) => r.serial.prefix)}::text[],
       ${col((r) => r.serial.width)}::smallint[], ${col((r) => r.serial.number.toString())}::bigint[],
@@ -119,18 +174,44 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
       ${col((r) => r.values.leakageValue)}::numeric[], ${col((r) => r.values.leakageUnit)}::text[],
       ${col((r) => r.values.result)}::text[], ${col((r) => r.values.testedAt)}::timestamptz[],
       ${col((r) => r.values.operator)}::text[], ${col((r) => r.samples?.toString('base64') ?? null)}::text[],
-      ${col((r) => r.values.samples.length)}::integer[], ${col((r) => r.hash.toString('hex'))}::text[]
+      ${col((r) => r.values.samples.length)}::integer[], ${col((r) => r.hash.toString('hex'))}::text[],
+      ${col((r) => r.heldSeconds)}::numeric[]
     ) AS i (record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure, holding_seconds, leakage_value,
-      leakage_unit, result, tested_at, operator, samples, sample_count, content_hash)
-    LEFT JOIN LATERAL (
-      SELECT s.id, s.product_id, s.end_no FROM serial_ranges s
-       WHERE s.prefix = i.prefix AND s.width = i.width AND s.start_no <= i.serial_no
-       ORDER BY s.start_no DESC LIMIT 1
-    ) h0 ON true
-    LEFT JOIN LATERAL (SELECT h0.id, h0.product_id WHERE h0.end_no >= i.serial_no) h ON true
+      leakage_unit, result, tested_at, operator, samples, sample_count, content_hash, held_seconds)
+    ${rangeAndRequirementJoins('i')}
     ORDER BY i.record_id COLLATE "C"
     ON CONFLICT (machine_id, record_id) DO NOTHING
     RETURNING record_id`;
+}
+
+/**
+ * The joins that match a staged record (alias `a`) to the range holding its serial (h: id, product_id) and
+ * to the requirement of its test (q: a row of product_requirements, or NULLs), for an INSERT … SELECT into
+ * test_records. The range is found as the public lookup finds it: the last range of the series starting at
+ * or below the number (one index step), then its end is checked. Shared by the bench API and the CSV import.
+ */
+export function rangeAndRequirementJoins(a: string): SQL {
+  return sql.raw(`
+    LEFT JOIN LATERAL (
+      SELECT s.id, s.product_id, s.end_no, s.body_material FROM serial_ranges s
+       WHERE s.prefix = ${a}.prefix AND s.width = ${a}.width AND s.start_no <= ${a}.serial_no
+       ORDER BY s.start_no DESC LIMIT 1
+    ) h0 ON true
+    LEFT JOIN LATERAL (SELECT h0.id, h0.product_id, h0.body_material WHERE h0.end_no >= ${a}.serial_no) h ON true
+    LEFT JOIN product_requirements q
+      ON q.product_id = h.product_id AND q.body_material = coalesce(h.body_material, '') AND q.test_type = ${a}.test_type`);
+}
+
+/**
+ * The values of range_id, product_id, held_seconds, verdict, reasons for a staged record `a` joined by
+ * rangeAndRequirementJoins: the judgement of migration 0010's functions (inlined by the planner), in the
+ * statement that stores the record.
+ */
+export function judgedValues(a: string): SQL {
+  const reasons = `CASE WHEN q.product_id IS NULL THEN 0::smallint ELSE test_record_reasons(${a}.test_pressure::numeric,
+      ${a}.holding_seconds, ${a}.held_seconds, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min,
+      q.pressure_max, q.hold_min, q.leak_kind, q.leak_max) END`;
+  return sql.raw(`h.id, h.product_id, ${a}.held_seconds, test_record_verdict(q.product_id IS NOT NULL, ${reasons}), ${reasons}`);
 }
 
 /** The content hashes stored for these recordIds of a bench (NULL: CSV uploads). */

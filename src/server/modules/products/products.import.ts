@@ -9,10 +9,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PRODUCT_CSV_COLUMNS, productInput, type ProductValues } from '../../../shared/contract/products';
 import type { ImportResult } from '../../../shared/contract/record-history';
 import type { Language } from '../../../shared/i18n/index';
-import type { Db, Tx } from '../../db/client';
+import { rowsOf, type Db, type Tx } from '../../db/client';
 import type { AuditActor } from '../audit/audit.writer';
 import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../catalogue/csv-import';
 import { PG } from '../catalogue/db-errors';
+import { syncRequirements } from '../standards/requirements.repo';
 import { PRODUCT_ENTITY } from './products.service';
 
 export const MAX_PRODUCT_ROWS = 100_000;
@@ -24,9 +25,11 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
   const where: SQL = except.length > 0 ? sql`WHERE s.row <> ALL(${sql.param(except)}::int[])` : sql``;
   return tx.execute(sql`WITH ins AS (
       INSERT INTO products (id, name, fluid, connection, application, application_medium, pressure_fc, pressure_wcb,
-        pressure_sus, temperature_max, temperature_min, test_standard)
+        pressure_sus, temperature_max, temperature_min, valve_type, nominal_size, pressure_class, seat_type, test_standard,
+        leakage_rate)
       SELECT s.id, s.name, s.fluid, s.connection, s.application, s.application_medium, s.pressure_fc, s.pressure_wcb,
-        s.pressure_sus, s.temperature_max, s.temperature_min, s.test_standard
+        s.pressure_sus, s.temperature_max, s.temperature_min, s.valve_type, s.nominal_size, s.pressure_class, s.seat_type,
+        s.test_standard, s.leakage_rate
       FROM ${stage} s ${where} ORDER BY s.row
       RETURNING id)
     INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
@@ -34,7 +37,9 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
       jsonb_build_object('id', s.id, 'name', s.name::text, 'fluid', s.fluid, 'connection', s.connection,
         'application', s.application, 'applicationMedium', s.application_medium, 'pressureFc', s.pressure_fc,
         'pressureWcb', s.pressure_wcb, 'pressureSus', s.pressure_sus, 'temperatureMax', s.temperature_max,
-        'temperatureMin', s.temperature_min, 'testStandard', s.test_standard),
+        'temperatureMin', s.temperature_min, 'valveType', s.valve_type, 'nominalSize', s.nominal_size,
+        'pressureClass', s.pressure_class, 'seatType', s.seat_type, 'testStandard', s.test_standard,
+        'leakageRate', s.leakage_rate),
       ${actor.ip ?? null}
     FROM ${stage} s ${where} ORDER BY s.row`);
 }
@@ -84,7 +89,12 @@ export function importProducts(
       ['pressure_sus', 'float8'],
       ['temperature_max', 'float8'],
       ['temperature_min', 'float8'],
+      ['valve_type', 'text'],
+      ['nominal_size', 'int4'],
+      ['pressure_class', 'text'],
+      ['seat_type', 'text'],
       ['test_standard', 'text'],
+      ['leakage_rate', 'text'],
     ],
     toStage: (v) => [
       randomUUID(),
@@ -98,8 +108,18 @@ export function importProducts(
       v.pressureSus,
       v.temperatureMax,
       v.temperatureMin,
+      v.valveType,
+      v.nominalSize,
+      v.pressureClass,
+      v.seatType,
       v.testStandard,
+      v.leakageRate,
     ],
-    load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
+    load: async (tx) => {
+      const failures = await loadChunk(tx, actor);
+      // The requirement rows of the imported products (new products have no records yet to judge).
+      await syncRequirements(tx, rowsOf<{ id: string }>(await tx.execute(sql`SELECT id FROM ${stage}`)).map((r) => r.id));
+      return { failures };
+    },
   }, opts);
 }

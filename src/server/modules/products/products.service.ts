@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
 import { recordHistory } from '../catalogue/record-history';
+import { syncRequirements } from '../standards/requirements.repo';
 import * as repo from './products.repo';
 
 export const PRODUCT_ENTITY = 'product';
@@ -41,6 +42,7 @@ export async function createProduct(db: Db, actor: AuditActor, v: ProductValues)
   try {
     return await db.transaction(async (tx) => {
       const p = repo.toProduct(await repo.insertProduct(tx, v));
+      await syncRequirements(tx, [p.id]);
       await recordAudit(tx, actor, { action: 'create', entity: PRODUCT_ENTITY, entityId: p.id, after: auditShape(p) });
       return p;
     });
@@ -57,6 +59,8 @@ export async function updateProduct(db: Db, actor: AuditActor, id: string, v: Pr
       const before = await repo.findProduct(tx, id, true);
       if (!before) throw productNotFound();
       const after = repo.toProduct((await repo.updateProduct(tx, id, v))!);
+      // A changed standard, size, seat or rating changes the requirement: its records are judged again here.
+      await syncRequirements(tx, [id]);
       await recordAudit(tx, actor, {
         action: 'update',
         entity: PRODUCT_ENTITY,

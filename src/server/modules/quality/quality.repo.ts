@@ -218,19 +218,3 @@ export async function heldRequests(db: Executor, range: Range, limit: number, of
     total: rowsOf<{ n: number }>(total)[0]?.n ?? 0,
   };
 }
-
-/** The latest test of each unit (one step of the series index each). */
-export async function latestTests(db: Executor, units: { prefix: string; width: number; number: bigint }[]) {
-  if (units.length === 0) return [];
-  // Built by hand: numbers are bigints, which JSON.stringify refuses; the digits go in as a JSON number.
-  const list = `[${units.map((u, i) => `{"i":${i},"prefix":${JSON.stringify(u.prefix)},"width":${u.width},"no":${u.number.toString()}}`).join(',')}]`;
-  const result = await db.execute(sql`
-    SELECT u.i, l.result, l.tested_at
-      FROM jsonb_to_recordset(${list}::jsonb) AS u (i int, prefix text, width smallint, no bigint)
-      LEFT JOIN LATERAL (
-        SELECT result, tested_at FROM test_records t
-         WHERE t.prefix = u.prefix AND t.width = u.width AND t.serial_no = u.no
-         ORDER BY t.tested_at DESC, t.id DESC LIMIT 1
-      ) l ON true`);
-  return rowsOf<{ i: number | string; result: 'pass' | 'fail' | null; tested_at: Date | string | null }>(result);
-}

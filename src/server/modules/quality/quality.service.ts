@@ -22,9 +22,9 @@ import {
 import { pageWindow } from '../../../shared/contract/common';
 import { holdPeriod } from '../../../shared/chart';
 import { AppError } from '../../../shared/errors';
-import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
+import { gateOf, readUnit } from '../../reports/report-data';
 import * as repo from './quality.repo';
 
 const DAY = 86_400_000;
@@ -101,24 +101,33 @@ export async function openFailures(db: Db, q: OpenFailuresQuery): Promise<{ item
   };
 }
 
-/** Held report requests with what each unit's latest test says now. */
+/**
+ * Held report requests with what holds each unit now, by the release gate itself (the unit's standard and
+ * the product's judgement), so the panel never calls "passed" a unit the gate still holds.
+ */
 export async function heldRequests(db: Db, q: HeldRequestsQuery): Promise<{ items: HeldRequest[]; total: number }> {
   const { limit, offset } = pageWindow(q);
   const { rows, total } = await repo.heldRequests(db, rangeOf(q), limit, offset);
-  const parsed = rows.map((r) => parseSerial(r.serial));
-  const units = parsed.flatMap((p, i) => (p ? [{ i, prefix: p.prefix, width: p.width, number: p.number }] : []));
-  const latest = new Map((await repo.latestTests(db, units)).map((l) => [units[Number(l.i)]!.i, l]));
+  const units = new Map<string, Awaited<ReturnType<typeof readUnit>>>();
+  for (const r of rows) if (!units.has(r.serial)) units.set(r.serial, await readUnit(db, r.serial));
   return {
     total,
-    items: rows.map((r, i) => {
-      const l = latest.get(i);
+    items: rows.map((r) => {
+      const unit = units.get(r.serial) ?? null;
+      const g = unit ? gateOf(unit) : null;
+      const last = unit?.heads.at(-1);
       return {
         id: r.id,
         serial: r.serial,
         requestedAt: iso(r.created_at),
         language: r.language,
-        reason: !l?.result ? 'noTests' : l.result === 'fail' ? 'latestFailed' : 'passedSince',
-        latestTestedAt: l?.tested_at ? iso(l.tested_at) : null,
+        reason: !g || g.status === 'no-data' ? 'noTests' : g.status === 'held' ? 'stillHeld' : 'releasable',
+        heldFor: (g?.held ?? []).map((h) =>
+          h.kind === 'failed'
+            ? { testType: h.testType, kind: h.kind, testedAt: h.testedAt.toISOString(), bench: h.bench, reasons: h.reasons }
+            : { testType: h.testType, kind: h.kind, testedAt: null, bench: null, reasons: [] },
+        ),
+        latestTestedAt: last ? last.testedAt.toISOString() : null,
       };
     }),
   };

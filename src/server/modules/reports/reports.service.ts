@@ -31,8 +31,15 @@ async function answer(db: Executor, f: repo.ReportFacts | null): Promise<ReportV
     issuedAt: f.issuedAt.toISOString(),
     sha256: f.sha256.toString('hex'),
     newerDataExists: current !== f.dataVersion,
+    supersededBy: await supersededBy(db, f),
     pdfPath: `/api/v1/public/reports/${f.id}.pdf`,
   };
+}
+
+async function supersededBy(db: Executor, f: repo.ReportFacts): Promise<ReportVerification['supersededBy']> {
+  if (!f.supersededBy) return null;
+  const next = await repo.findHead(db, f.supersededBy);
+  return next ? { id: next.id, number: next.number, issuedAt: next.issuedAt.toISOString(), reason: f.supersededReason ?? 'data' } : null;
 }
 
 export async function verifyById(db: Executor, id: string): Promise<ReportVerification> {

@@ -30,13 +30,14 @@ function insertFromStage(tx: Tx, actor: AuditActor, where: SQL): Promise<unknown
   return tx.execute(sql`WITH src AS (
       SELECT s.*, p.id AS product_id FROM ${stage} s JOIN products p ON p.name = s.product ${where}),
     ins AS (
-      INSERT INTO serial_ranges (id, product_id, prefix, width, start_no, end_no, production_date)
-      SELECT id, product_id, prefix, width, start_no, end_no, production_date FROM src ORDER BY row
+      INSERT INTO serial_ranges (id, product_id, prefix, width, start_no, end_no, production_date, body_material)
+      SELECT id, product_id, prefix, width, start_no, end_no, production_date, body_material FROM src ORDER BY row
       RETURNING id)
     INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
     SELECT ${actor.id}::uuid, ${actor.label}, 'import', ${RANGE_ENTITY}, id::text,
       jsonb_build_object('id', id, 'productId', product_id, 'productName', product_name, 'startSerial', start_serial,
-        'endSerial', end_serial, 'totalUnits', end_no - start_no + 1, 'productionDate', production_date::text),
+        'endSerial', end_serial, 'totalUnits', end_no - start_no + 1, 'productionDate', production_date::text,
+        'bodyMaterial', body_material),
       ${actor.ip ?? null}
     FROM src ORDER BY row`);
 }
@@ -118,11 +119,12 @@ export function importRanges(
       ['production_date', 'date'],
       ['start_serial', 'text'],
       ['end_serial', 'text'],
+      ['body_material', 'text'],
     ],
     toStage: (v) => {
       const a = parseSerial(v.startSerial)!;
       const b = parseSerial(v.endSerial)!;
-      return [randomUUID(), v.product, v.product, a.prefix, a.width, a.number, b.number, v.productionDate, v.startSerial, v.endSerial];
+      return [randomUUID(), v.product, v.product, a.prefix, a.width, a.number, b.number, v.productionDate, v.startSerial, v.endSerial, v.bodyMaterial];
     },
     load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
   }, opts);

@@ -7,6 +7,7 @@ import { and, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { pageWindow } from '../../../shared/contract/common';
 import type { SerialRange, SerialRangeListQuery, SerialRangeSort } from '../../../shared/contract/serials';
 import { formatSerial, normaliseSerial, parseSerial, type ParsedSerial } from '../../../shared/serial';
+import type { BodyMaterial } from '../../../shared/standards/requirement';
 import type { Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
 import { isUuid, likePattern, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
@@ -22,6 +23,7 @@ const fields = {
   startNo: r.startNo,
   endNo: r.endNo,
   productionDate: r.productionDate,
+  bodyMaterial: r.bodyMaterial,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 };
@@ -35,6 +37,7 @@ export interface RangeRow {
   startNo: bigint;
   endNo: bigint;
   productionDate: string;
+  bodyMaterial: BodyMaterial | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,6 +53,7 @@ export function toRange(row: RangeRow): SerialRange {
     endSerial: formatSerial({ prefix: row.prefix, width: row.width, number: endNo }),
     totalUnits: Number(endNo - startNo + 1n),
     productionDate: row.productionDate,
+    bodyMaterial: row.bodyMaterial ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -237,6 +241,7 @@ export interface RangeValues {
   startNo: bigint;
   endNo: bigint;
   productionDate: string;
+  bodyMaterial: BodyMaterial | null;
 }
 
 export async function insertRanges(db: Executor, values: (RangeValues & { id?: string })[]): Promise<string[]> {
@@ -247,10 +252,10 @@ export async function insertRanges(db: Executor, values: (RangeValues & { id?: s
 /** Many ranges in one statement over unnest()ed arrays (the CSV import's batches). */
 export async function insertRangeBatch(db: Executor, values: (RangeValues & { id: string })[]): Promise<void> {
   const col = <T>(f: (v: RangeValues & { id: string }) => T) => sql.param(values.map(f));
-  await db.execute(sql`INSERT INTO ${r} (id, product_id, prefix, width, start_no, end_no, production_date)
+  await db.execute(sql`INSERT INTO ${r} (id, product_id, prefix, width, start_no, end_no, production_date, body_material)
     SELECT * FROM unnest(${col((v) => v.id)}::uuid[], ${col((v) => v.productId)}::uuid[], ${col((v) => v.prefix)}::text[],
       ${col((v) => v.width)}::smallint[], ${col((v) => v.startNo.toString())}::bigint[], ${col((v) => v.endNo.toString())}::bigint[],
-      ${col((v) => v.productionDate)}::date[])`);
+      ${col((v) => v.productionDate)}::date[], ${col((v) => v.bodyMaterial)}::text[])`);
 }
 
 export async function updateRange(db: Executor, id: string, v: RangeValues): Promise<boolean> {

@@ -42,7 +42,7 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const rows = async function* () {
         for await (const page of rangePages(db, req.query)) {
-          yield page.map((s) => [s.productName, s.startSerial, s.endSerial, s.totalUnits, s.productionDate]);
+          yield page.map((s) => [s.productName, s.startSerial, s.endSerial, s.totalUnits, s.productionDate, s.bodyMaterial ?? '']);
         }
       };
       return sendCsv(reply, 'serial-ranges.csv', SERIAL_RANGE_CSV_COLUMNS, rows());

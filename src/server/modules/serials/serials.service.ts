@@ -27,10 +27,10 @@ function productMissing(): AppError {
 }
 
 /** The validated input as row values (the schema guarantees both serials parse and share a series). */
-export function toValues(v: Pick<SerialRangeValues, 'startSerial' | 'endSerial' | 'productionDate'>, productId: string): repo.RangeValues {
+export function toValues(v: Pick<SerialRangeValues, 'startSerial' | 'endSerial' | 'productionDate' | 'bodyMaterial'>, productId: string): repo.RangeValues {
   const a = parseSerial(v.startSerial)!;
   const b = parseSerial(v.endSerial)!;
-  return { productId, prefix: a.prefix, width: a.width, startNo: a.number, endNo: b.number, productionDate: v.productionDate };
+  return { productId, prefix: a.prefix, width: a.width, startNo: a.number, endNo: b.number, productionDate: v.productionDate, bodyMaterial: v.bodyMaterial };
 }
 
 /** What the audit log keeps of a range: its API shape without timestamps. */

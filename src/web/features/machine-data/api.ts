@@ -9,6 +9,7 @@ import {
   type TestRecordSort,
   type UnitHistory,
 } from '../../../shared/contract/machine-data';
+import { VERDICTS } from '../../../shared/standards/reasons';
 import { useList, type FilterSpec } from '../../components/list-kit';
 import { api } from '../../lib/api';
 
@@ -35,8 +36,11 @@ export function useUnitHistory(serial: string | undefined) {
   });
 }
 
-export const RECORD_FILTERS = ['product', 'result', 'type', 'bench', 'matched', 'from', 'to'] as const;
+export const RECORD_FILTERS = ['product', 'result', 'verdict', 'type', 'bench', 'matched', 'from', 'to'] as const;
 export type RecordFilter = (typeof RECORD_FILTERS)[number];
+
+/** The product's verdict, and `disagreement`: a bench pass the product finds nonconforming. */
+export const RECORD_VERDICT_FILTERS = [...VERDICTS, 'disagreement'] as const;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const oneOf = (values: readonly string[]) => (raw: string) => (values.includes(raw) ? raw : undefined);
@@ -46,6 +50,7 @@ const id = (raw: string) => (/^[\w-]{1,100}$/.test(raw) ? raw : undefined);
 export const RECORD_FILTER_SPECS: readonly FilterSpec<RecordFilter>[] = [
   { url: 'product', api: 'productId', parse: id },
   { url: 'result', parse: oneOf(TEST_RESULTS) },
+  { url: 'verdict', parse: oneOf(RECORD_VERDICT_FILTERS) },
   { url: 'type', api: 'testType', parse: oneOf(TEST_TYPES) },
   { url: 'bench', api: 'machineId', parse: id },
   { url: 'matched', parse: oneOf(['true', 'false']) },

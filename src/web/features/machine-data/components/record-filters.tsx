@@ -1,5 +1,5 @@
 /**
- * The Machine Data list's filters: product, result, test type, bench, matched or not, and a tested-at date
+ * The Machine Data list's filters: product, result, the product's verdict, test type, bench, matched or not, and a tested-at date
  * range. Their values live in the URL (useList); this only draws and changes them. Benches are listed for
  * admins (who manage them); for staff a bench filter is set by choosing a bench in a row, shown as a chip.
  */
@@ -17,7 +17,7 @@ import { useAppAbility } from '../../../lib/ability';
 import { useProduct } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../serials/components/product-picker';
 import { useMachineOptions } from '../../machines/api';
-import type { RecordFilter } from '../api';
+import { RECORD_VERDICT_FILTERS, type RecordFilter } from '../api';
 
 type List = ListState<TestRecord, TestRecordSort, RecordFilter>;
 
@@ -111,6 +111,7 @@ export function RecordFilters({ list }: { list: List }) {
     >
       <ProductFilter list={list} />
       <SelectFilter list={list} name="result" label={t('machineScreens.fields.result')} options={TEST_RESULTS.map((v) => ({ value: v, label: t(`machineScreens.results.${v}`) }))} />
+      <SelectFilter list={list} name="verdict" label={t('standards.filter.verdict')} options={RECORD_VERDICT_FILTERS.map((v) => ({ value: v, label: t(`standards.verdicts.${v}`) }))} />
       <SelectFilter list={list} name="type" label={t('machineScreens.fields.testType')} options={TEST_TYPES.map((v) => ({ value: v, label: t(`machineScreens.testTypes.${v}`) }))} />
       <BenchFilter list={list} />
       <SelectFilter
@@ -130,7 +131,7 @@ export function RecordFilters({ list }: { list: List }) {
           color="inherit"
           sx={{ justifySelf: 'start' }}
           startIcon={<FilterAltOffOutlined />}
-          onClick={() => list.setFilters({ product: undefined, result: undefined, type: undefined, bench: undefined, matched: undefined, from: undefined, to: undefined })}
+          onClick={() => list.setFilters({ product: undefined, result: undefined, verdict: undefined, type: undefined, bench: undefined, matched: undefined, from: undefined, to: undefined })}
         >
           {t('machineScreens.list.clearFilters')}
         </Button>

@@ -1,6 +1,6 @@
 /**
  * Machine Data (staff, admin): every test record in the shared list (cards on phones), searched by serial
- * and filtered by product, result, test type, bench, matched/unmatched and tested-at dates, all kept in the
+ * and filtered by product, result, the product's verdict, test type, bench, matched/unmatched and tested-at dates, all kept in the
  * URL; CSV export of what is shown, the shared CSV import (records, and optionally their samples), and a
  * way to the Benches screen for admins. A row opens the record; its serial opens the unit's history. The
  * record id is left to the record's screen: nine columns do not fit beside the navigation.
@@ -27,6 +27,7 @@ import { backState } from '../components/back-to';
 import { RecordFilters } from '../components/record-filters';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { SerialLink } from '../components/serial-link';
+import { VerdictChip } from '../components/verdict-chip';
 import { originLabel, testTypeLabel } from '../components/values';
 
 export default function MachineDataPage() {
@@ -73,6 +74,7 @@ export default function MachineDataPage() {
       render: (r) => formatNumber(lang, r.testPressure),
     },
     { id: 'result', label: 'machineScreens.fields.result', sortable: true, card: 'key', render: (r) => <ResultChip result={r.result} /> },
+    { id: 'verdict', label: 'standards.filter.verdict', card: 'key', render: (r) => <VerdictChip assessment={r.assessment} /> },
     {
       id: 'machine',
       label: 'machineScreens.fields.machine',
@@ -130,7 +132,7 @@ export default function MachineDataPage() {
       searchPlaceholder="machineScreens.list.searchPlaceholder"
       emptyText="machineScreens.list.empty"
       filters={<RecordFilters list={list} />}
-      // Eight columns: tighter cells keep the actions on screen at 1280 px without sideways scrolling.
+      // Nine columns: tighter cells keep the actions on screen at 1280 px without sideways scrolling.
       sx={{ '& .MuiTableCell-root': { px: 1.25 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}
       csv={{
         canImport: ability.can('create', 'MachineData'),

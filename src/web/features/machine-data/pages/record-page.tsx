@@ -1,6 +1,7 @@
 /**
- * One test record: every field, the bench that sent it, when it arrived, its product and range (or that no
- * range covers it yet), and the pressure–time chart of its samples.
+ * One test record: every field, the product's verdict with what its standard required beside what was
+ * measured, the bench that sent it, when it arrived, its product and range (or that no range covers it
+ * yet), and the pressure–time chart of its samples.
  */
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import Button from '@mui/material/Button';
@@ -19,6 +20,7 @@ import { useTestRecord } from '../api';
 import { backState } from '../components/back-to';
 import { FieldList } from '../components/field-list';
 import { PressureChart } from '../components/pressure-chart';
+import { RequirementCheck } from '../components/requirement-check';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { ScreenHeader } from '../components/screen-header';
 import { SerialLink, unitHistoryPath } from '../components/serial-link';
@@ -49,6 +51,7 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
           />
         </CardContent>
       </Card>
+      <RequirementCheck record={record} />
       <Card>
         <CardHeader title={t('machineScreens.chart.title')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} subheader={t('machineScreens.chart.samples', { formatted: formatNumber(lang, record.samples.length, 0) })} />
         <CardContent sx={{ pt: 0 }}>

@@ -30,6 +30,7 @@ import { backState } from '../components/back-to';
 import { FieldList } from '../components/field-list';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { ScreenHeader } from '../components/screen-header';
+import { VerdictChip } from '../components/verdict-chip';
 import { MONO } from '../components/serial-link';
 import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
 
@@ -83,7 +84,10 @@ function Tests({ history }: { history: UnitHistory }) {
           <Box component="li" key={r.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }} data-testid="unit-test">
             <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, mb: 1 }}>
               <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
-              <ResultChip result={r.result} />
+              <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+                <ResultChip result={r.result} />
+                <VerdictChip assessment={r.assessment} />
+              </Box>
             </Box>
             {typeCell(r)}
             <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
@@ -99,9 +103,9 @@ function Tests({ history }: { history: UnitHistory }) {
       <Table size="small" aria-label={t('machineScreens.units.tests')}>
         <TableHead>
           <TableRow>
-            {['testedAt', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'leakageValue', 'result', 'machine', 'recordId'].map((k) => (
+            {['testedAt', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'leakageValue', 'result', 'verdict', 'machine', 'recordId'].map((k) => (
               <TableCell key={k} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} align={k === 'testPressure' || k === 'holdingSeconds' ? 'right' : undefined}>
-                {f(k)}
+                {k === 'verdict' ? t('standards.filter.verdict') : f(k)}
               </TableCell>
             ))}
           </TableRow>
@@ -118,6 +122,7 @@ function Tests({ history }: { history: UnitHistory }) {
               <TableCell align="right">{formatNumber(lang, r.holdingSeconds, 0)}</TableCell>
               <TableCell>{leakage(lang, r)}</TableCell>
               <TableCell><ResultChip result={r.result} /></TableCell>
+              <TableCell><VerdictChip assessment={r.assessment} /></TableCell>
               <TableCell>{originLabel(t, r)}</TableCell>
               <TableCell><Box component="span" sx={MONO}>{r.recordId}</Box></TableCell>
             </TableRow>

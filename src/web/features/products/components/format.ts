@@ -1,6 +1,7 @@
 /** Product values as the list and the history show them, in the interface language. */
 import type { TFunction } from 'i18next';
 import { formatNumber } from '../../../components/format';
+import { sizeText, standardName } from '../../../components/standards/format';
 
 /** `1.6 MPa`, `-10 °C`, or an em dash when not set. */
 export function withUnit(language: string, n: number | null | undefined, unit: string): string {
@@ -10,10 +11,21 @@ export function withUnit(language: string, n: number | null | undefined, unit: s
 export const PRESSURE_FIELDS = ['pressureFc', 'pressureWcb', 'pressureSus'] as const;
 export const TEMPERATURE_FIELDS = ['temperatureMax', 'temperatureMin'] as const;
 
-/** One product field's value as text (for the history): fluids translated, units added. */
+/** Choices stored as ids and shown in words: the field's catalogue key prefix. */
+const CHOICES: Record<string, string> = {
+  fluid: 'products.fluids',
+  valveType: 'standards.valveTypes',
+  seatType: 'standards.seatTypes',
+  leakageRate: 'standards.leakageRates',
+};
+
+/** One product field's value as text (for the history): choices translated, units added. */
 export function productValue(t: TFunction, language: string, field: string, value: unknown): string {
+  if (field === 'testStandard' && (value === '' || value === null)) return t('standards.none');
   if (value === null || value === undefined || value === '') return '—';
-  if (field === 'fluid' && typeof value === 'string') return t(`products.fluids.${value}`, { defaultValue: value });
+  if (CHOICES[field] && typeof value === 'string') return t(`${CHOICES[field]}.${value}`, { defaultValue: value });
+  if (field === 'testStandard' && typeof value === 'string') return standardName(value as Parameters<typeof standardName>[0]);
+  if (field === 'nominalSize' && typeof value === 'number') return sizeText(value);
   if ((PRESSURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number') return withUnit(language, value, t('products.units.mpa'));
   if ((TEMPERATURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number') return withUnit(language, value, t('products.units.celsius'));
   if (typeof value === 'number') return formatNumber(language, value);

@@ -1,18 +1,31 @@
 /**
- * The form of Add Product and Edit a product: every field of PRODUCT.md §3, validated by the shared
- * `productInput` schema (the route's own), units as adornments, server field errors on their fields.
+ * The form of Add Product and Edit a product: every field of PRODUCT.md §3 and the test standard with the
+ * fields its requirement depends on, validated by the shared `productInput` schema (the route's own), units
+ * as adornments, server field errors on their fields, and below them the requirement the product's tests
+ * will be judged by, computed live from what is typed (RequirementTable).
  */
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
-import { useMemo } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useEffect, useMemo } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FLUIDS, PRODUCT_FIELDS, TEST_STANDARDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
+import { FLUIDS, PRESSURE_CLASSES, PRODUCT_FIELDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
+import { STANDARDS } from '../../../../shared/standards/requirement';
+import { npsLabel } from '../../../../shared/standards/sizes';
+import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../../../../shared/standards/types';
 import { FormSelectField, FormTextField, RecordForm, zodFormResolver } from '../../../components/form';
+import { judgedFromForm, type ProductFormValues } from './judged-product';
+import { RequirementTable } from './requirement-table';
 
 export const FLUID_OPTIONS = FLUIDS.map((f) => ({ value: f, label: `products.fluids.${f}` }));
+const NOT_STATED = { value: '', label: 'standards.notStated' };
+const VALVE_TYPE_OPTIONS = [NOT_STATED, ...VALVE_TYPES.map((v) => ({ value: v, label: `standards.valveTypes.${v}` }))];
+const SEAT_TYPE_OPTIONS = [NOT_STATED, ...SEAT_TYPES.map((v) => ({ value: v, label: `standards.seatTypes.${v}` }))];
+const LEAKAGE_RATE_OPTIONS = [NOT_STATED, ...LEAKAGE_RATES.map((v) => ({ value: v, label: `standards.leakageRates.${v}` }))];
+// Standard names are proper names, the same in every language (t() returns an unknown key as it is).
+const STANDARD_OPTIONS = [{ value: '', label: 'standards.none' }, ...TEST_STANDARD_IDS.map((id) => ({ value: id, label: STANDARDS[id].name }))];
 
-type FormValues = Record<(typeof PRODUCT_FIELDS)[number], string>;
+type FormValues = ProductFormValues;
 
 const num = (n: number | null) => (n === null ? '' : String(n));
 
@@ -28,7 +41,12 @@ export function productFormValues(p?: Product): FormValues {
     pressureSus: num(p?.pressureSus ?? null),
     temperatureMax: num(p?.temperatureMax ?? null),
     temperatureMin: num(p?.temperatureMin ?? null),
+    valveType: p?.valveType ?? '',
+    nominalSize: num(p?.nominalSize ?? null),
+    pressureClass: p?.pressureClass ?? '',
+    seatType: p?.seatType ?? '',
     testStandard: p?.testStandard ?? '',
+    leakageRate: p?.leakageRate ?? '',
   };
 }
 
@@ -64,6 +82,17 @@ export function ProductForm({
   const celsius = { htmlInput: decimal, input: { endAdornment: <InputAdornment position="end">{t('products.units.celsius')}</InputAdornment> } };
 
   const c = form.control;
+  const values = useWatch({ control: c }) as FormValues;
+  const judged = judgedFromForm(values);
+  const usesLeakageRate = !!judged.testStandard && STANDARDS[judged.testStandard].usesLeakageRate;
+
+  // A leakage rate only means something under EN 12266-1 / ISO 5208: switching to another standard drops it.
+  useEffect(() => {
+    if (!usesLeakageRate && form.getValues('leakageRate') !== '') form.setValue('leakageRate', '', { shouldDirty: true });
+  }, [form, usesLeakageRate]);
+
+  const nps = judged.nominalSize === null ? null : npsLabel(judged.nominalSize);
+
   return (
     <RecordForm form={form} fields={PRODUCT_FIELDS} save={save} onSaved={onSaved} submitLabel={submitLabel} cancelTo="/products">
       <Grid size={{ xs: 12, md: 6 }}>
@@ -91,21 +120,64 @@ export function ProductForm({
           <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={celsius} required />
         </Grid>
       ))}
-      <Grid size={{ xs: 12, md: 6 }}>
-        {/* Free text with the usual standards offered as suggestions (a datalist: no extra component). */}
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        <FormSelectField control={c} name="valveType" label="products.fields.valveType" options={VALVE_TYPE_OPTIONS} required={!!judged.testStandard} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
         <FormTextField
           control={c}
-          name="testStandard"
-          label="products.fields.testStandard"
+          name="nominalSize"
+          label="products.fields.nominalSize"
           autoComplete="off"
-          hint="products.testStandardHint"
-          slotProps={{ htmlInput: { list: 'product-test-standards' } }}
+          required={!!judged.testStandard}
+          slotProps={{
+            htmlInput: { inputMode: 'numeric' },
+            input: {
+              endAdornment: nps ? (
+                <InputAdornment position="end" data-testid="nominal-size-nps">
+                  {nps}
+                </InputAdornment>
+              ) : undefined,
+            },
+          }}
         />
-        <datalist id="product-test-standards">
-          {TEST_STANDARDS.map((s) => (
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        {/* Free text with the usual classes offered as suggestions (a datalist: no extra component). */}
+        <FormTextField
+          control={c}
+          name="pressureClass"
+          label="products.fields.pressureClass"
+          autoComplete="off"
+          hint="products.pressureClassHint"
+          slotProps={{ htmlInput: { list: 'product-pressure-classes', autoCapitalize: 'characters' } }}
+        />
+        <datalist id="product-pressure-classes">
+          {PRESSURE_CLASSES.map((s) => (
             <option key={s} value={s} />
           ))}
         </datalist>
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        <FormSelectField control={c} name="seatType" label="products.fields.seatType" options={SEAT_TYPE_OPTIONS} required={!!judged.testStandard} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        <FormSelectField
+          control={c}
+          name="testStandard"
+          label="products.fields.testStandard"
+          options={STANDARD_OPTIONS}
+          hint="products.testStandardHint"
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        />
+      </Grid>
+      {usesLeakageRate && (
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+          <FormSelectField control={c} name="leakageRate" label="products.fields.leakageRate" options={LEAKAGE_RATE_OPTIONS} hint="products.leakageRateHint" required />
+        </Grid>
+      )}
+      <Grid size={12}>
+        <RequirementTable product={judged} />
       </Grid>
     </RecordForm>
   );

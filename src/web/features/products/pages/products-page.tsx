@@ -13,10 +13,12 @@ import { ListView, useList, useRecordActions } from '../../../components/list-ki
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useDeleteProduct } from '../api';
 import { PRESSURE_FIELDS, TEMPERATURE_FIELDS, withUnit } from '../components/format';
+import { npsLabel } from '../../../../shared/standards/sizes';
+import { sizeText, standardName } from '../../../components/standards/format';
 
-/** Eleven columns: narrower cell padding than the shared table's default, so that they fit at 1440 px. */
+/** Twelve columns: narrower cell padding than the shared table's default, so that they fit at 1440 px. */
 const DENSE = {
-  '& .MuiTableCell-root': { px: 1.25 },
+  '& .MuiTableCell-root': { px: 1 },
   '& .MuiTableCell-root:first-of-type': { pl: 2 },
   '& .MuiTableCell-root:last-of-type': { pr: 2 },
 } as const;
@@ -86,6 +88,28 @@ export default function ProductsPage() {
         card: 'key',
         render: (p) => unit(withUnit(lang, p[f], celsius)),
       })),
+      {
+        // The standard with the size beside it: what the product is judged by, in one narrow column.
+        id: 'testStandard',
+        label: 'products.list.columns.standard',
+        sortable: true,
+        card: 'key',
+        render: (p) => (
+          <Box data-testid="product-standard">
+            <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>{p.testStandard ? standardName(p.testStandard) : '—'}</Typography>
+            {p.nominalSize !== null && (
+              // DN and NPS may break onto two lines: the column stays narrow enough for twelve at 1440 px.
+              <Typography variant="caption" color="text.secondary" component="div">
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>DN {p.nominalSize}</Box> <Box component="span" sx={{ whiteSpace: 'nowrap' }}>({npsLabel(p.nominalSize)})</Box>
+              </Typography>
+            )}
+          </Box>
+        ),
+        cardRender: (p) =>
+          p.testStandard || p.nominalSize !== null
+            ? [p.testStandard ? standardName(p.testStandard) : null, p.nominalSize !== null ? sizeText(p.nominalSize) : null].filter(Boolean).join(' · ')
+            : null,
+      },
       { id: 'rangeCount', label: 'products.fields.rangeCount', sortable: true, align: 'right', card: 'key', render: (p) => formatNumber(lang, p.rangeCount) },
       ...actions.columns,
     ];

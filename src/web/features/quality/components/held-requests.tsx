@@ -1,6 +1,6 @@
 /**
- * Report requests held by the release gate over the days: the unit, when it was asked for, and what its
- * latest test says now (still failed, no data yet, or passed since). No addresses: this is about units.
+ * Report requests held by the release gate over the days: the unit, when it was asked for, and what the
+ * gate says of it now (still held and why, no data yet, or releasable). No addresses: this is about units.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -15,8 +15,19 @@ import { formatDateTime, formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
 import { SerialLink } from '../../machine-data/components/serial-link';
 import { useHeldRequests, type QualityRange } from '../api';
+import type { HeldRequest } from '../../../../shared/contract/quality';
 
-const COLOR = { latestFailed: 'error', noTests: 'default', passedSince: 'success' } as const;
+const COLOR = { stillHeld: 'error', noTests: 'default', releasable: 'success' } as const;
+
+/** "Shell failed on 8 Nov 2026, not retested", "Backseat: leakage above the allowed (bench passed) …", "Seat: no test yet". */
+function HoldLine({ h }: { h: HeldRequest['heldFor'][number] }) {
+  const { t, i18n } = useTranslation();
+  const test = t(`machineScreens.testTypes.${h.testType}`);
+  if (h.kind === 'missing') return <>{t('quality.held.missing', { test })}</>;
+  const at = h.testedAt ? formatDateTime(i18n.language, h.testedAt) : '';
+  const why = h.reasons.map((r) => t(`standards.reason.${r}`)).join(', ');
+  return <>{h.bench === 'pass' ? t('quality.held.nonconforming', { test, at, why }) : t('quality.held.failed', { test, at })}</>;
+}
 
 export function HeldRequests({ range }: { range: QualityRange }) {
   const { t, i18n } = useTranslation();
@@ -40,7 +51,12 @@ export function HeldRequests({ range }: { range: QualityRange }) {
               </Typography>
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
                 <Chip size="small" color={COLOR[r.reason]} variant="outlined" label={t(`quality.held.reasons.${r.reason}`)} />
-                {r.latestTestedAt && (
+                {r.heldFor.map((h) => (
+                  <Typography key={`${h.testType}-${h.kind}`} variant="caption" color="text.secondary" component="span" sx={{ width: '100%' }}>
+                    <HoldLine h={h} />
+                  </Typography>
+                ))}
+                {r.reason !== 'stillHeld' && r.latestTestedAt && (
                   <Typography variant="caption" color="text.secondary">
                     {t('quality.held.latestAt', { at: formatDateTime(lang, r.latestTestedAt) })}
                   </Typography>

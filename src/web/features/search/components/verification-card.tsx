@@ -6,6 +6,7 @@ import GppBadOutlined from '@mui/icons-material/GppBadOutlined';
 import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -45,10 +46,17 @@ export function VerificationCard({ state }: { state: VerificationState }) {
         </Typography>
         {t('search.verify.genuineText')}
       </Alert>
-      {r.newerDataExists && (
-        <Alert severity="info" sx={{ mb: 2 }} data-testid="newer-data">
-          {t('search.verify.newerData')}
+      {r.supersededBy ? (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="superseded">
+          {t(`search.verify.superseded.${r.supersededBy.reason}`, { number: r.supersededBy.number, date: formatDateTime(i18n.language, r.supersededBy.issuedAt) })}{' '}
+          <Link href={`/search?report=${encodeURIComponent(r.supersededBy.id)}`}>{t('search.verify.superseded.open', { number: r.supersededBy.number })}</Link>
         </Alert>
+      ) : (
+        r.newerDataExists && (
+          <Alert severity="info" sx={{ mb: 2 }} data-testid="newer-data">
+            {t('search.verify.newerData')}
+          </Alert>
+        )
       )}
       <FactList
         items={[

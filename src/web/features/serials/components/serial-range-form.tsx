@@ -1,20 +1,23 @@
 /**
  * The form of Add Serial Number and Update a serial number, validated by the shared `serialRangeInput`
  * schema. Total Units is computed as the user types (the server checks it again) and says why it cannot
- * be computed; the server's overlap error lands on Starting Serial and names the colliding range.
+ * be computed; the server's overlap error lands on Starting Serial and names the colliding range. Body
+ * Material offers the materials the chosen product has a pressure rating for: the one its units follow.
  */
 import Grid from '@mui/material/Grid';
 import TextField from '@mui/material/TextField';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { BODY_MATERIALS, ratingOf, type BodyMaterial } from '../../../../shared/standards/requirement';
 import { serialRangeInput, type SerialRange, type SerialRangeInput, type SerialRangeValues } from '../../../../shared/contract/serials';
-import { FormTextField, RecordForm, useFieldErrorText, zodFormResolver } from '../../../components/form';
+import { FormSelectField, FormTextField, RecordForm, useFieldErrorText, zodFormResolver } from '../../../components/form';
 import { formatNumber } from '../../../components/format';
+import { useProduct } from '../../products/api';
 import { ProductPicker, type ProductOption } from './product-picker';
 import { computeTotalUnits } from './total-units';
 
-const FIELDS = ['productId', 'startSerial', 'endSerial', 'totalUnits', 'productionDate'] as const;
+const FIELDS = ['productId', 'startSerial', 'endSerial', 'totalUnits', 'productionDate', 'bodyMaterial'] as const;
 type FormValues = Record<(typeof FIELDS)[number], string>;
 
 /** Today in the browser's time zone, for the date picker's upper bound. */
@@ -58,8 +61,22 @@ export function SerialRangeForm({
       endSerial: range?.endSerial ?? '',
       totalUnits: range ? String(range.totalUnits) : '',
       productionDate: range?.productionDate ?? '',
+      bodyMaterial: range?.bodyMaterial ?? '',
     },
   });
+  const chosen = useProduct(product?.id);
+  const material = useWatch({ control: form.control, name: 'bodyMaterial' }) ?? '';
+  const rated: BodyMaterial[] = chosen.data ? BODY_MATERIALS.filter((m) => ratingOf(chosen.data, m) !== null) : [];
+  // The chosen material stays on offer while the product loads, and the range's own if its product's rating was removed since.
+  const keep = (m: BodyMaterial) => m === material && (!chosen.data || (m === range?.bodyMaterial && chosen.data.id === range.productId));
+  const offered = BODY_MATERIALS.filter((m) => rated.includes(m) || keep(m));
+  const offeredKey = offered.join();
+  const materialOptions = [{ value: '', label: 'standards.notStated' }, ...offered.map((m) => ({ value: m, label: `standards.materials.${m}` }))];
+
+  // Another product: a material it has no rating for is dropped.
+  useEffect(() => {
+    if (chosen.data && material && !offeredKey.split(',').includes(material)) form.setValue('bodyMaterial', '', { shouldDirty: true });
+  }, [chosen.data, material, offeredKey, form]);
   const [start, end] = useWatch({ control: form.control, name: ['startSerial', 'endSerial'] });
   const total = computeTotalUnits(start ?? '', end ?? '');
   const totalText = total.kind === 'units' ? String(total.units) : '';
@@ -126,6 +143,17 @@ export function SerialRangeForm({
             htmlInput: { 'data-testid': 'total-units', 'aria-live': 'polite', 'aria-readonly': true },
             formHelperText: { id: 'field-totalUnits-helper-text', role: total.kind === 'reason' ? 'status' : undefined },
           }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <FormSelectField
+          control={form.control}
+          name="bodyMaterial"
+          label="serials.fields.bodyMaterial"
+          options={materialOptions}
+          hint={product ? 'serials.form.bodyMaterialHint' : 'serials.form.bodyMaterialPickProduct'}
+          disabled={!product}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         />
       </Grid>
     </RecordForm>

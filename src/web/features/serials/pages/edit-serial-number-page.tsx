@@ -8,7 +8,7 @@ import { useSerialRange, useSerialRangeHistory, useUpdateSerialRange } from '../
 import { rangeValue } from '../components/range-value';
 import { SerialRangeForm } from '../components/serial-range-form';
 
-const HISTORY_ORDER = ['productName', 'startSerial', 'endSerial', 'totalUnits', 'productionDate'] as const;
+const HISTORY_ORDER = ['productName', 'startSerial', 'endSerial', 'totalUnits', 'productionDate', 'bodyMaterial'] as const;
 
 function RangeHistory({ id }: { id: string }) {
   const history = useSerialRangeHistory(id);

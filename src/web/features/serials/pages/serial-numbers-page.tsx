@@ -69,9 +69,23 @@ export default function SerialNumbersPage() {
         card: 'key',
         render: (r) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{r.productionDate}</Box>,
       },
+      {
+        id: 'bodyMaterial',
+        label: 'serials.fields.bodyMaterial',
+        card: 'key',
+        render: (r) =>
+          r.bodyMaterial ? (
+            <Box component="span" title={t(`standards.materials.${r.bodyMaterial}`)} sx={{ whiteSpace: 'nowrap' }}>
+              {t(`standards.materialShort.${r.bodyMaterial}`)}
+            </Box>
+          ) : (
+            '—'
+          ),
+        cardRender: (r) => (r.bodyMaterial ? t(`standards.materials.${r.bodyMaterial}`) : null),
+      },
     ];
     return [...cols, ...actions.columns];
-  }, [lang, actions.columns]);
+  }, [t, lang, actions.columns]);
 
   return (
     <ListView list={list} columns={columns} ns="serials" title="pages.serialNumbers"

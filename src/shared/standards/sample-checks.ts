@@ -3,7 +3,7 @@
  * long the pressure stayed at or above the test pressure, and the pressure drop over the hold. A bench
  * "pass" whose samples held for less than the stated holding time is flagged to staff.
  */
-import { HOLD_TOLERANCE, holdPeriod, orderedSamples, type Sample } from '../../shared/chart/index';
+import { HOLD_TOLERANCE, holdPeriod, orderedSamples, type Sample } from '../chart/index';
 
 export interface SampleChecks {
   /** highest pressure in the samples, MPa */
@@ -16,6 +16,8 @@ export interface SampleChecks {
   reached: boolean;
   /** held for at least the stated holding time */
   holdMet: boolean;
+  /** seconds held as judged against a minimum: heldSeconds plus the sampling slack, at most the stated time */
+  judgedHold: number;
 }
 
 /** Pressure at time t, linearly between the samples around it. */
@@ -69,5 +71,16 @@ export function checkSamples(samplesIn: readonly Sample[], testPressure: number,
   let step = 0;
   for (let i = 1; i < s.length; i++) step = Math.max(step, Math.min(s[i]!.t - s[i - 1]!.t, holdingSeconds));
   const slack = Math.max(step, holdingSeconds * 0.01);
-  return { peak, heldSeconds, drop, reached, holdMet: testPressure <= 0 || holdingSeconds <= 0 || heldSeconds + slack >= holdingSeconds };
+  const holdMet = testPressure <= 0 || holdingSeconds <= 0 || heldSeconds + slack >= holdingSeconds;
+  const judgedHold = testPressure <= 0 ? holdingSeconds : holdMet ? holdingSeconds : Math.min(holdingSeconds, heldSeconds + slack);
+  return { peak, heldSeconds, drop, reached, holdMet, judgedHold };
+}
+
+/**
+ * The hold a record is judged by from its samples (stored as test_records.held_seconds): how long the
+ * samples stayed at the test pressure, never more than the stated holding time; null without samples.
+ */
+export function sampledHold(samples: readonly Sample[], testPressure: number, holdingSeconds: number): number | null {
+  const c = checkSamples(samples, testPressure, holdingSeconds);
+  return c ? Math.round(c.judgedHold * 1000) / 1000 : null;
 }
