@@ -185,7 +185,6 @@ describe('the demo data generator', () => {
     expect(retested.length).toBeGreaterThan(0);
     expect(retested.length).toBeLessThan(disagreements.length);
     for (const d of disagreements) if (Date.parse(d.testedAt) < today - 100 * DAY) expect(retested).toContain(d);
-    console.log(`${units.size} units, ${failedUnits.size} failed on the bench (${fails.filter((f) => !later(f)).length} tests open), ${disagreeingUnits.size} with a disagreement (${disagreements.length - retested.length} never retested)`);
 
     // all in all, the units with anything nonconforming are a few per cent at most
     const nonconformingUnits = new Set(all.filter((_, i) => verdicts[i] === 'nonconforming').map((r) => r.serial));

@@ -88,7 +88,7 @@ describe('nothing half-written', () => {
       return issueReport(db, input);
     };
     await expect(
-      requestReports({ db: t.app.ctx.db, issueReport: failing, termsVersion: async () => 1 }, { serials: [c.serial(3), c.serial(4)], email: 'x@example.com', language: 'en', challenge: 'x' }, { ip: '10.0.0.1', language: 'en' }),
+      requestReports({ db: t.app.ctx.db, issueReport: failing, termsVersion: async () => 1, contact: async () => '' }, { serials: [c.serial(3), c.serial(4)], email: 'x@example.com', language: 'en', challenge: 'x' }, { ip: '10.0.0.1', language: 'en' }),
     ).rejects.toThrow(/signing key/);
     expect([await count('search_requests'), await count('mail_outbox')]).toEqual([requests, mails]);
   });
@@ -100,7 +100,7 @@ describe('nothing half-written', () => {
     // An address PostgreSQL cannot store (U+0000) only in search_requests: the failure comes at the last
     // insert of the transaction, after the outbox row was written.
     await expect(
-      requestReports({ db: t.app.ctx.db, issueReport, termsVersion: async () => 1 }, { serials: [c.serial(5)], email: 'y@example.com', language: 'en', challenge: 'x' }, { ip: '10.0.0.2\u0000', language: 'en' }),
+      requestReports({ db: t.app.ctx.db, issueReport, termsVersion: async () => 1, contact: async () => '' }, { serials: [c.serial(5)], email: 'y@example.com', language: 'en', challenge: 'x' }, { ip: '10.0.0.2\u0000', language: 'en' }),
     ).rejects.toThrow();
     expect([await count('search_requests'), await count('mail_outbox')]).toEqual([requests, mails]);
   });

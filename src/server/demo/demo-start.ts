@@ -13,6 +13,7 @@ import { generatePassword, hashPassword } from '../lib/passwords';
 import { recordAudit } from '../modules/audit/audit.writer';
 import { auditView } from '../modules/auth/auth.service';
 import { insertUser } from '../modules/auth/users.repo';
+import { setDemoCompany } from './company';
 import { generateData } from './generate';
 import { isSizeName, SIZES, type SizeName } from './sizes';
 
@@ -68,6 +69,7 @@ export async function prepareDemo(database: Database, config: Config, sizeName: 
 
   log(`Filling the demo database (${sizeName}, seed ${DEMO_SEED}); this takes a minute the first time…`);
   const data = await generateData(database.db, { size: SIZES[sizeName], seed: DEMO_SEED, log });
+  await setDemoCompany(database.db, { id: null, label: 'demo data' });
   const accounts: DemoFile['accounts'] = [];
   for (const a of DEMO_ACCOUNTS) {
     const password = generatePassword();

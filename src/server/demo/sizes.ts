@@ -5,7 +5,7 @@
 export interface DemoSize {
   products: number;
   ranges: number;
-  /** test records (about three per tested unit: shell, seat and, on gate and globe valves, backseat) */
+  /** test records (two to four per tested unit: the tests its standard requires and the benches' shell, seat and backseat) */
   records: number;
   /** share of records that carry pressure samples */
   sampledShare: number;

@@ -227,7 +227,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
     return {
       standard: st.id,
       standardName: st.name,
-      edition: st.edition,
+      edition: c.language === 'zh' ? st.editionZh : st.edition,
       required: req.required,
       pressureMin: req.pressureMin,
       pressureMax: req.pressureMax,
@@ -300,7 +300,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       seatType: p.seatType,
       leakageRate: p.leakageRate,
     },
-    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: judged.standard.edition } : null,
+    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: lang === 'zh' ? judged.standard.editionZh : judged.standard.edition } : null,
     bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
     ratedPressure: judged?.ratedPressure ?? null,
     productionDate: unit.range.productionDate,

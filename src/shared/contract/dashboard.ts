@@ -46,6 +46,8 @@ export const dashboard = z.object({
   recentRequests: z.array(dashboardRecentRequest),
   mail: z.object({ queued: z.number().int(), failed: z.number().int() }),
   firstPass: z.object({ units: z.number().int(), firstPass: z.number().int() }),
+  /** units whose latest test of some type passed on the bench but does not conform to the product's standard */
+  disagreements: z.number().int(),
   /** the window's first day and today (UTC), both included */
   window: z.object({ from: z.string(), to: z.string() }),
 });

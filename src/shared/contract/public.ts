@@ -125,6 +125,8 @@ export const reportRequestResult = z.object({
   message: z.string(),
   /** whether an email with the reports was queued */
   emailQueued: z.boolean(),
+  /** whom to ask about serials whose report is not available ('' when none is or none is set) */
+  contact: z.string(),
   results: z.array(
     z.object({
       serial: z.string(),

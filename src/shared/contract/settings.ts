@@ -22,6 +22,7 @@ export const ADDRESS_MAX = 500;
 export const TERMS_MAX = 20_000;
 export const REPORT_TEXT_MAX = 2000;
 export const INSPECTOR_MAX = 120;
+export const CONTACT_MAX = 200;
 
 /** The editable text fields, in the order the form shows them. */
 export const SETTINGS_TEXT_FIELDS = [
@@ -35,6 +36,7 @@ export const SETTINGS_TEXT_FIELDS = [
   'footerZh',
   'documentType',
   'inspectorName',
+  'contact',
 ] as const;
 export type SettingsTextField = (typeof SETTINGS_TEXT_FIELDS)[number];
 
@@ -54,6 +56,8 @@ export const settingsFields = z.object({
   footerZh: multiline(REPORT_TEXT_MAX),
   documentType: z.enum(DOCUMENT_TYPES, { error: 'validation.oneOf' }),
   inspectorName: optionalText(INSPECTOR_MAX).refine(printable, { error: 'validation.invalid' }),
+  /** whom a visitor asks when a report is not available (email or phone), shown on the public page and in that email */
+  contact: optionalText(CONTACT_MAX).refine(printable, { error: 'validation.invalid' }),
 });
 
 /** `PUT /api/v1/settings`: every text field; an inspection certificate (3.1) needs the representative's name. */
@@ -88,6 +92,8 @@ export const settings = settingsFields.extend({
   updatedAt: z.string(),
   /** days a search request keeps the visitor's address and IP before the retention job clears them */
   searchRetentionDays: z.number().int(),
+  /** what reports would lack until it is filled in (the company, its address, logo, signer, contact) */
+  missing: z.array(z.enum(['companyName', 'companyAddress', 'logo', 'inspectorName', 'contact'])),
 });
 export type Settings = z.infer<typeof settings>;
 export const settingsEnvelope = envelope(settings);
@@ -99,6 +105,8 @@ export const publicSettings = z.object({
   logoUrl: z.string().nullable(),
   terms: z.object({ en: z.string(), zh: z.string() }),
   termsVersion: z.number().int(),
+  /** whom to ask when a report is not available; '' when none is set */
+  contact: z.string(),
 });
 export type PublicSettings = z.infer<typeof publicSettings>;
 export const publicSettingsEnvelope = envelope(publicSettings);

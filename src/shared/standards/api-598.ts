@@ -88,6 +88,7 @@ export const API_598: StandardEdition = {
   id: 'api-598',
   name: 'API 598',
   edition: '10th edition, 2016',
+  editionZh: '2016 年第 10 版',
   usesLeakageRate: false,
   // Table 1, column "≤ NPS 4 up to Class 1500 / > NPS 4 up to Class 600" (the usual case); only REQUIRED tests.
   // Above those classes the high-pressure closure test becomes required as well (see docs/standards-sources.md).

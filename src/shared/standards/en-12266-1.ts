@@ -39,6 +39,7 @@ export const EN_12266_1: StandardEdition = {
   id: 'en-12266-1',
   name: 'EN 12266-1',
   edition: '2012',
+  editionZh: '2012 年版',
   usesLeakageRate: true,
   // P10/P11 (shell) and P12 (seat tightness) are mandatory for every valve. P12 may use a liquid or a gas; the
   // liquid test ('seat') is listed as the required one, the gas test ('air-seat') being the permitted alternative.

@@ -50,6 +50,7 @@ export const ISO_5208: StandardEdition = {
   id: 'iso-5208',
   name: 'ISO 5208',
   edition: '2015 (4th edition)',
+  editionZh: '2015 年第 4 版',
   usesLeakageRate: true,
   // Table 1, column "DN ≤ 100 up to Class 1500 / PN 250; DN > 100 up to Class 600 / PN 100"; only REQUIRED tests.
   // The backseat test is optional under ISO 5208, so it is never listed here.

@@ -64,6 +64,8 @@ export interface StandardEdition {
   name: string;
   /** the edition followed, e.g. '10th edition, 2016' */
   edition: string;
+  /** the same in Traditional Chinese, e.g. '2016 年第 10 版' */
+  editionZh: string;
   /** whether the product's leakage rate (A–G) chooses the allowed seat leakage */
   usesLeakageRate: boolean;
   /** which test types the standard requires, per valve type (a backseat test only where there is a backseat) */

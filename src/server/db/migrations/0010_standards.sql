@@ -1,4 +1,4 @@
--- Standards and judgement (docs/decisions/0017-standards-and-judgement.md): what a product is tested to,
+-- Standards and judgement (docs/decisions/0018-standards-and-judgement.md): what a product is tested to,
 -- which rating its units carry, the requirement derived from the standard's tables, and the product's own
 -- verdict on every test record beside the bench's.
 

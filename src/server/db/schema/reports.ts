@@ -17,6 +17,8 @@ export const settingsTable = pgTable('settings', {
   footerZh: text('footer_zh').notNull(),
   documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
   inspectorName: text('inspector_name').notNull(),
+  /** migration 0010 */
+  contact: text('contact').notNull().default(''),
   logo: bytea('logo'),
   logoType: text('logo_type', { enum: LOGO_TYPES }),
   logoSha256: text('logo_sha256'),

@@ -73,3 +73,19 @@ export async function firstPass(db: Executor, from: Date, to: Date): Promise<{ u
   const [r] = rowsOf<{ units: unknown; first_pass: unknown }>(result);
   return { units: num(r?.units), firstPass: num(r?.first_pass) };
 }
+
+/**
+ * Units waiting on a disagreement: the latest test of some type is a bench pass the product's standard
+ * rejects. Read from the partial index of disagreements (migration 0010), each checked for a later test of
+ * its type on the series index.
+ */
+export async function disagreements(db: Executor): Promise<number> {
+  const result = await db.execute(sql`
+    SELECT count(DISTINCT (d.prefix, d.width, d.serial_no)) AS n
+      FROM test_records d
+     WHERE d.result = 'pass' AND d.verdict = 'nonconforming'
+       AND NOT EXISTS (SELECT 1 FROM test_records l
+                        WHERE l.prefix = d.prefix AND l.width = d.width AND l.serial_no = d.serial_no
+                          AND l.test_type = d.test_type AND (l.tested_at, l.id) > (d.tested_at, d.id))`);
+  return num(rowsOf<{ n: unknown }>(result)[0]?.n);
+}

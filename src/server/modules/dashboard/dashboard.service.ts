@@ -51,6 +51,7 @@ export function figures(db: Executor, viewer: Viewer, now = new Date()) {
       })),
     mail: () => repo.mailCounts(db),
     firstPass: () => repo.firstPass(db, w.start, w.end),
+    disagreements: () => repo.disagreements(db),
     window: { from: w.from, to: w.to },
   };
 }
@@ -64,6 +65,7 @@ export async function dashboard(db: Executor, viewer: Viewer, now = new Date()):
   const recent = await f.recentRequests();
   const mail = await f.mail();
   const firstPass = await f.firstPass();
+  const disagreements = await f.disagreements();
   return {
     requests,
     products: catalogue.products,
@@ -72,6 +74,7 @@ export async function dashboard(db: Executor, viewer: Viewer, now = new Date()):
     recentRequests: recent,
     mail,
     firstPass,
+    disagreements,
     window: f.window,
   };
 }

@@ -209,9 +209,9 @@ export function rangeAndRequirementJoins(a: string): SQL {
  */
 export function judgedValues(a: string): SQL {
   const reasons = `CASE WHEN q.product_id IS NULL THEN 0::smallint ELSE test_record_reasons(${a}.test_pressure::numeric,
-      ${a}.holding_seconds, ${a}.held_seconds, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min,
+      ${a}.holding_seconds, ${a}.held_seconds::numeric, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min,
       q.pressure_max, q.hold_min, q.leak_kind, q.leak_max) END`;
-  return sql.raw(`h.id, h.product_id, ${a}.held_seconds, test_record_verdict(q.product_id IS NOT NULL, ${reasons}), ${reasons}`);
+  return sql.raw(`h.id, h.product_id, ${a}.held_seconds::numeric, test_record_verdict(q.product_id IS NOT NULL, ${reasons}), ${reasons}`);
 }
 
 /** The content hashes stored for these recordIds of a bench (NULL: CSV uploads). */

@@ -62,7 +62,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
     await limitKeys(counters, reply, input.serials.map((s) => `request-serial:${s}`), limits.requestPerSerial);
     const data = await requestReports(
-      { db, issueReport, termsVersion: async () => (await getSettings(db)).termsVersion },
+      { db, issueReport, termsVersion: async () => (await getSettings(db)).termsVersion, contact: async () => (await getSettings(db)).contact },
       input,
       metaOf(req),
     );

@@ -17,7 +17,8 @@ export interface IssuedPdf {
   filename: string;
 }
 
-export function reportMail(to: string, language: Language, issued: IssuedPdf[], unavailable: string[], groupId: string): NewMail {
+/** `contact`: whom the visitor asks about serials that could not be attached (settings; '' = none set). */
+export function reportMail(to: string, language: Language, issued: IssuedPdf[], unavailable: string[], groupId: string, contact = ''): NewMail {
   const t = (key: string, params?: Record<string, unknown>) => translate(language, `publicApi.email.${key}`, params);
   const one = issued.length === 1;
   const subject = one ? t('subjectOne', { serial: issued[0]!.serial }) : t('subjectMany', { count: issued.length });
@@ -25,6 +26,7 @@ export function reportMail(to: string, language: Language, issued: IssuedPdf[], 
     t('greeting'),
     one ? t('bodyOne', { serial: issued[0]!.serial }) : `${t('bodyMany')} ${issued.map((r) => r.serial).join(', ')}`,
     ...(unavailable.length ? [`${t('notAvailable')} ${unavailable.join(', ')}`] : []),
+    ...(unavailable.length && contact ? [t('contact', { contact })] : []),
     t('verify'),
   ];
   const { html, text } = renderEmail({ language, title: subject, paragraphs, footer: t('requested') });

@@ -30,6 +30,8 @@ export interface ReportRequestDeps {
   issueReport: IssueReport;
   /** the terms version currently in force (settings) */
   termsVersion: () => Promise<number>;
+  /** whom a visitor asks when a report is not available (settings; '' = none set) */
+  contact: () => Promise<string>;
 }
 
 export function pdfPath(reportId: string): string {
@@ -71,12 +73,13 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
 
   const groupId = randomUUID();
   const issued = decided.filter((d) => d.report);
+  const contact = decided.some((d) => d.outcome === 'held') ? await deps.contact() : '';
   const agreedAt = new Date();
   await db.transaction(async (tx) => {
     const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, bytes: d.report!.bytes, filename: d.report!.filename }));
     const unavailable = decided.filter((d) => d.outcome === 'held').map((d) => d.serial);
     // No email when nothing was issued: an address must not receive mail that carries no report.
-    const outboxId = pdfs.length ? await enqueueMail(tx, reportMail(input.email, language, pdfs, unavailable, groupId)) : null;
+    const outboxId = pdfs.length ? await enqueueMail(tx, reportMail(input.email, language, pdfs, unavailable, groupId, contact)) : null;
     const rows: NewSearchRequest[] = decided.map((d) => ({
       groupId,
       source: 'request',
@@ -100,6 +103,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     requestId: groupId,
     message: t(issued.length ? 'publicApi.searchSuccess' : 'publicApi.nothingToSend'),
     emailQueued: issued.length > 0,
+    contact,
     results: decided.map((d) => ({
       serial: d.serial,
       outcome: d.outcome,

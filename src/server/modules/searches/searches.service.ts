@@ -7,6 +7,7 @@
  * transaction. So of 50 resends at once one is accepted and the others, which waited on the lock and then
  * see "queued", are refused (409): one new email, not fifty. Once that email is out, another may be asked.
  */
+import { getSettings } from '../settings/settings.service';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SearchDelivery, SearchListQuery, SearchRequest, SearchRequestDetail } from '../../../shared/contract/searches';
 import { AppError } from '../../../shared/errors';
@@ -117,7 +118,8 @@ export async function resendSearch(db: Db, id: string, actor: AuditActor, viewer
     const byId = new Map(pdfs.map((p) => [p.id, p]));
     const issued = mailed.map((r) => ({ serial: r.serial, bytes: byId.get(r.reportId!)!.bytes, filename: reportFilename(r.serial) }));
     const held = rows.filter((r) => r.status === 'held').map((r) => r.serial);
-    const newId = await enqueueMail(tx, reportMail(to, rows[0]!.language, issued, held, id));
+    const contact = held.length ? (await getSettings(tx)).contact : '';
+    const newId = await enqueueMail(tx, reportMail(to, rows[0]!.language, issued, held, id, contact));
     await tx
       .update(searchRequests)
       .set({ outboxId: newId, status: 'queued', attempts: 0, lastError: null, sentAt: null })

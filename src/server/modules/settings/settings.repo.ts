@@ -16,6 +16,7 @@ const publicColumns = {
   footerZh: settingsTable.footerZh,
   documentType: settingsTable.documentType,
   inspectorName: settingsTable.inspectorName,
+  contact: settingsTable.contact,
   logoType: settingsTable.logoType,
   logoSha256: settingsTable.logoSha256,
   logoSize: sql<number | null>`octet_length(${settingsTable.logo})`.mapWith(Number),

@@ -20,6 +20,8 @@ import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import * as repo from './settings.repo';
 
 export const SETTINGS_ENTITY = 'settings';
+/** The company name a new installation starts with (migration 0005): a placeholder, not the manufacturer. */
+const DEFAULT_COMPANY_NAME = 'Test Report Center';
 const SYSTEM: AuditActor = { id: null, label: 'system' };
 
 function toSettings(v: repo.SettingsView): Settings {
@@ -34,12 +36,25 @@ function toSettings(v: repo.SettingsView): Settings {
     footerZh: v.footerZh,
     documentType: v.documentType,
     inspectorName: v.inspectorName,
+    contact: v.contact,
     termsVersion: v.termsVersion,
     logo: v.logoType && v.logoSize ? { type: v.logoType, size: v.logoSize, sha256: v.logoSha256 ?? '' } : null,
     certificate: v.certPem && v.certSource ? certificateInfo(v.certPem, v.certSource) : null,
     updatedAt: v.updatedAt.toISOString(),
     searchRetentionDays: v.searchRetentionDays,
+    missing: missingForReports(v),
   };
+}
+
+/** What a report or the public page would lack: the company named, its address, logo, signer and contact. */
+function missingForReports(v: repo.SettingsView): Settings['missing'] {
+  const out: Settings['missing'] = [];
+  if (v.companyName.trim() === '' || v.companyName === DEFAULT_COMPANY_NAME) out.push('companyName');
+  if (v.companyAddress.trim() === '') out.push('companyAddress');
+  if (!v.logoType) out.push('logo');
+  if (v.inspectorName.trim() === '') out.push('inspectorName');
+  if (v.contact.trim() === '') out.push('contact');
+  return out;
 }
 
 /** The settings as staff see them (no key, no logo bytes). */
@@ -71,6 +86,7 @@ export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
     logoUrl: s.logoSha256 && s.logoType ? `/api/v1/public/logo?v=${s.logoSha256.slice(0, 16)}` : null,
     terms: { en: textOr(s.termsEn, 'en', 'settings.defaults.terms'), zh: textOr(s.termsZh, 'zh', 'settings.defaults.terms') },
     termsVersion: s.termsVersion,
+    contact: s.contact,
   };
 }
 

@@ -45,17 +45,24 @@ export function FigureCards({ d }: { d: Dashboard }) {
       value: percent(lang, rate(d.firstPass.firstPass, d.firstPass.units)),
       detail: t('dashboard.cards.firstPassDetail', { part: n(d.firstPass.firstPass), whole: n(d.firstPass.units), days }),
     },
+    {
+      id: 'disagreements',
+      label: t('dashboard.cards.disagreements'),
+      value: n(d.disagreements),
+      detail: t('dashboard.cards.disagreementsDetail'),
+      warn: d.disagreements > 0,
+    },
   ];
   return (
-    // Wide: the original's four in the first row, the three new ones in the second (12 columns). Phone: pairs,
-    // with the long date across the last row.
+    // Wide: the original's four in the first row, the four added since in the second (12 columns). Phone:
+    // pairs, with the long date across the last row.
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(12, minmax(0, 1fr))' }, gap: 2 }}>
-      {cards.map((c, i) => (
+      {cards.map((c) => (
         <Card
           key={c.id}
           data-testid={`dashboard-card-${c.id}`}
           sx={{
-            gridColumn: { xs: c.id === 'last-received' ? 'span 2' : 'auto', md: i < 4 ? 'span 3' : 'span 4' },
+            gridColumn: { xs: c.id === 'last-received' ? 'span 2' : 'auto', md: 'span 3' },
             order: { xs: c.id === 'last-received' ? 1 : 0, md: 0 },
           }}
         >

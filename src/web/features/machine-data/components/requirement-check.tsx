@@ -4,6 +4,7 @@
  * and the standard's name and edition. Without a requirement it says why the bench's result stands. A table
  * from 600 px up; on a phone each line is a small block.
  */
+import { STANDARDS } from '../../../../shared/standards/requirement';
 import CancelOutlined from '@mui/icons-material/CancelOutlined';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
 import Alert from '@mui/material/Alert';
@@ -133,7 +134,7 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
 
   return (
     <Card data-testid="requirement-check">
-      {header(t('standards.standardEdition', { name: req.standardName, edition: req.edition }))}
+      {header(t('standards.standardEdition', { name: req.standardName, edition: i18n.language === 'zh' ? STANDARDS[req.standard].editionZh : req.edition }))}
       <CardContent sx={{ pt: 0 }}>
         <Stack spacing={2}>
           {a.disagreement && (

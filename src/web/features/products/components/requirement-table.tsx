@@ -77,7 +77,7 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
   });
   const base = deriveRequirement(product, rated[0] ?? null);
   if (!base) return null;
-  const standard = t('standards.standardEdition', { name: base.standard.name, edition: base.standard.edition });
+  const standard = t('standards.standardEdition', { name: base.standard.name, edition: i18n.language === 'zh' ? base.standard.editionZh : base.standard.edition });
   const pressureLabel = (col: Column) => (col.material ? t('standards.requirement.pressureFor', { material: t(`standards.materialShort.${col.material}`) }) : t('standards.requirement.pressure'));
   const ratedLabel = (col: Column) => (col.rated === null ? null : t('standards.requirement.ratedAt', { value: formatPressure(lang, col.rated) }));
   const testLabel = (test: TestRequirement) => t(`machineScreens.testTypes.${test.testType}`);

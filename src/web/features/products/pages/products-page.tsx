@@ -52,7 +52,7 @@ export default function ProductsPage() {
         render: (p) => {
           const details = [p.connection, p.application, p.applicationMedium].filter(Boolean).join(' · ');
           return (
-            <Box sx={{ minWidth: 160 }}>
+            <Box sx={{ minWidth: 140 }}>
               {canEdit ? (
                 <Typography component={RouterLink} to={`/edit-product/${p.id}`} variant="body2" sx={{ fontWeight: 500, color: 'text.primary', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}>
                   {p.name}

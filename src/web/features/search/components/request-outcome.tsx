@@ -49,6 +49,11 @@ export default function RequestOutcome({ result, email }: { result: ReportReques
           </Box>
         ))}
       </Box>
+      {result.contact && (
+        <Alert severity="info" data-testid="outcome-contact">
+          {t('search.outcome.contact', { contact: result.contact })}
+        </Alert>
+      )}
       {issued.length > 1 && (
         <ToggleButtonGroup
           exclusive

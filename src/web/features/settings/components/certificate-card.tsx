@@ -93,7 +93,7 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
             </Box>
           </>
         ) : (
-          <Alert severity="warning">{t('settingsScreen.certificate.none')}</Alert>
+          <Alert severity="info">{t('settingsScreen.certificate.none')}</Alert>
         )}
         {canEdit && (
           <Box component="form" noValidate onSubmit={(e) => void onUpload(e)} aria-label={t('settingsScreen.certificate.uploadTitle')} sx={{ mt: 3 }}>

@@ -60,6 +60,7 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             <Stack spacing={2.5}>
               <FormTextField {...common} name="companyName" label="settingsScreen.fields.companyName" />
               <FormTextField {...common} name="companyAddress" label="settingsScreen.fields.companyAddress" {...multiline(3)} />
+              <FormTextField {...common} name="contact" label="settingsScreen.fields.contact" hint={readOnly ? undefined : 'settingsScreen.fields.contactHint'} />
             </Stack>
           </Grid>
           <Grid size={{ xs: 12, md: 4 }}>

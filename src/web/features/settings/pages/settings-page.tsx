@@ -28,6 +28,11 @@ export default function SettingsPage() {
       {settings.isError && <RetryAlert error={settings.error} retry={() => void settings.refetch()} />}
       {settings.data && (
         <Stack spacing={3}>
+          {settings.data.missing.length > 0 && (
+            <Alert severity="warning" data-testid="settings-missing">
+              {t('settingsScreen.missing.title')}: {settings.data.missing.map((m) => t(`settingsScreen.missing.items.${m}`)).join(', ')}.
+            </Alert>
+          )}
           <SettingsForm settings={settings.data} canEdit={canEdit} />
           <CertificateCard settings={settings.data} canEdit={canEdit} />
           <RetentionCard settings={settings.data} canEdit={canEdit} />
