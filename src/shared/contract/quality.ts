@@ -149,6 +149,8 @@ export const controlChart = z.object({
   ucl: z.number().nullable(),
   lcl: z.number().nullable(),
   spec: z.object({ lsl: z.number().nullable(), usl: z.number().nullable(), material: z.enum(RATING_MATERIALS), rating: z.number() }).nullable(),
+  /** the standard the limits come from ("API 598, 10th edition, 2016"); null: the product has none */
+  standard: z.string().nullable(),
   /** the materials the product has a rating for (the limits need one chosen when there are several) */
   materials: z.array(z.enum(RATING_MATERIALS)),
   cpk: z.number().nullable(),

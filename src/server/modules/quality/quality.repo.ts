@@ -3,6 +3,7 @@
  * (the definitions are in src/shared/contract/quality.ts). The summary groups the range's records once by
  * unit, product, bench and test type and derives every breakdown from that in the same statement.
  */
+import type { LeakageRate, SeatType, TestStandardId, ValveType } from '../../../shared/standards/types';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ControlMeasure, QualityInterval } from '../../../shared/contract/quality';
 import type { TestType } from '../../../shared/contract/machine-data';
@@ -39,9 +40,9 @@ export async function summary(db: Executor, range: Range, interval: QualityInter
   const unitPass = counts('fp', 'fin', 're');
   const result = await db.execute(sql`
     WITH b AS MATERIALIZED (
-      SELECT serial, product_id, machine_id, test_type, count(*) AS n, count(*) FILTER (WHERE result = 'fail') AS nfail,
+      SELECT serial, product_id, machine_id, test_type, count(*) AS n, count(*) FILTER (WHERE outcome = 'fail') AS nfail,
              min(tested_at) AS min_at, max(tested_at) AS max_at,
-             min(tested_at) FILTER (WHERE result = 'fail') AS min_fail, max(tested_at) FILTER (WHERE result = 'fail') AS max_fail
+             min(tested_at) FILTER (WHERE outcome = 'fail') AS min_fail, max(tested_at) FILTER (WHERE outcome = 'fail') AS max_fail
         FROM test_records
        WHERE tested_at >= ${range.from} AND tested_at < ${range.to}
        GROUP BY serial, product_id, machine_id, test_type
@@ -78,11 +79,12 @@ export async function names(db: Executor, productIds: string[], machineIds: stri
 }
 
 /**
- * The range's failed records with no later test of the same unit and type (at any date): found from the
- * failures (the result index) and one probe of the unit's series index each.
+ * The range's failed records (by outcome: the bench failed them or the product finds them nonconforming) with
+ * no later test of the same unit and type (at any date): found from the failures (the outcome index of
+ * migration 0010) and one probe of the unit's series index each.
  */
 const openFailureWhere = (range: Range) => sql`
-  r.result = 'fail' AND r.tested_at >= ${range.from} AND r.tested_at < ${range.to}
+  r.outcome = 'fail' AND r.tested_at >= ${range.from} AND r.tested_at < ${range.to}
   AND NOT EXISTS (
     SELECT 1 FROM test_records l
      WHERE l.prefix = r.prefix AND l.width = r.width AND l.serial_no = r.serial_no AND l.test_type = r.test_type
@@ -118,8 +120,19 @@ export async function openFailures(db: Executor, range: Range, limit: number, of
 
 export async function productRatings(db: Executor, productId: string) {
   const result = await db.execute(sql`
-    SELECT pressure_fc::float8 AS fc, pressure_wcb::float8 AS wcb, pressure_sus::float8 AS sus FROM products WHERE id = ${productId}`);
-  return rowsOf<{ fc: number | null; wcb: number | null; sus: number | null }>(result)[0];
+    SELECT pressure_fc::float8 AS fc, pressure_wcb::float8 AS wcb, pressure_sus::float8 AS sus, test_standard, valve_type,
+           nominal_size, seat_type, leakage_rate
+      FROM products WHERE id = ${productId}`);
+  return rowsOf<{
+    fc: number | null;
+    wcb: number | null;
+    sus: number | null;
+    test_standard: TestStandardId | '';
+    valve_type: ValveType | null;
+    nominal_size: number | null;
+    seat_type: SeatType | null;
+    leakage_rate: LeakageRate | null;
+  }>(result)[0];
 }
 
 export interface ChartFilter extends Range {

@@ -24,6 +24,7 @@ import { holdPeriod } from '../../../shared/chart';
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
+import { deriveRequirement } from '../../../shared/standards/requirement';
 import { gateOf, readUnit } from '../../reports/report-data';
 import * as repo from './quality.repo';
 
@@ -188,15 +189,36 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
   }
   const materials = (['fc', 'wcb', 'sus'] as const).filter((m) => ratings[m] !== null && ratings[m]! > 0);
   const material: RatingMaterial | undefined = q.material && materials.includes(q.material) ? q.material : materials.length === 1 ? materials[0] : undefined;
+  // With a standard, the limits are what it requires of this product (src/shared/standards); without one, the
+  // usual factors of the rating stand in, and the chart says so.
+  const judged = {
+    testStandard: ratings.test_standard,
+    valveType: ratings.valve_type,
+    nominalSize: ratings.nominal_size,
+    seatType: ratings.seat_type,
+    leakageRate: ratings.leakage_rate,
+    pressureFc: ratings.fc,
+    pressureWcb: ratings.wcb,
+    pressureSus: ratings.sus,
+  };
+  const requirement = deriveRequirement(judged, material ?? null);
+  const testReq = requirement?.tests.find((x) => x.testType === q.testType);
   const factor = TEST_PRESSURE_FACTORS[q.testType];
-  const spec =
-    q.measure === 'testPressure' && factor !== undefined && material !== undefined
-      ? (() => {
-          const rating = ratings[material]!;
-          const lsl = round(rating * factor);
-          return { material, rating, lsl, usl: round(lsl * (1 + TEST_PRESSURE_UPPER_MARGIN)) };
-        })()
-      : null;
+  let spec: ControlChart['spec'] = null;
+  if (q.measure === 'testPressure' && material !== undefined) {
+    const rating = ratings[material]!;
+    if (requirement) {
+      if (testReq?.pressureMin != null) {
+        spec = { material, rating, lsl: testReq.pressureMin, usl: testReq.pressureMax ?? round(testReq.pressureMin * (1 + TEST_PRESSURE_UPPER_MARGIN)) };
+      }
+    } else if (factor !== undefined) {
+      const lsl = round(rating * factor);
+      spec = { material, rating, lsl, usl: round(lsl * (1 + TEST_PRESSURE_UPPER_MARGIN)) };
+    }
+  } else if (q.measure === 'holdingSeconds' && testReq && testReq.holdMin > 0 && material !== undefined) {
+    spec = { material, rating: ratings[material]!, lsl: testReq.holdMin, usl: null };
+  }
+  const standard = requirement ? `${requirement.standard.name}, ${requirement.standard.edition}` : null;
   const { mean, sigma, sigmaWithin } = stats;
   return {
     measure: q.measure,
@@ -208,6 +230,7 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
     ucl: mean !== null && sigmaWithin !== null ? mean + 3 * sigmaWithin : null,
     lcl: mean !== null && sigmaWithin !== null ? mean - 3 * sigmaWithin : null,
     spec,
+    standard,
     materials,
     cpk: spec ? capability(mean, sigmaWithin, spec.lsl, spec.usl) : null,
     ppk: spec ? capability(mean, sigma, spec.lsl, spec.usl) : null,

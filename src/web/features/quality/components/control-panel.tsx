@@ -113,7 +113,7 @@ export function ControlPanel({ params, set }: Props) {
             title={t('quality.control.describe', { measure: measureLabel, n: formatNumber(lang, c.n, 0), mean: num(c.mean), lcl: num(c.lcl), ucl: num(c.ucl) })}
           />
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
-            {c.spec ? t('quality.control.limitsHelp') : null} {c.limited ? t('quality.control.limited', { count: PRESSURE_DROP_LIMIT }) : null}
+            {c.spec ? (c.standard ? t('quality.control.limitsStandard', { standard: c.standard }) : t('quality.control.limitsHelp')) : null} {c.limited ? t('quality.control.limited', { count: PRESSURE_DROP_LIMIT }) : null}
           </Typography>
         </>
       )}
