@@ -1,5 +1,5 @@
 /**
- * The catalogue at scale (issue 4, PRODUCT.md §7): on PostgreSQL with BENCH_RANGES ranges (1,000,000) and on
+ * The catalogue at scale (docs/product.md §7): on PostgreSQL with BENCH_RANGES ranges (1,000,000) and on
  * PGlite with BENCH_PGLITE_RANGES (100,000):
  *  - findRangeBySerial p50/p99 (called directly, 80% hits);
  *  - a public-lookup-shaped route (the real app: hooks, zod, error envelope) vs a bare Fastify route, req/s

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- insight`: the staff dashboard (each figure under 50 ms) and the quality analysis (each
- * query under 200 ms) at the sizes of issue 10 on PostgreSQL: 1,000,000 ranges, 1,000,000 test records over
+ * query under 200 ms) at the sizes of docs/product.md §7 on PostgreSQL: 1,000,000 ranges, 1,000,000 test records over
  * a year (2025) and 100,000 search requests, in a scratch database (BENCH_DATABASE_URL, default the local
  * server). Each figure is timed as p50/p99 of BENCH_INSIGHT_RUNS (10) sequential calls after one warm-up;
  * a query slower than 2 s is timed once. Dashboard figures are timed in the server's own functions with

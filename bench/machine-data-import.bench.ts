@@ -9,7 +9,7 @@
  * ranges over 100 products imported first, 9 of 10 of them inside a range.
  * BENCH_BEFORE_ROOT: a checkout of the code before the bulk path (e.g. a git worktree at a06e5db); when set,
  * the products and ranges imports are measured on it too, in the same run, for the before/after.
- * Targets (issue 8): 1,000,000 records on PostgreSQL under 30 s, at most 3x \copy, peak RSS under 300 MB.
+ * Targets (docs/product.md §7): 1,000,000 records on PostgreSQL under 30 s, at most 3x \copy, peak RSS under 300 MB.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

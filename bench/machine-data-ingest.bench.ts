@@ -1,5 +1,5 @@
 /**
- * Bench ingestion over HTTP (issue 8, PRODUCT.md §7: at least 20,000 records/s on PostgreSQL): the real
+ * Bench ingestion over HTTP (docs/product.md §7: at least 20,000 records/s on PostgreSQL): the real
  * app listening on 127.0.0.1 over a scratch PostgreSQL database (BENCH_DATABASE_URL, default the local
  * server) with BENCH_INGEST_RANGES (10,000) serial ranges, two benches each posting BENCH_INGEST_BATCHES
  * (20) batches of 5,000 records one after another, both at once. Records carry no samples in the first run

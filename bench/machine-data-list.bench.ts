@@ -1,5 +1,5 @@
 /**
- * The Machine Data list over BENCH_LIST_RECORDS (1,000,000) test records on PostgreSQL (issue 8: first page
+ * The Machine Data list over BENCH_LIST_RECORDS (1,000,000) test records on PostgreSQL (docs/product.md §7: first page
  * with each filter under 50 ms server time). Records are seeded in SQL with generate_series over two benches,
  * 1,000 ranges of 10 products (90% matched), 2% fails; then VACUUM ANALYZE. Each figure is the median of 5
  * requests through the real app (app.inject: routing, hooks, validation, serialisation; no network).

@@ -1,5 +1,5 @@
 /**
- * The public Test Report Center under load (issue 9, PRODUCT.md §7), on PostgreSQL with BENCH_RANGES
+ * The public Test Report Center under load (docs/product.md §7), on PostgreSQL with BENCH_RANGES
  * (1,000,000) ranges, the real app listening on 127.0.0.1 and load from a child process:
  *  - POST /api/v1/public/lookup vs a bare Fastify route, req/s, ratio and p99, with its cache of recent
  *    answers (1,000 serials cycled: a busy day's working set) and with the cache off (every lookup a

@@ -1,5 +1,5 @@
 /**
- * Quality analysis (issue 10: each figure under 200 ms for a year of 1,000,000 records) on PostgreSQL: a
+ * Quality analysis (docs/product.md §7: each figure under 200 ms for a year of 1,000,000 records) on PostgreSQL: a
  * scratch database (BENCH_DATABASE_URL, default the local server) seeded in bulk SQL from a deterministic
  * formula (no randomness: the same records every run), then each figure's query run through the real
  * routes, timed as p50/p99 of BENCH_QUALITY_RUNS (10) sequential requests after one warm-up.

@@ -1,5 +1,5 @@
 /**
- * The report PDF (issue 9; PRODUCT.md §7): a three-test report whose shell test has a 2,000-point chart, in
+ * The report PDF (docs/product.md §7): a three-test report whose shell test has a 2,000-point chart, in
  * en and zh, unsigned and signed: median and p95 time and size. The peer is the same report as HTML printed
  * by headless Chromium (/usr/bin/chromium, warm: one browser and page, the fonts loaded), timed in the same
  * run, with the ratio. Last, a stored report served again by the public route (time per request).

@@ -2,7 +2,7 @@
  * `npm start` on the embedded database: time from spawn until /readyz answers 200, for the first start
  * (fresh DATA_DIR: PGlite initdb and migrations; the web and server builds are reused if present, built
  * once beforehand otherwise) and a second start. `npm start` runs the built server (node
- * dist/server/main.js), not tsx. Target (issue 11): under 2 s after the first start.
+ * dist/server/main.js), not tsx. Target (docs/product.md §7): under 2 s after the first start.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';

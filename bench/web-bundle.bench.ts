@@ -1,7 +1,7 @@
 /**
  * The JavaScript the public /search page and the /login page download on first load, gzipped: the entry
  * of dist/web/index.html with its static imports, plus the lazy chunk of the route and its static imports
- * (Vite's manifest). Target (PRODUCT.md §7): under 150 KB for /search, and no staff screen's code there.
+ * (Vite's manifest). Target (docs/product.md §7): under 150 KB for /search, and no staff screen's code there.
  * Builds the web app first when dist/web is missing.
  */
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The public /search page as a visitor's browser receives it (PRODUCT.md §7; issue 9): the production
+ * The public /search page as a visitor's browser receives it (docs/product.md §7): the production
  * server started as `npm start` does (building dist/web when it is stale), Debian's Chromium (never a
  * downloaded one) with the flags of playwright.config.ts, a fresh profile per load.
  *
@@ -120,7 +120,7 @@ export default async function webPage(log: (line: string) => void): Promise<void
       const js = l.scripts.reduce((a, s) => a + s.bytes, 0);
       const body = l.scripts.reduce((a, s) => a + s.body, 0);
       const staff = l.scripts.filter((s) => STAFF_CODE.test(new URL(s.url).pathname));
-      // The budget (PRODUCT.md §7) is compressed JavaScript; the response headers are shown beside it.
+      // The budget (docs/product.md §7) is compressed JavaScript; the response headers are shown beside it.
       const verdict = route === '/search' ? `; target < ${kb(TARGET_JS)} of compressed JavaScript: ${body < TARGET_JS ? 'met' : 'MISSED'}` : '';
       log(
         `${route}: ${kb(body)} of compressed JavaScript in ${l.scripts.length} files, ${kb(js)} over the wire with their headers ` +

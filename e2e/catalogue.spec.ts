@@ -1,5 +1,5 @@
 /**
- * Products and serial-number ranges (issue 4): add, edit and delete in English and in Chinese, the live
+ * Products and serial-number ranges: add, edit and delete in English and in Chinese, the live
  * Total Units, the overlap message, history, lists (filter, find by serial, All), CSV import with a bad row
  * (refused, nothing stored) and then a good file, and screenshots with an axe-core check of every screen.
  */

@@ -1,5 +1,5 @@
 /**
- * The staff dashboard (issue 10), web side: a product with a range of 100 units, six units tested today
+ * The staff dashboard, web side: a product with a range of 100 units, six units tested today
  * (two failing their first attempt) and two not-found lookups; a staff member sees the figures the API
  * answers (the run's database is shared with other specs, so counts are compared with the API, not fixed),
  * the 30 bars of requests per day with today's lookups, and the last report requests. In English and

@@ -1,5 +1,5 @@
 /**
- * Quality analysis and the audit trail (issue 10), web side: a month of hand-made test records (ten units,
+ * Quality analysis and the audit trail, web side: a month of hand-made test records (ten units,
  * two retested, one failed and never retested, and a product's shell pressures for the control chart);
  * the Quality tab shows the yields, the Pareto opens the failed records in Machine Data, the failure list
  * names the unit, the control chart shows its limits and Cpk; the admin's audit trail filters by record,

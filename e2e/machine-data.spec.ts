@@ -1,5 +1,5 @@
 /**
- * Machine data (issue 8), web side: an admin creates a bench and sees its key once, the bench posts a batch
+ * Machine data, web side: an admin creates a bench and sees its key once, the bench posts a batch
  * with that key, a CSV with a bad row is refused and a good one imported, the list is filtered (all in the
  * URL), a record opens with its pressure chart, a unit's history lists its tests; in English and Chinese,
  * at 1440 and 390 px, with screenshots under e2e/artifacts/machine-data and an axe-core check.

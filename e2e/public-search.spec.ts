@@ -1,5 +1,5 @@
 /**
- * The public Test Report Center (issue 9), as a visitor uses it on a 390 px phone and a 1440 px screen, in
+ * The public Test Report Center, as a visitor uses it on a 390 px phone and a 1440 px screen, in
  * English and Chinese: lookup, not found, the agreement and email checks, a request with the PDF preview
  * paged and the email received, several serials at once, and verification by link, by typed code and by a
  * dropped file (and a changed file, which is not known). Test data: a product, a range, a bench and its

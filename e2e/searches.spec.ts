@@ -1,5 +1,5 @@
 /**
- * Searches (issue 10), web side: the staff list of public requests, filtered by serial, status, dates and
+ * Searches, web side: the staff list of public requests, filtered by serial, status, dates and
  * email (kept in the URL), exported as CSV, a request's detail with its delivery history, and a resend;
  * visitors' addresses in full for admins and masked for staff. In English and Chinese, at 1440 and 390 px,
  * with screenshots under e2e/artifacts/searches and an axe-core check. Settings shows the retention field.

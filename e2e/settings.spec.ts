@@ -1,5 +1,5 @@
 /**
- * The Settings screen (issue 9): an admin changes the company name and the terms, the terms' version goes
+ * The Settings screen: an admin changes the company name and the terms, the terms' version goes
  * up, and the public page shows both; a staff member reads the settings without being able to change
  * them. At 1440 and 390 px in English and Chinese, with screenshots under e2e/artifacts/settings.
  */

@@ -121,10 +121,10 @@ describe('serial-range CSV', () => {
     const res = await get(`/api/v1/serial-ranges/export.csv?productId=${a.id}&sort=productionDate&order=desc`);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('product,startSerial,endSerial,totalUnits,productionDate');
-    expect(lines.slice(1)).toEqual([4, 3, 2, 1, 0].map((i) => `Export A,EXA-${i}00,EXA-${i}99,100,2024-01-0${i + 1}`));
+    expect(lines[0]).toBe('product,startSerial,endSerial,totalUnits,productionDate,bodyMaterial');
+    expect(lines.slice(1)).toEqual([4, 3, 2, 1, 0].map((i) => `Export A,EXA-${i}00,EXA-${i}99,100,2024-01-0${i + 1},`));
     const search = (await get('/api/v1/serial-ranges/export.csv?q=EXB-150')).body.trim().split('\r\n');
-    expect(search.slice(1)).toEqual(['Export B,EXB-100,EXB-199,100,2024-03-01']);
+    expect(search.slice(1)).toEqual(['Export B,EXB-100,EXB-199,100,2024-03-01,']);
     const products = (await get('/api/v1/products/export.csv?q=export&sort=name&order=desc')).body.trim().split('\r\n');
     expect(products.slice(1).map((l) => l.split(',')[0])).toEqual(['Export B', 'Export A']);
   });

@@ -1,5 +1,5 @@
 /**
- * SMTP unreachable during a burst of 200 public report requests (issue 11, faults). The app is the real
+ * SMTP unreachable during a burst of 200 public report requests (a fault test). The app is the real
  * one (in process) with SMTP_URL pointing at a port where nothing listens; its outbox worker runs as the
  * server runs it, only with retry intervals of seconds instead of minutes (the policy is the worker's
  * option; production keeps 1, 2, 4, 8, 16 min). Every request is answered at once (the email is queued);

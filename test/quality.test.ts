@@ -213,22 +213,26 @@ function pressures() {
 }
 
 describe('requests held by the release gate', () => {
-  it('lists held requests of the range, newest first, with what the unit\'s latest test says now', async () => {
+  it('lists held requests of the range, newest first, with what holds each unit now by the release gate', async () => {
     await t.app.ctx.db.execute(sql`
       INSERT INTO search_requests (group_id, source, serial, recipient_email, language, status, created_at) VALUES
         (gen_random_uuid(), 'request', 'QA-0012', 'a@example.com', 'en', 'held', '2024-06-02T08:00:00Z'),
         (gen_random_uuid(), 'request', 'ZZ-0001', 'b@example.com', 'zh', 'held', '2024-06-03T08:00:00Z'),
         (gen_random_uuid(), 'request', 'QA-0001', 'c@example.com', 'en', 'held', '2024-06-04T08:00:00Z'),
         (gen_random_uuid(), 'request', 'QA-0002', 'd@example.com', 'en', 'sent', '2024-06-04T09:00:00Z'),
-        (gen_random_uuid(), 'request', 'QA-0003', 'e@example.com', 'en', 'held', '2024-07-04T09:00:00Z')`);
-    const held = await get<{ items: { serial: string; reason: string; latestTestedAt: string | null; language: string }[]; total: number }>(
+        (gen_random_uuid(), 'request', 'QA-0003', 'e@example.com', 'en', 'held', '2024-07-04T09:00:00Z'),
+        (gen_random_uuid(), 'request', 'QA-0010', 'f@example.com', 'en', 'held', '2024-06-05T08:00:00Z')`);
+    const held = await get<{ items: { serial: string; reason: string; latestTestedAt: string | null; heldFor: unknown[] }[]; total: number }>(
       '/api/v1/quality/held-requests?from=2024-06-01&to=2024-06-30',
     );
-    expect(held.total).toBe(3);
-    expect(held.items.map((i) => [i.serial, i.reason, i.latestTestedAt])).toEqual([
-      ['QA-0001', 'passedSince', at(1, 10)],
-      ['ZZ-0001', 'noTests', null],
-      ['QA-0012', 'latestFailed', '2024-06-01T00:00:00.000Z'],
+    expect(held.total).toBe(4);
+    expect(held.items.map((i) => [i.serial, i.reason, i.latestTestedAt, i.heldFor])).toEqual([
+      // Its shell test failed and was never retested; its later seat test passed: the gate still holds it,
+      // and the panel must not say it passed.
+      ['QA-0010', 'stillHeld', at(2, 10), [{ testType: 'shell', kind: 'failed', testedAt: at(2, 8), bench: 'fail', reasons: [] }]],
+      ['QA-0001', 'releasable', at(1, 10), []],
+      ['ZZ-0001', 'noTests', null, []],
+      ['QA-0012', 'stillHeld', '2024-06-01T00:00:00.000Z', [{ testType: 'shell', kind: 'failed', testedAt: '2024-06-01T00:00:00.000Z', bench: 'fail', reasons: [] }]],
     ]);
     expect(JSON.stringify(held)).not.toContain('@example.com');
   });

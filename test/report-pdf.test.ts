@@ -33,7 +33,8 @@ beforeAll(async () => {
       { recordId: 'SEAT-1', testType: 'seat', testPressure: 1.76, holdingSeconds: 30, result: 'fail', testedAt: '2024-05-01T09:00:00Z', samples: curve(1.76, 30) },
       { recordId: 'SEAT-2', testType: 'seat', testPressure: 1.76, holdingSeconds: 30, testedAt: '2024-05-01T10:00:00Z', leakageValue: 0.5, leakageUnit: 'mL/min', samples: curve(1.76, 30) },
     ],
-    { name: 'Gate Valve DN50 閘閥', testStandard: 'API 598' },
+    // EN 12266-1, DN 50, rate E: the seat may leak 0.3 × 50 = 15 mm³/s; 0.5 mL/min is 8.3 mm³/s.
+    { name: 'Gate Valve DN50 閘閥', testStandard: 'en-12266-1', valveType: 'gate', nominalSize: 50, seatType: 'metal', leakageRate: 'E', pressureWcb: '' },
   );
   issued.en = await issue('en');
   issued.zh = await issue('zh');
@@ -50,9 +51,9 @@ describe('the report PDF', () => {
     expect(text).toContain('Gate Valve DN50 閘閥');
     expect(text).toContain('Test Report');
     expect(text).toContain(issued.en!.number);
-    expect(text).toMatch(/Shell test — Pass/);
-    expect(text).toMatch(/Seat test — Pass/);
-    expect(text).toContain('API 598');
+    expect(text).toMatch(/Shell test — Conforms/);
+    expect(text).toMatch(/Seat test — Conforms/);
+    expect(text).toContain('EN 12266-1');
     expect(text).toContain('2.4 MPa');
     expect(text).toContain('0.5 mL/min');
     expect(text).toMatch(/1 earlier test\(s\) of this type/);
@@ -67,8 +68,8 @@ describe('the report PDF', () => {
     const text = poppler('pdftotext', ['-layout', tmpFile(issued.zh!.bytes), '-']);
     expect(text).toContain(unit.serial);
     expect(text).toContain('測試報告');
-    expect(text).toContain('殼體測試 — 合格');
-    expect(text).toContain('閥座測試 — 合格');
+    expect(text).toContain('殼體測試 — 符合');
+    expect(text).toContain('閥座測試 — 符合');
     expect(text).toContain('茲證明上述產品');
     expect(text).toMatch(/第 1 頁，共 \d 頁/);
     expect(text).toMatch(/2024年5月1日/);
@@ -115,7 +116,7 @@ describe('the report PDF', () => {
     expect(json.A03_documentNumber).toBe(issued.en!.number);
     expect(json.B07_productIdentification.serial).toBe(unit.serial);
     expect(json.B01_product.name).toBe('Gate Valve DN50 閘閥');
-    expect(json.B02_testStandard).toBe('API 598');
+    expect(json.B02_testStandard).toMatchObject({ id: 'en-12266-1', name: 'EN 12266-1' });
     expect(json.Z01_statementOfCompliance).toContain('We hereby certify');
     expect(json.Z02_dateOfIssue).toBe(issued.en!.issuedAt.toISOString());
     const tests = json.D02_pressureTests as Array<{ recordId: string; samples: { points: number[][] }; checksFromSamples: { holdingTimeMet: boolean } }>;

@@ -45,6 +45,7 @@ describe('verification', () => {
       issuedAt: report.issuedAt.toISOString(),
       sha256: report.sha256,
       newerDataExists: false,
+      supersededBy: null,
       pdfPath: `/api/v1/public/reports/${report.id}.pdf`,
     });
   });

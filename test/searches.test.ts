@@ -1,5 +1,5 @@
 /**
- * Searches for staff (issue 10): the list's filters, the masking of visitors' addresses (staff never get
+ * Searches for staff: the list's filters, the masking of visitors' addresses (staff never get
  * the full address, by any parameter, in the list, the detail or the CSV), the resend (a new outbox
  * message, the request following it, the audit naming who; 50 at once make one email), and the retention
  * job (old requests lose their address and IP and nothing else; other rows stay as they were).

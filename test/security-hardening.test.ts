@@ -1,5 +1,5 @@
 /**
- * Holes found by attacking the running product (issue 7), each with the request that used to get through.
+ * Holes found by attacking the running product, each with the request that used to get through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestForLog } from '../src/server/app';

@@ -1,5 +1,5 @@
 /**
- * Several instances behave as one (issue 11): two real server processes on different ports, each with a
+ * Several instances behave as one: two real server processes on different ports, each with a
  * DATA_DIR of its own, on ONE PostgreSQL database and ONE Redis (REDIS_URL). Started at the same moment on an
  * empty database, so that both run the migrations at once. Then: a session made on one works on the other;
  * every rate limit (failed sign-ins, public lookup, report requests, bench keys) counts across both; each

@@ -1,5 +1,5 @@
 /**
- * The serial-number grammar (PRODUCT.md §3), shared by the forms, the server and the public lookup.
+ * The serial-number grammar (docs/product.md §3), shared by the forms, the server and the public lookup.
  *
  *   serial = prefix digits
  *   prefix = zero or more of A–Z 0–9 - _ / . , not ending in a digit (the digit run is maximal)
@@ -16,7 +16,7 @@
 export const SERIAL_MAX_LENGTH = 64;
 export const SERIAL_MAX_WIDTH = 18;
 export const SERIAL_PREFIX_MAX_LENGTH = SERIAL_MAX_LENGTH - 1;
-/** The largest range one record may hold (PRODUCT.md §3). */
+/** The largest range one record may hold (docs/product.md §3). */
 export const MAX_RANGE_UNITS = 10_000_000;
 
 export interface ParsedSerial {

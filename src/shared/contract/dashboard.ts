@@ -1,5 +1,5 @@
 /**
- * The staff dashboard (issue 10): the original's five metrics and, beside them, requests per day, the
+ * The staff dashboard (docs/product.md §3): the original's five metrics and, beside them, requests per day, the
  * share of not-found lookups, the mail queue and the test data's first-pass yield. Definitions:
  *
  * - A request is one public request: a report request (one email for one or more serials) or a lookup that

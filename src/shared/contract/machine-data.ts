@@ -1,5 +1,5 @@
 /**
- * Test records (PRODUCT.md §3 Machine data, §5 field names). One record schema serves the bench API, the
+ * Test records (docs/product.md §3 Test records, §5 field names). One record schema serves the bench API, the
  * CSV import's rows and the forms; every message is an i18n key. TEST_RECORD_FIELDS is the one statement
  * of the fields: the CSV columns, the list's sort keys and the forms derive from it.
  */

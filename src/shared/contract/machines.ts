@@ -1,5 +1,5 @@
 /**
- * Test benches and their API keys (PRODUCT.md §3, §5; admin only). A key is `trc_live_` + 32 random bytes
+ * Test benches and their API keys (docs/product.md §3, §5; admin only). A key is `trc_live_` + 32 random bytes
  * (base64url); it is shown once, in the answer that creates or rotates it, and stored only as a hash.
  */
 import { z } from 'zod';

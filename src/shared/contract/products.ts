@@ -1,5 +1,5 @@
 /**
- * Products (PRODUCT.md §3, §5). One schema serves the route and the form's resolver: inputs accept what an
+ * Products (docs/product.md §3, §5). One schema serves the route and the form's resolver: inputs accept what an
  * HTML input gives (strings, empty for "not set") as well as JSON numbers, and every message is an i18n key.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The public Test Report Center API (PRODUCT.md §5, issue 9): serial lookup, the proof-of-work challenge
+ * The public Test Report Center API (docs/product.md §5): serial lookup, the proof-of-work challenge
  * and the report request. One schema serves the route and the /search form.
  */
 import { z } from 'zod';

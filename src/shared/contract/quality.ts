@@ -1,5 +1,5 @@
 /**
- * Quality analysis of the test data (issue 10): yields, failures as a Pareto, retests, the failures nobody
+ * Quality analysis of the test data (docs/product.md §3): yields, failures as a Pareto, retests, the failures nobody
  * retested, and control charts with process capability. One statement of the definitions, read by the
  * server's SQL, the screen and the tests:
  *

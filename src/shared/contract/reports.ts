@@ -1,5 +1,5 @@
 /**
- * Issued test reports and their verification (PRODUCT.md §3 Test report, Verification; issue 9). A report
+ * Issued test reports and their verification (docs/product.md §3 Test report, Verification). A report
  * is addressed by an unguessable id (128 random bits, base64url) in links and the QR code, and by a short
  * code a person can type; a dropped file is checked by its SHA-256, computed in the browser.
  */

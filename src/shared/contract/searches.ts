@@ -1,5 +1,5 @@
 /**
- * Searches (PRODUCT.md §3 "Search request", issue 10): what the public Test Report Center was asked, listed
+ * Searches (docs/product.md §3 "Search request"): what the public Test Report Center was asked, listed
  * to staff and admins. One item is one public request (a group of rows, one per serial, sharing the id the
  * visitor was given; a not-found lookup is a group of one). The visitor's address is personal data: staff
  * receive it masked from the server (`j***@e***.com`), admins in full.

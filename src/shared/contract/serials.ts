@@ -1,5 +1,5 @@
 /**
- * Serial-number ranges (PRODUCT.md §3, §5). The serial grammar lives in ../serial.ts; this file turns it
+ * Serial-number ranges (docs/product.md §3, §5). The serial grammar lives in ../serial.ts; this file turns it
  * into field rules for the form and the route. Cross-field messages carry no parameters so that the form
  * can show them as they are; the server adds the colliding range to an overlap error itself.
  */

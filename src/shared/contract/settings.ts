@@ -1,5 +1,5 @@
 /**
- * Site settings (PRODUCT.md §3, issue 9): the company shown on reports and the public page, the terms a
+ * Site settings (docs/product.md §3): the company shown on reports and the public page, the terms a
  * visitor agrees to, the texts of the report, its document type, and the signing certificate. One row in
  * the database (several instances share it). SETTINGS_TEXT_FIELDS is the one statement of the editable
  * text fields: the route's body, the Settings form and the audit diff derive from it.

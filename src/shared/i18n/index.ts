@@ -34,14 +34,14 @@ import zhForm from './zh/form.json';
 import zhAuthScreens from './zh/authScreens.json';
 import zhStaffScreens from './zh/staffScreens.json';
 import zhAccount from './zh/account.json';
-// Machine data (issue 8): server messages, CSV import messages, screens
+// Machine data: server messages, CSV import messages, screens
 import enMachineData from './en/machineData.json';
 import enMachineImport from './en/machineImport.json';
 import enMachineScreens from './en/machineScreens.json';
 import zhMachineData from './zh/machineData.json';
 import zhMachineImport from './zh/machineImport.json';
 import zhMachineScreens from './zh/machineScreens.json';
-// Report center (issue 9): PDF and email texts, settings, public API messages, the public page, the settings screen
+// Report center: PDF and email texts, settings, public API messages, the public page, the settings screen
 import enReports from './en/reports.json';
 import enSettings from './en/settings.json';
 import enPublicApi from './en/publicApi.json';
@@ -52,15 +52,15 @@ import zhSettings from './zh/settings.json';
 import zhPublicApi from './zh/publicApi.json';
 import zhSearch from './zh/search.json';
 import zhSettingsScreen from './zh/settingsScreen.json';
-// Quality analysis and the audit trail (issue 10)
+// Quality analysis and the audit trail
 import enQuality from './en/quality.json';
 import enAudit from './en/audit.json';
 import zhQuality from './zh/quality.json';
 import zhAudit from './zh/audit.json';
-// Searches (issue 10)
+// Searches
 import enSearches from './en/searches.json';
 import zhSearches from './zh/searches.json';
-// The staff dashboard (issue 10)
+// The staff dashboard
 import enDashboard from './en/dashboard.json';
 import zhDashboard from './zh/dashboard.json';
 // Standards and judgement: valve types, seats, verdicts, reasons, the requirement tables

@@ -1,5 +1,5 @@
 /**
- * The navigation guard of original-spec §2, in its order:
+ * The navigation guard of docs/product.md §8, in its order:
  *  1. a host name containing "client" or "report" serves only /search;
  *  2. public routes are open;
  *  3. unauthenticated-only routes send a signed-in user (one with a role) to /dashboard;

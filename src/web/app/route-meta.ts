@@ -1,4 +1,4 @@
-/** Route metadata of original-spec §2: who may open a route, its layout and its title. */
+/** Route metadata of docs/product.md §8: who may open a route, its layout and its title. */
 import type { Action, Role, Subject } from '../../shared/abilities';
 
 export type RouteAccess =

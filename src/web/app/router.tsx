@@ -1,5 +1,5 @@
 /**
- * Every route of the product (original-spec §2 and issue 3) with its access, layout and title. Pages and
+ * Every route of the product (docs/product.md §8) with its access, layout and title. Pages and
  * the default layout load lazily, so the public /search and the sign-in pages never fetch staff screens.
  */
 import type { ComponentType } from 'react';

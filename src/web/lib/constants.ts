@@ -1,4 +1,4 @@
-/** Constants of original-spec §9 that the shell uses. */
+/** Constants of docs/product.md §8 that the shell uses. */
 export const APP_TITLE = 'Test Report Center';
 /** Prefix of every browser-storage key and cookie of the app (the original prefixed them with its title). */
 export const STORAGE_PREFIX = 'test-report-center';

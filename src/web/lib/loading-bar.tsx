@@ -1,5 +1,5 @@
 /**
- * The top loading bar of original-spec §4/§9: starts at 10 with buffer 20, advances by a random step every
+ * The top loading bar of docs/product.md §8: starts at 10 with buffer 20, advances by a random step every
  * 800 ms, holds at 82 while loading, jumps to 100 when loading resolves and resets 300 ms later.
  */
 import LinearProgress from '@mui/material/LinearProgress';

@@ -1,4 +1,4 @@
-/** The interface preferences of original-spec §4: their values, defaults and the rules between them. */
+/** The interface preferences of docs/product.md §8: their values, defaults and the rules between them. */
 export const PREFERENCE_VALUES = {
   theme: ['light', 'dark', 'system'],
   skin: ['default', 'bordered'],

@@ -1,5 +1,5 @@
 /**
- * Toast notices of original-spec §9 (top right, 3000 ms, dismissible, pause on hover); texts are i18n
+ * Toast notices of docs/product.md §8 (top right, 3000 ms, dismissible, pause on hover); texts are i18n
  * keys. react-toastify is fetched with the first notice, so pages that never show one never load it.
  */
 import { errorMessage } from './errors';

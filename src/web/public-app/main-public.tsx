@@ -1,6 +1,6 @@
 /**
  * The public Test Report Center page on its own: no router, no query cache, no abilities, so that a
- * visitor's first load stays small (PRODUCT.md §7: under 150 KB of gzipped JavaScript). On a public host
+ * visitor's first load stays small (docs/product.md §7: under 150 KB of gzipped JavaScript). On a public host
  * name every path shows /search (guard rule 1); on the staff host /search is also a route of the staff app.
  */
 import Box from '@mui/material/Box';

@@ -48,8 +48,26 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/api/v1/products/template.csv', { schema: { tags }, config: can('read') }, async (_req, reply) => {
-    const example = ['Gate Valve DN50', 'water', 'Flange', 'Waterworks', 'Water', 1.6, 2.5, 4, 120, -10, 'API 598'];
-    return sendCsv(reply, 'products-template.csv', PRODUCT_CSV_COLUMNS, [[example]]);
+    // Keyed by field, so the example follows PRODUCT_CSV_COLUMNS whatever its order.
+    const example: Record<(typeof PRODUCT_CSV_COLUMNS)[number], string | number> = {
+      name: 'Gate Valve DN50',
+      fluid: 'water',
+      connection: 'Flange',
+      application: 'Waterworks',
+      applicationMedium: 'Water',
+      pressureFc: 1.6,
+      pressureWcb: 2.5,
+      pressureSus: 4,
+      temperatureMax: 120,
+      temperatureMin: -10,
+      valveType: 'gate',
+      nominalSize: 50,
+      pressureClass: 'PN16',
+      seatType: 'metal',
+      testStandard: 'en-12266-1',
+      leakageRate: 'D',
+    };
+    return sendCsv(reply, 'products-template.csv', PRODUCT_CSV_COLUMNS, [[PRODUCT_CSV_COLUMNS.map((c) => example[c])]]);
   });
 
   app.post(

@@ -1,7 +1,7 @@
 /**
  * Step 1 of the public page: a serial → its product summary, or "Serial Number Not Found". Answers come
  * from a bounded cache (lookup-cache.ts) when they can; a lookup that finds nothing is recorded as a
- * search request (PRODUCT.md §3: not-found ones are recorded too), after the answer and in batches, so
+ * search request (docs/product.md §3: not-found ones are recorded too), after the answer and in batches, so
  * that the record costs the visitor nothing.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Rate limits of the public endpoints (PRODUCT.md §4: per IP, per recipient and per serial, so that the
+ * Rate limits of the public endpoints (docs/product.md §4: per IP, per recipient and per serial, so that the
  * search can be used neither to spam people nor to scrape the catalogue). Per IP through
  * @fastify/rate-limit's route option; per recipient and per serial, which are only known once the body is
  * read, through the app's counter store. Both live in Redis when REDIS_URL is set, so every instance

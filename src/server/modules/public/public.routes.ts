@@ -1,5 +1,5 @@
 /**
- * /api/v1/public: the Test Report Center's API for anonymous visitors (PRODUCT.md §5). Lookup of a serial,
+ * /api/v1/public: the Test Report Center's API for anonymous visitors (docs/product.md §5). Lookup of a serial,
  * the proof-of-work challenge, and the report request. The report PDF and its verification are served by
  * the reports module.
  */

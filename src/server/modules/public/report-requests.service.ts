@@ -1,7 +1,7 @@
 /**
  * Step 2 of the public page: serials + address + agreement → for each serial a report issued (or held, or
  * not found); the search request rows and ONE email carrying every issued report, written in one
- * transaction through the outbox (PRODUCT.md §3 "Email"). The proof-of-work and the rate limits are
+ * transaction through the outbox (docs/product.md §3 "Email"). The proof-of-work and the rate limits are
  * checked by the route before this runs.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Public verification of issued reports (PRODUCT.md §3 Verification): `GET /api/v1/public/reports/:id`
+ * Public verification of issued reports (docs/product.md §3 Verification): `GET /api/v1/public/reports/:id`
  * (facts), `GET /api/v1/public/reports/:id.pdf` (the stored bytes), `…/by-code/:code`, `…/by-hash/:sha256`.
  * Rate-limited per address (shared through Redis when REDIS_URL is set), so ids and codes cannot be
  * enumerated at speed; unknown is a 404 that says nothing more.

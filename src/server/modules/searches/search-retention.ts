@@ -1,5 +1,5 @@
 /**
- * Retention of visitors' personal data (PRODUCT.md §3): a search request older than the retention setting
+ * Retention of visitors' personal data (docs/product.md §3): a search request older than the retention setting
  * (default 365 days) loses its recipient address and client IP, and personal_data_erased_at says when;
  * everything else of it stays (serial, time, status, report id, counts, user agent), so the Searches list
  * and its figures still hold. The finished report emails of those requests lose their recipient too (the

@@ -1,7 +1,7 @@
 /**
- * Search requests (PRODUCT.md §3): what the public Test Report Center was asked, by whom and what became
+ * Search requests (docs/product.md §3): what the public Test Report Center was asked, by whom and what became
  * of it. Written by the public module, followed by the outbox through search-mail-outcome.ts, listed to
- * staff later (issue 10).
+ * staff later (the Searches screen).
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client';

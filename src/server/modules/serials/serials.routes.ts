@@ -50,7 +50,7 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/api/v1/serial-ranges/template.csv', { schema: { tags }, config: can('read') }, async (_req, reply) => {
-    const example = ['Gate Valve DN50', 'VB2311-000001', 'VB2311-000500', 500, '2023-11-15'];
+    const example = ['Gate Valve DN50', 'VB2311-000001', 'VB2311-000500', 500, '2023-11-15', 'wcb'];
     return sendCsv(reply, 'serial-ranges-template.csv', SERIAL_RANGE_CSV_COLUMNS, [[example]]);
   });
 

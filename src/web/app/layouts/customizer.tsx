@@ -1,4 +1,4 @@
-/** The customizer panel: every interface preference of original-spec §4, applied live. */
+/** The customizer panel: every interface preference of docs/product.md §8, applied live. */
 import Close from '@mui/icons-material/Close';
 import RestartAlt from '@mui/icons-material/RestartAlt';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';

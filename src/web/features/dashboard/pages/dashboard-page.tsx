@@ -1,5 +1,5 @@
 /**
- * The staff dashboard (issue 10): the original's five metrics (requests made, products, serial numbers,
+ * The staff dashboard (docs/product.md §3): the original's five metrics (requests made, products, serial numbers,
  * last test data received, last 5 requests) and requests per day, not-found share, mail queue and the
  * 30-day first-pass yield. Definitions in src/shared/contract/dashboard.ts.
  */

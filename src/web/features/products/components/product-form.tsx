@@ -1,5 +1,5 @@
 /**
- * The form of Add Product and Edit a product: every field of PRODUCT.md §3 and the test standard with the
+ * The form of Add Product and Edit a product: every field of docs/product.md §3 and the test standard with the
  * fields its requirement depends on, validated by the shared `productInput` schema (the route's own), units
  * as adornments, server field errors on their fields, and below them the requirement the product's tests
  * will be judged by, computed live from what is typed (RequirementTable).

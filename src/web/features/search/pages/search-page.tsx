@@ -1,5 +1,5 @@
 /**
- * The public Test Report Center (PRODUCT.md §4), designed for a 390 px phone first. Step 1 looks up one
+ * The public Test Report Center (docs/product.md §4), designed for a 390 px phone first. Step 1 looks up one
  * serial or up to 20; step 2 (its own chunk, loaded after a successful lookup) asks for the agreement, the
  * address and the report language, and shows the issued report. `?report=<id>` (the QR code's link) opens
  * on the verification of that report; a code or a dropped file can be checked at the bottom.

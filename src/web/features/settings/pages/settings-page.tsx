@@ -1,4 +1,4 @@
-/** Settings (PRODUCT.md §3, issue 9): admins edit, staff read. */
+/** Settings (docs/product.md §3): admins edit, staff read. */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
