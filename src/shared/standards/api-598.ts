@@ -55,25 +55,25 @@ function metalSeatBands(perInch: number): SizeBand<number>[] {
 const NONE: LeakageRule = { kind: 'none' };
 
 /** Shell and closure durations (seconds) by size: ≤ NPS 2, NPS 2½–6, NPS 8–12, ≥ NPS 14. */
-const SHELL_HOLDING: SizeBand<number>[] = [
+export const SHELL_HOLDING: SizeBand<number>[] = [
   { maxDn: 50, value: 15 },
   { maxDn: 150, value: 60 },
   { maxDn: 300, value: 120 },
   { maxDn: null, value: 300 },
 ];
-const CLOSURE_HOLDING: SizeBand<number>[] = [
+export const CLOSURE_HOLDING: SizeBand<number>[] = [
   { maxDn: 50, value: 15 },
   { maxDn: 150, value: 60 },
   { maxDn: 300, value: 120 },
   { maxDn: null, value: 120 },
 ];
-const CHECK_CLOSURE_HOLDING: SizeBand<number>[] = [
+export const CHECK_CLOSURE_HOLDING: SizeBand<number>[] = [
   { maxDn: 50, value: 60 },
   { maxDn: 150, value: 60 },
   { maxDn: 300, value: 120 },
   { maxDn: null, value: 120 },
 ];
-const BACKSEAT_HOLDING: SizeBand<number>[] = [
+export const BACKSEAT_HOLDING: SizeBand<number>[] = [
   { maxDn: 50, value: 15 },
   { maxDn: 150, value: 60 },
   { maxDn: null, value: 60 },

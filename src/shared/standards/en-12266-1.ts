@@ -13,8 +13,8 @@
 import type { LeakageRate, LeakageRule, SizeBand, StandardEdition } from './types';
 
 /** Leakage rate factors, mm³/s per mm of DN; rate A = no visible leakage (factor 0). */
-const LIQUID_FACTORS: Record<LeakageRate, number> = { A: 0, B: 0.01, C: 0.03, D: 0.1, E: 0.3, F: 1, G: 2 };
-const GAS_FACTORS: Record<LeakageRate, number> = { A: 0, B: 0.3, C: 3, D: 30, E: 300, F: 3000, G: 6000 };
+export const LIQUID_FACTORS: Record<LeakageRate, number> = { A: 0, B: 0.01, C: 0.03, D: 0.1, E: 0.3, F: 1, G: 2 };
+export const GAS_FACTORS: Record<LeakageRate, number> = { A: 0, B: 0.3, C: 3, D: 30, E: 300, F: 3000, G: 6000 };
 
 const NONE: LeakageRule = { kind: 'none' };
 const LIQUID_RATE: LeakageRule = { kind: 'per-dn', unit: 'mm3/s', factorByRate: LIQUID_FACTORS };
