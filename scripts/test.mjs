@@ -2,6 +2,13 @@
 // `npm test`: the API and unit tests (Vitest), then the browser tests (Playwright with Debian's Chromium)
 // when the project has any. TEST_DATABASE_URL switches both from PGlite to PostgreSQL; that second pass
 // skips what cannot differ on another database engine (see postgresPass below).
+//
+// TEST_LANE picks a part, for CI's lanes (.ci/run, docs/decisions/0017-ci-passes.md):
+//   (unset)  both parts, as above (a developer's `npm test`);
+//   vitest   the Vitest part only;
+//   browser  every browser project, once, on the database TEST_DATABASE_URL names (else PGlite).
+// TEST_SHARD=i/n runs the i-th of n parts of the Vitest files (Vitest's --shard), so CI can hand the
+// PostgreSQL pass's files to whichever lane is free.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +18,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const args = process.argv.slice(2);
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const lane = process.env.TEST_LANE ?? '';
+if (!['', 'vitest', 'browser'].includes(lane)) {
+  console.error(`TEST_LANE=${lane}: expected vitest or browser (or unset for both)`);
+  process.exit(2);
+}
 
 function run(label, cmd, cmdArgs) {
   console.log(`\n> ${label}`);
@@ -35,24 +47,29 @@ function databaseFreeTestFiles() {
     .map((f) => `test/${f}`);
 }
 
-const vitestArgs = ['run', ...args];
-if (onPostgres && args.length === 0) {
-  const skipped = databaseFreeTestFiles();
-  console.log(`PostgreSQL pass: leaving out ${skipped.length} test files that reach no database (${skipped.join(', ')})`);
-  for (const f of skipped) vitestArgs.push('--exclude', f);
+if (lane !== 'browser') {
+  const vitestArgs = ['run', ...args];
+  if (process.env.TEST_SHARD) vitestArgs.push(`--shard=${process.env.TEST_SHARD}`);
+  if (onPostgres && args.length === 0) {
+    const skipped = databaseFreeTestFiles();
+    console.log(`PostgreSQL pass: leaving out ${skipped.length} test files that reach no database (${skipped.join(', ')})`);
+    for (const f of skipped) vitestArgs.push('--exclude', f);
+  }
+  run('vitest run', bin('vitest', 'vitest.mjs'), vitestArgs);
 }
-run('vitest run', bin('vitest', 'vitest.mjs'), vitestArgs);
 
 const e2eDir = path.join(root, 'e2e');
 const hasSpecs = fs.existsSync(path.join(root, 'playwright.config.ts'))
   && fs.readdirSync(e2eDir, { recursive: true }).some((f) => String(f).endsWith('.spec.ts'));
-if (hasSpecs && args.length === 0) {
+if (hasSpecs && args.length === 0 && lane !== 'vitest') {
   if (!fs.existsSync('/usr/bin/chromium')) {
     console.error('The browser tests need Debian\'s Chromium: apt-get install -y chromium (no browser is downloaded).');
     process.exit(1);
   }
   const playwrightArgs = ['test'];
-  if (onPostgres) {
+  // The browser lane runs every project, whatever the database; the PostgreSQL pass without a lane
+  // leaves out the projects that only look at screens.
+  if (onPostgres && lane !== 'browser') {
     const config = fs.readFileSync(path.join(root, 'playwright.config.ts'), 'utf8');
     const projects = [...config.matchAll(/name: '([\w-]+)'/g)].map((m) => m[1]).filter((p) => !UI_ONLY_PROJECTS.includes(p));
     console.log(`PostgreSQL pass: browser projects ${projects.join(', ')} (left out: ${UI_ONLY_PROJECTS.join(', ')})`);

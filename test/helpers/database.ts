@@ -1,11 +1,26 @@
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the PostgreSQL
  * server named by TEST_DATABASE_URL (created here, dropped afterwards). The benchmarks use the same helpers.
+ *
+ * Under Vitest, test/global-setup.ts migrates one template database per run (a PGlite dump in a file, or a
+ * template database on the PostgreSQL server) and each new migrated database is a copy of it: the same
+ * schema and rows as migrating afresh, without starting an empty PGlite cluster (initdb, seconds each) or
+ * replaying the migrations every time. Without the template (benchmarks, a single file run by hand
+ * outside Vitest) the database is migrated as before.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { citext } from '@electric-sql/pglite/contrib/citext';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../src/server/db/client';
+import { openDatabase, type Database, type RawSession } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
+
+/** File holding the dump of a migrated PGlite database (set by test/global-setup.ts). */
+export const PGLITE_TEMPLATE_ENV = 'TRC_TEST_PGLITE_TEMPLATE';
+/** Name of a migrated template database on TEST_DATABASE_URL's server (set by test/global-setup.ts). */
+export const POSTGRES_TEMPLATE_ENV = 'TRC_TEST_POSTGRES_TEMPLATE';
 
 export interface TestDatabase {
   database: Database;
@@ -27,9 +42,11 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
 export async function createEmptyPostgresDatabase(
   serverUrl: string,
   prefix = 'trc_test',
+  /** a database to copy instead (CREATE DATABASE … TEMPLATE): then not empty */
+  template?: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  await onServer(serverUrl, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
@@ -41,11 +58,14 @@ export async function createMigratedDatabase(
   options: { prefix?: string; maxConnections?: number } = {},
 ): Promise<TestDatabase> {
   if (!serverUrl) {
-    const database = await openDatabase({});
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    const database = await openDatabase(template ? { loadDataDir: new Blob([fs.readFileSync(template)]) } : {});
+    // A no-op on the template's copy (every migration is recorded there), a full run otherwise.
     await migrate(database);
     return { database, drop: () => database.close() };
   }
-  const scratch = await createEmptyPostgresDatabase(serverUrl, options.prefix);
+  const template = serverUrl === process.env.TEST_DATABASE_URL ? process.env[POSTGRES_TEMPLATE_ENV] : undefined;
+  const scratch = await createEmptyPostgresDatabase(serverUrl, options.prefix, template);
   const database = await openDatabase({ url: scratch.url, maxConnections: options.maxConnections ?? 5 });
   await migrate(database);
   return {
@@ -60,4 +80,39 @@ export async function createMigratedDatabase(
 
 export function createTestDatabase(): Promise<TestDatabase> {
   return createMigratedDatabase(process.env.TEST_DATABASE_URL);
+}
+
+/**
+ * For test/global-setup.ts: a migrated PGlite database dumped to `file`, whose copies the tests open.
+ * The same extensions as the app's own client (src/server/db/client.ts).
+ */
+export async function writePgliteTemplate(file: string): Promise<void> {
+  const client = await PGlite.create(undefined, { extensions: { btree_gist, citext } });
+  try {
+    const session: RawSession = {
+      exec: async (text) => {
+        await client.exec(text);
+      },
+      query: async <R,>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
+    };
+    // migrate() uses nothing of the handle but one session.
+    await migrate({ withSession: (fn) => fn(session) } as Database);
+    const dump = await client.dumpDataDir('none');
+    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await client.close();
+  }
+}
+
+/** For test/global-setup.ts: a migrated template database on the server at `serverUrl`; its name and how to drop it. */
+export async function createPostgresTemplate(serverUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
+  const scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_tpl');
+  const database = await openDatabase({ url: scratch.url, maxConnections: 1 });
+  try {
+    await migrate(database);
+  } finally {
+    // CREATE DATABASE … TEMPLATE needs the template without connections.
+    await database.close();
+  }
+  return { name: new URL(scratch.url).pathname.slice(1), drop: scratch.drop };
 }

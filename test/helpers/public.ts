@@ -6,6 +6,7 @@ import type { TestApp } from './app';
 import { addProduct, postRange, rangeBody, staffCookie } from './catalogue';
 import { randomIp } from './factories';
 import { createBench, postBatch, record } from './machine-data';
+import { solvedChallengeFast } from './pow';
 
 /** A series of its own per call, so tests in one file never share serials (or their rate limits). */
 /** A fresh series prefix: 24 random bits written as 6 letters (digits would run into the serial's number). */
@@ -44,7 +45,11 @@ export async function testData(t: TestApp, serial: string, results: { shell?: 'p
   if (res.statusCode >= 300) throw new Error(`records: ${res.statusCode} ${res.body}`);
 }
 
-/** A challenge from the API, solved as the page solves it; the payload for `challenge`. */
+/**
+ * A challenge from the API, solved with altcha-lib's own solver; the payload for `challenge`. About a
+ * second each: the tests of the challenge itself use it (test/public-challenge.test.ts); requests that
+ * only need some valid challenge get one from solvedChallengeFast (postRequest).
+ */
 export async function solvedChallenge(app: FastifyInstance): Promise<string> {
   const res = await app.inject({ url: '/api/v1/public/challenge', remoteAddress: randomIp() });
   if (res.statusCode !== 200) throw new Error(`challenge: ${res.statusCode} ${res.body}`);
@@ -59,7 +64,9 @@ export function requestBody(overrides: Record<string, unknown>): Record<string, 
 }
 
 export async function postRequest(app: FastifyInstance, body: Record<string, unknown>, options: { ip?: string; headers?: Record<string, string> } = {}) {
-  const payload = 'challenge' in body ? body : { ...body, challenge: await solvedChallenge(app) };
+  // Any valid solution will do here: the same work altcha-lib's solver does, with node's synchronous
+  // SHA-256 (test/helpers/pow.ts) instead of a second of awaited Web Crypto per request.
+  const payload = 'challenge' in body ? body : { ...body, challenge: await solvedChallengeFast(app) };
   return app.inject({
     method: 'POST',
     url: '/api/v1/public/report-requests',

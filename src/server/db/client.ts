@@ -42,20 +42,22 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** pool size for PostgreSQL */
   maxConnections?: number;
+  /** PGlite: start from this dump (`dumpDataDir()`) instead of a new, empty cluster (the tests' migrated template) */
+  loadDataDir?: Blob;
 }
 
 // Numeric and bigint columns come back as strings from both drivers; dates stay as Date via Drizzle.
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.maxConnections ?? 10) : openPglite(options.dataDir);
+  return options.url ? openPostgres(options.url, options.maxConnections ?? 10) : openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir, { extensions: { btree_gist, citext } });
+  const client = await PGlite.create(dir, { extensions: { btree_gist, citext }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   // PGlite has one connection; its own queue serialises callers, so a "session" is the client itself.
   const session: RawSession = {
