@@ -17,6 +17,7 @@ import { loadConfig } from '../src/server/config';
 import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
 import { createUser } from '../test/helpers/factories';
 import { openScratch } from './lib/catalogue-fixture';
+import { syncRequirements } from '../src/server/modules/standards/requirements.repo';
 import { ms, percentile } from './lib/stats';
 
 const envInt = (name: string, fallback: number) => {
@@ -78,7 +79,11 @@ export default async function machineDataIngest(log: (l: string) => void): Promi
   const app = await buildApp({ config, database: scratch.database, logger: false });
   try {
     const db = scratch.database.db;
-    await db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min) VALUES ('Ingest Valve', 'water', 1.6, 120, -10)`);
+    // Tested to API 598 (gate, DN 100, metal seat), so every matched record is judged against its
+    // requirement in the storing statement, as in production.
+    await db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min, test_standard, valve_type, nominal_size, seat_type)
+      VALUES ('Ingest Valve', 'water', 1.6, 120, -10, 'api-598', 'gate', 100, 'metal')`);
+    await syncRequirements(db);
     await db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
       SELECT p.id, 'IB-', 9, g::bigint * 1000, g::bigint * 1000 + 999, date '2024-01-01' FROM generate_series(0, ${ranges - 1}) g, products p`);
     await db.execute(sql`ANALYZE`);
