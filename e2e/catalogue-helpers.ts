@@ -47,6 +47,12 @@ export interface ProductBody {
   pressureSus?: number | null;
   temperatureMax?: number;
   temperatureMin?: number;
+  valveType?: string;
+  nominalSize?: number;
+  pressureClass?: string;
+  seatType?: string;
+  testStandard?: string;
+  leakageRate?: string;
 }
 
 export async function createProduct(request: APIRequestContext, body: ProductBody): Promise<{ id: string; name: string }> {
@@ -59,7 +65,7 @@ export async function createProduct(request: APIRequestContext, body: ProductBod
 
 export async function createRange(
   request: APIRequestContext,
-  body: { productId: string; startSerial: string; endSerial: string; totalUnits: number; productionDate?: string },
+  body: { productId: string; startSerial: string; endSerial: string; totalUnits: number; productionDate?: string; bodyMaterial?: string },
 ): Promise<{ id: string }> {
   const res = await request.post('/api/v1/serial-ranges', { data: { productionDate: '2024-05-01', ...body } });
   expect(res.status(), await res.text()).toBe(201);

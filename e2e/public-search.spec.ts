@@ -5,7 +5,9 @@
  * dropped file (and a changed file, which is not known). Test data: a product, a range, a bench and its
  * records made through the API as the bench would post them. Screenshots under e2e/artifacts/public-search.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
@@ -38,8 +40,17 @@ function curve(n: number, p: number, hold: number) {
 async function makeWorld(request: APIRequestContext): Promise<World> {
   const s = stamp().toUpperCase();
   const prefix = `PS${s}-`;
-  const product = await createProduct(request, { name: `Gate Valve DN50 ${s}`, pressureWcb: 2.5 });
-  await createRange(request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100, productionDate: '2025-03-01' });
+  // Tested to API 598 as a check valve (shell and seat required), WCB rated 2.5 MPa: shell ≥ 3.75, seat ≥ 2.75 MPa.
+  const product = await createProduct(request, {
+    name: `Check Valve DN50 ${s}`,
+    pressureWcb: 2.5,
+    testStandard: 'api-598',
+    valveType: 'check',
+    nominalSize: 50,
+    seatType: 'metal',
+    pressureClass: 'CL300',
+  });
+  await createRange(request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100, productionDate: '2025-03-01', bodyMaterial: 'wcb' });
   const bench = await request.post('/api/v1/machines', { data: { name: `Public Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);
   const key = ((await bench.json()) as { data: { key: string } }).data.key;
@@ -67,6 +78,17 @@ async function check(page: Page, name: string, lang: Language) {
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
   await expectAxeClean(page, `${name} ${lang} ${width}`);
+}
+
+/** The text of a PDF (poppler's pdftotext), whitespace collapsed. */
+function pdfText(bytes: Buffer): string {
+  const file = path.join(os.tmpdir(), `trc-e2e-${stamp()}.pdf`);
+  fs.writeFileSync(file, bytes);
+  try {
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
 
 async function lookup(page: Page, text: string) {
@@ -173,6 +195,24 @@ for (const lang of ['en', 'zh'] as const) {
       await check(page, 'several-sent', lang);
       const mail = await waitForEmail(email, 60_000);
       expect(mail.text + mail.subject).toContain(world.good[1]!);
+
+      // The previewed report states the requirement beside each measurement and the standard it was judged by.
+      const href = (await page.getByRole('link', { name: tr(lang, 'search.preview.download') }).getAttribute('href'))!;
+      const text = pdfText(await (await context.request.get(href)).body());
+      expect(text).toContain('3.75 MPa (required ≥ 3.75 MPa)');
+      expect(text).toContain('2.75 MPa (required ≥ 2.75 MPa)');
+      expect(text).toContain('API 598');
+
+      // Staff see the held unit on the quality screen as still held, with the test that holds it.
+      const staff = await browser.newContext({ storageState: ADMIN_STATE, viewport: { width: 1440, height: 900 } });
+      const quality = await staff.newPage();
+      const today = new Date().toISOString().slice(0, 10);
+      await quality.goto(`/quality?from=${today}&to=${today}`);
+      const row = quality.getByTestId('held-requests').locator('li').filter({ hasText: world.held });
+      await expect(row.getByTestId('held-reason-stillHeld')).toBeVisible();
+      await row.scrollIntoViewIfNeeded();
+      await quality.screenshot({ path: path.join(OUT, 'held-panel-1440.png'), fullPage: false });
+      await staff.close();
     }
 
     // Too many: 21 distinct serials are refused before anything is sent.
@@ -189,6 +229,8 @@ for (const lang of ['en', 'zh'] as const) {
     const id = href.match(/reports\/([^/.]+)\.pdf$/)![1]!;
     const facts = ((await (await context.request.get(`/api/v1/public/reports/${id}`)).json()) as { data: { number: string; code: string; sha256: string } }).data;
     const pdf = await (await context.request.get(href)).body();
+    // Issued in Chinese by the first test: required beside measured in that language.
+    expect(pdfText(pdf)).toContain('3.75 MPa（要求 ≥ 3.75 MPa）');
 
     // By the QR code's link.
     await page.goto(`/search?report=${id}`);

@@ -121,6 +121,18 @@ describe('re-judgement and report versions', () => {
     expect(v2.json().data.supersededBy).toBeNull();
   });
 
+  it('issues the first report after a start once: the certificate made on first use does not make a second', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const u = await unitWithRecords(fresh, conforming, API598_GATE, { bodyMaterial: 'wcb' });
+      const a = await issueReport(fresh.app.ctx.db, { serial: u.serial, language: 'en' });
+      const b = await issueReport(fresh.app.ctx.db, { serial: u.serial, language: 'en' });
+      expect(a.status === 'issued' && b.status === 'issued' && b.report.id === a.report.id && b.report.reused).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('re-judges when a range changes its body material', async () => {
     const u = await unitWithRecords(t, conforming, { ...API598_GATE, pressureSus: 4 }, { bodyMaterial: 'wcb' });
     const [range] = (await t.app.inject({ method: 'GET', url: `/api/v1/serial-ranges?serial=${u.serial}`, headers: { cookie: u.admin } })).json().data.items;

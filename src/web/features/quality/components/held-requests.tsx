@@ -50,7 +50,7 @@ export function HeldRequests({ range }: { range: QualityRange }) {
                 {t('quality.held.requestedAt')} <time dateTime={r.requestedAt}>{formatDateTime(lang, r.requestedAt)}</time>
               </Typography>
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                <Chip size="small" color={COLOR[r.reason]} variant="outlined" label={t(`quality.held.reasons.${r.reason}`)} />
+                <Chip size="small" color={COLOR[r.reason]} variant="outlined" label={t(`quality.held.reasons.${r.reason}`)} data-testid={`held-reason-${r.reason}`} />
                 {r.heldFor.map((h) => (
                   <Typography key={`${h.testType}-${h.kind}`} variant="caption" color="text.secondary" component="span" sx={{ width: '100%' }}>
                     <HoldLine h={h} />
