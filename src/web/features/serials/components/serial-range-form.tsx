@@ -151,8 +151,9 @@ export function SerialRangeForm({
           name="bodyMaterial"
           label="serials.fields.bodyMaterial"
           options={materialOptions}
+          // Not disabled before a product is chosen (only "Not stated" is offered then): a disabled field's hint
+          // would be too faint to read (WCAG contrast), and it is the hint that says to pick a product first.
           hint={product ? 'serials.form.bodyMaterialHint' : 'serials.form.bodyMaterialPickProduct'}
-          disabled={!product}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         />
       </Grid>
