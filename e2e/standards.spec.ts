@@ -13,6 +13,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { pickProduct, stamp } from './catalogue-helpers';
 import { adminBrowser, MONTH, postBatch } from './machine-data-helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
+import { API_598 } from '../src/shared/standards/api-598';
 
 const OUT = path.join('e2e', 'artifacts', 'standards');
 const tr = translator(['products', 'serials', 'standards', 'machineScreens', 'app', 'validation']);
@@ -82,7 +83,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(page.getByRole('combobox', { name: f('leakageRate') })).toHaveCount(0);
 
       await page.getByLabel(f('pressureClass')).fill('cl150');
-      await expect(requirement.getByTestId('requirement-standard')).toHaveText(tr(lang, 'standards.standardEdition', { name: 'API 598', edition: '10th edition, 2016' }));
+      await expect(requirement.getByTestId('requirement-standard')).toHaveText(tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }));
       const shell = requirement.getByTestId('requirement-shell');
       await expect(shell).toContainText('2.94 MPa');
       await expect(shell).toContainText(tr(lang, 'standards.hold', { value: '60' }));
@@ -194,7 +195,7 @@ for (const lang of ['en', 'zh'] as const) {
 
       await page.getByRole('link', { name: tr(lang, 'machineScreens.list.openRecord', { recordId: `${prefix}B1` }) }).click();
       const check = page.getByTestId('requirement-check');
-      await expect(check.getByTestId('requirement-check-standard')).toHaveText(tr(lang, 'standards.standardEdition', { name: 'API 598', edition: '10th edition, 2016' }));
+      await expect(check.getByTestId('requirement-check-standard')).toHaveText(tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }));
       await expect(check.getByTestId('verdict-chip')).toHaveText(tr(lang, 'standards.verdicts.disagreement'));
       await expect(check.getByTestId('check-pressure')).toContainText('2.156 MPa');
       await expect(check.getByTestId('check-pressure')).toContainText(tr(lang, 'standards.check.ok'));
