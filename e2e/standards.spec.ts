@@ -145,7 +145,8 @@ for (const lang of ['en', 'zh'] as const) {
     test('a range names its body material, from the materials the product has a rating for', async () => {
       await page.goto('/add-serial-number');
       const material = page.getByRole('combobox', { name: tr(lang, 'serials.fields.bodyMaterial') });
-      await expect(material).toHaveAttribute('aria-disabled', 'true');
+      // Before a product is chosen the field says to choose one first (and offers only "Not stated").
+      await expect(page.locator('#field-bodyMaterial-helper-text')).toHaveText(tr(lang, 'serials.form.bodyMaterialPickProduct'));
       await pickProduct(page, tr(lang, 'serials.fields.product'), name);
       await material.click();
       // Only WCB is rated: FC and SUS are not offered.
