@@ -40,7 +40,7 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   stops.push(() => clearInterval(compaction));
 
   const transport = createMailTransport(app.ctx.config, app.log);
-  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log });
+  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log, hub: app.ctx.mail });
   app.log.info(`mail: ${transport.description}`);
   stops.push(async () => {
     await mailWorker.stop();

@@ -57,15 +57,14 @@ export type IssueResult =
 export interface IssueInput {
   serial: string;
   language: ReportLanguage;
-  /** origin of the verification link; defaults to the one the report routes were registered with */
+  /**
+   * origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`), passed by
+   * the caller; without it, the default of config.ts for PORT 3000 (scripts and tests that issue directly)
+   */
   publicBaseUrl?: string;
 }
 
-let defaultBaseUrl = 'http://localhost:3000';
-/** Set once by the report routes from PUBLIC_BASE_URL, so that callers need not pass it. */
-export function setReportBaseUrl(url: string): void {
-  defaultBaseUrl = url.replace(/\/+$/, '');
-}
+const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
 export function reportFilename(serial: string): string {
@@ -104,7 +103,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
-  const baseUrl = (input.publicBaseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
+  const baseUrl = (input.publicBaseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
   // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);

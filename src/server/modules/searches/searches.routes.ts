@@ -74,7 +74,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/search-requests/:id/resend',
     { schema: { tags, params: idParams, response: { 200: searchResendEnvelope } }, config: can('update') },
     async (req) => ({
-      data: await service.resendSearch(db, req.params.id, actorOf(req), viewerOf(req)),
+      data: await service.resendSearch(db, app.ctx.mail, req.params.id, actorOf(req), viewerOf(req)),
       ...successMessage(req, 'searches.resent'),
     }),
   );
