@@ -9,7 +9,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { REPORT_CODE_ALPHABET, REPORT_CODE_LENGTH, verificationUrl, type ReportLanguage } from '../../shared/contract/reports';
 import type { Db, Executor } from '../db/client';
 import { machines, type ReportRow } from '../db/schema/index';
-import { PG, pgErrorCode } from '../modules/catalogue/db-errors';
+import { PG, pgErrorCode } from '../db/errors';
 import { getSettingsWithRevision, signingMaterial, textOr } from '../modules/settings/settings.service';
 import { readLogo } from '../modules/settings/settings.repo';
 import { certificateName } from './certificate';

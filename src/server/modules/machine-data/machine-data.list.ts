@@ -9,7 +9,7 @@ import { TOTAL_COUNT_LIMIT, type TestRecord, type TestRecordListQuery, type Test
 import { normaliseSerial, parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
-import { isUuid, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
+import { isUuid, MAX_OFFSET, withoutNul } from '../../db/errors';
 import { selectRecords, toTestRecord } from './machine-data.repo';
 
 const t = testRecords;

@@ -12,7 +12,7 @@ import type {
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
+import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { newKey } from './machine-keys';
 import * as repo from './machines.repo';
 

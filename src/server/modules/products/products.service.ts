@@ -7,8 +7,8 @@ import type { HistoryEntry } from '../../../shared/contract/record-history';
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
-import { recordHistory } from '../catalogue/record-history';
+import { isUuid, PG, pgErrorCode } from '../../db/errors';
+import { recordHistory } from '../audit/record-history';
 import { syncRequirements } from '../standards/requirements.repo';
 import * as repo from './products.repo';
 

@@ -15,8 +15,8 @@ import {
   type SearchRequest,
 } from '../../../shared/contract/searches';
 import { defineAbilitiesFor } from '../../../shared/abilities';
-import { actorOf, successMessage } from '../catalogue/actor';
-import { sendCsv } from '../catalogue/http-files';
+import { actorOf, successMessage } from '../audit/actor';
+import { sendCsv } from '../../lib/http-files';
 import * as service from './searches.service';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'SearchRequest' as const } });

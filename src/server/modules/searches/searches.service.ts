@@ -17,7 +17,7 @@ import { enqueueMail } from '../../mail/outbox';
 import type { MailHub } from '../../mail/hub';
 import { reportFilename } from '../../reports/issue';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid } from '../catalogue/db-errors';
+import { isUuid } from '../../db/errors';
 import { reportMail } from '../public/report-mail';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
 import { maskEmail } from './mask-email';

@@ -11,8 +11,8 @@ import { AppError } from '../../../shared/errors';
 import { parseSerial, rangeLabel } from '../../../shared/serial';
 import type { Db, Executor } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
-import { recordHistory } from '../catalogue/record-history';
+import { isUuid, PG, pgErrorCode } from '../../db/errors';
+import { recordHistory } from '../audit/record-history';
 import { toProduct } from '../products/products.repo';
 import * as repo from './serials.repo';
 
