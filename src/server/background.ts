@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createMailTransport } from './mail/transports';
 import { startMailWorker } from './mail/worker';
-import { purgeExpiredSessions } from './modules/auth/sessions';
+import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/searches/search-retention';
 

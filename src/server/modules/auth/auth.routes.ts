@@ -30,7 +30,7 @@ import {
 } from './auth.service';
 import { LoginLimiter } from './login-limits';
 import { composeResetMail, requestPasswordReset, resetPassword, RESET_MAIL_KIND } from './password-reset';
-import { clearSessionCookie, revokeSession, revokeUserSessions, setSessionCookie } from './sessions';
+import { clearSessionCookie, revokeSession, revokeUserSessions, setSessionCookie } from '../../lib/sessions';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Per IP: how often anyone may ask for reset links or try to register. */

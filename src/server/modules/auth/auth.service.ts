@@ -11,7 +11,7 @@ import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../li
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import type { LoginLimiter } from './login-limits';
 import { endPendingResets } from './password-reset';
-import { createSession, revokeSession, revokeUserSessions, toSessionUser, type SessionUser } from './sessions';
+import { createSession, revokeSession, revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
 import { countUsers, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockUsersTable, updateUser } from './users.repo';
 
 export interface RequestMeta {

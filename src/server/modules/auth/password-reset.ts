@@ -18,7 +18,7 @@ import type { ComposedMail, ComposeOptions } from '../../mail/composers';
 import { renderEmail } from '../../mail/layout';
 import { enqueueMail } from '../../mail/outbox';
 import { recordAudit } from '../audit/audit.writer';
-import { revokeUserSessions } from './sessions';
+import { revokeUserSessions } from '../../lib/sessions';
 import { findUserByEmail, findUserById, updateUser } from './users.repo';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;

@@ -11,7 +11,7 @@ import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { auditView } from '../auth/auth.service';
 import { endPendingResets } from '../auth/password-reset';
-import { revokeUserSessions, toSessionUser, type SessionUser } from '../auth/sessions';
+import { revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
 import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/users.repo';
 
 const emailTaken = () =>
