@@ -10,7 +10,7 @@ import { lookupInput, lookupResult, powChallenge, reportRequestInput, reportRequ
 import { AppError } from '../../../shared/errors';
 import { createCounterStore } from '../../lib/counters';
 import { requestLanguage } from '../../lib/request-language';
-import { issueReport } from '../../reports/issue';
+import { issueReport } from '../reports/issue';
 import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from '../searches/search-mail-outcome';
 import { LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';

@@ -16,7 +16,7 @@ import { clipUserAgent, insertSearchRequests } from '../searches/searches.repo';
 import { readLookup, type VisitorMeta } from './lookup.service';
 import { reportMail, type IssuedPdf } from './report-mail';
 
-/** What issuing a report answers (src/server/reports/issue.ts); the release gate is inside it. */
+/** What issuing a report answers (src/server/modules/reports/issue.ts); the release gate is inside it. */
 export type IssueOutcome =
   | { status: 'issued'; report: { id: string; number: string; sha256: string; bytes: Uint8Array; filename: string } }
   | { status: 'held' }

@@ -15,7 +15,7 @@ import type { Db, Executor } from '../../db/client';
 import { auditLog, mailOutbox, reports, searchRequests } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
 import type { MailHub } from '../../mail/hub';
-import { reportFilename } from '../../reports/issue';
+import { reportFilename } from '../reports/issue';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid } from '../../db/errors';
 import { reportMail } from '../public/report-mail';

@@ -16,6 +16,9 @@ import { recordHistory } from '../audit/record-history';
 import { toProduct } from '../products/products.repo';
 import * as repo from './serials.repo';
 
+/** The range that holds a serial, for other modules (machine data, reports), which never read the repo. */
+export { findRangeHolding, type RangeRow } from './serials.repo';
+
 export const RANGE_ENTITY = 'serialRange';
 
 export function rangeNotFound(): AppError {
