@@ -7,7 +7,7 @@ import { createMailTransport } from './mail/transports';
 import { startMailWorker } from './mail/worker';
 import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
-import { applySearchRetention } from './modules/searches/search-retention';
+import { applySearchRetention } from './modules/public/search-retention';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];

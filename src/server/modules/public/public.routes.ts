@@ -12,7 +12,7 @@ import { createCounterStore } from '../../lib/counters';
 import { requestLanguage } from '../../lib/request-language';
 import { issueReport } from '../reports/issue';
 import { getSettings } from '../settings/settings.service';
-import { registerReportMailOutcome } from '../searches/search-mail-outcome';
+import { registerReportMailOutcome } from './search-mail-outcome';
 import { LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS } from './public-limits';

@@ -12,7 +12,7 @@ import type { Db } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
 import { mailHubOf } from '../../mail/hub';
-import { clipUserAgent, insertSearchRequests } from '../searches/searches.repo';
+import { clipUserAgent, insertSearchRequests } from './searches.repo';
 import { readLookup, type VisitorMeta } from './lookup.service';
 import { reportMail, type IssuedPdf } from './report-mail';
 

@@ -18,7 +18,7 @@ import type { MailHub } from '../../mail/hub';
 import { reportFilename } from '../reports/issue';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid } from '../../db/errors';
-import { reportMail } from '../public/report-mail';
+import { reportMail } from './report-mail';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
 import { maskEmail } from './mask-email';
 import { groupPages, listGroups, oneGroup, type GroupRow } from './searches.list';
