@@ -14,6 +14,9 @@ import { endPendingResets } from './password-reset';
 import { createSession, revokeSession, revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
 import { countUsers, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockUsersTable, updateUser } from './users.repo';
 
+/** The accounts as other modules (staff) use them; they never import users.repo. */
+export { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from './users.repo';
+
 export interface RequestMeta {
   ip: string;
   userAgent?: string;

@@ -16,6 +16,9 @@ import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { newKey } from './machine-keys';
 import * as repo from './machines.repo';
 
+/** A bench's key lookup and use, for the machine-data ingest, which never imports machines.repo. */
+export { findActiveByKeyHash, holdMachine, noteUse } from './machines.repo';
+
 export const MACHINE_ENTITY = 'machine';
 
 function notFound(): AppError {

@@ -13,7 +13,7 @@ import { rowsOf, type Db, type Tx } from '../../db/client';
 import type { AuditActor } from '../audit/audit.writer';
 import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../../lib/csv-import';
 import { PG } from '../../db/errors';
-import { syncRequirements } from '../standards/requirements.repo';
+import { syncRequirements } from '../standards/standards.service';
 import { PRODUCT_ENTITY } from './products.service';
 
 export const MAX_PRODUCT_ROWS = 100_000;

@@ -9,8 +9,11 @@ import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordHistory } from '../audit/record-history';
-import { syncRequirements } from '../standards/requirements.repo';
+import { syncRequirements } from '../standards/standards.service';
 import * as repo from './products.repo';
+
+/** A product row as the API shows it, for other modules (serials), which never import products.repo. */
+export { toProduct } from './products.repo';
 
 export const PRODUCT_ENTITY = 'product';
 

@@ -13,7 +13,7 @@ import type { Db, Executor } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordHistory } from '../audit/record-history';
-import { toProduct } from '../products/products.repo';
+import { toProduct } from '../products/products.service';
 import * as repo from './serials.repo';
 
 /** The range that holds a serial, for other modules (machine data, reports), which never read the repo. */

@@ -12,7 +12,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { auditView } from '../auth/auth.service';
 import { endPendingResets } from '../auth/password-reset';
 import { revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
-import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/users.repo';
+import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/auth.service';
 
 const emailTaken = () =>
   new AppError('already-exists', 'staff.emailTaken', { fields: [{ field: 'email', key: 'staff.emailTaken' }] });
