@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { rowsOf, type Database } from '../src/server/db/client';
-import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { figures } from '../src/server/modules/dashboard/dashboard.service';
 import { createUser } from '../test/helpers/factories';
 import { openScratch, seed as seedRanges } from './lib/catalogue-fixture';

@@ -14,7 +14,7 @@ import { MAX_BATCH_RECORDS } from '../src/shared/contract/machine-data';
 import { buildApp } from '../src/server/app';
 import type { Db } from '../src/server/db/client';
 import { loadConfig } from '../src/server/config';
-import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { createUser } from '../test/helpers/factories';
 import { openScratch } from './lib/catalogue-fixture';
 import { syncRequirements } from '../src/server/modules/standards/requirements.repo';

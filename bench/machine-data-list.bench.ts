@@ -10,7 +10,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { lastReceivedAt } from '../src/server/modules/machine-data/machine-data.service';
 import { createUser } from '../test/helpers/factories';
 import { openScratch } from './lib/catalogue-fixture';

@@ -16,7 +16,7 @@ import { createChallenge } from 'altcha-lib/v1';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../src/server/db/client';
 import { powSecrets } from '../src/server/db/schema/index';
-import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { LOOKUP_CACHE } from '../src/server/modules/public/lookup.service';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
 import { insideOf, missOf, openScratch, seed, startWorld, type World } from './lib/catalogue-fixture';

@@ -1,7 +1,7 @@
 /** The audit trail's filters (user, record, dates), its users list, paging, and who may read it. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct } from './helpers/catalogue';
 import { createUser } from './helpers/factories';

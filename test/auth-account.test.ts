@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/server/db/schema/index';
 import { sha256 } from '../src/server/lib/crypto';
-import { ABSOLUTE_MS, IDLE_MS } from '../src/server/modules/auth/sessions';
+import { ABSOLUTE_MS, IDLE_MS } from '../src/server/lib/sessions';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { createUser, GOOD_PASSWORD, randomIp, signIn, signedInUser } from './helpers/factories';
 

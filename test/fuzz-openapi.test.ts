@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/server/db/client';
-import { createSession, SESSION_COOKIE } from '../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { ORIGIN } from './helpers/catalogue';
 import { createUser, randomIp } from './helpers/factories';

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueReport, type IssuedReport } from '../src/server/reports/issue';
+import { issueReport, type IssuedReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { curve, tmpFile, unitWithRecords, type Unit } from './helpers/reports';
 // @ts-expect-error: a plain JavaScript example, deliberately without types

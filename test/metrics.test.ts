@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenMetrics } from '../src/server/lib/metrics';
-import { issueReport } from '../src/server/reports/issue';
+import { issueReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { postBatch, record } from './helpers/machine-data';
 import { unitWithRecords } from './helpers/reports';

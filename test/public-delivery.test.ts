@@ -11,7 +11,7 @@ import { createMailTransport, type MailTransport } from '../src/server/mail/tran
 import { createMailWorker, type MailWorker } from '../src/server/mail/worker';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
 import { requestReports, type IssueReport } from '../src/server/modules/public/report-requests.service';
-import { issueReport } from '../src/server/reports/issue';
+import { issueReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { randomIp } from './helpers/factories';
 import { catalogue, postRequest, requestBody, series, testData } from './helpers/public';

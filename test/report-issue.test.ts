@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueReport } from '../src/server/reports/issue';
+import { issueReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { postBatch, record } from './helpers/machine-data';
 import { curve, unitWithRecords } from './helpers/reports';

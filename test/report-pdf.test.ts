@@ -9,7 +9,7 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueReport, type IssuedReport } from '../src/server/reports/issue';
+import { issueReport, type IssuedReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { curve, poppler, tmpFile, unitWithRecords, type Unit } from './helpers/reports';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportCode } from '../src/shared/contract/reports';
-import { issueReport, type IssuedReport } from '../src/server/reports/issue';
+import { issueReport, type IssuedReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { randomIp } from './helpers/factories';
 import { postBatch, record } from './helpers/machine-data';

@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../src/server/db/schema/index';
 import { translate } from '../src/shared/i18n/index';
-import { toSessionUser } from '../src/server/modules/auth/sessions';
+import { toSessionUser } from '../src/server/lib/sessions';
 import { deleteStaff, updateStaff } from '../src/server/modules/staff/staff.service';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { createUser, randomIp, signedInUser } from './helpers/factories';

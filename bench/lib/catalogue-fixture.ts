@@ -15,7 +15,7 @@ import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db/client';
 import { createMigratedDatabase, type TestDatabase } from '../../test/helpers/database';
-import { createSession, SESSION_COOKIE } from '../../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
 import { findRangeBySerial } from '../../src/server/modules/serials/serials.service';
 import { AppError } from '../../src/shared/errors';
 import { generateData } from '../../src/server/demo/generate';

@@ -3,7 +3,7 @@ import type { ReportLanguage } from '../../src/shared/contract/reports';
 import type { TestRequirementView } from '../../src/shared/contract/machine-data';
 import { deriveRequirement, type JudgedProduct } from '../../src/shared/standards/requirement';
 import { checkSamples } from '../../src/shared/standards/sample-checks';
-import type { ReportModel, ReportTest } from '../../src/server/reports/report-model';
+import type { ReportModel, ReportTest } from '../../src/server/modules/reports/report-model';
 
 function curve(pressure: number, hold: number, points: number): Array<{ t: number; p: number }> {
   const total = 5 + hold + 3;

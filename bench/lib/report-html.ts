@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
 import { buildChart } from '../../src/shared/chart/index';
 import { formatReportCode } from '../../src/shared/contract/reports';
-import { docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, seconds, t } from '../../src/server/reports/format';
-import type { ReportModel, ReportTest } from '../../src/server/reports/report-model';
+import { docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, seconds, t } from '../../src/server/modules/reports/format';
+import type { ReportModel, ReportTest } from '../../src/server/modules/reports/report-model';
 
 const require = createRequire(import.meta.url);
 const FONT = require.resolve('@expo-google-fonts/noto-sans-tc/400Regular/NotoSansTC_400Regular.ttf');

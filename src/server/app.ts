@@ -28,6 +28,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handle
 import { registerPublicHostGuard } from './lib/public-host';
 import { createMetrics, registerRequestTiming } from './lib/metrics';
 import { registerSecurityHeaders } from './lib/security-headers';
+import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
 import { compressOptions, webApp } from './web/static';
 
@@ -70,7 +71,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   // ioredis reconnects by itself; without a listener each failed attempt would print "Unhandled error event".
   // Only the error code is logged (the message may name the host); /readyz reports Redis as unavailable.
   redis?.on('error', (err: NodeJS.ErrnoException) => app.log.warn({ code: err.code ?? 'error' }, 'redis connection error'));
-  const ctx: AppContext = { config, database, db: database.db, redis, afterResponse: new AfterResponse(app.log) };
+  const ctx: AppContext = { config, database, db: database.db, redis, afterResponse: new AfterResponse(app.log), mail: mailHubOf(database.db) };
   if (config.metricsToken || config.metricsPort) {
     ctx.metrics = createMetrics(ctx);
     registerRequestTiming(app);

@@ -5,9 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { createMailTransport } from './mail/transports';
 import { startMailWorker } from './mail/worker';
-import { purgeExpiredSessions } from './modules/auth/sessions';
+import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
-import { applySearchRetention } from './modules/searches/search-retention';
+import { applySearchRetention } from './modules/public/search-retention';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -40,7 +40,7 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   stops.push(() => clearInterval(compaction));
 
   const transport = createMailTransport(app.ctx.config, app.log);
-  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log });
+  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log, hub: app.ctx.mail });
   app.log.info(`mail: ${transport.description}`);
   stops.push(async () => {
     await mailWorker.stop();

@@ -1,7 +1,7 @@
 /** Helpers of the catalogue tests: a signed-in staff member, valid product and range bodies, CSV uploads. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createSession, SESSION_COOKIE } from '../../src/server/modules/auth/sessions';
+import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
 import type { TestApp } from './app';
 import { createUser } from './factories';
 

@@ -11,7 +11,7 @@ import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
-import { issueReport } from '../../src/server/reports/issue';
+import { issueReport } from '../../src/server/modules/reports/issue';
 import type { TestApp } from './app';
 import { unitWithRecords } from './reports';
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Executor } from '../../src/server/db/client';
 import type { UserRow } from '../../src/server/db/schema/index';
 import { hashPassword } from '../../src/server/lib/passwords';
-import { SESSION_COOKIE } from '../../src/server/modules/auth/sessions';
+import { SESSION_COOKIE } from '../../src/server/lib/sessions';
 import { insertUser, updateUser } from '../../src/server/modules/auth/users.repo';
 
 /** A password that passes every rule (long enough, not a common one). */

@@ -12,7 +12,7 @@ import { generatePassword, hashPassword, isCommonPassword } from '../lib/passwor
 import { recordAudit } from '../modules/audit/audit.writer';
 import { auditView } from '../modules/auth/auth.service';
 import { endPendingResets } from '../modules/auth/password-reset';
-import { revokeUserSessions } from '../modules/auth/sessions';
+import { revokeUserSessions } from '../lib/sessions';
 import { findUserByEmail, insertUser, updateUser } from '../modules/auth/users.repo';
 
 export const USAGE = `Usage:

@@ -15,7 +15,7 @@ import { importProducts } from '../modules/products/products.import';
 import { importRanges } from '../modules/serials/serials.import';
 import { importMachineData, MACHINE_IMPORT_COLUMNS } from '../modules/machine-data/machine-data.import';
 import { createMachine } from '../modules/machines/machines.service';
-import { insertSearchRequests } from '../modules/searches/searches.repo';
+import { insertSearchRequests } from '../modules/public/searches.repo';
 import { seededRandom } from './random';
 import { generateProducts, type GeneratedProduct } from './products';
 import { generateRanges, serialOf, type GeneratedRange } from './ranges';

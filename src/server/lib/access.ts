@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineAbilitiesFor, type Action, type Subject } from '../../shared/abilities';
 import { AppError } from '../../shared/errors';
 import type { Db } from '../db/client';
-import { resolveSession, SESSION_COOKIE, type SessionUser } from '../modules/auth/sessions';
+import { resolveSession, SESSION_COOKIE, type SessionUser } from './sessions';
 
 export type Access = 'public' | 'bench' | 'signed-in' | { action: Action; subject: Subject };
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
+import type { MailHub } from '../mail/hub';
 import type { AfterResponse } from './after-response';
 import type { MetricsEndpoint } from './metrics';
 
@@ -13,6 +14,8 @@ export interface AppContext {
   redis?: Redis;
   /** work done after the answer (see after-response.ts); close() waits for it */
   afterResponse: AfterResponse;
+  /** this app's mail workers, outcome handlers and composers (mail/hub.ts) */
+  mail: MailHub;
   /** set when METRICS_TOKEN or METRICS_PORT is set (lib/metrics.ts) */
   metrics?: MetricsEndpoint;
 }

@@ -2,7 +2,7 @@
  * Messages whose content is only made when they are sent. A message that carries a secret (a password
  * reset link) is queued with a stand-in body; its composer makes the secret and the real body at the
  * moment of sending, so that the outbox row, a backup or a log never holds anything usable. One composer
- * per kind, registered by the module that queues the kind (like outcomes.ts).
+ * per kind, registered on the app's mail hub (hub.ts) by the module that queues the kind (like outcomes.ts).
  */
 import type { Db } from '../db/client';
 import type { OutboxRow } from '../db/schema/index';
@@ -23,17 +23,3 @@ export interface ComposeOptions {
 
 /** Returns the content to send, or null when the message is no longer wanted (it then ends as failed). */
 export type MailComposer = (db: Db, row: OutboxRow, options: ComposeOptions) => Promise<ComposedMail | null>;
-
-const composers = new Map<string, MailComposer>();
-
-/** Registers the composer of one kind, replacing an earlier one; returns a function that removes it. */
-export function onMailCompose(kind: string, composer: MailComposer): () => void {
-  composers.set(kind, composer);
-  return () => {
-    if (composers.get(kind) === composer) composers.delete(kind);
-  };
-}
-
-export function composerFor(kind: string): MailComposer | undefined {
-  return composers.get(kind);
-}

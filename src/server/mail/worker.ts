@@ -10,7 +10,7 @@
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailOutbox, type OutboxRow } from '../db/schema/index';
-import { composerFor } from './composers';
+import { kickEveryHub, mailHubOf, type MailHub } from './hub';
 import { outcomeHandlerFor, type MailOutcome } from './outcomes';
 import { classifySendError, DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy';
 import type { MailLog, MailTransport } from './transports';
@@ -24,6 +24,8 @@ export interface MailWorkerOptions {
   pollIntervalMs?: number;
   leaseMs?: number;
   retryPolicy?: RetryPolicy;
+  /** whose composers and outcome handlers it uses and who may wake it; default: the hub of `db` */
+  hub?: MailHub;
 }
 
 export interface MailWorker {
@@ -39,11 +41,12 @@ export interface MailWorker {
 
 const DEFAULTS = { batchSize: 10, pollIntervalMs: 1_500, leaseMs: 5 * 60_000 };
 
-const running = new Set<MailWorker>();
-
-/** Wakes every worker running in this process (call after committing a transaction that enqueued mail). */
+/**
+ * Wakes every worker running in this process (scripts and tests). The request path wakes only its own
+ * app's workers, through `app.ctx.mail.kick()` (hub.ts).
+ */
 export function kickMailWorkers(): void {
-  for (const w of running) w.kick();
+  kickEveryHub();
 }
 
 const secondsSql = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
@@ -81,7 +84,7 @@ type Decision =
  * Records the decision if this worker still holds the claim (same attempt number, still 'sending'),
  * and tells the kind's handler in the same transaction. False when the lease was lost.
  */
-async function record(db: Db, row: OutboxRow, d: Decision, log: MailLog): Promise<boolean> {
+async function record(db: Db, hub: MailHub, row: OutboxRow, d: Decision, log: MailLog): Promise<boolean> {
   return db.transaction(async (tx) => {
     const set =
       d.status === 'sent'
@@ -95,7 +98,7 @@ async function record(db: Db, row: OutboxRow, d: Decision, log: MailLog): Promis
       .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'sending'), eq(mailOutbox.attempts, row.attempts)))
       .returning();
     if (!updated) return false;
-    const handler = outcomeHandlerFor(row.kind);
+    const handler = hub.outcomeHandlerFor(row.kind) ?? outcomeHandlerFor(row.kind);
     if (handler) {
       const outcome: MailOutcome =
         d.status === 'retrying' ? { status: 'retrying', error: d.error, nextAttemptAt: updated.nextAttemptAt } : d.status === 'failed' ? { status: 'failed', error: d.error } : { status: 'sent' };
@@ -124,6 +127,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  const hub = options.hub ?? mailHubOf(db);
 
   let stopping = false;
   let kicked = false;
@@ -160,7 +164,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
 
   /** The row as it is sent: a composer (composers.ts) makes the content of kinds that carry a secret. */
   async function compose(row: OutboxRow): Promise<OutboxRow | null> {
-    const composer = composerFor(row.kind);
+    const composer = hub.composerFor(row.kind);
     if (!composer) return row;
     const content = await composer(db, row, { keepsCopy: transport.keepsCopies });
     if (!content) return null;
@@ -171,7 +175,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     // A database hiccup here would leave a sent message to be claimed again after its lease; try a few times.
     for (let attempt = 1; ; attempt++) {
       try {
-        if (!(await record(db, row, decision, log))) log.warn({ outboxId: row.id }, 'mail outbox lease was lost before the outcome was recorded');
+        if (!(await record(db, hub, row, decision, log))) log.warn({ outboxId: row.id }, 'mail outbox lease was lost before the outcome was recorded');
         return;
       } catch (err) {
         if (attempt >= 3) {
@@ -223,7 +227,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const worker: MailWorker = {
     start() {
       if (looping || stopping) return;
-      running.add(worker);
+      hub.join(worker);
       looping = loop();
     },
     runOnce,
@@ -233,7 +237,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     },
     async stop() {
       stopping = true;
-      running.delete(worker);
+      hub.leave(worker);
       wake?.();
       await looping;
       await Promise.allSettled([...inFlight]);

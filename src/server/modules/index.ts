@@ -13,7 +13,7 @@ import { machineRoutes } from './machines/machines.routes';
 import { qualityRoutes } from './quality/quality.routes';
 import { productRoutes } from './products/products.routes';
 import { reportRoutes } from './reports/reports.routes';
-import { searchRoutes } from './searches/searches.routes';
+import { searchRoutes } from './public/searches.routes';
 import { publicRoutes } from './public/public.routes';
 import { serialRoutes } from './serials/serials.routes';
 import { settingsRoutes } from './settings/settings.routes';

@@ -24,7 +24,7 @@ export const settingsTable = pgTable('settings', {
   logoSha256: text('logo_sha256'),
   certSource: text('cert_source', { enum: ['generated', 'uploaded'] }),
   certPem: text('cert_pem'),
-  /** read only by the signer (src/server/reports/signing.ts); never in an answer or the audit log */
+  /** read only by the signer (src/server/lib/signing/signing.ts); never in an answer or the audit log */
   keyPem: text('key_pem'),
   certFingerprint: text('cert_fingerprint'),
   revision: integer('revision').notNull(),

@@ -18,7 +18,6 @@ import { translate } from '../../../shared/i18n/index';
 import { requireUser } from '../../lib/access';
 import { createCounterStore } from '../../lib/counters';
 import { prepareDummyHash } from '../../lib/passwords';
-import { onMailCompose } from '../../mail/composers';
 import { requestLanguage } from '../../lib/request-language';
 import {
   changeOwnPassword,
@@ -31,7 +30,7 @@ import {
 } from './auth.service';
 import { LoginLimiter } from './login-limits';
 import { composeResetMail, requestPasswordReset, resetPassword, RESET_MAIL_KIND } from './password-reset';
-import { clearSessionCookie, revokeSession, revokeUserSessions, setSessionCookie } from './sessions';
+import { clearSessionCookie, revokeSession, revokeUserSessions, setSessionCookie } from '../../lib/sessions';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Per IP: how often anyone may ask for reset links or try to register. */
@@ -56,7 +55,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limiter = new LoginLimiter(createCounterStore(app.ctx.redis));
   prepareDummyHash();
   // The reset link is made when its email is sent, never stored (password-reset.ts).
-  const stopComposing = onMailCompose(RESET_MAIL_KIND, (workerDb, row, options) => composeResetMail(workerDb, config, row, options));
+  const stopComposing = app.ctx.mail.onCompose(RESET_MAIL_KIND, (workerDb, row, options) => composeResetMail(workerDb, config, row, options));
   app.addHook('onClose', async () => stopComposing());
   const forgotPerEmail = app.createRateLimit({
     ...FORGOT_PER_EMAIL,
@@ -140,7 +139,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await checkLimit(reply, await forgotPerEmail(req));
     // Answered before looking the address up: the same work, and so the same time, for every address.
     const { email } = req.body;
-    app.ctx.afterResponse.run('password reset request', () => requestPasswordReset(db, email));
+    app.ctx.afterResponse.run('password reset request', () => requestPasswordReset(db, email, () => app.ctx.mail.kick()));
     return noticeOf(req, 'auth.resetLinkSent');
   });
 

@@ -11,8 +11,11 @@ import { assertPasswordAcceptable, hashPassword, verifyPassword } from '../../li
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import type { LoginLimiter } from './login-limits';
 import { endPendingResets } from './password-reset';
-import { createSession, revokeSession, revokeUserSessions, toSessionUser, type SessionUser } from './sessions';
+import { createSession, revokeSession, revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
 import { countUsers, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockUsersTable, updateUser } from './users.repo';
+
+/** The accounts as other modules (staff) use them; they never import users.repo. */
+export { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from './users.repo';
 
 export interface RequestMeta {
   ip: string;

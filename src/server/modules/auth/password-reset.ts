@@ -17,9 +17,8 @@ import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import type { ComposedMail, ComposeOptions } from '../../mail/composers';
 import { renderEmail } from '../../mail/layout';
 import { enqueueMail } from '../../mail/outbox';
-import { kickMailWorkers } from '../../mail/worker';
 import { recordAudit } from '../audit/audit.writer';
-import { revokeUserSessions } from './sessions';
+import { revokeUserSessions } from '../../lib/sessions';
 import { findUserByEmail, findUserById, updateUser } from './users.repo';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
@@ -39,15 +38,18 @@ function resetEmail(user: Pick<UserRow, 'name' | 'language'>, state: LinkState):
   return { subject: t('subject'), text, html };
 }
 
-/** Queues the reset email of an active account; does nothing for unknown or disabled ones. */
-export async function requestPasswordReset(db: Db, email: string): Promise<void> {
+/**
+ * Queues the reset email of an active account; does nothing for unknown or disabled ones. `kick` wakes
+ * the app's mail workers (`app.ctx.mail.kick`).
+ */
+export async function requestPasswordReset(db: Db, email: string, kick: () => void): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user || user.disabled) return;
   // The stored body is a stand-in without any link; the real one is made when it is sent.
   const { subject, text, html } = resetEmail(user, 'pending');
   await enqueueMail(db, { kind: RESET_MAIL_KIND, to: user.email, language: user.language, subject: subject!, text, html, ref: { userId: user.id } });
   // The person is waiting for this email now.
-  kickMailWorkers();
+  kick();
 }
 
 /**

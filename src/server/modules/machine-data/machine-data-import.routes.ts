@@ -8,8 +8,8 @@ import { envelope } from '../../../shared/contract/common';
 import { importQuery, importResult } from '../../../shared/contract/record-history';
 import { AppError } from '../../../shared/errors';
 import { z } from 'zod';
-import { actorOf, languageOf } from '../catalogue/actor';
-import { MAX_UPLOAD_BYTES, sendCsv } from '../catalogue/http-files';
+import { actorOf, languageOf } from '../audit/actor';
+import { MAX_UPLOAD_BYTES, sendCsv } from '../../lib/http-files';
 import { importMachineData, MACHINE_IMPORT_COLUMNS } from './machine-data.import';
 
 const can = (action: 'read' | 'create') => ({ access: { action, subject: 'MachineData' as const } });

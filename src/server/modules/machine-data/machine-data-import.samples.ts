@@ -9,7 +9,7 @@ import { TEST_SAMPLE_CSV_COLUMNS } from '../../../shared/contract/machine-data';
 import { rowsOf, type Tx } from '../../db/client';
 import { copyChunk, copyLine } from '../../lib/copy';
 import { CsvTooLargeError, readCsv } from '../../lib/csv';
-import type { RowFailure } from '../catalogue/csv-import';
+import type { RowFailure } from '../../lib/csv-import';
 
 export const SAMPLE_STAGE = 'trc_import_samples';
 const CHUNK = 50_000;

@@ -1,5 +1,5 @@
 /**
- * CSV import of test records (staff), on the bulk path of catalogue/csv-import.ts: each row is checked by
+ * CSV import of test records (staff), on the bulk path of lib/csv-import.ts: each row is checked by
  * the bench API's record schema, staged with COPY, and each chunk moves into `test_records` with one
  * INSERT … SELECT that also finds the range holding the serial (as the public lookup does); the benches'
  * record counts follow by the table's statement triggers. Idempotent as the bench API: a record whose
@@ -23,7 +23,7 @@ import type { Language } from '../../../shared/i18n/index';
 import { rowsOf, type Db, type Tx } from '../../db/client';
 import type { CopyValue } from '../../lib/copy';
 import type { AuditActor } from '../audit/audit.writer';
-import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../catalogue/csv-import';
+import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../../lib/csv-import';
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
 import { sampledHold } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, judgedValues, rangeAndRequirementJoins } from './machine-data.repo';

@@ -13,7 +13,7 @@ import { AppError, type ErrorCode } from '../../../shared/errors';
 import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { bearerKey, hashKey } from '../machines/machine-keys';
-import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.repo';
+import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.service';
 import { sampledHold } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';

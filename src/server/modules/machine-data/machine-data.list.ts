@@ -9,7 +9,7 @@ import { TOTAL_COUNT_LIMIT, type TestRecord, type TestRecordListQuery, type Test
 import { normaliseSerial, parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
-import { isUuid, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
+import { isUuid, MAX_OFFSET, withoutNul } from '../../db/errors';
 import { selectRecords, toTestRecord } from './machine-data.repo';
 
 const t = testRecords;
@@ -91,7 +91,7 @@ export async function listRecords(
   if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q)) };
   const rows = selectRecords(db).where(whereOf(q)).orderBy(...orderOf(keys, desc)).limit(limit).offset(offset);
   const [items, count] = await Promise.all([rows, countRecords(db, q)]);
-  return { items: items.map((r) => toTestRecord(r as Parameters<typeof toTestRecord>[0])), ...count };
+  return { items: items.map((r) => toTestRecord(r)), ...count };
 }
 
 const isUnfiltered = (q: Filter) =>
@@ -149,7 +149,7 @@ export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 
         )})`
       : undefined;
     const rows = await selectRecords(db, cursorFields).where(and(whereOf(q), cursor)).orderBy(...orderOf(keys, desc)).limit(size);
-    if (rows.length > 0) yield rows.map((r) => toTestRecord(r as Parameters<typeof toTestRecord>[0]));
+    if (rows.length > 0) yield rows.map((r) => toTestRecord(r));
     if (rows.length < size) return;
     const last = rows[rows.length - 1] as Record<string, unknown>;
     after = keys.map((_, i) => String(last[`k${i}`]));

@@ -4,9 +4,8 @@
  */
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Assessment, RecordRange, TestRecord, TestRecordValues } from '../../../shared/contract/machine-data';
-import { reasonsOf, type Verdict } from '../../../shared/standards/reasons';
+import { reasonsOf } from '../../../shared/standards/reasons';
 import { STANDARDS } from '../../../shared/standards/requirement';
-import type { TestStandardId } from '../../../shared/standards/types';
 import { formatSerial, type ParsedSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { machines, productRequirements, products, serialRanges, testRecords } from '../../db/schema/index';
@@ -57,19 +56,21 @@ export const recordFields = {
   reqLeakMax: productRequirements.leakMax,
 };
 
-type RecordRow = {
-  [K in keyof typeof recordFields]: unknown;
-} & { id: number | string; testedAt: Date; receivedAt: Date };
+/**
+ * A row of selectRecords as the schema types it: the record's own columns as declared, and the bench's,
+ * product's and requirement's null where the left join found nothing.
+ */
+type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
 
 /** The product's judgement of a record as the API shows it, from the record's verdict and its requirement row. */
 function assessmentOf(r: RecordRow): Assessment {
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  const standardId = r.testStandard as TestStandardId | '' | null;
+  const num = (v: string | number | null) => (v === null ? null : Number(v));
+  const standardId = r.testStandard;
   const standard = standardId ? STANDARDS[standardId] : null;
-  const verdict = r.verdict as Verdict;
+  const verdict = r.verdict;
   return {
     verdict,
-    reasons: reasonsOf(Number(r.reasons)),
+    reasons: reasonsOf(r.reasons),
     requirement:
       standard && r.reqLeakKind
         ? {
@@ -81,7 +82,7 @@ function assessmentOf(r: RecordRow): Assessment {
             pressureMax: num(r.reqPressureMax),
             unrated: Boolean(r.reqUnrated),
             holdMin: Number(r.reqHoldMin),
-            leakageKind: r.reqLeakKind as NonNullable<Assessment['requirement']>['leakageKind'],
+            leakageKind: r.reqLeakKind,
             leakageMax: num(r.reqLeakMax),
           }
         : null,
@@ -91,27 +92,27 @@ function assessmentOf(r: RecordRow): Assessment {
 }
 
 export function toTestRecord(r: RecordRow): TestRecord {
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const num = (v: string | number | null) => (v === null ? null : Number(v));
   return {
     id: String(r.id),
-    recordId: r.recordId as string,
-    serial: r.serial as string,
-    testType: r.testType as TestRecord['testType'],
-    medium: r.medium as TestRecord['medium'],
+    recordId: r.recordId,
+    serial: r.serial,
+    testType: r.testType,
+    medium: r.medium,
     testPressure: Number(r.testPressure),
     holdingSeconds: Number(r.holdingSeconds),
     leakageValue: num(r.leakageValue),
-    leakageUnit: (r.leakageUnit as string | null) ?? null,
-    result: r.result as TestRecord['result'],
+    leakageUnit: r.leakageUnit,
+    result: r.result,
     testedAt: r.testedAt.toISOString(),
-    operator: r.operator as string,
+    operator: r.operator,
     sampleCount: Number(r.sampleCount),
-    machineId: (r.machineId as string | null) ?? null,
-    machineName: (r.machineName as string | null) ?? null,
+    machineId: r.machineId,
+    machineName: r.machineName,
     receivedAt: r.receivedAt.toISOString(),
-    productId: (r.productId as string | null) ?? null,
-    productName: (r.productName as string | null) ?? null,
-    rangeId: (r.rangeId as string | null) ?? null,
+    productId: r.productId,
+    productName: r.productName,
+    rangeId: r.rangeId,
     assessment: assessmentOf(r),
   };
 }
@@ -254,7 +255,7 @@ export async function recordsOfUnit(db: Executor, s: ParsedSerial): Promise<Test
   const rows = await selectRecords(db)
     .where(and(eq(t.prefix, s.prefix), eq(t.width, s.width), eq(t.serialNo, s.number)))
     .orderBy(desc(t.testedAt), desc(t.id));
-  return rows.map((r) => toTestRecord(r as RecordRow));
+  return rows.map((r) => toTestRecord(r));
 }
 
 /** The newest received-at, or null: one step from the end of the received_at index. */

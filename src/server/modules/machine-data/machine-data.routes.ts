@@ -20,7 +20,7 @@ import { AppError, ERROR_CODES, statusName } from '../../../shared/errors';
 import { translate } from '../../../shared/i18n/index';
 import { fieldError } from '../../lib/error-handler';
 import { requestLanguage } from '../../lib/request-language';
-import { sendCsv } from '../catalogue/http-files';
+import { sendCsv } from '../../lib/http-files';
 import { hashKey } from '../machines/machine-keys';
 import { authenticateBench, ingestBatch, type Bench, type Refusal } from './machine-data.ingest';
 import { recordPages } from './machine-data.list';

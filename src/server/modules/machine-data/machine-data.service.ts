@@ -3,7 +3,7 @@ import type { TestRecordDetail, TestRecordListQuery, UnitHistory } from '../../.
 import { AppError } from '../../../shared/errors';
 import { formatSerial, parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
-import { findRangeHolding } from '../serials/serials.repo';
+import { findRangeHolding } from '../serials/serials.service';
 import * as repo from './machine-data.repo';
 import { listRecords } from './machine-data.list';
 import { decodeSamples } from './record-codec';

@@ -4,7 +4,7 @@ import { pageWindow } from '../../../shared/contract/common';
 import type { Machine, MachineListQuery, MachineSort } from '../../../shared/contract/machines';
 import type { Executor } from '../../db/client';
 import { machines, testRecords, type MachineRow } from '../../db/schema/index';
-import { likePattern, MAX_OFFSET } from '../catalogue/db-errors';
+import { likePattern, MAX_OFFSET } from '../../db/errors';
 
 const m = machines;
 

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/contract/machines';
 import { translate } from '../../../shared/i18n/index';
 import { requestLanguage } from '../../lib/request-language';
-import { actorOf } from '../catalogue/actor';
+import { actorOf } from '../audit/actor';
 import * as service from './machines.service';
 
 const can = (action: 'read' | 'create' | 'update' | 'delete') => ({ access: { action, subject: 'Machine' as const } });

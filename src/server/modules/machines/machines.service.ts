@@ -12,9 +12,12 @@ import type {
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
+import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { newKey } from './machine-keys';
 import * as repo from './machines.repo';
+
+/** A bench's key lookup and use, for the machine-data ingest, which never imports machines.repo. */
+export { findActiveByKeyHash, holdMachine, noteUse } from './machines.repo';
 
 export const MACHINE_ENTITY = 'machine';
 

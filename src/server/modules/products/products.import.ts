@@ -1,5 +1,5 @@
 /**
- * CSV import of products on the bulk path (catalogue/csv-import.ts): rows are staged with COPY, then each
+ * CSV import of products on the bulk path (lib/csv-import.ts): rows are staged with COPY, then each
  * chunk moves into `products` with one INSERT … SELECT that writes its audit rows too. Names must be unique
  * (ignoring case) against the table and within the file; when the insert meets a taken name, the rows
  * concerned are found with two set queries and the rest of the chunk goes in without them.
@@ -11,9 +11,9 @@ import type { ImportResult } from '../../../shared/contract/record-history';
 import type { Language } from '../../../shared/i18n/index';
 import { rowsOf, type Db, type Tx } from '../../db/client';
 import type { AuditActor } from '../audit/audit.writer';
-import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../catalogue/csv-import';
-import { PG } from '../catalogue/db-errors';
-import { syncRequirements } from '../standards/requirements.repo';
+import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../../lib/csv-import';
+import { PG } from '../../db/errors';
+import { syncRequirements } from '../standards/standards.service';
 import { PRODUCT_ENTITY } from './products.service';
 
 export const MAX_PRODUCT_ROWS = 100_000;

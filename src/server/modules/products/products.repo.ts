@@ -4,7 +4,7 @@ import type { Product, ProductListQuery, ProductSort, ProductValues } from '../.
 import { pageWindow } from '../../../shared/contract/common';
 import type { Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
-import { likePattern, MAX_OFFSET } from '../catalogue/db-errors';
+import { likePattern, MAX_OFFSET } from '../../db/errors';
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 

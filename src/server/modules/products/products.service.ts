@@ -7,10 +7,13 @@ import type { HistoryEntry } from '../../../shared/contract/record-history';
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
-import { recordHistory } from '../catalogue/record-history';
-import { syncRequirements } from '../standards/requirements.repo';
+import { isUuid, PG, pgErrorCode } from '../../db/errors';
+import { recordHistory } from '../audit/record-history';
+import { syncRequirements } from '../standards/standards.service';
 import * as repo from './products.repo';
+
+/** A product row as the API shows it, for other modules (serials), which never import products.repo. */
+export { toProduct } from './products.repo';
 
 export const PRODUCT_ENTITY = 'product';
 

@@ -12,7 +12,7 @@ import type { Db, Executor } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import type { AfterResponse } from '../../lib/after-response';
 import { findRangeBySerial } from '../serials/serials.service';
-import { clipUserAgent, insertSearchRequests } from '../searches/searches.repo';
+import { clipUserAgent, insertSearchRequests } from './searches.repo';
 import { LookupCache } from './lookup-cache';
 
 export interface VisitorMeta {

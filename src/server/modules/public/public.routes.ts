@@ -10,9 +10,9 @@ import { lookupInput, lookupResult, powChallenge, reportRequestInput, reportRequ
 import { AppError } from '../../../shared/errors';
 import { createCounterStore } from '../../lib/counters';
 import { requestLanguage } from '../../lib/request-language';
-import { issueReport } from '../../reports/issue';
+import { issueReport } from '../reports/issue';
 import { getSettings } from '../settings/settings.service';
-import { registerReportMailOutcome } from '../searches/search-mail-outcome';
+import { registerReportMailOutcome } from './search-mail-outcome';
 import { LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS } from './public-limits';
@@ -29,7 +29,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const lookups = new LookupService(db);
   const notFound = new NotFoundRecorder(db, app.ctx.afterResponse, app.log);
   const pow = new ProofOfWork(db);
-  const stopFollowing = registerReportMailOutcome();
+  const stopFollowing = registerReportMailOutcome(app.ctx.mail);
   app.addHook('onClose', async () => stopFollowing());
 
   app.post('/api/v1/public/lookup', {
@@ -62,7 +62,13 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
     await limitKeys(counters, reply, input.serials.map((s) => `request-serial:${s}`), limits.requestPerSerial);
     const data = await requestReports(
-      { db, issueReport, termsVersion: async () => (await getSettings(db)).termsVersion, contact: async () => (await getSettings(db)).contact },
+      {
+        db,
+        issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl }),
+        kick: () => app.ctx.mail.kick(),
+        termsVersion: async () => (await getSettings(db)).termsVersion,
+        contact: async () => (await getSettings(db)).contact,
+      },
       input,
       metaOf(req),
     );

@@ -8,7 +8,7 @@ import { translate } from '../../../shared/i18n/index';
 import type { OutboxAttachment } from '../../db/schema/index';
 import type { NewMail } from '../../mail/outbox';
 import { renderEmail } from '../../mail/layout';
-import { REPORT_MAIL_KIND } from '../searches/search-mail-outcome';
+import { REPORT_MAIL_KIND } from './search-mail-outcome';
 
 export interface IssuedPdf {
   serial: string;

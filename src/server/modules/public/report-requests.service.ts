@@ -11,12 +11,12 @@ import { translate } from '../../../shared/i18n/index';
 import type { Db } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
-import { kickMailWorkers } from '../../mail/worker';
-import { clipUserAgent, insertSearchRequests } from '../searches/searches.repo';
+import { mailHubOf } from '../../mail/hub';
+import { clipUserAgent, insertSearchRequests } from './searches.repo';
 import { readLookup, type VisitorMeta } from './lookup.service';
 import { reportMail, type IssuedPdf } from './report-mail';
 
-/** What issuing a report answers (src/server/reports/issue.ts); the release gate is inside it. */
+/** What issuing a report answers (src/server/modules/reports/issue.ts); the release gate is inside it. */
 export type IssueOutcome =
   | { status: 'issued'; report: { id: string; number: string; sha256: string; bytes: Uint8Array; filename: string } }
   | { status: 'held' }
@@ -28,6 +28,8 @@ export type IssueReport = (db: Db, input: { serial: string; language: 'en' | 'zh
 export interface ReportRequestDeps {
   db: Db;
   issueReport: IssueReport;
+  /** wakes the app's mail workers (`app.ctx.mail.kick`); default: those of `db`'s hub (mail/hub.ts) */
+  kick?: () => void;
   /** the terms version currently in force (settings) */
   termsVersion: () => Promise<number>;
   /** whom a visitor asks when a report is not available (settings; '' = none set) */
@@ -96,7 +98,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     }));
     await insertSearchRequests(tx, rows);
   });
-  if (issued.length) kickMailWorkers();
+  if (issued.length) (deps.kick ?? (() => mailHubOf(db).kick()))();
 
   const t = (key: string) => translate(meta.language, key);
   return {

@@ -25,7 +25,7 @@ import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
 import { deriveRequirement } from '../../../shared/standards/requirement';
-import { gateOf, readUnit } from '../../reports/report-data';
+import { gateOf, readUnit } from '../reports/report-data';
 import * as repo from './quality.repo';
 
 const DAY = 86_400_000;

@@ -6,7 +6,6 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { reportCodeParams, reportHashParams, reportIdParams, reportVerificationEnvelope } from '../../../shared/contract/reports';
-import { setReportBaseUrl } from '../../reports/issue';
 import * as service from './reports.service';
 
 /** Per address and minute: a person checks a handful of reports; a script guessing codes is slowed to a crawl. */
@@ -16,7 +15,6 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
   const tags = ['reports'];
   const config = { access: 'public' as const, rateLimit: VERIFY_RATE_LIMIT };
-  setReportBaseUrl(app.ctx.config.publicBaseUrl);
 
   // One route for both forms of the id: a parameter followed by a literal ".pdf" is not a route shape the
   // router offers, and the facts and the file share the lookup.

@@ -7,9 +7,9 @@ import { formatReportCode, normaliseReportCode, REPORT_ID_RE, SHA256_HEX_RE, typ
 import { AppError } from '../../../shared/errors';
 import { parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
-import { reportFilename } from '../../reports/issue';
-import { dataVersion, readHeads } from '../../reports/report-data';
-import * as repo from '../../reports/reports.repo';
+import { reportFilename } from './issue';
+import { dataVersion, readHeads } from './report-data';
+import * as repo from './reports.repo';
 
 function unknown(): AppError {
   return new AppError('not-found', 'reports.verify.unknown');

@@ -1,5 +1,5 @@
 /**
- * CSV import of serial-number ranges on the bulk path (catalogue/csv-import.ts): rows are staged with COPY,
+ * CSV import of serial-number ranges on the bulk path (lib/csv-import.ts): rows are staged with COPY,
  * products found by name (ignoring case) with one join, and each chunk moves into `serial_ranges` with one
  * INSERT … SELECT (audit rows included) that the exclusion constraint checks. When it refuses the chunk,
  * the rows involved in an overlap (with the table or within the chunk) are found with set queries, the rest
@@ -15,8 +15,8 @@ import type { Language } from '../../../shared/i18n/index';
 import { rowsOf, type Db, type Tx } from '../../db/client';
 import { serialRanges } from '../../db/schema/index';
 import type { AuditActor } from '../audit/audit.writer';
-import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../catalogue/csv-import';
-import { PG } from '../catalogue/db-errors';
+import { rowNumbers, runImport, STAGE, tryUnderSavepoint, type RowFailure } from '../../lib/csv-import';
+import { PG } from '../../db/errors';
 import { findOverlapping } from './serials.repo';
 import { RANGE_ENTITY } from './serials.service';
 

@@ -10,7 +10,7 @@ import { formatSerial, normaliseSerial, parseSerial, type ParsedSerial } from '.
 import type { BodyMaterial } from '../../../shared/standards/requirement';
 import type { Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
-import { isUuid, likePattern, MAX_OFFSET, withoutNul } from '../catalogue/db-errors';
+import { isUuid, likePattern, MAX_OFFSET, withoutNul } from '../../db/errors';
 
 const r = serialRanges;
 

@@ -11,10 +11,13 @@ import { AppError } from '../../../shared/errors';
 import { parseSerial, rangeLabel } from '../../../shared/serial';
 import type { Db, Executor } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../catalogue/db-errors';
-import { recordHistory } from '../catalogue/record-history';
-import { toProduct } from '../products/products.repo';
+import { isUuid, PG, pgErrorCode } from '../../db/errors';
+import { recordHistory } from '../audit/record-history';
+import { toProduct } from '../products/products.service';
 import * as repo from './serials.repo';
+
+/** The range that holds a serial, for other modules (machine data, reports), which never read the repo. */
+export { findRangeHolding, type RangeRow } from './serials.repo';
 
 export const RANGE_ENTITY = 'serialRange';
 

@@ -18,7 +18,7 @@ import {
   settingsUpdateInput,
 } from '../../../shared/contract/settings';
 import { AppError } from '../../../shared/errors';
-import { actorOf, successMessage } from '../catalogue/actor';
+import { actorOf, successMessage } from '../audit/actor';
 import * as service from './settings.service';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'Settings' as const } });

@@ -15,7 +15,7 @@ import { AppError } from '../../../shared/errors';
 import type { Language } from '../../../shared/i18n/index';
 import { translate } from '../../../shared/i18n/index';
 import type { Db, Executor } from '../../db/client';
-import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type SigningMaterial } from '../../reports/certificate';
+import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type SigningMaterial } from '../../lib/signing/certificate';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import * as repo from './settings.repo';
 

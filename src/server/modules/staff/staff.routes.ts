@@ -10,7 +10,7 @@ import type { Access } from '../../lib/access';
 import { requireUser } from '../../lib/access';
 import { requestLanguage } from '../../lib/request-language';
 import { actorOf } from '../auth/auth.service';
-import { findUserById } from '../auth/users.repo';
+import { findUserById } from '../auth/auth.service';
 import { listStaff } from './staff.repo';
 import { addStaff, deleteStaff, setStaffPassword, toStaffMember, updateStaff } from './staff.service';
 

@@ -11,8 +11,8 @@ import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { auditView } from '../auth/auth.service';
 import { endPendingResets } from '../auth/password-reset';
-import { revokeUserSessions, toSessionUser, type SessionUser } from '../auth/sessions';
-import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/users.repo';
+import { revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
+import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/auth.service';
 
 const emailTaken = () =>
   new AppError('already-exists', 'staff.emailTaken', { fields: [{ field: 'email', key: 'staff.emailTaken' }] });

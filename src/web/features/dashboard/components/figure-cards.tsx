@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DASHBOARD_DAYS, type Dashboard } from '../../../../shared/contract/dashboard';
 import { rate } from '../../../../shared/contract/quality';
 import { formatDateTime, formatNumber } from '../../../components/format';
-import { percent } from '../../quality/components/chart-frame';
+import { percent } from '../../../components/chart-frame';
 
 export function FigureCards({ d }: { d: Dashboard }) {
   const { t, i18n } = useTranslation();

@@ -11,7 +11,7 @@ import { linearScale, niceTicks } from '../../../../shared/chart';
 import type { Dashboard } from '../../../../shared/contract/dashboard';
 import { formatNumber } from '../../../components/format';
 import { useWidth } from '../../../lib/use-width';
-import { shortDay } from '../../quality/components/chart-frame';
+import { shortDay } from '../../../components/chart-frame';
 
 type Day = Dashboard['requests']['perDay'][number];
 const PAD = { top: 12, right: 8, bottom: 28, left: 40 };

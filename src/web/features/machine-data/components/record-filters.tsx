@@ -15,7 +15,7 @@ import { TEST_RESULTS, TEST_TYPES, type TestRecord, type TestRecordSort } from '
 import type { ListState } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { useProduct } from '../../products/api';
-import { ProductPicker, type ProductOption } from '../../serials/components/product-picker';
+import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { useMachineOptions } from '../../machines/api';
 import { RECORD_VERDICT_FILTERS, type RecordFilter } from '../api';
 

@@ -28,7 +28,7 @@ import type { ReasonCode } from '../../../../shared/standards/reasons';
 import { formatNumber } from '../../../components/format';
 import { holdText, leakageRequirementText, pressureRequirementText } from '../../../components/standards/format';
 import { useProduct } from '../../products/api';
-import { leakage, mpa } from './values';
+import { leakage, mpa } from '../../../components/record-values';
 import { VerdictChip } from './verdict-chip';
 
 interface Line {

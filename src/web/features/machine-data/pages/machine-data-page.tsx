@@ -26,9 +26,9 @@ import { machineDataKeys, useTestRecordList } from '../api';
 import { backState } from '../components/back-to';
 import { RecordFilters } from '../components/record-filters';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
-import { SerialLink } from '../components/serial-link';
+import { SerialLink } from '../../../components/serial-link';
 import { VerdictChip } from '../components/verdict-chip';
-import { originLabel, testTypeLabel } from '../components/values';
+import { originLabel, testTypeLabel } from '../../../components/record-values';
 
 export default function MachineDataPage() {
   const { t, i18n } = useTranslation();

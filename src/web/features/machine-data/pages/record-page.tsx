@@ -23,8 +23,8 @@ import { PressureChart } from '../components/pressure-chart';
 import { RequirementCheck } from '../components/requirement-check';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { ScreenHeader } from '../components/screen-header';
-import { SerialLink, unitHistoryPath } from '../components/serial-link';
-import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
+import { SerialLink, unitHistoryPath } from '../../../components/serial-link';
+import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../../../components/record-values';
 
 function RecordDetail({ record }: { record: TestRecordDetail }) {
   const { t, i18n } = useTranslation();

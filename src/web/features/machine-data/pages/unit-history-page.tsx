@@ -31,8 +31,8 @@ import { FieldList } from '../components/field-list';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { ScreenHeader } from '../components/screen-header';
 import { VerdictChip } from '../components/verdict-chip';
-import { MONO } from '../components/serial-link';
-import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../components/values';
+import { MONO } from '../../../components/serial-link';
+import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../../../components/record-values';
 
 /** Ids of records that repeat an earlier test of the same type on this unit (records are newest first). */
 function retests(records: readonly TestRecord[]): Set<string> {

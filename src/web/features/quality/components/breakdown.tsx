@@ -7,8 +7,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rate, type QualitySummary, type YieldGroup } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
-import { testTypeLabel } from '../../machine-data/components/values';
-import { percent } from './chart-frame';
+import { testTypeLabel } from '../../../components/record-values';
+import { percent } from '../../../components/chart-frame';
 
 const DIMS = ['product', 'machine', 'testType'] as const;
 const FIELD = { product: 'byProduct', machine: 'byMachine', testType: 'byTestType' } as const;

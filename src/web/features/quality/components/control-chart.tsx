@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTick, linearScale, niceTicks } from '../../../../shared/chart';
 import type { ControlChart } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
-import { ChartBox } from './chart-frame';
+import { ChartBox } from '../../../components/chart-frame';
 
 const PAD = { top: 12, right: 44, bottom: 28, left: 52 };
 

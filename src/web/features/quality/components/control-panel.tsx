@@ -15,8 +15,8 @@ import { CONTROL_MEASURES, PRESSURE_DROP_LIMIT, RATING_MATERIALS } from '../../.
 import { formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
 import { useProduct } from '../../products/api';
-import { ProductPicker, type ProductOption } from '../../serials/components/product-picker';
-import { testTypeLabel } from '../../machine-data/components/values';
+import { ProductPicker, type ProductOption } from '../../../components/product-picker';
+import { testTypeLabel } from '../../../components/record-values';
 import { useControlChart } from '../api';
 import { ControlChartSvg } from './control-chart';
 import { CpkGauge } from './cpk-gauge';

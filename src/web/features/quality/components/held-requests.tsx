@@ -13,7 +13,7 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
-import { SerialLink } from '../../machine-data/components/serial-link';
+import { SerialLink } from '../../../components/serial-link';
 import { useHeldRequests, type QualityRange } from '../api';
 import type { HeldRequest } from '../../../../shared/contract/quality';
 

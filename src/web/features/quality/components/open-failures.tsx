@@ -14,8 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
-import { SerialLink } from '../../machine-data/components/serial-link';
-import { testTypeLabel } from '../../machine-data/components/values';
+import { SerialLink } from '../../../components/serial-link';
+import { testTypeLabel } from '../../../components/record-values';
 import { useOpenFailures, type QualityRange } from '../api';
 
 export function OpenFailures({ range }: { range: QualityRange }) {

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { linearScale } from '../../../../shared/chart';
 import type { ParetoItem } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
-import { ChartBox, percent } from './chart-frame';
+import { ChartBox, percent } from '../../../components/chart-frame';
 import type { ParetoDimension } from './use-quality-params';
 
 const ROW = 34;

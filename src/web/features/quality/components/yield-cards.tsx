@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { rate, type QualitySummary } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
-import { percent } from './chart-frame';
+import { percent } from '../../../components/chart-frame';
 
 export function YieldCards({ totals }: { totals: QualitySummary['totals'] }) {
   const { t, i18n } = useTranslation();

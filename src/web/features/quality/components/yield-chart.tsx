@@ -9,7 +9,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { linearScale, niceTicks } from '../../../../shared/chart';
 import { rate, type QualityInterval, type YieldGroup } from '../../../../shared/contract/quality';
-import { ChartBox, percent, shortDay } from './chart-frame';
+import { ChartBox, percent, shortDay } from '../../../components/chart-frame';
 
 const PAD = { top: 12, right: 16, bottom: 28, left: 48 };
 

@@ -21,7 +21,7 @@ import { Link as RouterLink } from 'react-router';
 import type { ParetoItem } from '../../../../shared/contract/quality';
 import { PageHeader } from '../../../components/page-header';
 import { errorMessage } from '../../../lib/errors';
-import { testTypeLabel } from '../../machine-data/components/values';
+import { testTypeLabel } from '../../../components/record-values';
 import { useQualitySummary } from '../api';
 import { Breakdown } from '../components/breakdown';
 import { ControlPanel } from '../components/control-panel';

@@ -14,7 +14,7 @@ import { serialRangeInput, type SerialRange, type SerialRangeInput, type SerialR
 import { FormSelectField, FormTextField, RecordForm, useFieldErrorText, zodFormResolver } from '../../../components/form';
 import { formatNumber } from '../../../components/format';
 import { useProduct } from '../../products/api';
-import { ProductPicker, type ProductOption } from './product-picker';
+import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { computeTotalUnits } from './total-units';
 
 const FIELDS = ['productId', 'startSerial', 'endSerial', 'totalUnits', 'productionDate', 'bodyMaterial'] as const;

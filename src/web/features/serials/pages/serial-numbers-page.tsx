@@ -10,7 +10,7 @@ import { ListView, useList, useRecordActions } from '../../../components/list-ki
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
-import { ProductPicker, type ProductOption } from '../components/product-picker';
+import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' } as const;
 

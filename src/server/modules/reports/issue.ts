@@ -6,25 +6,24 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
-import { REPORT_CODE_ALPHABET, REPORT_CODE_LENGTH, verificationUrl, type ReportLanguage } from '../../shared/contract/reports';
-import type { Db, Executor } from '../db/client';
-import { machines, type ReportRow } from '../db/schema/index';
-import { PG, pgErrorCode } from '../modules/catalogue/db-errors';
-import { getSettingsWithRevision, signingMaterial, textOr } from '../modules/settings/settings.service';
-import { readLogo } from '../modules/settings/settings.repo';
-import { certificateName } from './certificate';
-import { checkSamples } from '../../shared/standards/sample-checks';
-import { decodeSamples } from '../modules/machine-data/record-codec';
-import { renderReportPdf } from './render-pdf';
-import { reportGeneration } from '../lib/metrics';
+import { REPORT_CODE_ALPHABET, REPORT_CODE_LENGTH, verificationUrl, type ReportLanguage } from '../../../shared/contract/reports';
+import type { Db, Executor } from '../../db/client';
+import { machines, type ReportRow } from '../../db/schema/index';
+import { PG, pgErrorCode } from '../../db/errors';
+import { getLogo, getSettingsWithRevision, signingMaterial, textOr } from '../settings/settings.service';
+import { certificateName } from '../../lib/signing/certificate';
+import { checkSamples } from '../../../shared/standards/sample-checks';
+import { decodeSamples } from '../machine-data/record-codec';
+import { renderReportPdf } from './pdf/render-pdf';
+import { reportGeneration } from '../../lib/metrics';
 import { dataVersion, gateOf, latestByType, type HoldReason, readRecords, readUnit, type UnitData } from './report-data';
 import type { ReportModel, ReportTest } from './report-model';
-import type { TestRequirementView } from '../../shared/contract/machine-data';
-import { reasonsOf } from '../../shared/standards/reasons';
-import { deriveRequirement } from '../../shared/standards/requirement';
-import { judgedProduct } from '../modules/standards/requirements.repo';
+import type { TestRequirementView } from '../../../shared/contract/machine-data';
+import { reasonsOf } from '../../../shared/standards/reasons';
+import { deriveRequirement } from '../../../shared/standards/requirement';
+import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
-import { signatureLength, signPdf } from './signing';
+import { signatureLength, signPdf } from '../../lib/signing/signing';
 import { docKey, t } from './format';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
@@ -57,15 +56,14 @@ export type IssueResult =
 export interface IssueInput {
   serial: string;
   language: ReportLanguage;
-  /** origin of the verification link; defaults to the one the report routes were registered with */
+  /**
+   * origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`), passed by
+   * the caller; without it, the default of config.ts for PORT 3000 (scripts and tests that issue directly)
+   */
   publicBaseUrl?: string;
 }
 
-let defaultBaseUrl = 'http://localhost:3000';
-/** Set once by the report routes from PUBLIC_BASE_URL, so that callers need not pass it. */
-export function setReportBaseUrl(url: string): void {
-  defaultBaseUrl = url.replace(/\/+$/, '');
-}
+const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
 export function reportFilename(serial: string): string {
@@ -104,7 +102,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
-  const baseUrl = (input.publicBaseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
+  const baseUrl = (input.publicBaseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
   // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);
@@ -266,7 +264,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
   });
   const s = c.settings;
   const lang = c.language;
-  const logo = s.logo ? await readLogo(db) : null;
+  const logo = s.logo ? await getLogo(db) : null;
   const p = unit.product;
   const num = (v: string | null) => (v === null ? null : Number(v));
   const model: ReportModel = {

@@ -1,7 +1,7 @@
 /** What the quality charts share: the width of their box (they redraw to fit it) and percent text. */
 import Box from '@mui/material/Box';
 import type { ReactNode } from 'react';
-import { useWidth } from '../../../lib/use-width';
+import { useWidth } from '../lib/use-width';
 
 export { useWidth };
 

@@ -10,13 +10,13 @@
  */
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ImportResult, RowError } from '../../../shared/contract/record-history';
-import { translate, type Language } from '../../../shared/i18n/index';
-import { AppError } from '../../../shared/errors';
-import type { Db, Tx } from '../../db/client';
-import { chunkRowsFor, copyChunk, copyLine, type CopyValue } from '../../lib/copy';
-import { CsvTooLargeError, readCsv } from '../../lib/csv';
-import { PG, pgErrorCode } from './db-errors';
+import type { ImportResult, RowError } from '../../shared/contract/record-history';
+import { translate, type Language } from '../../shared/i18n/index';
+import { AppError } from '../../shared/errors';
+import type { Db, Tx } from '../db/client';
+import { chunkRowsFor, copyChunk, copyLine, type CopyValue } from './copy';
+import { CsvTooLargeError, readCsv } from './csv';
+import { PG, pgErrorCode } from '../db/errors';
 
 export const MAX_ERRORS = 200;
 /** The staging table of the running import; temporary, so private to its connection and dropped at the end. */

@@ -1,7 +1,7 @@
 /** Stored reports: the reuse lookup, the numbering, and the verification lookups. */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
-import { reportCounters, reports, type ReportRow } from '../db/schema/index';
+import type { Executor } from '../../db/client';
+import { reportCounters, reports, type ReportRow } from '../../db/schema/index';
 
 /** Everything but the bytes, for lookups that answer with facts. */
 const facts = {

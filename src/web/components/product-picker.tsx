@@ -4,7 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useProductOptions } from '../../products/api';
+import { useProductOptions } from '../features/products/api';
 
 export interface ProductOption {
   id: string;

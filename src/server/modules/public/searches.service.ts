@@ -14,11 +14,11 @@ import { AppError } from '../../../shared/errors';
 import type { Db, Executor } from '../../db/client';
 import { auditLog, mailOutbox, reports, searchRequests } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
-import { kickMailWorkers } from '../../mail/worker';
-import { reportFilename } from '../../reports/issue';
+import type { MailHub } from '../../mail/hub';
+import { reportFilename } from '../reports/issue';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid } from '../catalogue/db-errors';
-import { reportMail } from '../public/report-mail';
+import { isUuid } from '../../db/errors';
+import { reportMail } from './report-mail';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
 import { maskEmail } from './mask-email';
 import { groupPages, listGroups, oneGroup, type GroupRow } from './searches.list';
@@ -99,8 +99,11 @@ export async function getSearch(db: Executor, id: string, viewer: Viewer): Promi
   };
 }
 
-/** A new email with the request's reports, the rows following it; audited. See the file's header. */
-export async function resendSearch(db: Db, id: string, actor: AuditActor, viewer: Viewer): Promise<SearchRequestDetail> {
+/**
+ * A new email with the request's reports, the rows following it; audited. See the file's header. `mail`
+ * is the app's mail hub (`app.ctx.mail`), whose workers are woken.
+ */
+export async function resendSearch(db: Db, mail: MailHub, id: string, actor: AuditActor, viewer: Viewer): Promise<SearchRequestDetail> {
   if (!isUuid(id)) throw notFound();
   const outboxId = await db.transaction(async (tx) => {
     const rows = await tx.select().from(searchRequests).where(eq(searchRequests.groupId, id)).orderBy(asc(searchRequests.serial)).for('update');
@@ -133,6 +136,6 @@ export async function resendSearch(db: Db, id: string, actor: AuditActor, viewer
     });
     return newId;
   });
-  if (outboxId) kickMailWorkers();
+  if (outboxId) mail.kick();
   return getSearch(db, id, viewer);
 }

@@ -3,7 +3,8 @@
  * outbox's last attempt; attempts, last error and sent at as the outbox recorded them. Called by the mail
  * worker inside the transaction that records the outcome (src/server/mail/outcomes.ts).
  */
-import { onMailOutcome, type MailOutcomeHandler } from '../../mail/outcomes';
+import type { MailHub } from '../../mail/hub';
+import type { MailOutcomeHandler } from '../../mail/outcomes';
 import { followMail } from './searches.repo';
 
 export const REPORT_MAIL_KIND = 'test-report';
@@ -19,6 +20,6 @@ export const followReportMail: MailOutcomeHandler = async (row, outcome, tx) => 
 };
 
 /** Registers the handler; returns the function that removes it (for the app's onClose). */
-export function registerReportMailOutcome(): () => void {
-  return onMailOutcome(REPORT_MAIL_KIND, followReportMail);
+export function registerReportMailOutcome(mail: MailHub): () => void {
+  return mail.onOutcome(REPORT_MAIL_KIND, followReportMail);
 }

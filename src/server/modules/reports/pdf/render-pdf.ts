@@ -1,19 +1,19 @@
 /**
  * The report PDF (pdfkit): tagged (headings, tables, paragraphs, figures with alternative text, page
  * furniture as artifacts), PDF/A-3a with its data as the associated file test-report.json, one embedded
- * font (Noto Sans TC, subset), vector chart and QR code. Signing is a separate step (signing.ts) over the
+ * font (Noto Sans TC, subset), vector chart and QR code. Signing is a separate step (src/server/lib/signing/signing.ts) over the
  * bytes this returns with `signature` set; without it the PDF is unsigned (the benchmark compares both).
  */
 import PDFDocument from 'pdfkit';
-import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../shared/contract/reports';
+import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
-import { allowedLeakage, docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, requiredHold, requiredPressure, seconds, t, verdictText } from './format';
-import { npsLabel } from '../../shared/standards/sizes';
+import { allowedLeakage, docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, requiredHold, requiredPressure, seconds, t, verdictText } from '../format';
+import { npsLabel } from '../../../../shared/standards/sizes';
 import { reportFonts, shareLayoutCache } from './fonts';
-import { reportJson } from './report-json';
-import type { ReportModel, ReportTest } from './report-model';
-import { addSignaturePlaceholder, type PlaceholderOptions } from './signature-placeholder';
+import { reportJson } from '../report-json';
+import type { ReportModel, ReportTest } from '../report-model';
+import { addSignaturePlaceholder, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
 // pdfkit's type declarations lag its API (struct, markContent, tables, PDF/A); the report uses it untyped.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -15,8 +15,8 @@ import {
   type SearchRequest,
 } from '../../../shared/contract/searches';
 import { defineAbilitiesFor } from '../../../shared/abilities';
-import { actorOf, successMessage } from '../catalogue/actor';
-import { sendCsv } from '../catalogue/http-files';
+import { actorOf, successMessage } from '../audit/actor';
+import { sendCsv } from '../../lib/http-files';
 import * as service from './searches.service';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'SearchRequest' as const } });
@@ -74,7 +74,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/search-requests/:id/resend',
     { schema: { tags, params: idParams, response: { 200: searchResendEnvelope } }, config: can('update') },
     async (req) => ({
-      data: await service.resendSearch(db, req.params.id, actorOf(req), viewerOf(req)),
+      data: await service.resendSearch(db, app.ctx.mail, req.params.id, actorOf(req), viewerOf(req)),
       ...successMessage(req, 'searches.resent'),
     }),
   );

@@ -4,9 +4,9 @@
  */
 import { and, eq, gt, lt, ne, or } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Executor } from '../../db/client';
-import { sessions, users, type UserRow } from '../../db/schema/index';
-import { randomToken, sha256 } from '../../lib/crypto';
+import type { Executor } from '../db/client';
+import { sessions, users, type UserRow } from '../db/schema/index';
+import { randomToken, sha256 } from './crypto';
 
 export const SESSION_COOKIE = 'trc_session';
 export const IDLE_MS = 2 * 60 * 60 * 1000;

@@ -5,8 +5,8 @@
  */
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
-import type { CertificateInfo } from '../../shared/contract/settings';
-import { AppError } from '../../shared/errors';
+import type { CertificateInfo } from '../../../shared/contract/settings';
+import { AppError } from '../../../shared/errors';
 
 export interface SigningMaterial {
   certPem: string;

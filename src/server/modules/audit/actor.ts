@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../shared/errors';
 import { translate, type Language } from '../../../shared/i18n/index';
 import { requestLanguage } from '../../lib/request-language';
-import type { AuditActor } from '../audit/audit.writer';
+import type { AuditActor } from './audit.writer';
 
 /** Who the audit log names for a change made by this request. */
 export function actorOf(req: FastifyRequest): AuditActor {

@@ -4,7 +4,7 @@
  * B07 product identification, Z01 statement of compliance, Z02 date of issue, …); the pressure tests have
  * no code of their own in EN 10168 and go under the "other tests" group (D02). Samples are included whole.
  */
-import { REPORT_JSON_SCHEMA_VERSION } from '../../shared/contract/reports';
+import { REPORT_JSON_SCHEMA_VERSION } from '../../../shared/contract/reports';
 import { docKey, t } from './format';
 import type { ReportModel } from './report-model';
 

@@ -2,8 +2,8 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../../shared/errors';
-import { csvLine, UTF8_BOM } from '../../lib/csv';
+import { AppError } from '../../shared/errors';
+import { csvLine, UTF8_BOM } from './csv';
 
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 

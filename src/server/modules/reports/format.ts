@@ -1,8 +1,8 @@
 /** Numbers, dates and units in the report's language, one place for the PDF, the JSON and the HTML peer. */
-import type { TestRequirementView } from '../../shared/contract/machine-data';
-import type { Verdict } from '../../shared/standards/reasons';
-import type { ReportLanguage } from '../../shared/contract/reports';
-import { translate } from '../../shared/i18n/index';
+import type { TestRequirementView } from '../../../shared/contract/machine-data';
+import type { Verdict } from '../../../shared/standards/reasons';
+import type { ReportLanguage } from '../../../shared/contract/reports';
+import { translate } from '../../../shared/i18n/index';
 
 const LOCALE: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-TW' };
 /** PDF /Lang and the structure's language tags. */

@@ -1,7 +1,7 @@
 /** A test record's values as text in the interface language: enums translated, units added. */
 import type { TFunction } from 'i18next';
-import type { TestRecord } from '../../../../shared/contract/machine-data';
-import { formatNumber } from '../../../components/format';
+import type { TestRecord } from '../../shared/contract/machine-data';
+import { formatNumber } from './format';
 
 export function mpa(t: TFunction, language: string, value: number): string {
   return `${formatNumber(language, value)} ${t('machineScreens.chart.mpa')}`;

@@ -2,15 +2,15 @@
  * One report as data: what the PDF prints, the embedded test-report.json carries, and the benchmark's
  * HTML peer shows. Built once from the unit, its records and the settings; the renderers only lay it out.
  */
-import type { Sample } from '../../shared/chart/index';
-import type { TestMedium, TestResult, TestType } from '../../shared/contract/machine-data';
-import type { Fluid } from '../../shared/contract/products';
-import type { ReportLanguage } from '../../shared/contract/reports';
-import type { DocumentType } from '../../shared/contract/settings';
-import type { TestRequirementView } from '../../shared/contract/machine-data';
-import type { ReasonCode, Verdict } from '../../shared/standards/reasons';
-import type { BodyMaterial } from '../../shared/standards/requirement';
-import type { SampleChecks } from '../../shared/standards/sample-checks';
+import type { Sample } from '../../../shared/chart/index';
+import type { TestMedium, TestResult, TestType } from '../../../shared/contract/machine-data';
+import type { Fluid } from '../../../shared/contract/products';
+import type { ReportLanguage } from '../../../shared/contract/reports';
+import type { DocumentType } from '../../../shared/contract/settings';
+import type { TestRequirementView } from '../../../shared/contract/machine-data';
+import type { ReasonCode, Verdict } from '../../../shared/standards/reasons';
+import type { BodyMaterial } from '../../../shared/standards/requirement';
+import type { SampleChecks } from '../../../shared/standards/sample-checks';
 
 export interface ReportTest {
   recordId: string;

@@ -5,15 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { reasonsOf, type ReasonCode, type Verdict } from '../../shared/standards/reasons';
-import { requiredTests, STANDARDS } from '../../shared/standards/requirement';
-import type { StandardEdition } from '../../shared/standards/types';
-import { judgedProduct } from '../modules/standards/requirements.repo';
-import type { TestType } from '../../shared/contract/machine-data';
-import { formatSerial, parseSerial, type ParsedSerial } from '../../shared/serial';
-import type { Executor } from '../db/client';
-import { testRecords, type ProductRow, type TestRecordRow } from '../db/schema/index';
-import { findRangeHolding, type RangeRow } from '../modules/serials/serials.repo';
+import { reasonsOf, type ReasonCode, type Verdict } from '../../../shared/standards/reasons';
+import { requiredTests, STANDARDS } from '../../../shared/standards/requirement';
+import type { StandardEdition } from '../../../shared/standards/types';
+import { judgedProduct } from '../standards/standards.service';
+import type { TestType } from '../../../shared/contract/machine-data';
+import { formatSerial, parseSerial, type ParsedSerial } from '../../../shared/serial';
+import type { Executor } from '../../db/client';
+import { testRecords, type ProductRow, type TestRecordRow } from '../../db/schema/index';
+import { findRangeHolding, type RangeRow } from '../serials/serials.service';
 
 export interface RecordHead {
   id: number;

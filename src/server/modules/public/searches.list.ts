@@ -9,7 +9,7 @@ import { pageWindow } from '../../../shared/contract/common';
 import type { SearchListQuery, SearchStatus } from '../../../shared/contract/searches';
 import { rowsOf, type Executor } from '../../db/client';
 import { searchRequests } from '../../db/schema/index';
-import { MAX_OFFSET } from '../catalogue/db-errors';
+import { MAX_OFFSET } from '../../db/errors';
 
 const s = searchRequests;
 const DAY = 86_400_000;
