@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSettings, updateSettings } from '../src/server/modules/settings/settings.service';
 import { issueReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { postBatch, record } from './helpers/machine-data';
@@ -159,6 +160,9 @@ describe('re-judgement and report versions', () => {
 describe('the report states the requirement', () => {
   it('prints required beside measured, names the standard, and embeds the requirement in test-report.json', async () => {
     const u = await unitWithRecords(t, conforming, API598_GATE, { bodyMaterial: 'wcb' });
+    // The authorised person is named on a 2.2 report too.
+    const { missing: _m, logo: _l, certificate: _c, termsVersion: _t, updatedAt: _u, searchRetentionDays: _s, ...texts } = await getSettings(t.app.ctx.db);
+    await updateSettings(t.app.ctx.db, { id: null, label: 'test' }, { ...texts, inspectorName: 'Lin Mei-Hua' });
     for (const language of ['en', 'zh'] as const) {
       const r = await issueReport(t.app.ctx.db, { serial: u.serial, language });
       expect(r.status).toBe('issued');
@@ -169,6 +173,7 @@ describe('the report states the requirement', () => {
       expect(text).toContain(language === 'en' ? '2.94 MPa (required ≥ 2.94 MPa)' : '2.94 MPa（要求 ≥ 2.94 MPa）');
       expect(text).toContain(language === 'en' ? 'no visible leakage' : '無可見洩漏');
       expect(text).toContain(language === 'en' ? 'Conforms' : '符合');
+      expect(text).toContain(language === 'en' ? "Released by the manufacturer's authorised person: Lin Mei-Hua" : '製造商授權人員放行：Lin Mei-Hua');
       const dir = tmpFile(Buffer.alloc(0), 'x').replace(/x$/, '');
       poppler('pdfdetach', ['-saveall', '-o', dir, file]);
       const json = JSON.parse((await import('node:fs')).readFileSync(`${dir}/test-report.json`, 'utf8'));

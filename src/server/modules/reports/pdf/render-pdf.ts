@@ -188,6 +188,9 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   para(m.statement, { size: 9.5, gap: 6 });
   if (m.documentType === 'inspection-certificate-3.1' && m.inspectorName) {
     para(t(lang, 'validatedBy', { name: m.inspectorName }), { font: 'B', size: 9.5, gap: 6 });
+  } else if (m.inspectorName) {
+    // A 2.2 test report is the manufacturer's own statement: it names the person who released it.
+    para(t(lang, 'releasedBy', { name: m.inspectorName }), { font: 'B', size: 9.5, gap: 6 });
   }
   heading('H2', t(lang, 'heading.verify'), 12);
   para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
