@@ -8,9 +8,9 @@ import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_SERIALS_PER_REQUEST, splitSerials as contractSplit } from '../src/shared/contract/public';
-import { findNumber, solveChallenge } from '../src/web/features/search/lib/proof-of-work';
-import { MAX_SERIALS, parseSerialList, splitSerials } from '../src/web/features/search/lib/serial-list';
-import { sha256Hex } from '../src/web/features/search/lib/sha256';
+import { findNumber, solveChallenge } from '../src/web/features/public/lib/proof-of-work';
+import { MAX_SERIALS, parseSerialList, splitSerials } from '../src/web/features/public/lib/serial-list';
+import { sha256Hex } from '../src/web/features/public/lib/sha256';
 
 describe('serial list', () => {
   it('has the report request limit', () => {

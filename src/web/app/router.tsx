@@ -45,7 +45,7 @@ export const routes: RouteObject[] = [
       {
         element: <BlankLayout />,
         children: [
-          page(blank('pages.search'), 'search', () => import('../features/search/pages/search-page')),
+          page(blank('pages.search'), 'search', () => import('../features/public/pages/search-page')),
           page(blank('pages.login', GUEST), 'login', () => import('../features/auth/pages/login-page')),
           page(blank('pages.register', GUEST), 'register', () => import('../features/auth/pages/register-page')),
           page(blank('pages.forgotPassword', GUEST), 'forgot-password', () => import('../features/auth/pages/forgot-password-page')),

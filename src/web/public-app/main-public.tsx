@@ -11,7 +11,7 @@ import { isPublicHost } from '../app/guard';
 import { ThemeProviders } from '../app/theme-providers';
 // Imported, not lazy: this bundle exists only to show this page, and a lazy page would cost one more
 // round trip before the first paint (562 ms on "Slow 4G"). Step 2, the preview and pdf.js stay lazy.
-import SearchPage from '../features/search/pages/search-page';
+import SearchPage from '../features/public/pages/search-page';
 
 function keepOnSearch(): void {
   if (isPublicHost(window.location.hostname) && window.location.pathname !== '/search') {
