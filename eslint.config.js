@@ -2,13 +2,17 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const WEB_NOT_SERVER = { group: ['**/server/**', '**/server'], message: 'The web app must not import server code; put shared code in src/shared.' };
+const WEB_NOT_SERVER = {
+  group: ['**/server/**', '**/server'],
+  message: 'The web app must not import server code; put shared code in src/shared.',
+};
 
 /** From a file `depth` folders below src/web/features: a path into another feature other than its api. */
 function otherFeatureInternals(depth) {
   return {
     regex: `^(\\.\\./){${depth}}[a-z0-9-]+/(?!api$)`,
-    message: "A feature must not import another feature's internals (only its api); move what both use to src/web/components or src/web/lib.",
+    message:
+      "A feature must not import another feature's internals (only its api); move what both use to src/web/components or src/web/lib.",
   };
 }
 
@@ -38,21 +42,48 @@ export default tseslint.config(
   {
     files: ['src/shared/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/web/**', '**/server', '**/web'], message: 'src/shared must not import server or web code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/web/**', '**/server', '**/web'], message: 'src/shared must not import server or web code.' },
+          ],
+        },
+      ],
     },
   },
   // Server layers: lib/ and db/ sit below the modules and never import one.
   {
     files: ['src/server/lib/**', 'src/server/db/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**', '**/modules'], message: 'src/server/lib and src/server/db must not import a module; pass what they need in, or move it down.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/modules/**', '**/modules'],
+              message: 'src/server/lib and src/server/db must not import a module; pass what they need in, or move it down.',
+            },
+          ],
+        },
+      ],
     },
   },
   // A module reads another module's data through that module's service, never its *.repo file.
   {
     files: ['src/server/modules/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+[a-z0-9-]+/[a-z0-9.-]+\\.repo$', message: "A module must not import another module's repo; use that module's service." }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+[a-z0-9-]+/[a-z0-9.-]+\\.repo$',
+              message: "A module must not import another module's repo; use that module's service.",
+            },
+          ],
+        },
+      ],
     },
   },
 );

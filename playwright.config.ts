@@ -52,7 +52,13 @@ export default defineConfig({
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
-    { name: 'chromium', testIgnore: /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    {
+      name: 'chromium',
+      testIgnore:
+        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts/,
+      dependencies: ['setup'],
+      use: chromium,
+    },
     // Quality analysis and the audit trail (issue 10): a month of test records, the Quality tab, the audit screen.
     { name: 'insight', testMatch: /insight\.spec\.ts/, dependencies: ['setup'], use: chromium },
     {

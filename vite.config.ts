@@ -17,7 +17,12 @@ function manualChunks(id: string): string | undefined {
   if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
   // The router is the staff app's: the public page must not pull it in through a shared chunk.
   if (/node_modules\/(react-router|cookie|set-cookie-parser)\//.test(id)) return 'router';
-  if (/node_modules\/(@emotion|@mui\/(system|styled-engine|utils|private-theming)|stylis|@babel\/runtime|clsx|prop-types|react-is|react-transition-group|dom-helpers)\//.test(id)) return 'mui-core';
+  if (
+    /node_modules\/(@emotion|@mui\/(system|styled-engine|utils|private-theming)|stylis|@babel\/runtime|clsx|prop-types|react-is|react-transition-group|dom-helpers)\//.test(
+      id,
+    )
+  )
+    return 'mui-core';
   if (/node_modules\/(i18next|react-i18next|html-parse-stringify|void-elements)\//.test(id)) return 'i18n';
   if (/node_modules\/zod\//.test(id)) return 'zod';
   return undefined;

@@ -43,10 +43,16 @@ export async function lookups(log: (l: string) => void, w: World, ranges: number
   const bare = await load({ url: `${w.bareUrl}/bare`, bodies, seconds, concurrency: 32 });
   const route = await load({ url: `${w.appUrl}/api/v1/bench/lookup`, bodies, seconds, concurrency: 32 });
   const noop = await load({ url: `${w.appUrl}/api/v1/bench/noop`, bodies, seconds, concurrency: 32 });
-  log(`lookup route ${route.rps.toFixed(0)} req/s vs bare Fastify ${bare.rps.toFixed(0)} req/s: ratio ${((100 * route.rps) / bare.rps).toFixed(0)}% (target >= 40%); errors ${route.errors + bare.errors}`);
-  log(`  the app's pipeline without the lookup (same hooks, no database): ${noop.rps.toFixed(0)} req/s, ${((100 * noop.rps) / bare.rps).toFixed(0)}% of bare`);
+  log(
+    `lookup route ${route.rps.toFixed(0)} req/s vs bare Fastify ${bare.rps.toFixed(0)} req/s: ratio ${((100 * route.rps) / bare.rps).toFixed(0)}% (target >= 40%); errors ${route.errors + bare.errors}`,
+  );
+  log(
+    `  the app's pipeline without the lookup (same hooks, no database): ${noop.rps.toFixed(0)} req/s, ${((100 * noop.rps) / bare.rps).toFixed(0)}% of bare`,
+  );
   const steady = await load({ url: `${w.appUrl}/api/v1/bench/lookup`, bodies, seconds, rate: 1000 });
-  log(`lookup route at 1,000 req/s: p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target p99 < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`);
+  log(
+    `lookup route at 1,000 req/s: p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target p99 < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`,
+  );
 }
 
 export async function listPages(log: (l: string) => void, w: World, ranges: number): Promise<void> {
@@ -58,7 +64,10 @@ export async function listPages(log: (l: string) => void, w: World, ranges: numb
       t.push(performance.now() - s);
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
-    return percentile(t.sort((a, b) => a - b), 50);
+    return percentile(
+      t.sort((a, b) => a - b),
+      50,
+    );
   };
   const parts: string[] = [];
   for (const sort of SERIAL_RANGE_SORTS) {
@@ -77,15 +86,22 @@ export async function listPages(log: (l: string) => void, w: World, ranges: numb
     [`productId=PRODUCT&sort=totalUnits&order=desc`, 'product filter, by total units'],
     [`page=50&sort=startSerial`, 'page 50 by starting serial'],
   ];
-  const [first] = (await w.app.inject({ url: '/api/v1/products?sort=name&pageSize=5', headers: { cookie: w.cookie } })).json().data.items as { id: string }[];
+  const [first] = (await w.app.inject({ url: '/api/v1/products?sort=name&pageSize=5', headers: { cookie: w.cookie } })).json().data
+    .items as { id: string }[];
   const id = first?.id ?? '';
   const out = [];
-  for (const [qs, label] of searches) out.push(`${label} ${(await median(`/api/v1/serial-ranges?${qs.replace('PRODUCT', id)}&pageSize=10`)).toFixed(1)}`);
+  for (const [qs, label] of searches)
+    out.push(`${label} ${(await median(`/api/v1/serial-ranges?${qs.replace('PRODUCT', id)}&pageSize=10`)).toFixed(1)}`);
   log(`list with search/filter, median ms: ${out.join('; ')}`);
 }
 
 async function importCsv(log: (l: string) => void, w: World, rows: number): Promise<void> {
-  const res = await w.app.inject({ method: 'POST', url: '/api/v1/products', headers: { cookie: w.cookie }, payload: { name: 'Bench Import', fluid: 'water', pressureFc: 1, temperatureMax: 100, temperatureMin: 0 } });
+  const res = await w.app.inject({
+    method: 'POST',
+    url: '/api/v1/products',
+    headers: { cookie: w.cookie },
+    payload: { name: 'Bench Import', fluid: 'water', pressureFc: 1, temperatureMax: 100, temperatureMin: 0 },
+  });
   if (res.statusCode !== 201) throw new Error(res.body);
   const file = path.join(os.tmpdir(), `trc-bench-import-${process.pid}.csv`);
   const out = fs.createWriteStream(file);
@@ -97,7 +113,9 @@ async function importCsv(log: (l: string) => void, w: World, rows: number): Prom
   await new Promise<void>((r) => out.end(() => r()));
   const size = fs.statSync(file).size;
   const boundary = '----trcbench';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ranges.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ranges.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const url = new URL(`${w.appUrl}/api/v1/serial-ranges/import`);
   const started = performance.now();
@@ -105,7 +123,18 @@ async function importCsv(log: (l: string) => void, w: World, rows: number): Prom
     () =>
       new Promise<string>((resolve, reject) => {
         const req = http.request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length, cookie: w.cookie, origin: `http://${url.host}` } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: {
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'content-length': head.length + size + tail.length,
+              cookie: w.cookie,
+              origin: `http://${url.host}`,
+            },
+          },
           (r) => {
             let body = '';
             r.on('data', (c) => (body += c));
@@ -123,10 +152,18 @@ async function importCsv(log: (l: string) => void, w: World, rows: number): Prom
   fs.rmSync(file, { force: true });
   const data = JSON.parse(result).data as { stored: number; errors: unknown[] } | undefined;
   if (!data || data.stored !== rows) throw new Error(`import stored ${data?.stored}: ${result.slice(0, 300)}`);
-  log(`import ${rows.toLocaleString('en')} ranges (${(size / 2 ** 20).toFixed(1)} MB CSV, over HTTP, one transaction): ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s), RSS ${baseMb.toFixed(0)} MB before, peak ${peakMb.toFixed(0)} MB`);
+  log(
+    `import ${rows.toLocaleString('en')} ranges (${(size / 2 ** 20).toFixed(1)} MB CSV, over HTTP, one transaction): ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s), RSS ${baseMb.toFixed(0)} MB before, peak ${peakMb.toFixed(0)} MB`,
+  );
 }
 
-async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', ranges: number, importRows: number, seconds: number): Promise<void> {
+async function run(
+  log: (l: string) => void,
+  kind: 'postgres' | 'pglite',
+  ranges: number,
+  importRows: number,
+  seconds: number,
+): Promise<void> {
   log(`### ${kind}, ${ranges.toLocaleString('en')} ranges`);
   let scratch: { database: Database; drop(): Promise<void> };
   try {

@@ -93,8 +93,14 @@ export default async function insight(log: (l: string) => void): Promise<void> {
     ] as const) {
       log(`  ${name}: ${await timeIt(runs, async () => (shown[name] = await fn()))}`);
     }
-    const req = shown['Total Requests Made + requests per day + not-found share (30 days)'] as { total: number; windowTotal: number; windowNotFound: number };
-    log(`  (answers: ${req.total} requests, ${req.windowNotFound}/${req.windowTotal} not found in 30 days; catalogue ${JSON.stringify(shown['Total Count of Products + Serial Numbers (units and ranges)'])}; mail ${JSON.stringify(shown['Emails queued and failed now'])}; first pass ${JSON.stringify(shown['First-pass yield, 30 days'])})`);
+    const req = shown['Total Requests Made + requests per day + not-found share (30 days)'] as {
+      total: number;
+      windowTotal: number;
+      windowNotFound: number;
+    };
+    log(
+      `  (answers: ${req.total} requests, ${req.windowNotFound}/${req.windowTotal} not found in 30 days; catalogue ${JSON.stringify(shown['Total Count of Products + Serial Numbers (units and ranges)'])}; mail ${JSON.stringify(shown['Emails queued and failed now'])}; first pass ${JSON.stringify(shown['First-pass yield, 30 days'])})`,
+    );
     log(`  whole GET /api/v1/dashboard through HTTP inject: ${await timeIt(runs, get('/api/v1/dashboard'))}`);
 
     log('quality analysis (through the routes):');

@@ -149,12 +149,21 @@ class Stats {
         `${route.padEnd(wide)}  ${(r.latencies.length / seconds).toFixed(1).padStart(6)} req/s  p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(7)} ms  statuses ${statuses.map(([s, c]) => `${s || 'no answer'}×${c}`).join(' ')}${r.dropped ? `  (${r.dropped} not sent: too many in flight)` : ''}`,
       );
     }
-    log(`total: ${total} requests, ${(total / seconds).toFixed(1)} req/s, ${bad} errors (a status the route should not answer under this load)`);
+    log(
+      `total: ${total} requests, ${(total / seconds).toFixed(1)} req/s, ${bad} errors (a status the route should not answer under this load)`,
+    );
   }
 }
 
 /** Runs `fire` `perSecond` times a second on a fixed schedule until `until`, at most `cap` in flight. */
-async function schedule(perSecond: number, until: number, cap: number, route: string, stats: Stats, fire: (scheduledAt: number) => Promise<void>): Promise<void> {
+async function schedule(
+  perSecond: number,
+  until: number,
+  cap: number,
+  route: string,
+  stats: Stats,
+  fire: (scheduledAt: number) => Promise<void>,
+): Promise<void> {
   if (perSecond <= 0) return;
   const interval = 1000 / perSecond;
   const started = performance.now();
@@ -185,10 +194,23 @@ interface Server {
 async function startBuiltServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1', NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: url,
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: '127.0.0.1',
+    NODE_ENV: 'production',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist/server/main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist/server/main.js')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   for (const s of [child.stdout!, child.stderr!]) s.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -236,11 +258,19 @@ function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): s
   const first = samples.filter((s) => s.t <= 60).map((s) => s.mb);
   const last = samples.filter((s) => s.t >= seconds - 60).map((s) => s.mb);
   const half = samples.filter((s) => s.t >= seconds / 2);
-  const lines = [`RSS first minute avg ${avg(first).toFixed(0)} MB, last minute avg ${avg(last).toFixed(0)} MB, peak ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`];
+  const lines = [
+    `RSS first minute avg ${avg(first).toFixed(0)} MB, last minute avg ${avg(last).toFixed(0)} MB, peak ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`,
+  ];
   // Slope over the second half (least squares), MB per minute: a leak keeps climbing after warm-up.
   const mt = avg(half.map((s) => s.t));
   const mm = avg(half.map((s) => s.mb));
-  const slope = (half.reduce((a, s) => a + (s.t - mt) * (s.mb - mm), 0) / Math.max(1e-9, half.reduce((a, s) => a + (s.t - mt) ** 2, 0))) * 60;
+  const slope =
+    (half.reduce((a, s) => a + (s.t - mt) * (s.mb - mm), 0) /
+      Math.max(
+        1e-9,
+        half.reduce((a, s) => a + (s.t - mt) ** 2, 0),
+      )) *
+    60;
   const growth = (avg(last) - avg(first)) / avg(first);
   // The first minute is warm-up (JIT, caches, pools filling), so the verdict is on what follows: the trend
   // over the second half, and the median of the last third of the run after warm-up against the middle
@@ -265,9 +295,17 @@ function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): s
 export default async function loadBench(log: (line: string) => void, args: string[] = []): Promise<void> {
   const seconds = flag(args, 'duration', 'LOAD_DURATION', 600);
   const rate = flag(args, 'rate', 'LOAD_RATE', 1);
-  log(`${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (a shared machine: figures swing with what else runs), Node ${process.version}`);
+  log(
+    `${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (a shared machine: figures swing with what else runs), Node ${process.version}`,
+  );
 
-  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (build.status !== 0) throw new Error('scripts/build-server.mjs failed');
 
   const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -282,7 +320,9 @@ export default async function loadBench(log: (line: string) => void, args: strin
   const solver = solverWorker();
   try {
     server = await startBuiltServer(dataDir, scratch?.url);
-    log(`server: node dist/server/main.js (pid ${server.pid}) on ${scratch ? 'PostgreSQL (scratch database)' : 'PGlite'}, TRUST_PROXY=127.0.0.1, default rate limits; ${seconds} s at rate ×${rate}`);
+    log(
+      `server: node dist/server/main.js (pid ${server.pid}) on ${scratch ? 'PostgreSQL (scratch database)' : 'PGlite'}, TRUST_PROXY=127.0.0.1, default rate limits; ${seconds} s at rate ×${rate}`,
+    );
     const base = server.url;
     const json = { origin: base, 'x-forwarded-for': '127.0.0.1' };
 
@@ -300,11 +340,42 @@ export default async function loadBench(log: (line: string) => void, args: strin
     const letters = 'ABCDEFGHJKLMNPQR';
     const prefix = `LD${[...randomBytes(2).toString('hex')].map((h) => letters[parseInt(h, 16)]).join('')}-`;
     const serial = (n: number) => `${prefix}${String(n).padStart(6, '0')}`;
-    const productBody = (name: string, pressure: number) => ({ name, fluid: 'water', connection: 'Flange', application: 'Waterworks', applicationMedium: 'Water', pressureFc: pressure, pressureWcb: '2.5', pressureSus: '', temperatureMax: 120, temperatureMin: -10 });
+    const productBody = (name: string, pressure: number) => ({
+      name,
+      fluid: 'water',
+      connection: 'Flange',
+      application: 'Waterworks',
+      applicationMedium: 'Water',
+      pressureFc: pressure,
+      pressureWcb: '2.5',
+      pressureSus: '',
+      temperatureMax: 120,
+      temperatureMin: -10,
+    });
     const products: string[] = [];
-    for (let i = 0; i < 20; i++) products.push(ok(await send(base, 'POST', '/api/v1/products', staff, JSON.stringify(productBody(`Load Valve ${prefix}${i}`, 1.6))), 'product').id as string);
-    ok(await send(base, 'POST', '/api/v1/serial-ranges', staff, JSON.stringify({ productId: products[0], startSerial: serial(1), endSerial: serial(100_000), totalUnits: 100_000, productionDate: '2024-03-01' })), 'range');
-    const key = ok(await send(base, 'POST', '/api/v1/machines', staff, JSON.stringify({ name: `Load bench ${prefix}` })), 'machine').key as string;
+    for (let i = 0; i < 20; i++)
+      products.push(
+        ok(await send(base, 'POST', '/api/v1/products', staff, JSON.stringify(productBody(`Load Valve ${prefix}${i}`, 1.6))), 'product')
+          .id as string,
+      );
+    ok(
+      await send(
+        base,
+        'POST',
+        '/api/v1/serial-ranges',
+        staff,
+        JSON.stringify({
+          productId: products[0],
+          startSerial: serial(1),
+          endSerial: serial(100_000),
+          totalUnits: 100_000,
+          productionDate: '2024-03-01',
+        }),
+      ),
+      'range',
+    );
+    const key = ok(await send(base, 'POST', '/api/v1/machines', staff, JSON.stringify({ name: `Load bench ${prefix}` })), 'machine')
+      .key as string;
     const bench = { authorization: `Bearer ${key}`, 'x-forwarded-for': '127.0.0.1' };
     const withData = 500;
     for (let from = 1; from <= withData; from += 50) {
@@ -327,7 +398,9 @@ export default async function loadBench(log: (line: string) => void, args: strin
 
     const lookups = schedule(100 * rate, until, 500, 'POST /public/lookup', stats, async (at) => {
       const n = Math.random() < 0.8 ? 1 + Math.floor(Math.random() * 100_000) : 100_001 + Math.floor(Math.random() * 100_000);
-      await timed('POST /public/lookup', at, () => send(base, 'POST', '/api/v1/public/lookup', { 'x-forwarded-for': visitorIp() }, JSON.stringify({ serial: serial(n) })));
+      await timed('POST /public/lookup', at, () =>
+        send(base, 'POST', '/api/v1/public/lookup', { 'x-forwarded-for': visitorIp() }, JSON.stringify({ serial: serial(n) })),
+      );
     });
     let requested = 0;
     const reportRequests = schedule(1 * rate, until, 50, 'POST /public/report-requests', stats, async (at) => {
@@ -337,12 +410,35 @@ export default async function loadBench(log: (line: string) => void, args: strin
       const c = JSON.parse(ch.body).data as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
       const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
       if (number === null) throw new Error('challenge not solvable');
-      const challenge = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature })).toString('base64');
-      const body = { serial: serial(1 + Math.floor(Math.random() * withData)), email: `visitor-${requested++}-${randomBytes(3).toString('hex')}@example.com`, agreeToTerms: true, language: Math.random() < 0.5 ? 'en' : 'zh', challenge };
+      const challenge = Buffer.from(
+        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
+      ).toString('base64');
+      const body = {
+        serial: serial(1 + Math.floor(Math.random() * withData)),
+        email: `visitor-${requested++}-${randomBytes(3).toString('hex')}@example.com`,
+        agreeToTerms: true,
+        language: Math.random() < 0.5 ? 'en' : 'zh',
+        challenge,
+      };
       const sentAt = performance.now();
-      await timed('POST /public/report-requests', sentAt, () => send(base, 'POST', '/api/v1/public/report-requests', { 'x-forwarded-for': ip, origin: base, 'user-agent': 'Mozilla/5.0 (load bench)' }, JSON.stringify(body)));
+      await timed('POST /public/report-requests', sentAt, () =>
+        send(
+          base,
+          'POST',
+          '/api/v1/public/report-requests',
+          { 'x-forwarded-for': ip, origin: base, 'user-agent': 'Mozilla/5.0 (load bench)' },
+          JSON.stringify(body),
+        ),
+      );
     });
-    const lists = ['/api/v1/products?page=1&pageSize=25', '/api/v1/serial-ranges?page=1&pageSize=25', '/api/v1/machine-data?page=1&pageSize=25', '/api/v1/search-requests?page=1&pageSize=25', '/api/v1/audit-log', '/api/v1/staff'];
+    const lists = [
+      '/api/v1/products?page=1&pageSize=25',
+      '/api/v1/serial-ranges?page=1&pageSize=25',
+      '/api/v1/machine-data?page=1&pageSize=25',
+      '/api/v1/search-requests?page=1&pageSize=25',
+      '/api/v1/audit-log',
+      '/api/v1/staff',
+    ];
     let listTurn = 0;
     const staffLists = schedule(10 * rate, until, 100, 'GET staff lists', stats, async (at) => {
       const url = lists[listTurn++ % lists.length]!;
@@ -352,7 +448,15 @@ export default async function loadBench(log: (line: string) => void, args: strin
     const staffEdits = schedule(2 * rate, until, 50, 'PUT /products/:id', stats, async (at) => {
       const i = edits++;
       const id = products[i % products.length]!;
-      await timed('PUT /products/:id', at, () => send(base, 'PUT', `/api/v1/products/${id}`, staff, JSON.stringify(productBody(`Load Valve ${prefix}${i % products.length}`, 1.6 + (i % 10) / 10))));
+      await timed('PUT /products/:id', at, () =>
+        send(
+          base,
+          'PUT',
+          `/api/v1/products/${id}`,
+          staff,
+          JSON.stringify(productBody(`Load Valve ${prefix}${i % products.length}`, 1.6 + (i % 10) / 10)),
+        ),
+      );
     });
     const ingestion = schedule(2 * rate, until, 50, 'POST /machine-data', stats, async (at) => {
       const records = Array.from({ length: 10 }, (_, i) => record(serial(1 + Math.floor(Math.random() * 100_000)), i));
@@ -366,9 +470,19 @@ export default async function loadBench(log: (line: string) => void, args: strin
     // 404 is a lookup's "not found" (a fifth of them on purpose); everything else should succeed.
     stats.print(log, elapsed, (route, status) => (status >= 200 && status < 300) || (route === 'POST /public/lookup' && status === 404));
     const step = Math.max(1, Math.round(rss.length / 24));
-    log(`server RSS (MB, every ${5 * step} s): ${rss.filter((_, i) => i % step === 0).map((s) => s.mb.toFixed(0)).join(' ')}`);
+    log(
+      `server RSS (MB, every ${5 * step} s): ${rss
+        .filter((_, i) => i % step === 0)
+        .map((s) => s.mb.toFixed(0))
+        .join(' ')}`,
+    );
     for (const line of memoryVerdict(rss, elapsed)) log(line);
-    log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
   } catch (err) {
     if (server) log(`server log tail: ${server.output().slice(-2000)}`);
     throw err;

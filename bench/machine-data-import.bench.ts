@@ -24,7 +24,8 @@ const envInt = (name: string, fallback: number) => {
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
-const PRODUCT_HEADER = 'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin\r\n';
+const PRODUCT_HEADER =
+  'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin\r\n';
 const RANGE_HEADER = 'product,startSerial,endSerial,totalUnits,productionDate\r\n';
 
 async function writeLines(file: string, header: string, rows: number, line: (i: number) => string): Promise<number> {
@@ -80,16 +81,32 @@ async function catalogue(log: (l: string) => void, s: ServerProcess, dir: string
   await importFile(s, '/api/v1/serial-ranges/import', ranges, total);
 
   const manyProducts = path.join(dir, 'products.csv');
-  await writeLines(manyProducts, PRODUCT_HEADER, rows, (i) => `"Bench Valve ${i}, DN${50 + (i % 5) * 25}",${['water', 'steam', 'oil'][i % 3]},Flange,Waterworks,Water,1.6,2.5,,120,-10\r\n`);
+  await writeLines(
+    manyProducts,
+    PRODUCT_HEADER,
+    rows,
+    (i) => `"Bench Valve ${i}, DN${50 + (i % 5) * 25}",${['water', 'steam', 'oil'][i % 3]},Flange,Waterworks,Water,1.6,2.5,,120,-10\r\n`,
+  );
   log(describe(`${label}products import`, rows, await importFile(s, '/api/v1/products/import', manyProducts, rows)));
   const manyRanges = path.join(dir, 'ranges.csv');
-  await writeLines(manyRanges, RANGE_HEADER, rows, (i) => `MD Product ${String(i % 100).padStart(3, '0')},IMP-${String(i * 10).padStart(9, '0')},IMP-${String(i * 10 + 9).padStart(9, '0')},10,2024-01-${String(1 + (i % 28)).padStart(2, '0')}\r\n`);
+  await writeLines(
+    manyRanges,
+    RANGE_HEADER,
+    rows,
+    (i) =>
+      `MD Product ${String(i % 100).padStart(3, '0')},IMP-${String(i * 10).padStart(9, '0')},IMP-${String(i * 10 + 9).padStart(9, '0')},10,2024-01-${String(1 + (i % 28)).padStart(2, '0')}\r\n`,
+  );
   log(describe(`${label}serial ranges import`, rows, await importFile(s, '/api/v1/serial-ranges/import', manyRanges, rows)));
 }
 
 /** psql \copy of the same file into a bare table of text columns: the floor for loading these bytes. */
 function psqlCopy(url: string, file: string): number {
-  const create = spawnSync('psql', [url, '-q', '-c', 'CREATE TABLE bare_md (record_id text, serial text, test_type text, medium text, test_pressure text, holding_seconds text, leakage_value text, leakage_unit text, result text, tested_at text, operator text, machine text)']);
+  const create = spawnSync('psql', [
+    url,
+    '-q',
+    '-c',
+    'CREATE TABLE bare_md (record_id text, serial text, test_type text, medium text, test_pressure text, holding_seconds text, leakage_value text, leakage_unit text, result text, tested_at text, operator text, machine text)',
+  ]);
   if (create.status !== 0) throw new Error(create.stderr.toString());
   const started = performance.now();
   const res = spawnSync('psql', [url, '-q', '-c', `\\copy bare_md FROM '${file}' WITH (FORMAT csv, HEADER true)`]);
@@ -106,7 +123,10 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
   try {
     if (kind === 'postgres') {
       try {
-        scratch = await createEmptyPostgresDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'trc_bench_md');
+        scratch = await createEmptyPostgresDatabase(
+          process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+          'trc_bench_md',
+        );
       } catch (err) {
         log(`skipped: ${(err as Error).message}`);
         return;
@@ -116,7 +136,12 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
     if (before) {
       const beforeDir = path.join(dir, 'before');
       fs.mkdirSync(beforeDir);
-      const beforeDb = scratch && (await createEmptyPostgresDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'trc_bench_md'));
+      const beforeDb =
+        scratch &&
+        (await createEmptyPostgresDatabase(
+          process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+          'trc_bench_md',
+        ));
       const old = await startServer({ dataDir: beforeDir, databaseUrl: beforeDb?.url, appRoot: before });
       try {
         await catalogue(log, old, beforeDir, catalogueRows, 'BEFORE ');
@@ -133,7 +158,9 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
     log(describe('machine data import', records, m));
     if (scratch) {
       const copy = psqlCopy(scratch.url, file);
-      log(`psql \\copy of the same file into a bare table: ${copy.toFixed(1)} s; import/\\copy = ${(m.seconds / copy).toFixed(1)}x (target <= 3x); targets < 30 s, peak < 300 MB`);
+      log(
+        `psql \\copy of the same file into a bare table: ${copy.toFixed(1)} s; import/\\copy = ${(m.seconds / copy).toFixed(1)}x (target <= 3x); targets < 30 s, peak < 300 MB`,
+      );
     }
   } finally {
     await server?.stop();
@@ -143,7 +170,12 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
 }
 
 export default async function machineDataImportBench(log: (line: string) => void): Promise<void> {
-  log(`${os.cpus().length} CPUs, Node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  log(
+    `${os.cpus().length} CPUs, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   const catalogueRows = envInt('BENCH_CATALOGUE_ROWS', 100_000);
   await run(log, 'postgres', envInt('BENCH_MD_PG_ROWS', 1_000_000), catalogueRows);
   await run(log, 'pglite', envInt('BENCH_MD_PGLITE_ROWS', 100_000), catalogueRows);

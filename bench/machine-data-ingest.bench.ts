@@ -50,7 +50,9 @@ function batchBody(bench: number, batch: number, samples: number): string {
 
 /** CPU seconds used so far by the PostgreSQL backends serving this database (from /proc; same machine). */
 async function backendCpu(db: Db): Promise<Map<number, number>> {
-  const res = (await db.execute(sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as unknown as { rows: { pid: number }[] };
+  const res = (await db.execute(sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as unknown as {
+    rows: { pid: number }[];
+  };
   const tick = 100; // USER_HZ on Linux
   const out = new Map<number, number>();
   for (const { pid } of res.rows) {
@@ -96,7 +98,10 @@ export default async function machineDataIngest(log: (l: string) => void): Promi
       keys.push(res.json().data.key as string);
     }
 
-    for (const [run, samples] of [[0, 0], [1, envInt('BENCH_INGEST_SAMPLES', 50)]] as const) {
+    for (const [run, samples] of [
+      [0, 0],
+      [1, envInt('BENCH_INGEST_SAMPLES', 50)],
+    ] as const) {
       const bodies = keys.map((_, b) => Array.from({ length: batches }, (_, i) => batchBody(b, run * 100 + i, samples)));
       const mb = (bodies[0]![0]!.length / 2 ** 20).toFixed(1);
       const latencies: number[] = [];
@@ -140,8 +145,14 @@ export default async function machineDataIngest(log: (l: string) => void): Promi
           `load average ${load} on ${os.cpus().length} cores at the start`,
       );
     }
-    const [row] = (await db.execute(sql`SELECT count(*) FILTER (WHERE range_id IS NOT NULL) AS matched, count(*) AS n FROM test_records`) as unknown as { rows: { matched: string; n: string }[] }).rows;
-    log(`stored ${Number(row!.n).toLocaleString('en')} records, ${Number(row!.matched).toLocaleString('en')} matched to ${ranges.toLocaleString('en')} ranges on the way in`);
+    const [row] = (
+      (await db.execute(
+        sql`SELECT count(*) FILTER (WHERE range_id IS NOT NULL) AS matched, count(*) AS n FROM test_records`,
+      )) as unknown as { rows: { matched: string; n: string }[] }
+    ).rows;
+    log(
+      `stored ${Number(row!.n).toLocaleString('en')} records, ${Number(row!.matched).toLocaleString('en')} matched to ${ranges.toLocaleString('en')} ranges on the way in`,
+    );
   } finally {
     await app.close();
     await scratch.drop();

@@ -57,7 +57,9 @@ export default async function machineDataList(log: (l: string) => void): Promise
 
     const admin = await createUser(db, { role: 'admin' });
     const cookie = `${SESSION_COOKIE}=${await createSession(db, admin.id)}`;
-    const ids = (await db.execute(sql`SELECT (SELECT id FROM products ORDER BY name LIMIT 1) AS product, (SELECT id FROM machines ORDER BY name LIMIT 1) AS machine`)) as unknown as { rows: { product: string; machine: string }[] };
+    const ids = (await db.execute(
+      sql`SELECT (SELECT id FROM products ORDER BY name LIMIT 1) AS product, (SELECT id FROM machines ORDER BY name LIMIT 1) AS machine`,
+    )) as unknown as { rows: { product: string; machine: string }[] };
     const { product, machine } = ids.rows[0]!;
     const median = async (url: string) => {
       const t: number[] = [];
@@ -67,7 +69,10 @@ export default async function machineDataList(log: (l: string) => void): Promise
         t.push(performance.now() - s);
         if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
-      return percentile(t.sort((a, b) => a - b), 50);
+      return percentile(
+        t.sort((a, b) => a - b),
+        50,
+      );
     };
     const cases: [string, string][] = [
       ['', 'no filter, newest first'],
@@ -90,7 +95,9 @@ export default async function machineDataList(log: (l: string) => void): Promise
     log(`first page (10 rows, with total), median ms: ${parts.join('; ')}`);
     const s = performance.now();
     await lastReceivedAt(db);
-    log(`lastReceivedAt: ${(performance.now() - s).toFixed(2)} ms; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
+    log(
+      `lastReceivedAt: ${(performance.now() - s).toFixed(2)} ms; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+    );
   } finally {
     await app.close();
     await scratch.drop();

@@ -21,14 +21,24 @@ const attachment = { filename: 'report.pdf', contentType: 'application/pdf', con
 async function enqueue(db: Db, count: number): Promise<void> {
   await db.transaction(async (tx) => {
     for (let i = 0; i < count; i++) {
-      await enqueueMail(tx, { kind: 'bench', to: `v${i}@example.com`, language: 'en', subject: `Report ${i}`, text: 'Your report is attached.', attachments: [attachment] });
+      await enqueueMail(tx, {
+        kind: 'bench',
+        to: `v${i}@example.com`,
+        language: 'en',
+        subject: `Report ${i}`,
+        text: 'Your report is attached.',
+        attachments: [attachment],
+      });
     }
   });
 }
 
 async function drained(db: Db): Promise<void> {
   for (;;) {
-    const [r] = await db.select({ open: sql<number>`count(*)::int` }).from(mailOutbox).where(sql`status <> 'sent'`);
+    const [r] = await db
+      .select({ open: sql<number>`count(*)::int` })
+      .from(mailOutbox)
+      .where(sql`status <> 'sent'`);
     if (r!.open === 0) return;
     await new Promise((res) => setTimeout(res, 5));
   }
@@ -72,7 +82,9 @@ export default async function mailOutboxBench(log: (line: string) => void): Prom
       const pooled = await measure(db, sink, true, batchSize === 1 ? 100 : 500, batchSize);
       const unpooled = await measure(db, sink, false, batchSize === 1 ? 30 : 200, batchSize);
       const label = batchSize === 1 ? 'one at a time (batch 1)' : `worker default (batch ${batchSize}, sent concurrently)`;
-      log(`${label}: pooled ${pooled.toFixed(0)} msg/s (${(1000 / pooled).toFixed(1)} ms/msg), unpooled ${unpooled.toFixed(0)} msg/s (${(1000 / unpooled).toFixed(1)} ms/msg), pooled/unpooled ${(pooled / unpooled).toFixed(1)}x`);
+      log(
+        `${label}: pooled ${pooled.toFixed(0)} msg/s (${(1000 / pooled).toFixed(1)} ms/msg), unpooled ${unpooled.toFixed(0)} msg/s (${(1000 / unpooled).toFixed(1)} ms/msg), pooled/unpooled ${(pooled / unpooled).toFixed(1)}x`,
+      );
     }
   } finally {
     await sink.close();

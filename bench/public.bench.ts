@@ -68,13 +68,23 @@ async function lookups(log: (l: string) => void, w: World, noCache: World, range
   const pct = (x: number) => `${((100 * x) / bare.rps).toFixed(0)}%`;
   const cpuPct = (x: { cpuUs: number }) => `${((100 * bare.cpuUs) / x.cpuUs).toFixed(0)}%`;
   log(`bare Fastify: ${bare.rps.toFixed(0)} req/s, p99 ${ms(bare.p99)}, server CPU ${bare.cpuUs.toFixed(0)} µs/request`);
-  log(`public lookup, cache of recent answers: ${cached.rps.toFixed(0)} req/s = ${pct(cached.rps)} of bare (target >= 40%), p99 ${ms(cached.p99)}, errors ${cached.errors}; server CPU ${cached.cpuUs.toFixed(0)} µs/request (bare's is ${cpuPct(cached)} of it)`);
-  log(`public lookup, cache off (database every time): ${direct.rps.toFixed(0)} req/s = ${pct(direct.rps)} of bare, p99 ${ms(direct.p99)}, errors ${direct.errors}; server CPU ${direct.cpuUs.toFixed(0)} µs/request (bare's is ${cpuPct(direct)} of it; PostgreSQL's own CPU not included)`);
-  log(`the app's pipeline alone (catalogue bench's no-op route): ${noop.rps.toFixed(0)} req/s = ${pct(noop.rps)} of bare, server CPU ${noop.cpuUs.toFixed(0)} µs/request (bare's is ${cpuPct(noop)} of it)`);
+  log(
+    `public lookup, cache of recent answers: ${cached.rps.toFixed(0)} req/s = ${pct(cached.rps)} of bare (target >= 40%), p99 ${ms(cached.p99)}, errors ${cached.errors}; server CPU ${cached.cpuUs.toFixed(0)} µs/request (bare's is ${cpuPct(cached)} of it)`,
+  );
+  log(
+    `public lookup, cache off (database every time): ${direct.rps.toFixed(0)} req/s = ${pct(direct.rps)} of bare, p99 ${ms(direct.p99)}, errors ${direct.errors}; server CPU ${direct.cpuUs.toFixed(0)} µs/request (bare's is ${cpuPct(direct)} of it; PostgreSQL's own CPU not included)`,
+  );
+  log(
+    `the app's pipeline alone (catalogue bench's no-op route): ${noop.rps.toFixed(0)} req/s = ${pct(noop.rps)} of bare, server CPU ${noop.cpuUs.toFixed(0)} µs/request (bare's is ${cpuPct(noop)} of it)`,
+  );
   const steady = await load({ url: lookupUrl(w), bodies, seconds, rate: 1000 });
-  log(`public lookup at 1,000 req/s (cache on): p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`);
+  log(
+    `public lookup at 1,000 req/s (cache on): p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`,
+  );
   const steadyDirect = await load({ url: lookupUrl(noCache), bodies, seconds, rate: 1000 });
-  log(`public lookup at 1,000 req/s (cache off): p50 ${ms(steadyDirect.p50)}, p99 ${ms(steadyDirect.p99)}, achieved ${steadyDirect.rps.toFixed(0)} req/s, errors ${steadyDirect.errors}`);
+  log(
+    `public lookup at 1,000 req/s (cache off): p50 ${ms(steadyDirect.p50)}, p99 ${ms(steadyDirect.p99)}, achieved ${steadyDirect.rps.toFixed(0)} req/s, errors ${steadyDirect.errors}`,
+  );
 }
 
 /** Test records for `serials` through the bench API (an admin makes the bench key). */
@@ -82,7 +92,12 @@ async function testData(w: World, serials: string[]): Promise<void> {
   const inserted = await w.database.db.execute(sql`INSERT INTO users (name, email, password_hash, role)
     VALUES ('Bench admin', ${`bench-admin-${process.pid}-${Date.now()}@example.com`}, 'x', 'admin') RETURNING id`);
   const cookie = `${SESSION_COOKIE}=${await createSession(w.database.db, rowsOf<{ id: string }>(inserted)[0]!.id)}`;
-  const made = await w.app.inject({ method: 'POST', url: '/api/v1/machines', headers: { cookie }, payload: { name: `Bench ${Date.now()}` } });
+  const made = await w.app.inject({
+    method: 'POST',
+    url: '/api/v1/machines',
+    headers: { cookie },
+    payload: { name: `Bench ${Date.now()}` },
+  });
   if (made.statusCode !== 201) throw new Error(`machine: ${made.body}`);
   const key = made.json().data.key as string;
   const records = serials.flatMap((serial, i) =>
@@ -99,7 +114,12 @@ async function testData(w: World, serials: string[]): Promise<void> {
       samples: Array.from({ length: 200 }, (_, k) => ({ t: k * 0.3, p: k < 10 ? k * 0.24 : 2.4 })),
     })),
   );
-  const res = await w.app.inject({ method: 'POST', url: '/api/v1/machine-data', headers: { authorization: `Bearer ${key}` }, payload: { records } });
+  const res = await w.app.inject({
+    method: 'POST',
+    url: '/api/v1/machine-data',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { records },
+  });
   if (res.statusCode >= 300) throw new Error(`records: ${res.statusCode} ${res.body.slice(0, 300)}`);
 }
 
@@ -114,18 +134,41 @@ async function reportRequests(log: (l: string) => void, w: World, seconds: numbe
   const n = envInt('BENCH_REQUESTS', 4000);
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
-    const c = await createChallenge({ hmacKey: secret!.value, number: i % 1000, maxnumber: 50_000, expires: new Date(Date.now() + 10 * 60_000) });
-    const challenge = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: i % 1000, salt: c.salt, signature: c.signature })).toString('base64');
-    lines.push(JSON.stringify({ serial: serials[i % serials.length], email: `visitor-${i}@example.com`, agreeToTerms: true, language: i % 2 ? 'zh' : 'en', challenge }));
+    const c = await createChallenge({
+      hmacKey: secret!.value,
+      number: i % 1000,
+      maxnumber: 50_000,
+      expires: new Date(Date.now() + 10 * 60_000),
+    });
+    const challenge = Buffer.from(
+      JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: i % 1000, salt: c.salt, signature: c.signature }),
+    ).toString('base64');
+    lines.push(
+      JSON.stringify({
+        serial: serials[i % serials.length],
+        email: `visitor-${i}@example.com`,
+        agreeToTerms: true,
+        language: i % 2 ? 'zh' : 'en',
+        challenge,
+      }),
+    );
   }
   // Every report issued once before measuring: a request then reuses the stored report, as a popular
   // unit's requests do (the PDF's own cost is measured by the reports bench).
   const warm = performance.now();
   for (let i = 0; i < 100; i++) {
-    const res = await w.app.inject({ method: 'POST', url: '/api/v1/public/report-requests', payload: lines[i]!, headers: { 'content-type': 'application/json' } });
-    if (res.statusCode !== 200 || res.json().data.results[0].outcome !== 'issued') throw new Error(`warm-up: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    const res = await w.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/report-requests',
+      payload: lines[i]!,
+      headers: { 'content-type': 'application/json' },
+    });
+    if (res.statusCode !== 200 || res.json().data.results[0].outcome !== 'issued')
+      throw new Error(`warm-up: ${res.statusCode} ${res.body.slice(0, 300)}`);
   }
-  log(`report requests, first 100 (each report issued once: PDF, signature, stored): ${((performance.now() - warm) / 100).toFixed(1)} ms each, sequential`);
+  log(
+    `report requests, first 100 (each report issued once: PDF, signature, stored): ${((performance.now() - warm) / 100).toFixed(1)} ms each, sequential`,
+  );
   const file = path.join(os.tmpdir(), `trc-bench-requests-${process.pid}.txt`);
   fs.writeFileSync(file, lines.slice(100).join('\n'));
   try {
@@ -133,11 +176,17 @@ async function reportRequests(log: (l: string) => void, w: World, seconds: numbe
     const r = await load({ url: `${w.appUrl}/api/v1/public/report-requests`, bodies: [], bodiesFile: file, seconds, concurrency: 16 });
     const cpu = process.cpuUsage(before);
     const sent = r.requests - r.errors;
-    log(`report requests under load (16 in flight, stored report reused, one outbox email with the PDF each): ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${sent} accepted, errors ${r.errors}, server CPU ${((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(1)} ms/request${r.requests >= n - 100 ? ' (ran out of prepared challenges: raise BENCH_REQUESTS)' : ''}`);
+    log(
+      `report requests under load (16 in flight, stored report reused, one outbox email with the PDF each): ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${sent} accepted, errors ${r.errors}, server CPU ${((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(1)} ms/request${r.requests >= n - 100 ? ' (ran out of prepared challenges: raise BENCH_REQUESTS)' : ''}`,
+    );
   } finally {
     fs.rmSync(file, { force: true });
   }
-  const [outbox] = rowsOf<{ n: string; kb: string }>(await w.database.db.execute(sql`SELECT count(*)::text AS n, (avg(pg_column_size(attachments)) / 1024)::int::text AS kb FROM mail_outbox`));
+  const [outbox] = rowsOf<{ n: string; kb: string }>(
+    await w.database.db.execute(
+      sql`SELECT count(*)::text AS n, (avg(pg_column_size(attachments)) / 1024)::int::text AS kb FROM mail_outbox`,
+    ),
+  );
   log(`outbox: ${outbox!.n} emails queued, ${outbox!.kb} KB of attachment each on average`);
 }
 

@@ -107,8 +107,14 @@ export default async function quality(log: (l: string) => void): Promise<void> {
       ['failed and never retested, first page and total, a year', `/api/v1/quality/open-failures?${year}`],
       ['failed and never retested, first page and total, 30 days', `/api/v1/quality/open-failures?${month}`],
       ...(['testPressure', 'holdingSeconds', 'leakage', 'pressureDrop'] as const).flatMap((m): [string, string][] => [
-        [`control chart ${m}, one product × seat, a year`, `/api/v1/quality/control-chart?${year}&productId=${p!.id}&testType=seat&measure=${m}`],
-        [`control chart ${m}, one product × seat, 30 days`, `/api/v1/quality/control-chart?${month}&productId=${p!.id}&testType=seat&measure=${m}`],
+        [
+          `control chart ${m}, one product × seat, a year`,
+          `/api/v1/quality/control-chart?${year}&productId=${p!.id}&testType=seat&measure=${m}`,
+        ],
+        [
+          `control chart ${m}, one product × seat, 30 days`,
+          `/api/v1/quality/control-chart?${month}&productId=${p!.id}&testType=seat&measure=${m}`,
+        ],
       ]),
     ];
     for (const [name, url] of figures) {

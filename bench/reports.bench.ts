@@ -42,15 +42,29 @@ async function measure(n: number, fn: () => Promise<Buffer>): Promise<{ p50: num
 const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 
 export default async function reportsBench(log: (line: string) => void): Promise<void> {
-  log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (figures are wall-clock; other work on the machine inflates both sides)`);
+  log(
+    `machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (figures are wall-clock; other work on the machine inflates both sides)`,
+  );
   const material = generateSelfSigned('Acme Valve Co., Ltd.');
   const pdfkit: Record<string, { p50: number; p95: number; size: number }> = {};
   for (const lang of ['en', 'zh'] as const) {
     const model = benchModel(lang);
     model.certificateFingerprint = material.fingerprint;
     const unsigned = await measure(RUNS, () => renderReportPdf(model));
-    log(`pdfkit ${lang} unsigned: median ${ms(unsigned.p50)}, p95 ${ms(unsigned.p95)}, CPU ${ms(unsigned.cpu)} a report, ${kb(unsigned.size)}`);
-    const signature = { name: 'Acme Valve Co., Ltd.', reason: 'Test Report', location: 'Taichung', contactInfo: 'https://reports.example.com', signingTime: model.issuedAt, signatureLength: signatureLength(material) };
+    log(
+      `pdfkit ${lang} unsigned: median ${ms(unsigned.p50)}, p95 ${ms(unsigned.p95)}, CPU ${ms(unsigned.cpu)} a report, ${kb(unsigned.size)}`,
+    );
+    const signature = {
+      name: 'Acme Valve Co., Ltd.',
+      reason: 'Test Report',
+      location: 'Taichung',
+      contactInfo: 'https://reports.example.com',
+      signingTime: model.issuedAt,
+      signatureLength: signatureLength(material),
+    };
     const signed = await measure(RUNS, async () => signPdf(await renderReportPdf(model, { signature }), material));
     log(`pdfkit ${lang} signed:   median ${ms(signed.p50)}, p95 ${ms(signed.p95)}, CPU ${ms(signed.cpu)} a report, ${kb(signed.size)}`);
     pdfkit[lang] = signed;
@@ -70,7 +84,14 @@ export default async function reportsBench(log: (line: string) => void): Promise
       await page.evaluate(() => document.fonts.ready);
       const chrome = await measure(CHROMIUM_RUNS, async () => {
         await page.setContent(fs.readFileSync(file, 'utf8'), { waitUntil: 'load' });
-        return page.pdf({ format: 'A4', printBackground: true, displayHeaderFooter: true, headerTemplate: '<span></span>', footerTemplate: footerTemplate(model), margin: { top: '14.1mm', bottom: '20.5mm', left: '14.8mm', right: '14.8mm' } });
+        return page.pdf({
+          format: 'A4',
+          printBackground: true,
+          displayHeaderFooter: true,
+          headerTemplate: '<span></span>',
+          footerTemplate: footerTemplate(model),
+          margin: { top: '14.1mm', bottom: '20.5mm', left: '14.8mm', right: '14.8mm' },
+        });
       });
       log(`chromium ${lang}: median ${ms(chrome.p50)}, p95 ${ms(chrome.p95)}, ${kb(chrome.size)}`);
       const ratio = chrome.p50 / pdfkit[lang]!.p50;
@@ -101,7 +122,9 @@ export default async function reportsBench(log: (line: string) => void): Promise
       if (res.statusCode !== 200) throw new Error(`served ${res.statusCode}`);
       return res.rawPayload;
     });
-    log(`stored report served again (inject, ${app.testDb.database.kind}): median ${ms(served.p50)}, p95 ${ms(served.p95)}, CPU ${ms(served.cpu)} a request, ${kb(served.size)} (target < 2 ms) ${served.p50 < 2 ? 'met' : 'NOT met'}`);
+    log(
+      `stored report served again (inject, ${app.testDb.database.kind}): median ${ms(served.p50)}, p95 ${ms(served.p95)}, CPU ${ms(served.cpu)} a request, ${kb(served.size)} (target < 2 ms) ${served.p50 < 2 ? 'met' : 'NOT met'}`,
+    );
     const again = await measure(20, async () => {
       const x = await issueReport(app.app.ctx.db, { serial: unit.serial, language: 'zh' });
       return x.status === 'issued' ? x.report.bytes : Buffer.alloc(0);

@@ -26,18 +26,22 @@ const dist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.jo
 const TARGET_SEARCH = 150 * 1024;
 
 /** Source modules whose code is the staff back office; none of it may load on /search or /login. */
-const STAFF_CODE = /src\/web\/(app\/layouts\/(default-layout|customizer|vertical-nav|horizontal-nav|user-menu)|features\/(staff|account|dashboard|products|serials|machine-data|searches|misc\/pages\/access-control)|components\/data-table)/;
+const STAFF_CODE =
+  /src\/web\/(app\/layouts\/(default-layout|customizer|vertical-nav|horizontal-nav|user-menu)|features\/(staff|account|dashboard|products|serials|machine-data|searches|misc\/pages\/access-control)|components\/data-table)/;
 
 /** The chunks a first visit loads besides index.html's: the app the entry picks and the route's lazy page. */
 const ROUTES: Record<string, string[]> = {
-  '/search': ['src/web/public-app/main-public.tsx', 'src/web/features/search/pages/search-page.tsx'],
+  '/search': ['src/web/public-app/main-public.tsx', 'src/web/features/public/pages/search-page.tsx'],
   '/login': ['src/web/app/main-app.tsx', 'src/web/lib/catalogue-en.ts', 'src/web/features/auth/pages/login-page.tsx'],
 };
 
 function ensureBuild(log: (line: string) => void): void {
   if (fs.existsSync(path.join(dist, '.vite/manifest.json'))) return;
   log('building the web app (dist/web is missing)…');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error('vite build failed');
 }
 
@@ -91,8 +95,13 @@ export default async function webBundle(log: (line: string) => void): Promise<vo
     const total = files.reduce((sum, f) => sum + gzipSize(f), 0);
     const raw = files.reduce((sum, f) => sum + fs.statSync(path.join(dist, f)).size, 0);
     const staff = [...keys].filter((k) => STAFF_CODE.test(k) || (manifest[k]?.src && STAFF_CODE.test(manifest[k]!.src!)));
-    log(`${route}: ${kb(total)} gzipped JavaScript (${kb(raw)} raw) in ${files.length} files${route === '/search' ? `; target < ${kb(TARGET_SEARCH)}: ${total < TARGET_SEARCH ? 'met' : 'MISSED'}` : ''}`);
-    const biggest = files.map((f) => [f, gzipSize(f)] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    log(
+      `${route}: ${kb(total)} gzipped JavaScript (${kb(raw)} raw) in ${files.length} files${route === '/search' ? `; target < ${kb(TARGET_SEARCH)}: ${total < TARGET_SEARCH ? 'met' : 'MISSED'}` : ''}`,
+    );
+    const biggest = files
+      .map((f) => [f, gzipSize(f)] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5);
     log(`  largest: ${biggest.map(([f, n]) => `${path.basename(f)} ${kb(n)}`).join(', ')}`);
     if (staff.length) {
       failed = true;

@@ -26,11 +26,17 @@ const TARGET_JS = 150 * 1024;
 const TARGET_LCP_MS = 2500;
 
 /** Chrome DevTools' "Slow 4G" preset (front_end/core/sdk/NetworkManager.ts): throughputs in bytes/s. */
-const SLOW_4G = { offline: false, latency: 150 * 3.75, downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9 };
+const SLOW_4G = {
+  offline: false,
+  latency: 150 * 3.75,
+  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
+  uploadThroughput: ((750 * 1000) / 8) * 0.9,
+};
 const CPU_SLOWDOWN = 4;
 
 /** Chunks whose code is the staff back office (as named by Rollup after their first module). */
-const STAFF_CODE = /\/(default-layout|customizer|vertical-nav|horizontal-nav|user-menu|staff|account|dashboard|products|serials|machine-data|machines|searches|access-control|data-table|router|settings-page|audit|quality)[-.]/;
+const STAFF_CODE =
+  /\/(default-layout|customizer|vertical-nav|horizontal-nav|user-menu|staff|account|dashboard|products|serials|machine-data|machines|searches|access-control|data-table|router|settings-page|audit|quality)[-.]/;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -53,7 +59,10 @@ async function startServer(dataDir: string): Promise<{ base: string; child: Chil
   for (;;) {
     if (Date.now() - started > 300_000) throw new Error('server not ready within 300 s');
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return { base, child };
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -87,14 +96,19 @@ async function load(browser: Browser, url: string, throttle: boolean): Promise<L
   const types = new Map<string, { type: string; url: string; headers: number }>();
   const sizes = new Map<string, number>();
   // At responseReceived, encodedDataLength is what has arrived so far: the status line and headers.
-  cdp.on('Network.responseReceived', (e) => types.set(e.requestId, { type: e.type, url: e.response.url, headers: e.response.encodedDataLength }));
+  cdp.on('Network.responseReceived', (e) =>
+    types.set(e.requestId, { type: e.type, url: e.response.url, headers: e.response.encodedDataLength }),
+  );
   cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
   const started = Date.now();
   await page.goto(url, { waitUntil: 'load' });
   const field = await page
     .locator('#serial-input')
     .waitFor({ timeout: 60_000 })
-    .then(() => Date.now() - started, () => null);
+    .then(
+      () => Date.now() - started,
+      () => null,
+    );
   await page.waitForLoadState('networkidle');
   const lcp = await page.evaluate(() => (window as unknown as { __lcp: number | null }).__lcp);
   await context.close();
@@ -121,7 +135,8 @@ export default async function webPage(log: (line: string) => void): Promise<void
       const body = l.scripts.reduce((a, s) => a + s.body, 0);
       const staff = l.scripts.filter((s) => STAFF_CODE.test(new URL(s.url).pathname));
       // The budget (docs/product.md §7) is compressed JavaScript; the response headers are shown beside it.
-      const verdict = route === '/search' ? `; target < ${kb(TARGET_JS)} of compressed JavaScript: ${body < TARGET_JS ? 'met' : 'MISSED'}` : '';
+      const verdict =
+        route === '/search' ? `; target < ${kb(TARGET_JS)} of compressed JavaScript: ${body < TARGET_JS ? 'met' : 'MISSED'}` : '';
       log(
         `${route}: ${kb(body)} of compressed JavaScript in ${l.scripts.length} files, ${kb(js)} over the wire with their headers ` +
           `(${kb(l.allBytes)} for the whole page)${verdict}`,

@@ -57,7 +57,16 @@ export interface ProductBody {
 
 export async function createProduct(request: APIRequestContext, body: ProductBody): Promise<{ id: string; name: string }> {
   const res = await request.post('/api/v1/products', {
-    data: { fluid: 'water', connection: 'Flange', application: 'Waterworks', applicationMedium: 'Water', pressureFc: 1.6, temperatureMax: 120, temperatureMin: -10, ...body },
+    data: {
+      fluid: 'water',
+      connection: 'Flange',
+      application: 'Waterworks',
+      applicationMedium: 'Water',
+      pressureFc: 1.6,
+      temperatureMax: 120,
+      temperatureMin: -10,
+      ...body,
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { data: { id: string; name: string } }).data;

@@ -9,13 +9,32 @@ import { createProduct, createRange, stamp, staffBrowser } from './catalogue-hel
 const PHONE = { width: 390, height: 844 };
 
 const TEXT = {
-  en: { edit: 'Edit', delete: 'Delete', endSerial: 'Ending Serial', sortBy: 'Sort by', deleteTitle: 'Delete product?', next: 'Go to the next page', last: 'Go to the last page' },
-  zh: { edit: '編輯', delete: '刪除', endSerial: '結束序號', sortBy: '排序依據', deleteTitle: '刪除產品？', next: '下一頁', last: '最後一頁' },
+  en: {
+    edit: 'Edit',
+    delete: 'Delete',
+    endSerial: 'Ending Serial',
+    sortBy: 'Sort by',
+    deleteTitle: 'Delete product?',
+    next: 'Go to the next page',
+    last: 'Go to the last page',
+  },
+  zh: {
+    edit: '編輯',
+    delete: '刪除',
+    endSerial: '結束序號',
+    sortBy: '排序依據',
+    deleteTitle: '刪除產品？',
+    next: '下一頁',
+    last: '最後一頁',
+  },
 } as const;
 
 /** Nothing of the page is wider than the phone: no sideways scrolling. */
 async function expectNoSidewaysScroll(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   expect(scroll, 'page scrolls sideways').toBeLessThanOrEqual(client);
 }
 
@@ -29,12 +48,23 @@ async function expectOnScreen(el: Locator) {
 }
 
 for (const lang of ['en', 'zh'] as const) {
-  test(`products and serial numbers show cards at 390 px with the ending serial and the actions on screen (${lang})`, async ({ browser, baseURL }) => {
+  test(`products and serial numbers show cards at 390 px with the ending serial and the actions on screen (${lang})`, async ({
+    browser,
+    baseURL,
+  }) => {
     const x = TEXT[lang];
     const { context, page } = await staffBrowser(browser, { lang, baseURL: baseURL!, viewport: PHONE });
-    const product = await createProduct(context.request, { name: `${lang === 'zh' ? '手機閘閥' : 'Phone Gate Valve'} DN50 ${stamp()}`, pressureWcb: 2.5 });
+    const product = await createProduct(context.request, {
+      name: `${lang === 'zh' ? '手機閘閥' : 'Phone Gate Valve'} DN50 ${stamp()}`,
+      pressureWcb: 2.5,
+    });
     const prefix = `PH${stamp().toUpperCase()}-`;
-    await createRange(context.request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000250`, totalUnits: 250 });
+    await createRange(context.request, {
+      productId: product.id,
+      startSerial: `${prefix}000001`,
+      endSerial: `${prefix}000250`,
+      totalUnits: 250,
+    });
 
     await page.goto(`/products?q=${encodeURIComponent(product.name)}`);
     const productCard = page.getByTestId('row-card').filter({ hasText: product.name });

@@ -111,7 +111,9 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     await page.getByLabel(x.tMax).fill('200');
     await page.getByLabel(x.tMin).fill('0');
     await page.getByRole('button', { name: x.addProduct }).click();
-    await expect(page.locator('#field-name-helper-text')).toHaveText(lang === 'zh' ? '已有相同名稱的產品' : 'A product with this name already exists');
+    await expect(page.locator('#field-name-helper-text')).toHaveText(
+      lang === 'zh' ? '已有相同名稱的產品' : 'A product with this name already exists',
+    );
 
     // Edit: change the connection; the history then names the change.
     await page.goto(`/products?q=${encodeURIComponent(name)}`);
@@ -144,7 +146,12 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     const { context, page } = await staffBrowser(browser, { lang, baseURL: baseURL! });
     const product = await createProduct(context.request, { name: `Ball Valve ${stamp()}` });
     const prefix = `E${stamp().toUpperCase()}-`;
-    await createRange(context.request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100 });
+    await createRange(context.request, {
+      productId: product.id,
+      startSerial: `${prefix}000001`,
+      endSerial: `${prefix}000100`,
+      totalUnits: 100,
+    });
 
     await page.goto('/serial-numbers');
     await page.getByRole('link', { name: x.addRange }).click();
@@ -168,13 +175,18 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     // A future date is refused by the shared schema.
     await page.getByLabel(x.date).fill('2999-01-01');
     await page.getByRole('button', { name: x.addRange }).click();
-    await expect(page.locator('#field-productionDate-helper-text')).toHaveText(lang === 'zh' ? '生產日期不得為未來日期' : 'The Production Date cannot be in the future');
+    await expect(page.locator('#field-productionDate-helper-text')).toHaveText(
+      lang === 'zh' ? '生產日期不得為未來日期' : 'The Production Date cannot be in the future',
+    );
 
     // Overlapping the existing range: the server names it on the field.
     await page.getByLabel(x.start).fill(`${prefix}000050`);
     await page.getByLabel(x.date).fill('2024-06-01');
     await page.getByRole('button', { name: x.addRange }).click();
-    const overlap = lang === 'zh' ? `此範圍與 ${prefix}000001 – ${prefix}000100（${product.name}）重疊` : `This range overlaps ${prefix}000001 – ${prefix}000100 (${product.name})`;
+    const overlap =
+      lang === 'zh'
+        ? `此範圍與 ${prefix}000001 – ${prefix}000100（${product.name}）重疊`
+        : `This range overlaps ${prefix}000001 – ${prefix}000100 (${product.name})`;
     await expect(page.locator('#field-startSerial-helper-text')).toHaveText(overlap);
 
     // Touching is fine.
@@ -218,7 +230,9 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     await page.goto(`/products?q=${encodeURIComponent(product.name)}`);
     await page.getByRole('button', { name: `${x.delete} ${product.name}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: x.delete, exact: true }).click();
-    await expect(page.getByTestId('delete-error')).toHaveText(lang === 'zh' ? '無法刪除此產品：有 2 個序號範圍使用此產品' : 'This product cannot be deleted: 2 serial number ranges use it');
+    await expect(page.getByTestId('delete-error')).toHaveText(
+      lang === 'zh' ? '無法刪除此產品：有 2 個序號範圍使用此產品' : 'This product cannot be deleted: 2 serial number ranges use it',
+    );
     await page.keyboard.press('Escape');
 
     // Delete the range.
@@ -254,7 +268,9 @@ test('CSV: a file with a bad row is refused and stores nothing, then a good file
 
   await page.getByRole('button', { name: 'Import CSV' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByTestId('import-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${header}\r\n${bad.join('\r\n')}\r\n`) });
+  await dialog
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${header}\r\n${bad.join('\r\n')}\r\n`) });
   await expect(dialog.getByTestId('import-invalid')).toBeVisible();
   const errorRow = dialog.getByRole('row').filter({ hasText: 'Select Fluid' });
   await expect(errorRow).toContainText('4');
@@ -262,7 +278,9 @@ test('CSV: a file with a bad row is refused and stores nothing, then a good file
   await expect(dialog.getByTestId('import-confirm')).toBeDisabled();
   expect(await countProducts(context.request, tag)).toBe(0);
 
-  await dialog.getByTestId('import-file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${good.join('\n')}\n`) });
+  await dialog
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${good.join('\n')}\n`) });
   await expect(dialog.getByTestId('import-valid')).toHaveText('All 2 rows are valid');
   expect(await countProducts(context.request, tag)).toBe(0);
   await dialog.getByTestId('import-confirm').click();
@@ -287,10 +305,16 @@ test('CSV: a file with a bad row is refused and stores nothing, then a good file
   await zh.page.goto('/serial-numbers');
   await zh.page.getByRole('button', { name: '匯入 CSV' }).click();
   const zd = zh.page.getByRole('dialog');
-  await zd.getByTestId('import-file').setInputFiles({ name: 'r.csv', mimeType: 'text/csv', buffer: Buffer.from(`${rHeader}\n${[...rGood, `No Such Product,${prefix}0300,${prefix}0301,2,2024-01-03`].join('\n')}\n`) });
+  await zd.getByTestId('import-file').setInputFiles({
+    name: 'r.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`${rHeader}\n${[...rGood, `No Such Product,${prefix}0300,${prefix}0301,2,2024-01-03`].join('\n')}\n`),
+  });
   await expect(zd.getByRole('row').filter({ hasText: '沒有此名稱的產品' })).toContainText('4');
   await expect(zd.getByTestId('import-confirm')).toBeDisabled();
-  await zd.getByTestId('import-file').setInputFiles({ name: 'r.csv', mimeType: 'text/csv', buffer: Buffer.from(`${rHeader}\n${rGood.join('\n')}\n`) });
+  await zd
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'r.csv', mimeType: 'text/csv', buffer: Buffer.from(`${rHeader}\n${rGood.join('\n')}\n`) });
   await expect(zd.getByTestId('import-valid')).toHaveText('全部 2 列皆有效');
   await zd.getByTestId('import-confirm').click();
   await expect(zh.page.getByText('已匯入 2 個範圍')).toBeVisible();
@@ -336,17 +360,43 @@ test.describe('screens', () => {
           pressureSus: 4,
         });
         const prefix = `S${stamp().toUpperCase()}-`;
-        const range = await createRange(context.request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}001000`, totalUnits: 1000 });
+        const range = await createRange(context.request, {
+          productId: product.id,
+          startSerial: `${prefix}000001`,
+          endSerial: `${prefix}001000`,
+          totalUnits: 1000,
+        });
         await context.request.put(`/api/v1/serial-ranges/${range.id}`, {
-          data: { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000500`, totalUnits: 500, productionDate: '2024-05-02' },
+          data: {
+            productId: product.id,
+            startSerial: `${prefix}000001`,
+            endSerial: `${prefix}000500`,
+            totalUnits: 500,
+            productionDate: '2024-05-02',
+          },
         });
         await context.request.put(`/api/v1/products/${product.id}`, {
-          data: { name: product.name, fluid: 'oil', connection: 'Thread', application: 'Refinery', applicationMedium: 'Crude', pressureFc: 1.6, pressureWcb: 2.5, pressureSus: 4, temperatureMax: 180, temperatureMin: -20 },
+          data: {
+            name: product.name,
+            fluid: 'oil',
+            connection: 'Thread',
+            application: 'Refinery',
+            applicationMedium: 'Crude',
+            pressureFc: 1.6,
+            pressureWcb: 2.5,
+            pressureSus: 4,
+            temperatureMax: 180,
+            temperatureMin: -20,
+          },
         });
 
         const screens: { name: string; path: string; act?: () => Promise<void> }[] = [
           { name: 'products', path: '/products' },
-          { name: 'products-delete', path: `/products?q=${encodeURIComponent(product.name)}`, act: async () => page.locator('tbody button, [data-testid=row-card] button').last().click() },
+          {
+            name: 'products-delete',
+            path: `/products?q=${encodeURIComponent(product.name)}`,
+            act: async () => page.locator('tbody button, [data-testid=row-card] button').last().click(),
+          },
           { name: 'products-import', path: '/products', act: async () => openBadImport(page) },
           { name: 'add-product', path: '/add-product' },
           { name: 'add-product-errors', path: '/add-product', act: async () => page.locator('form button[type=submit]').click() },
@@ -355,7 +405,11 @@ test.describe('screens', () => {
           { name: 'serial-numbers', path: '/serial-numbers' },
           { name: 'serial-numbers-filtered', path: `/serial-numbers?product=${product.id}` },
           { name: 'add-serial-number', path: '/add-serial-number', act: async () => fillRange(page, lang, prefix) },
-          { name: 'add-serial-number-errors', path: '/add-serial-number', act: async () => page.locator('form button[type=submit]').click() },
+          {
+            name: 'add-serial-number-errors',
+            path: '/add-serial-number',
+            act: async () => page.locator('form button[type=submit]').click(),
+          },
           { name: 'edit-serial-number', path: `/edit-serial-number/${range.id}` },
         ];
         for (const screen of screens) {
@@ -373,7 +427,16 @@ test.describe('screens', () => {
             const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
             const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
             expect
-              .soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), `${screen.name} ${lang} ${theme} ${width}`)
+              .soft(
+                bad.map(
+                  (v) =>
+                    `${v.id}: ${v.nodes
+                      .map((n) => n.target.join(' '))
+                      .slice(0, 3)
+                      .join(', ')}`,
+                ),
+                `${screen.name} ${lang} ${theme} ${width}`,
+              )
               .toEqual([]);
           }
         }

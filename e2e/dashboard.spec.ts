@@ -49,13 +49,28 @@ test.beforeAll(async ({ browser }) => {
   const bench = await request.post('/api/v1/machines', { data: { name: `Dashboard Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);
   const key = ((await bench.json()) as { data: { key: string } }).data.key;
-  const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin', testType: 'shell', testPressure: 2.4 };
+  const base = {
+    medium: 'water',
+    holdingSeconds: 60,
+    leakageValue: null,
+    leakageUnit: null,
+    operator: 'Lin',
+    testType: 'shell',
+    testPressure: 2.4,
+  };
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-  const records = [1, 2, 3, 4, 5, 6].map((n) => ({ ...base, recordId: `${s}-${n}`, serial: `${prefix}000${n}`, result: n <= 2 ? 'fail' : 'pass', testedAt: at(30) }));
+  const records = [1, 2, 3, 4, 5, 6].map((n) => ({
+    ...base,
+    recordId: `${s}-${n}`,
+    serial: `${prefix}000${n}`,
+    result: n <= 2 ? 'fail' : 'pass',
+    testedAt: at(30),
+  }));
   records.push({ ...base, recordId: `${s}-1b`, serial: `${prefix}0001`, result: 'pass', testedAt: at(20) });
   const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
   expect(res.status(), await res.text()).toBe(200);
-  for (const n of [101, 102]) expect((await request.post('/api/v1/public/lookup', { data: { serial: `${prefix}0${n}` } })).status()).toBe(404);
+  for (const n of [101, 102])
+    expect((await request.post('/api/v1/public/lookup', { data: { serial: `${prefix}0${n}` } })).status()).toBe(404);
   await context.close();
 });
 
@@ -68,14 +83,19 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(page.getByTestId('requests-chart')).toBeVisible();
       // Not-found lookups are written just after the answers: wait for today's bar to hold them.
       await expect
-        .poll(async () => ((await (await context.request.get('/api/v1/dashboard')).json()) as { data: Dashboard }).data.requests.perDay.at(-1)!.notFound)
+        .poll(
+          async () =>
+            ((await (await context.request.get('/api/v1/dashboard')).json()) as { data: Dashboard }).data.requests.perDay.at(-1)!.notFound,
+        )
         .toBeGreaterThanOrEqual(2);
       await page.reload();
       const d = ((await (await context.request.get('/api/v1/dashboard')).json()) as { data: Dashboard }).data;
       expect(d.firstPass.units).toBeGreaterThanOrEqual(6);
       await expect(page.getByTestId('dashboard-value-products')).toHaveText(nf(lang, d.products));
       await expect(page.getByTestId('dashboard-value-serials')).toHaveText(nf(lang, d.serials.units));
-      await expect(page.getByTestId('dashboard-card-serials')).toContainText(tr(lang, 'cards.serialsDetail', { ranges: nf(lang, d.serials.ranges) }));
+      await expect(page.getByTestId('dashboard-card-serials')).toContainText(
+        tr(lang, 'cards.serialsDetail', { ranges: nf(lang, d.serials.ranges) }),
+      );
       await expect(page.getByTestId('dashboard-value-requests')).toHaveText(nf(lang, d.requests.total));
       await expect(page.getByTestId('dashboard-card-first-pass')).toContainText(
         tr(lang, 'cards.firstPassDetail', { part: nf(lang, d.firstPass.firstPass), whole: nf(lang, d.firstPass.units), days: 30 }),

@@ -34,7 +34,13 @@ export async function createStaff(
 ) {
   counter += 1;
   const stamp = `${Date.now().toString(36)}${counter}`;
-  const member = { name: `Sam Staff ${stamp}`, email: `sam.${stamp}@example.com`, password: 'staff password 123', role: 'staff' as const, ...overrides };
+  const member = {
+    name: `Sam Staff ${stamp}`,
+    email: `sam.${stamp}@example.com`,
+    password: 'staff password 123',
+    role: 'staff' as const,
+    ...overrides,
+  };
   const res = await request.post('/api/v1/staff', { data: member });
   expect(res.status(), await res.text()).toBeLessThan(300);
   return member;
@@ -45,7 +51,13 @@ export async function waitForEmail(to: string, timeoutMs = 20_000): Promise<{ su
   const dir = path.join(dataDir(), 'smtp-inbox');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
+    const files = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse()
+      : [];
     for (const f of files) {
       const email = await PostalMime.parse(fs.readFileSync(path.join(dir, f)));
       if (email.to?.some((a) => 'address' in a && a.address?.toLowerCase() === to.toLowerCase())) {

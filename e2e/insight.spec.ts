@@ -50,7 +50,12 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const product = await createProduct(request, { name: `Insight Valve ${s}`, pressureFc: null, pressureWcb: 1.6 });
   world.productId = product.id;
   world.productName = product.name;
-  await createRange(request, { productId: product.id, startSerial: `${world.prefix}0001`, endSerial: `${world.prefix}0100`, totalUnits: 100 });
+  await createRange(request, {
+    productId: product.id,
+    startSerial: `${world.prefix}0001`,
+    endSerial: `${world.prefix}0100`,
+    totalUnits: 100,
+  });
   const bench = await request.post('/api/v1/machines', { data: { name: `Insight Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);
   const key = ((await bench.json()) as { data: { key: string } }).data.key;
@@ -62,10 +67,44 @@ test.beforeAll(async ({ browser, baseURL }) => {
     // A slow drift up in the shell pressure, so the chart has something to show.
     const pressure = Math.round((2.42 + n * 0.004 + (n % 3) * 0.003) * 1000) / 1000;
     const fails = n === 8 || n === 10;
-    records.push({ ...base, recordId: `${s}-S${n}`, serial: serial(n), testType: 'shell', testPressure: pressure, result: fails ? 'fail' : 'pass', testedAt: `2023-06-${day}T08:00:00Z` });
-    if (n === 8) records.push({ ...base, recordId: `${s}-S${n}b`, serial: serial(n), testType: 'shell', testPressure: 2.45, result: 'pass', testedAt: `2023-06-${day}T09:00:00Z` });
-    records.push({ ...base, recordId: `${s}-T${n}`, serial: serial(n), testType: 'seat', testPressure: 1.8, result: n === 9 ? 'fail' : 'pass', testedAt: `2023-06-${day}T10:00:00Z` });
-    if (n === 9) records.push({ ...base, recordId: `${s}-T${n}b`, serial: serial(n), testType: 'seat', testPressure: 1.8, result: 'pass', testedAt: `2023-06-${day}T11:00:00Z` });
+    records.push({
+      ...base,
+      recordId: `${s}-S${n}`,
+      serial: serial(n),
+      testType: 'shell',
+      testPressure: pressure,
+      result: fails ? 'fail' : 'pass',
+      testedAt: `2023-06-${day}T08:00:00Z`,
+    });
+    if (n === 8)
+      records.push({
+        ...base,
+        recordId: `${s}-S${n}b`,
+        serial: serial(n),
+        testType: 'shell',
+        testPressure: 2.45,
+        result: 'pass',
+        testedAt: `2023-06-${day}T09:00:00Z`,
+      });
+    records.push({
+      ...base,
+      recordId: `${s}-T${n}`,
+      serial: serial(n),
+      testType: 'seat',
+      testPressure: 1.8,
+      result: n === 9 ? 'fail' : 'pass',
+      testedAt: `2023-06-${day}T10:00:00Z`,
+    });
+    if (n === 9)
+      records.push({
+        ...base,
+        recordId: `${s}-T${n}b`,
+        serial: serial(n),
+        testType: 'seat',
+        testPressure: 1.8,
+        result: 'pass',
+        testedAt: `2023-06-${day}T11:00:00Z`,
+      });
   }
   const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
   expect(res.status(), await res.text()).toBe(200);
@@ -108,11 +147,25 @@ for (const lang of ['en', 'zh'] as const) {
   });
 
   for (const width of [1440, 390]) {
-    test(`audit trail: a product's history links to it; filters by record, user and days (${lang}, ${width})`, async ({ browser, baseURL }) => {
+    test(`audit trail: a product's history links to it; filters by record, user and days (${lang}, ${width})`, async ({
+      browser,
+      baseURL,
+    }) => {
       const { context, page, email } = await adminPage(browser, baseURL!, lang, width);
       const renamed = `${world.productName} ${lang}${width}`;
       const res = await page.request.put(`/api/v1/products/${world.productId}`, {
-        data: { name: renamed, fluid: 'water', connection: 'Flange', application: 'Waterworks', applicationMedium: 'Water', pressureFc: '', pressureWcb: 1.6, pressureSus: '', temperatureMax: 120, temperatureMin: -10 },
+        data: {
+          name: renamed,
+          fluid: 'water',
+          connection: 'Flange',
+          application: 'Waterworks',
+          applicationMedium: 'Water',
+          pressureFc: '',
+          pressureWcb: 1.6,
+          pressureSus: '',
+          temperatureMax: 120,
+          temperatureMin: -10,
+        },
       });
       expect(res.status(), await res.text()).toBe(200);
       world.productName = renamed;

@@ -13,7 +13,7 @@ export default async function logSecretsTeardown(): Promise<void> {
   if (!file || !fs.existsSync(file)) return;
   const log = fs.readFileSync(file, 'utf8');
   const found: string[] = [];
-  if (log.includes(ADMIN.password)) found.push('the administrator\'s password');
+  if (log.includes(ADMIN.password)) found.push("the administrator's password");
   if (/trc_live_[A-Za-z0-9_-]{8}/.test(log)) found.push('a bench key (trc_live_…)');
   if (/"(cookie|set-cookie|authorization)"\s*:/i.test(log)) found.push('a Cookie/Set-Cookie/Authorization header');
   if (/trc_session=[A-Za-z0-9_-]{8}/.test(log)) found.push('a session cookie value');

@@ -11,8 +11,12 @@ export const MONTH = '2025-03';
 export type Language = 'en' | 'zh';
 type Tree = { [key: string]: string | Tree };
 // Read as files: Playwright's ESM loader will not import the catalogue's JSON modules without attributes.
-const catalogue = (lang: Language, ns: string) => JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
-const CATALOGUES = { en: { machineScreens: catalogue('en', 'machineScreens'), app: catalogue('en', 'app') }, zh: { machineScreens: catalogue('zh', 'machineScreens'), app: catalogue('zh', 'app') } };
+const catalogue = (lang: Language, ns: string) =>
+  JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
+const CATALOGUES = {
+  en: { machineScreens: catalogue('en', 'machineScreens'), app: catalogue('en', 'app') },
+  zh: { machineScreens: catalogue('zh', 'machineScreens'), app: catalogue('zh', 'app') },
+};
 
 /** A text of the catalogue (`app.delete`, `machineScreens.…`) in `lang`, as the screens show it. */
 export function translate(lang: Language, key: string, params: Record<string, unknown> = {}): string {
@@ -41,8 +45,13 @@ export async function adminBrowser(browser: Browser, baseURL: string, lang: Lang
 export function curve(n: number, testPressure: number, holding: number) {
   const end = 20 + holding + 10;
   return Array.from({ length: n }, (_, i) => {
-    const t = Math.round(((i / (n - 1)) * end) * 1000) / 1000;
-    const p = t < 20 ? (testPressure * t) / 20 : t < 20 + holding ? testPressure - (t - 20) * 0.0005 : Math.max(0, testPressure * (1 - (t - 20 - holding) / 10));
+    const t = Math.round((i / (n - 1)) * end * 1000) / 1000;
+    const p =
+      t < 20
+        ? (testPressure * t) / 20
+        : t < 20 + holding
+          ? testPressure - (t - 20) * 0.0005
+          : Math.max(0, testPressure * (1 - (t - 20 - holding) / 10));
     return { t, p: Math.round(p * 1000) / 1000 };
   });
 }
@@ -56,11 +65,57 @@ export interface Batch {
 export function records(b: Batch) {
   const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin' };
   return [
-    { ...base, recordId: `${b.prefix}R1`, serial: `${b.prefix}000001`, testType: 'shell', testPressure: 2.4, result: 'pass', testedAt: `${MONTH}-03T08:00:00Z`, samples: curve(10_000, 2.4, 60) },
-    { ...base, recordId: `${b.prefix}R2`, serial: `${b.prefix}000001`, testType: 'seat', testPressure: 1.76, result: 'fail', testedAt: `${MONTH}-03T08:05:00Z`, leakageValue: 12.5, leakageUnit: 'mL/min', samples: curve(400, 1.76, 60) },
-    { ...base, recordId: `${b.prefix}R3`, serial: ` ${b.prefix.toLowerCase()}000001`, testType: 'seat', testPressure: 1.76, result: 'pass', testedAt: `${MONTH}-04T09:30:00Z`, operator: '陳' },
-    { ...base, recordId: `${b.prefix}R4`, serial: `${b.prefix}000050`, testType: 'air-seat', medium: 'air', testPressure: 0.6, result: 'pass', testedAt: `${MONTH}-10T10:00:00Z` },
-    { ...base, recordId: `${b.prefix}R5`, serial: b.unmatched, testType: 'shell', testPressure: 2.4, result: 'fail', testedAt: `${MONTH}-12T11:00:00Z` },
+    {
+      ...base,
+      recordId: `${b.prefix}R1`,
+      serial: `${b.prefix}000001`,
+      testType: 'shell',
+      testPressure: 2.4,
+      result: 'pass',
+      testedAt: `${MONTH}-03T08:00:00Z`,
+      samples: curve(10_000, 2.4, 60),
+    },
+    {
+      ...base,
+      recordId: `${b.prefix}R2`,
+      serial: `${b.prefix}000001`,
+      testType: 'seat',
+      testPressure: 1.76,
+      result: 'fail',
+      testedAt: `${MONTH}-03T08:05:00Z`,
+      leakageValue: 12.5,
+      leakageUnit: 'mL/min',
+      samples: curve(400, 1.76, 60),
+    },
+    {
+      ...base,
+      recordId: `${b.prefix}R3`,
+      serial: ` ${b.prefix.toLowerCase()}000001`,
+      testType: 'seat',
+      testPressure: 1.76,
+      result: 'pass',
+      testedAt: `${MONTH}-04T09:30:00Z`,
+      operator: '陳',
+    },
+    {
+      ...base,
+      recordId: `${b.prefix}R4`,
+      serial: `${b.prefix}000050`,
+      testType: 'air-seat',
+      medium: 'air',
+      testPressure: 0.6,
+      result: 'pass',
+      testedAt: `${MONTH}-10T10:00:00Z`,
+    },
+    {
+      ...base,
+      recordId: `${b.prefix}R5`,
+      serial: b.unmatched,
+      testType: 'shell',
+      testPressure: 2.4,
+      result: 'fail',
+      testedAt: `${MONTH}-12T11:00:00Z`,
+    },
   ];
 }
 
@@ -87,7 +142,18 @@ export async function countSeries(request: APIRequestContext, series: string): P
 export async function axe(page: Page, label: string) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect.soft(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), label).toEqual([]);
+  expect
+    .soft(
+      bad.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      ),
+      label,
+    )
+    .toEqual([]);
 }
 
 export async function shot(page: Page, name: string, lang: Language) {

@@ -37,8 +37,16 @@ for (const lang of ['en', 'zh'] as const) {
       fs.mkdirSync(OUT, { recursive: true });
       ({ context, page } = await adminBrowser(browser, baseURL!, lang));
       const prefix = `MD${stamp().toUpperCase()}-`;
-      const product = await createProduct(context.request, { name: `${lang === 'zh' ? '閘閥' : 'Gate Valve'} DN50 ${stamp()}`, pressureWcb: 1.6 });
-      await createRange(context.request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100 });
+      const product = await createProduct(context.request, {
+        name: `${lang === 'zh' ? '閘閥' : 'Gate Valve'} DN50 ${stamp()}`,
+        pressureWcb: 1.6,
+      });
+      await createRange(context.request, {
+        productId: product.id,
+        startSerial: `${prefix}000001`,
+        endSerial: `${prefix}000100`,
+        totalUnits: 100,
+      });
       batch = { prefix, product, unmatched: `UX${stamp().toUpperCase()}-000001` };
     });
 
@@ -48,7 +56,10 @@ for (const lang of ['en', 'zh'] as const) {
 
     test('an admin creates a bench from Machine Data and sees its key once', async () => {
       await page.goto('/machine-data');
-      await page.getByRole('link', { name: tr(lang, 'benches.title') }).first().click();
+      await page
+        .getByRole('link', { name: tr(lang, 'benches.title') })
+        .first()
+        .click();
       await expect(page).toHaveURL(/\/machines$/);
       await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'benches.title') })).toBeVisible();
       key = await createBench(page, lang, bench);
@@ -87,7 +98,9 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByTestId('csv-import').click();
       const dialog = page.getByRole('dialog');
       await expect(dialog.getByRole('heading', { name: tr(lang, 'import.title') })).toBeVisible();
-      await dialog.getByTestId('import-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${CSV_HEADER}\r\n${bad.join('\r\n')}\r\n`) });
+      await dialog
+        .getByTestId('import-file')
+        .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${CSV_HEADER}\r\n${bad.join('\r\n')}\r\n`) });
       await expect(dialog.getByTestId('import-invalid')).toBeVisible();
       const errorRow = dialog.getByRole('row').filter({ hasText: tr(lang, 'fields.testType') });
       await expect(errorRow).toContainText('4');
@@ -95,7 +108,9 @@ for (const lang of ['en', 'zh'] as const) {
       await shot(page, 'import-errors', lang);
       expect(await countSeries(page.request, series)).toBe(0);
 
-      await dialog.getByTestId('import-file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV_HEADER}\n${csvRows(series).join('\n')}\n`) });
+      await dialog
+        .getByTestId('import-file')
+        .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV_HEADER}\n${csvRows(series).join('\n')}\n`) });
       await expect(dialog.getByTestId('import-valid')).toHaveText(tr(lang, 'import.valid', { count: 2 }));
       expect(await countSeries(page.request, series)).toBe(0);
       await dialog.getByTestId('import-confirm').click();
@@ -114,8 +129,12 @@ for (const lang of ['en', 'zh'] as const) {
       await page.goto('/machine-data');
       await page.getByTestId('csv-import').click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByTestId('import-file-samples').setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(samples) });
-      await dialog.getByTestId('import-file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV_HEADER}\n${csvRows(series).join('\n')}\n`) });
+      await dialog
+        .getByTestId('import-file-samples')
+        .setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(samples) });
+      await dialog
+        .getByTestId('import-file')
+        .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV_HEADER}\n${csvRows(series).join('\n')}\n`) });
       await expect(dialog.getByTestId('import-valid')).toHaveText(tr(lang, 'import.valid', { count: 2 }));
       await dialog.getByTestId('import-confirm').click();
       await expect(dialog).toBeHidden();
@@ -204,7 +223,11 @@ for (const lang of ['en', 'zh'] as const) {
 
     test("a unit's history lists every test of its serial, newest first, retests marked", async () => {
       await page.goto(`/machine-data?q=${batch.prefix}000001`);
-      await page.locator('tbody').getByRole('link', { name: `${batch.prefix}000001` }).first().click();
+      await page
+        .locator('tbody')
+        .getByRole('link', { name: `${batch.prefix}000001` })
+        .first()
+        .click();
       await expect(page).toHaveURL(new RegExp(`/units/${batch.prefix}000001$`));
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lang, 'units.heading', { serial: `${batch.prefix}000001` }));
       await expect(page.getByTestId('unit-product')).toHaveText(batch.product.name);
@@ -239,7 +262,10 @@ for (const lang of ['en', 'zh'] as const) {
       await page.goto(`/machines?q=${encodeURIComponent(bench)}`);
       await page.getByRole('button', { name: tr(lang, 'benches.actionsFor', { name: bench }) }).click();
       await page.getByRole('menuitem', { name: tr(lang, 'benches.rotate') }).click();
-      await page.getByRole('dialog').getByRole('button', { name: tr(lang, 'benches.rotate') }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: tr(lang, 'benches.rotate') })
+        .click();
       const dialog = page.getByRole('dialog', { name: tr(lang, 'key.title', { name: bench }) });
       const fresh = await dialog.getByTestId('machine-key').inputValue();
       expect(fresh).not.toBe(key);
@@ -250,7 +276,10 @@ for (const lang of ['en', 'zh'] as const) {
 
       await page.getByRole('button', { name: tr(lang, 'benches.actionsFor', { name: bench }) }).click();
       await page.getByRole('menuitem', { name: translate(lang, 'app.delete') }).click();
-      await page.getByRole('dialog').getByRole('button', { name: translate(lang, 'app.delete') }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: translate(lang, 'app.delete') })
+        .click();
       await expect(page.getByText(tr(lang, 'benches.deletedDisabled', { name: bench, count: 6 }))).toBeVisible();
       const row = page.locator('tbody tr').filter({ hasText: bench });
       await expect(row).toContainText(tr(lang, 'benches.disabled'));
@@ -262,13 +291,19 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByRole('button', { name: tr(lang, 'key.done') }).click();
       await page.getByRole('button', { name: tr(lang, 'benches.actionsFor', { name: spare }) }).click();
       await page.getByRole('menuitem', { name: translate(lang, 'app.delete') }).click();
-      await page.getByRole('dialog').getByRole('button', { name: translate(lang, 'app.delete') }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: translate(lang, 'app.delete') })
+        .click();
       await expect(page.getByText(tr(lang, 'benches.deleted', { name: spare }))).toBeVisible();
     });
   });
 }
 
-test('staff see Machine Data without Benches, filter by a bench from a row, and read a chart in the dark theme', async ({ browser, baseURL }) => {
+test('staff see Machine Data without Benches, filter by a bench from a row, and read a chart in the dark theme', async ({
+  browser,
+  baseURL,
+}) => {
   fs.mkdirSync(OUT, { recursive: true });
   const admin = await adminBrowser(browser, baseURL!, 'en');
   const origin = { origin: new URL(baseURL!).origin };
@@ -285,7 +320,10 @@ test('staff see Machine Data without Benches, filter by a bench from a row, and 
   await expect(page.locator('tbody tr')).toHaveCount(2);
   await expect(page.getByRole('link', { name: tr('en', 'benches.title') })).toHaveCount(0);
   // No bench list for staff: a bench is chosen from a row and shown as a removable chip.
-  await page.getByRole('button', { name: tr('en', 'list.filterByBench', { name: machine.name }) }).first().click();
+  await page
+    .getByRole('button', { name: tr('en', 'list.filterByBench', { name: machine.name }) })
+    .first()
+    .click();
   await expect(page).toHaveURL(new RegExp(`bench=${machine.id}`));
   await expect(page.getByText(tr('en', 'list.benchChip', { name: machine.name }))).toBeVisible();
   await page.getByRole('link', { name: tr('en', 'list.openRecord', { recordId: `${series}R1` }) }).click();

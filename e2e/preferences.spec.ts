@@ -38,7 +38,7 @@ test('the language survives reload and a new sign-in', async ({ browser }) => {
   await second.close();
 });
 
-test('a visitor\'s language is kept in the browser', async ({ page }) => {
+test("a visitor's language is kept in the browser", async ({ page }) => {
   await page.goto('/login');
   await page.getByRole('button', { name: '繁體中文' }).click();
   await expect(page.getByRole('heading', { name: '登入' })).toBeVisible();

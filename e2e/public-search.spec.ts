@@ -31,7 +31,7 @@ interface World {
 function curve(n: number, p: number, hold: number) {
   const end = 30 + hold;
   return Array.from({ length: n }, (_, i) => {
-    const t = Math.round(((i / (n - 1)) * end) * 1000) / 1000;
+    const t = Math.round((i / (n - 1)) * end * 1000) / 1000;
     const v = t < 20 ? (p * t) / 20 : t < 20 + hold ? p - (t - 20) * 0.0005 : Math.max(0, p * (1 - (t - 20 - hold) / 10));
     return { t, p: Math.round(v * 1000) / 1000 };
   });
@@ -50,7 +50,14 @@ async function makeWorld(request: APIRequestContext): Promise<World> {
     seatType: 'metal',
     pressureClass: 'CL300',
   });
-  await createRange(request, { productId: product.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000100`, totalUnits: 100, productionDate: '2025-03-01', bodyMaterial: 'wcb' });
+  await createRange(request, {
+    productId: product.id,
+    startSerial: `${prefix}000001`,
+    endSerial: `${prefix}000100`,
+    totalUnits: 100,
+    productionDate: '2025-03-01',
+    bodyMaterial: 'wcb',
+  });
   const bench = await request.post('/api/v1/machines', { data: { name: `Public Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);
   const key = ((await bench.json()) as { data: { key: string } }).data.key;
@@ -58,8 +65,26 @@ async function makeWorld(request: APIRequestContext): Promise<World> {
   const records = [1, 2, 3].flatMap((n) => {
     const serial = `${prefix}${String(n).padStart(6, '0')}`;
     return [
-      { ...base, recordId: `${s}-${n}-shell`, serial, testType: 'shell', testPressure: 3.75, result: 'pass', testedAt: '2025-03-03T08:00:00Z', samples: curve(300, 3.75, 60) },
-      { ...base, recordId: `${s}-${n}-seat`, serial, testType: 'seat', testPressure: 2.75, result: n === 3 ? 'fail' : 'pass', testedAt: '2025-03-03T08:05:00Z', samples: curve(300, 2.75, 60) },
+      {
+        ...base,
+        recordId: `${s}-${n}-shell`,
+        serial,
+        testType: 'shell',
+        testPressure: 3.75,
+        result: 'pass',
+        testedAt: '2025-03-03T08:00:00Z',
+        samples: curve(300, 3.75, 60),
+      },
+      {
+        ...base,
+        recordId: `${s}-${n}-seat`,
+        serial,
+        testType: 'seat',
+        testPressure: 2.75,
+        result: n === 3 ? 'fail' : 'pass',
+        testedAt: '2025-03-03T08:05:00Z',
+        samples: curve(300, 2.75, 60),
+      },
     ];
   });
   const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
@@ -227,10 +252,15 @@ for (const lang of ['en', 'zh'] as const) {
     expect(issued, 'a report was issued by an earlier test').not.toBeNull();
     const href = issued!.href;
     const id = href.match(/reports\/([^/.]+)\.pdf$/)![1]!;
-    const facts = ((await (await context.request.get(`/api/v1/public/reports/${id}`)).json()) as { data: { number: string; code: string; sha256: string } }).data;
+    const facts = (
+      (await (await context.request.get(`/api/v1/public/reports/${id}`)).json()) as {
+        data: { number: string; code: string; sha256: string };
+      }
+    ).data;
     const pdf = await (await context.request.get(href)).body();
     // Required beside measured, in the report's own language.
-    const language = ((await (await context.request.get(`/api/v1/public/reports/${id}`)).json()) as { data: { language: string } }).data.language;
+    const language = ((await (await context.request.get(`/api/v1/public/reports/${id}`)).json()) as { data: { language: string } }).data
+      .language;
     expect(pdfText(pdf)).toContain(language === 'zh' ? '3.75 MPa（要求 ≥ 3.75 MPa）' : '3.75 MPa (required ≥ 3.75 MPa)');
 
     // By the QR code's link.

@@ -98,7 +98,13 @@ for (const signedIn of [false, true]) {
                 const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
                 expect
                   .soft(
-                    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+                    bad.map(
+                      (v) =>
+                        `${v.id}: ${v.nodes
+                          .map((n) => n.target.join(' '))
+                          .slice(0, 3)
+                          .join(', ')}`,
+                    ),
                     `${screen.name} ${lang} ${theme} ${width}`,
                   )
                   .toEqual([]);

@@ -40,10 +40,13 @@ async function adminPage(browser: Browser, baseURL: string, lang: Language, widt
 async function solved(request: APIRequestContext): Promise<string> {
   const res = await request.get('/api/v1/public/challenge');
   expect(res.status(), await res.text()).toBe(200);
-  const c = ((await res.json()) as { data: { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string } }).data;
+  const c = ((await res.json()) as { data: { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string } })
+    .data;
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
   if (!solution) throw new Error('challenge not solved');
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
 }
 
 const world = { prefix: '', email: '', good: '', unknown: '', groupId: '' };
@@ -59,11 +62,24 @@ test.beforeAll(async ({ browser }) => {
   world.unknown = `${world.prefix}900001`;
   world.email = `searches.visitor.${s.toLowerCase()}@example.com`;
   const product = await createProduct(request, { name: `Searches Valve ${s}`, pressureWcb: 2.5 });
-  await createRange(request, { productId: product.id, startSerial: world.good, endSerial: `${world.prefix}000100`, totalUnits: 100, productionDate: '2025-03-01' });
+  await createRange(request, {
+    productId: product.id,
+    startSerial: world.good,
+    endSerial: `${world.prefix}000100`,
+    totalUnits: 100,
+    productionDate: '2025-03-01',
+  });
   const bench = await request.post('/api/v1/machines', { data: { name: `Searches Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);
   const key = ((await bench.json()) as { data: { key: string } }).data.key;
-  const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin', testedAt: '2025-03-03T08:00:00Z' };
+  const base = {
+    medium: 'water',
+    holdingSeconds: 60,
+    leakageValue: null,
+    leakageUnit: null,
+    operator: 'Lin',
+    testedAt: '2025-03-03T08:00:00Z',
+  };
   const records = [
     { ...base, recordId: `${s}-shell`, serial: world.good, testType: 'shell', testPressure: 3.75, result: 'pass' },
     { ...base, recordId: `${s}-seat`, serial: world.good, testType: 'seat', testPressure: 2.75, result: 'pass' },
@@ -73,7 +89,13 @@ test.beforeAll(async ({ browser }) => {
 
   const visitor = await browser.newContext();
   const asked = await visitor.request.post('/api/v1/public/report-requests', {
-    data: { serials: [world.good, world.unknown], email: world.email, agreeToTerms: true, language: 'en', challenge: await solved(visitor.request) },
+    data: {
+      serials: [world.good, world.unknown],
+      email: world.email,
+      agreeToTerms: true,
+      language: 'en',
+      challenge: await solved(visitor.request),
+    },
   });
   expect(asked.status(), await asked.text()).toBe(200);
   world.groupId = ((await asked.json()) as { data: { requestId: string } }).data.requestId;
@@ -82,7 +104,10 @@ test.beforeAll(async ({ browser }) => {
   await waitForEmail(world.email);
   // The email is out: the request turns sent (the worker records it right after the SMTP answer).
   await expect
-    .poll(async () => ((await (await request.get(`/api/v1/search-requests/${world.groupId}`)).json()) as { data: { status: string } }).data.status)
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/v1/search-requests/${world.groupId}`)).json()) as { data: { status: string } }).data.status,
+    )
     .toBe('sent');
   await context.close();
 });
@@ -135,7 +160,10 @@ for (const lang of ['en', 'zh'] as const) {
     const width = lang === 'en' ? 1440 : 390;
     const { context, page } = await adminPage(browser, baseURL!, lang, width);
     await page.goto(`/searches?q=${world.good}`);
-    await page.getByRole('button', { name: new RegExp(tr(lang, 'searches.list.openRequest', { time: '.*' })) }).first().click();
+    await page
+      .getByRole('button', { name: new RegExp(tr(lang, 'searches.list.openRequest', { time: '.*' })) })
+      .first()
+      .click();
     await expect(page).toHaveURL(new RegExp(`request=${world.groupId}`));
     const dialog = page.getByRole('dialog', { name: tr(lang, 'searches.detail.title') });
     await expect(dialog.getByText(tr(lang, 'searches.detail.original'))).toBeVisible();
@@ -149,7 +177,11 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(dialog.getByText(new RegExp(tr(lang, 'searches.detail.resentBy', { who: '.+@example.com' }))).last()).toBeVisible();
     // The new email goes out and the request follows it back to "sent".
     await expect
-      .poll(async () => ((await (await page.request.get(`/api/v1/search-requests/${world.groupId}`)).json()) as { data: { status: string } }).data.status, { timeout: 20_000 })
+      .poll(
+        async () =>
+          ((await (await page.request.get(`/api/v1/search-requests/${world.groupId}`)).json()) as { data: { status: string } }).data.status,
+        { timeout: 20_000 },
+      )
       .toBe('sent');
     // The open dialog reads the request again while it is queued.
     await expect(dialog.getByText(tr(lang, 'searches.statuses.queued'), { exact: true })).toHaveCount(0, { timeout: 15_000 });
@@ -197,7 +229,9 @@ test('Settings shows the retention of personal data; an admin changes it', async
     await field.fill('400');
     await page.getByRole('button', { name: tr(lang, 'searches.retention.save') }).click();
     await expect(page.getByRole('button', { name: tr(lang, 'searches.retention.save') })).toBeDisabled();
-    expect(((await (await page.request.get('/api/v1/settings')).json()) as { data: { searchRetentionDays: number } }).data.searchRetentionDays).toBe(400);
+    expect(
+      ((await (await page.request.get('/api/v1/settings')).json()) as { data: { searchRetentionDays: number } }).data.searchRetentionDays,
+    ).toBe(400);
     await page.getByRole('heading', { name: tr(lang, 'searches.retention.title') }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(OUT, `settings-retention-${lang}.png`) });
     expect((await page.request.put('/api/v1/settings/search-retention', { data: { days: 365 } })).ok()).toBe(true);

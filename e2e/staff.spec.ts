@@ -97,7 +97,10 @@ test.describe('the staff list on a phone', () => {
     await expect(menu).toBeVisible();
     const box = await menu.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-    const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const { scroll, client } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     expect(scroll).toBeLessThanOrEqual(client);
     await menu.click();
     await expect(page.getByRole('menuitem', { name: 'Change role' })).toBeVisible();

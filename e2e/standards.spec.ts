@@ -83,7 +83,9 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(page.getByRole('combobox', { name: f('leakageRate') })).toHaveCount(0);
 
       await page.getByLabel(f('pressureClass')).fill('cl150');
-      await expect(requirement.getByTestId('requirement-standard')).toHaveText(tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }));
+      await expect(requirement.getByTestId('requirement-standard')).toHaveText(
+        tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }),
+      );
       const shell = requirement.getByTestId('requirement-shell');
       await expect(shell).toContainText('2.94 MPa');
       await expect(shell).toContainText(tr(lang, 'standards.hold', { value: '60' }));
@@ -117,29 +119,42 @@ for (const lang of ['en', 'zh'] as const) {
 
       // The export carries the new columns, the product's standard as its id.
       const href = await page.getByTestId('export-csv').getAttribute('href');
-      const csv = (await (await page.request.get(href!)).text()).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      const csv = (await (await page.request.get(href!)).text())
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/);
       expect(csv[0]).toContain('valveType,nominalSize,pressureClass,seatType,testStandard,leakageRate');
       expect(csv[1]).toContain('gate,100,CL150,metal,api-598,');
     });
 
     test('the products CSV import checks the standard’s fields', async () => {
-      const header = 'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin,valveType,nominalSize,pressureClass,seatType,testStandard,leakageRate';
+      const header =
+        'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin,valveType,nominalSize,pressureClass,seatType,testStandard,leakageRate';
       const ok = `CSV ${name},water,Flange,,,,1.6,,120,-10,ball,50,PN16,soft,iso-5208,A`;
       const bad = `CSV2 ${name},water,Flange,,,,1.6,,120,-10,,50,PN16,soft,api-598,`;
       await page.goto('/products');
       await page.getByTestId('csv-import').click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByTestId('import-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${ok}\n${bad}\n`) });
+      await dialog
+        .getByTestId('import-file')
+        .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${ok}\n${bad}\n`) });
       await expect(dialog.getByTestId('import-invalid')).toBeVisible();
       const errorRow = dialog.getByRole('row').filter({ hasText: f('valveType') });
       await expect(errorRow).toContainText('3');
       await expect(errorRow).toContainText(tr(lang, 'products.validation.neededByStandard'));
-      await dialog.getByTestId('import-file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${ok}\n`) });
+      await dialog
+        .getByTestId('import-file')
+        .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${ok}\n`) });
       await expect(dialog.getByTestId('import-valid')).toBeVisible();
       await dialog.getByTestId('import-confirm').click();
       await expect(dialog).toBeHidden();
       await page.getByTestId('table-search').fill(`CSV ${name}`);
-      await expect(page.getByRole('row').filter({ hasText: `CSV ${name}` }).getByTestId('product-standard')).toContainText('ISO 5208');
+      await expect(
+        page
+          .getByRole('row')
+          .filter({ hasText: `CSV ${name}` })
+          .getByTestId('product-standard'),
+      ).toContainText('ISO 5208');
     });
 
     test('a range names its body material, from the materials the product has a rating for', async () => {
@@ -165,14 +180,35 @@ for (const lang of ['en', 'zh'] as const) {
     });
 
     test('a bench pass the product finds nonconforming is a disagreement, on the list and on the record', async () => {
-      const made = await context.request.post('/api/v1/machines', { headers: { origin: new URL(page.url()).origin }, data: { name: `Bench SJ ${stamp()}` } });
+      const made = await context.request.post('/api/v1/machines', {
+        headers: { origin: new URL(page.url()).origin },
+        data: { name: `Bench SJ ${stamp()}` },
+      });
       expect(made.status(), await made.text()).toBe(201);
       const { key } = ((await made.json()) as { data: { key: string } }).data;
       const base = { medium: 'water', holdingSeconds: 60, operator: 'Lin', result: 'pass', samples: [] };
       const res = await postBatch(context.request, key, {
         records: [
-          { ...base, recordId: `${prefix}B1`, serial: `${prefix}000001`, testType: 'backseat', testPressure: 2.2, leakageValue: 10, leakageUnit: 'drops/min', testedAt: `${MONTH}-05T08:00:00Z` },
-          { ...base, recordId: `${prefix}S1`, serial: `${prefix}000001`, testType: 'shell', testPressure: 3, leakageValue: null, leakageUnit: null, testedAt: `${MONTH}-05T07:50:00Z` },
+          {
+            ...base,
+            recordId: `${prefix}B1`,
+            serial: `${prefix}000001`,
+            testType: 'backseat',
+            testPressure: 2.2,
+            leakageValue: 10,
+            leakageUnit: 'drops/min',
+            testedAt: `${MONTH}-05T08:00:00Z`,
+          },
+          {
+            ...base,
+            recordId: `${prefix}S1`,
+            serial: `${prefix}000001`,
+            testType: 'shell',
+            testPressure: 3,
+            leakageValue: null,
+            leakageUnit: null,
+            testedAt: `${MONTH}-05T07:50:00Z`,
+          },
         ],
       });
       expect(res.status(), await res.text()).toBeLessThan(300);
@@ -180,7 +216,8 @@ for (const lang of ['en', 'zh'] as const) {
       await page.goto(`/machine-data?q=${prefix}`);
       const rows = page.locator('tbody tr');
       await expect(rows).toHaveCount(2);
-      const rowOf = (recordId: string) => rows.filter({ has: page.getByRole('link', { name: tr(lang, 'machineScreens.list.openRecord', { recordId }) }) });
+      const rowOf = (recordId: string) =>
+        rows.filter({ has: page.getByRole('link', { name: tr(lang, 'machineScreens.list.openRecord', { recordId }) }) });
       await expect(rowOf(`${prefix}B1`).getByTestId('verdict-chip')).toHaveText(tr(lang, 'standards.verdicts.disagreement'));
       await expect(rowOf(`${prefix}S1`).getByTestId('verdict-chip')).toHaveText(tr(lang, 'standards.verdicts.conforms'));
       await page.getByLabel(tr(lang, 'standards.filter.verdict'), { exact: true }).click();
@@ -196,7 +233,9 @@ for (const lang of ['en', 'zh'] as const) {
 
       await page.getByRole('link', { name: tr(lang, 'machineScreens.list.openRecord', { recordId: `${prefix}B1` }) }).click();
       const check = page.getByTestId('requirement-check');
-      await expect(check.getByTestId('requirement-check-standard')).toHaveText(tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }));
+      await expect(check.getByTestId('requirement-check-standard')).toHaveText(
+        tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }),
+      );
       await expect(check.getByTestId('verdict-chip')).toHaveText(tr(lang, 'standards.verdicts.disagreement'));
       await expect(check.getByTestId('check-pressure')).toContainText('2.156 MPa');
       await expect(check.getByTestId('check-pressure')).toContainText(tr(lang, 'standards.check.ok'));

@@ -35,7 +35,14 @@ test.beforeAll(async () => {
   demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-guide-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: demoDir, DEMO_SIZE: 'small', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: demoDir,
+    DEMO_SIZE: 'small',
+    LOG_LEVEL: 'warn',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PUBLIC_BASE_URL', 'TEST_DATABASE_URL']) delete env[name];
   server = spawn(process.execPath, [path.join(snap, 'node_modules/tsx/dist/cli.mjs'), path.join(snap, 'src/server/main.ts'), '--demo'], {
     cwd: snap,

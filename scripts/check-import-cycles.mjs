@@ -39,7 +39,10 @@ function importsOf(file) {
     // `import { type A, type B } from` is type-only too.
     const names = m[0].match(/\{([^}]*)\}/);
     if (names && !/\*/.test(m[0]) && !/^\s*(import|export)\s+[\w$]+\s*,/.test(m[0].replace(/^[;}\n]/, ''))) {
-      const parts = names[1].split(',').map((s) => s.trim()).filter(Boolean);
+      const parts = names[1]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (parts.length && parts.every((p) => p.startsWith('type '))) continue;
     }
     if (m[3].startsWith('.')) specs.push(m[3]);
@@ -55,7 +58,14 @@ function resolve(from, spec) {
 }
 
 const files = sourceFiles(root);
-const graph = new Map(files.map((f) => [f, importsOf(f).map((s) => resolve(f, s)).filter((t) => t && /\.tsx?$/.test(t))]));
+const graph = new Map(
+  files.map((f) => [
+    f,
+    importsOf(f)
+      .map((s) => resolve(f, s))
+      .filter((t) => t && /\.tsx?$/.test(t)),
+  ]),
+);
 
 const WHITE = 0;
 const GREY = 1;

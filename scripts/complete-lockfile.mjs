@@ -14,7 +14,17 @@ const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const checkOnly = process.argv.includes('--check');
 
 const OS = ['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'openharmony', 'win32', 'sunos', 'aix', 'netbsd'];
-const CPU = { 'arm-eabi': 'arm', arm: 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' };
+const CPU = {
+  'arm-eabi': 'arm',
+  arm: 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+};
 
 /** `@rollup/rollup-linux-arm64-musl` → { os: linux, cpu: arm64, libc: musl }; null when the name says no platform. */
 function platformOf(name) {
@@ -40,7 +50,9 @@ for (const [key, entry] of Object.entries(lock.packages)) {
 
 if (checkOnly) {
   if (added.length) {
-    console.error(`package-lock.json lacks ${added.length} optional platform packages (${added[0]}, …): run node scripts/complete-lockfile.mjs`);
+    console.error(
+      `package-lock.json lacks ${added.length} optional platform packages (${added[0]}, …): run node scripts/complete-lockfile.mjs`,
+    );
     process.exit(1);
   }
 } else if (added.length) {

@@ -56,7 +56,10 @@ if (!cli && webStale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 if (serverStale) {
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

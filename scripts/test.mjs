@@ -59,11 +59,12 @@ if (lane !== 'browser') {
 }
 
 const e2eDir = path.join(root, 'e2e');
-const hasSpecs = fs.existsSync(path.join(root, 'playwright.config.ts'))
-  && fs.readdirSync(e2eDir, { recursive: true }).some((f) => String(f).endsWith('.spec.ts'));
+const hasSpecs =
+  fs.existsSync(path.join(root, 'playwright.config.ts')) &&
+  fs.readdirSync(e2eDir, { recursive: true }).some((f) => String(f).endsWith('.spec.ts'));
 if (hasSpecs && args.length === 0 && lane !== 'vitest') {
   if (!fs.existsSync('/usr/bin/chromium')) {
-    console.error('The browser tests need Debian\'s Chromium: apt-get install -y chromium (no browser is downloaded).');
+    console.error("The browser tests need Debian's Chromium: apt-get install -y chromium (no browser is downloaded).");
     process.exit(1);
   }
   const playwrightArgs = ['test'];

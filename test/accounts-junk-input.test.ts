@@ -32,12 +32,27 @@ const BODIES: string[] = [
   '42',
   '{"email":1,"password":{},"name":[],"role":null}',
   JSON.stringify({ email: `${'a'.repeat(300)}@example.com`, password: 'x'.repeat(5000), name: 'n'.repeat(5000) }),
-  JSON.stringify({ email: 'a@b.co', password: 'p\u0000ssword-long', token: '\u0000', name: '\u0000', currentPassword: '\u0000', newPassword: '\ud800\udc00x'.repeat(10) }),
+  JSON.stringify({
+    email: 'a@b.co',
+    password: 'p\u0000ssword-long',
+    token: '\u0000',
+    name: '\u0000',
+    currentPassword: '\u0000',
+    newPassword: '\ud800\udc00x'.repeat(10),
+  }),
   JSON.stringify({ preferences: { a: { b: { c: ['\u0000'] } } }, language: 'xx', disabled: 'yes' }),
   '{"email": "a@b.co", ',
 ];
 
-const QUERIES = ['?page=0', '?page=-1&pageSize=abc', '?sort=__proto__', '?q=%00', '?q=' + 'x'.repeat(500), '?entity=%00&entityId=%E0%A4%A', '?page=99999999999999999999'];
+const QUERIES = [
+  '?page=0',
+  '?page=-1&pageSize=abc',
+  '?sort=__proto__',
+  '?q=%00',
+  '?q=' + 'x'.repeat(500),
+  '?entity=%00&entityId=%E0%A4%A',
+  '?page=99999999999999999999',
+];
 
 describe('junk input', () => {
   it('never answers 5xx', async () => {

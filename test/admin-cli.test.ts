@@ -28,7 +28,10 @@ describe('npm run admin', () => {
 
   it('create-admin takes a password from stdin and prints none', async () => {
     const email = uniqueEmail('boss');
-    const lines = await run(['create-admin', '--email', email, '--name', 'Boss', '--password-stdin'], async () => 'Piped-In-Passphrase-1\n');
+    const lines = await run(
+      ['create-admin', '--email', email, '--name', 'Boss', '--password-stdin'],
+      async () => 'Piped-In-Passphrase-1\n',
+    );
     expect(lines).toEqual([`Created administrator ${email}.`]);
     expect(await loginStatus(email, 'Piped-In-Passphrase-1')).toBe(200);
   });
@@ -49,16 +52,22 @@ describe('npm run admin', () => {
     await expect(run(['reset-password', '--email', uniqueEmail()])).rejects.toThrow(/no account/);
     expect(() => parseCommand([])).toThrow(CliError);
     expect(() => parseCommand(['create-admin', '--email', 'x@example.com'])).toThrow('--name is required');
-    expect(() => parseCommand(['create-admin', '--email', 'nope', '--name', 'N'])).toThrow('--email: The Email field must be a valid email');
+    expect(() => parseCommand(['create-admin', '--email', 'nope', '--name', 'N'])).toThrow(
+      '--email: The Email field must be a valid email',
+    );
     expect(() => parseCommand(['reset-password', '--email', 'x@example.com', '--bogus'])).toThrow(CliError);
     await expect(run(['reset-password', '--email', u.email, '--password-stdin'], async () => 'short')).rejects.toThrow(/at least 8/);
     await expect(run(['reset-password', '--email', u.email, '--password-stdin'], async () => 'letmein1')).rejects.toThrow(/too common/);
   });
 
   it('the script exits non-zero with one line on a bad command', async () => {
-    const err = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/admin.ts', 'create-admin', '--email', 'nope', '--name', 'N'], {
-      cwd: process.cwd(),
-    }).catch((e: { code: number; stderr: string }) => e);
+    const err = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/cli/admin.ts', 'create-admin', '--email', 'nope', '--name', 'N'],
+      {
+        cwd: process.cwd(),
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     expect((err as { stderr: string }).stderr).toBe('admin: --email: The Email field must be a valid email\n');
   }, 60_000);

@@ -24,7 +24,8 @@ describe('audit log', () => {
     const { items, total } = res.json().data;
     expect(total).toBe(4);
     expect(items.map((e: { action: string }) => e.action)).toEqual(['delete', 'set-password', 'update', 'create']);
-    for (const e of items) expect(e).toMatchObject({ actorId: admin.user.id, actorLabel: admin.user.email, ip: '10.1.2.3', entity: 'user', entityId: id });
+    for (const e of items)
+      expect(e).toMatchObject({ actorId: admin.user.id, actorLabel: admin.user.email, ip: '10.1.2.3', entity: 'user', entityId: id });
     const update = items[2];
     expect(update.before).toMatchObject({ role: 'staff', name: 'Audited' });
     expect(update.after).toMatchObject({ role: 'admin', name: 'Audited Two' });
@@ -40,12 +41,22 @@ describe('audit log', () => {
     await t.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: { cookie: u.cookie }, payload: { language: 'zh' } });
     const admin = await signedInUser(t.app, { role: 'admin' });
     const res = await t.app.inject({ url: `/api/v1/audit-log?entityId=${u.user.id}`, headers: { cookie: admin.cookie } });
-    expect(res.json().data.items[0]).toMatchObject({ action: 'update-profile', actorId: u.user.id, before: { language: 'en' }, after: { language: 'zh' } });
+    expect(res.json().data.items[0]).toMatchObject({
+      action: 'update-profile',
+      actorId: u.user.id,
+      before: { language: 'en' },
+      after: { language: 'zh' },
+    });
   });
 
   it('records no profile change when a save changes nothing', async () => {
     const u = await signedInUser(t.app);
-    const same = await t.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: { cookie: u.cookie }, payload: { language: 'en' } });
+    const same = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/auth/me',
+      headers: { cookie: u.cookie },
+      payload: { language: 'en' },
+    });
     expect(same.statusCode).toBe(200);
     const admin = await signedInUser(t.app, { role: 'admin' });
     const res = await t.app.inject({ url: `/api/v1/audit-log?entityId=${u.user.id}`, headers: { cookie: admin.cookie } });
@@ -54,7 +65,9 @@ describe('audit log', () => {
 
   it('is readable by admins only', async () => {
     const staff = await signedInUser(t.app);
-    expect((await t.app.inject({ url: '/api/v1/audit-log', headers: { cookie: staff.cookie }, remoteAddress: randomIp() })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ url: '/api/v1/audit-log', headers: { cookie: staff.cookie }, remoteAddress: randomIp() })).statusCode,
+    ).toBe(403);
     expect((await t.app.inject('/api/v1/audit-log')).statusCode).toBe(401);
   });
 });

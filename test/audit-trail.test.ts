@@ -26,7 +26,15 @@ beforeAll(async () => {
     method: 'PUT',
     url: `/api/v1/products/${productId}`,
     headers: { cookie: admin },
-    payload: { name: 'Audited Valve 2', fluid: 'oil', pressureFc: 1.6, pressureWcb: '', pressureSus: '', temperatureMax: 120, temperatureMin: -10 },
+    payload: {
+      name: 'Audited Valve 2',
+      fluid: 'oil',
+      pressureFc: 1.6,
+      pressureWcb: '',
+      pressureSus: '',
+      temperatureMax: 120,
+      temperatureMin: -10,
+    },
   });
   expect(edited.statusCode).toBe(200);
   await addProduct(t.app, admin, { name: 'Other Valve' });
@@ -36,7 +44,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Page = { items: { actorLabel: string; action: string; entity: string; entityId: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }[]; total: number };
+type Page = {
+  items: {
+    actorLabel: string;
+    action: string;
+    entity: string;
+    entityId: string;
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+  }[];
+  total: number;
+};
 const list = async (query: string, cookie = admin) => {
   const res = await t.app.inject({ url: `/api/v1/audit-log?${query}`, headers: { cookie } });
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);

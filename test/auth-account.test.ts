@@ -15,7 +15,13 @@ afterAll(() => t.close());
 const NEW_PASSWORD = 'Brand-New-Passphrase-77';
 const me = (cookie: string) => t.app.inject({ url: '/api/v1/auth/me', headers: { cookie } });
 const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress: randomIp(), headers: { ...(cookie ? { cookie } : {}), ...headers } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    remoteAddress: randomIp(),
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
 
 describe('/auth/me', () => {
   it('reads and changes own name, language and preferences; the language changes the messages', async () => {
@@ -51,7 +57,10 @@ describe('session timeouts', () => {
   it('ends a session idle for longer than the idle timeout', async () => {
     const { cookie } = await signedInUser(t.app);
     const hash = sha256(cookie.split('=')[1]!);
-    await t.app.ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - IDLE_MS - 60_000) }).where(eq(sessions.idHash, hash));
+    await t.app.ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - IDLE_MS - 60_000) })
+      .where(eq(sessions.idHash, hash));
     const res = await me(cookie);
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toMatchObject({ status: 'UNAUTHENTICATED', key: 'errors.sessionExpired' });
@@ -70,7 +79,10 @@ describe('session timeouts', () => {
   it('keeps an active session alive and stores only the hash of its id', async () => {
     const { cookie } = await signedInUser(t.app);
     const token = cookie.split('=')[1]!;
-    const rows = await t.app.ctx.db.select().from(sessions).where(eq(sessions.idHash, sha256(token)));
+    const rows = await t.app.ctx.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, sha256(token)));
     expect(rows).toHaveLength(1);
     expect(await t.app.ctx.db.select().from(sessions).where(eq(sessions.idHash, token))).toHaveLength(0);
     expect((await me(cookie)).statusCode).toBe(200);
@@ -118,7 +130,11 @@ describe('CSRF on cookie-authenticated changes', () => {
   it('refuses a cross-site Origin or Sec-Fetch-Site with 403 and lets same-origin through', async () => {
     const { cookie } = await signedInUser(t.app);
     const url = '/api/v1/auth/sessions/revoke-others';
-    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ];
     for (const headers of crossSite) {
       const res = await post(url, undefined, cookie, headers);
       expect(res.statusCode).toBe(403);

@@ -108,7 +108,12 @@ describe('limits under parallel requests', () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 60 }, () =>
-        app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: u.email, password: 'Wrong-password-123' }, remoteAddress: ip }),
+        app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { email: u.email, password: 'Wrong-password-123' },
+          remoteAddress: ip,
+        }),
       ),
     );
     return { u, ip, count: statuses(responses) };

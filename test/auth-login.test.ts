@@ -83,7 +83,12 @@ describe('login', () => {
     const res = await login('not-an-email', '');
     expect(res.statusCode).toBe(400);
     const fields = res.json().error.fields.map((f: { field: string; key: string }) => [f.field, f.key]);
-    expect(fields).toEqual(expect.arrayContaining([['email', 'validation.email'], ['password', 'validation.required']]));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        ['email', 'validation.email'],
+        ['password', 'validation.required'],
+      ]),
+    );
   });
 
   it('renews the session at sign-in: a cookie held before sign-in stops working', async () => {

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('password reset over SMTP', () => {
-  it('delivers the link in the user\'s language, and the link sets a password that signs in', async () => {
+  it("delivers the link in the user's language, and the link sets a password that signs in", async () => {
     const user = await createUser(t.app.ctx.db, { language: 'zh' });
     const res = await t.app.inject({
       method: 'POST',

@@ -75,7 +75,10 @@ describe('forgot password', () => {
     const known = await Promise.all(Array.from({ length: 40 }, () => createUser(t.app.ctx.db)));
     const times = { known: [] as number[], unknown: [] as number[] };
     for (let i = 0; i < known.length; i++) {
-      for (const [kind, email] of [['known', known[i]!.email], ['unknown', uniqueEmail('nobody')]] as const) {
+      for (const [kind, email] of [
+        ['known', known[i]!.email],
+        ['unknown', uniqueEmail('nobody')],
+      ] as const) {
         const start = process.hrtime.bigint();
         expect((await forgot(email)).statusCode).toBe(200);
         times[kind].push(Number(process.hrtime.bigint() - start) / 1e6);
@@ -90,7 +93,7 @@ describe('forgot password', () => {
     expect(await mailsTo(known[0]!.email)).toHaveLength(1);
   });
 
-  it('queues a stand-in without any link; the link is made when the email is sent, in the user\'s language', async () => {
+  it("queues a stand-in without any link; the link is made when the email is sent, in the user's language", async () => {
     const u = await createUser(t.app.ctx.db, { language: 'zh', name: '王小明' });
     expect((await forgot(u.email.toUpperCase())).statusCode).toBe(200);
     await t.app.ctx.afterResponse.idle();
@@ -135,7 +138,10 @@ describe('forgot password', () => {
     const dir = path.join(t.config.dataDir, 'outbox');
     const worker = createMailWorker({ db: t.app.ctx.db, transport: createFileTransport(dir, 'trc@example.com', silent), log: silent });
     while ((await worker.runOnce()) > 0);
-    const eml = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).find((m) => m.includes(u.email))!;
+    const eml = fs
+      .readdirSync(dir)
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+      .find((m) => m.includes(u.email))!;
     expect(eml).toBeDefined();
     expect(eml).not.toMatch(/token/i);
     expect(eml).toMatch(/administrator/);
@@ -171,7 +177,7 @@ describe('reset password', () => {
     expect(again.json().error.message).toMatch(/not valid/);
   });
 
-  it('spends the user\'s other open links with it', async () => {
+  it("spends the user's other open links with it", async () => {
     const u = await createUser(t.app.ctx.db);
     const first = await requestToken(u.email);
     const second = await requestToken(u.email);
@@ -183,7 +189,10 @@ describe('reset password', () => {
   it('refuses an expired link and an unknown one', async () => {
     const u = await createUser(t.app.ctx.db);
     const token = await requestToken(u.email);
-    await t.app.ctx.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResets.tokenHash, sha256(token)));
+    await t.app.ctx.db
+      .update(passwordResets)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResets.tokenHash, sha256(token)));
     for (const res of [await reset(token), await reset('x'.repeat(43))]) {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.key).toBe('auth.resetLinkInvalid');

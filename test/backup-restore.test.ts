@@ -43,19 +43,26 @@ describe('backup', () => {
   it('refuses while a server holds DATA_DIR, naming how to stop it', async () => {
     const release = holdDataDir(source);
     try {
-      await expect(backupEmbedded(source, path.join(source, 'x.tar.gz'), 't')).rejects.toThrow(/server \(pid \d+\) is running.*stop it first/);
+      await expect(backupEmbedded(source, path.join(source, 'x.tar.gz'), 't')).rejects.toThrow(
+        /server \(pid \d+\) is running.*stop it first/,
+      );
     } finally {
       release();
     }
     expect(fs.existsSync(path.join(source, LOCK_FILE))).toBe(false);
   });
 
-  it('writes one tar.gz whose manifest carries version, migration level, date and every table\'s rows', async () => {
+  it("writes one tar.gz whose manifest carries version, migration level, date and every table's rows", async () => {
     const m = await backupEmbedded(source, file, '9.9.9');
     expect(fs.existsSync(file)).toBe(true);
     const { manifest } = readBackup(file);
     expect(manifest).toEqual(m);
-    expect(manifest).toMatchObject({ format: 'test-report-center-embedded-backup/1', appVersion: '9.9.9', database: 'pglite', migrationLevel: known.at(-1) });
+    expect(manifest).toMatchObject({
+      format: 'test-report-center-embedded-backup/1',
+      appVersion: '9.9.9',
+      database: 'pglite',
+      migrationLevel: known.at(-1),
+    });
     expect(manifest.migrations).toEqual(known);
     expect(Date.now() - Date.parse(manifest.createdAt)).toBeLessThan(10 * 60_000);
     expect(manifest.tables).toEqual(await countsOf(source));
@@ -69,7 +76,7 @@ describe('backup', () => {
 });
 
 describe('restore', () => {
-  it('restores into an empty DATA_DIR; the app serves the same rows, the report\'s bytes included', async () => {
+  it("restores into an empty DATA_DIR; the app serves the same rows, the report's bytes included", async () => {
     const target = tmpDataDir();
     dirs.push(target);
     const r = await restoreEmbedded(file, target, false, known);
@@ -80,8 +87,12 @@ describe('restore', () => {
     const { t, close } = await appOn(database, target);
     try {
       expect((await t.app.inject('/readyz')).statusCode).toBe(200);
-      const [before] = rowsOf<{ sha: string }>(await database.db.execute(sql`select encode(sha256(bytes), 'hex') as sha from reports where serial = ${serial}`));
-      const [stored] = rowsOf<{ sha: string }>(await database.db.execute(sql`select encode(sha256, 'hex') as sha from reports where serial = ${serial}`));
+      const [before] = rowsOf<{ sha: string }>(
+        await database.db.execute(sql`select encode(sha256(bytes), 'hex') as sha from reports where serial = ${serial}`),
+      );
+      const [stored] = rowsOf<{ sha: string }>(
+        await database.db.execute(sql`select encode(sha256, 'hex') as sha from reports where serial = ${serial}`),
+      );
       expect(before?.sha).toBe(stored?.sha);
     } finally {
       await close();

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (url: string, c = cookie) => t.app.inject({ url, headers: { cookie: c } });
-const PRODUCT_HEADER = 'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin\n';
+const PRODUCT_HEADER =
+  'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin\n';
 
 describe('product CSV', () => {
   it('offers a template that imports as it is', async () => {
@@ -46,13 +47,19 @@ describe('product CSV', () => {
     expect(history[0]).toMatchObject({ action: 'import', changes: expect.arrayContaining([{ field: 'name', after: 'CSV Valve A' }]) });
 
     const again = await upload(t.app, cookie, '/api/v1/products/import', good);
-    expect(again.json().data.errors.map((e: { row: number; key: string }) => `${e.row}:${e.key}`)).toEqual(['2:products.nameTaken', '3:products.nameTaken']);
+    expect(again.json().data.errors.map((e: { row: number; key: string }) => `${e.row}:${e.key}`)).toEqual([
+      '2:products.nameTaken',
+      '3:products.nameTaken',
+    ]);
   });
 
   it('answers in the user language, and tolerates junk without a 500', async () => {
     const zh = await staffCookie(t, { language: 'zh' });
     const res = await upload(t.app, zh, '/api/v1/products/import?dryRun=1', `${PRODUCT_HEADER}X,water,,,,,,,1,2\n`);
-    expect(res.json().data.errors.map((e: { message: string }) => e.message)).toEqual(['請至少輸入一項壓力額定值（FC、WCB 或 SUS）', '最低溫度不得高於最高溫度']);
+    expect(res.json().data.errors.map((e: { message: string }) => e.message)).toEqual([
+      '請至少輸入一項壓力額定值（FC、WCB 或 SUS）',
+      '最低溫度不得高於最高溫度',
+    ]);
     const junk: [string | Buffer, string][] = [
       ['', 'products.import.empty'],
       [PRODUCT_HEADER, 'products.import.empty'],
@@ -69,12 +76,27 @@ describe('product CSV', () => {
   });
 
   it('needs a multipart upload from our own origin', async () => {
-    const none = await t.app.inject({ method: 'POST', url: '/api/v1/products/import', headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/products/import',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(none.statusCode).toBe(415);
     const { payload, headers } = multipart(PRODUCT_HEADER);
-    const noOrigin = await t.app.inject({ method: 'POST', url: '/api/v1/products/import', headers: { 'content-type': headers['content-type']!, cookie }, payload });
+    const noOrigin = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/products/import',
+      headers: { 'content-type': headers['content-type']!, cookie },
+      payload,
+    });
     expect(noOrigin.statusCode).toBe(403);
-    const empty = await t.app.inject({ method: 'POST', url: '/api/v1/products/import', headers: { ...headers, cookie }, payload: Buffer.from(`--${headers['content-type']!.split('boundary=')[1]}--\r\n`) });
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/products/import',
+      headers: { ...headers, cookie },
+      payload: Buffer.from(`--${headers['content-type']!.split('boundary=')[1]}--\r\n`),
+    });
     expect(empty.statusCode).toBe(400);
   });
 });
@@ -109,18 +131,26 @@ describe('serial-range CSV', () => {
     const stored = await upload(t.app, cookie, '/api/v1/serial-ranges/import', good);
     expect(stored.json().data).toMatchObject({ rows: 2, stored: 2, valid: true });
     const list = (await get(`/api/v1/serial-ranges?productId=${p.id}&sort=startSerial`)).json().data;
-    expect(list.items.map((r: { startSerial: string; totalUnits: number }) => `${r.startSerial}/${r.totalUnits}`)).toEqual(['IMP-0001/100', 'IMP-0101/100', 'IMP-0900/100']);
+    expect(list.items.map((r: { startSerial: string; totalUnits: number }) => `${r.startSerial}/${r.totalUnits}`)).toEqual([
+      'IMP-0001/100',
+      'IMP-0101/100',
+      'IMP-0900/100',
+    ]);
     expect((await get(`/api/v1/products/${p.id}`)).json().data.rangeCount).toBe(3);
   });
 
   it('exports what the list shows: filter, search and sort', async () => {
     const a = await addProduct(t.app, cookie, { name: 'Export A' });
     const b = await addProduct(t.app, cookie, { name: 'Export B' });
-    for (let i = 0; i < 5; i++) await postRange(t.app, cookie, rangeBody(a.id, `EXA-${i}00`, `EXA-${i}99`, 100, { productionDate: `2024-01-0${i + 1}` }));
+    for (let i = 0; i < 5; i++)
+      await postRange(t.app, cookie, rangeBody(a.id, `EXA-${i}00`, `EXA-${i}99`, 100, { productionDate: `2024-01-0${i + 1}` }));
     await postRange(t.app, cookie, rangeBody(b.id, 'EXB-100', 'EXB-199', 100));
     const res = await get(`/api/v1/serial-ranges/export.csv?productId=${a.id}&sort=productionDate&order=desc`);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('product,startSerial,endSerial,totalUnits,productionDate,bodyMaterial');
     expect(lines.slice(1)).toEqual([4, 3, 2, 1, 0].map((i) => `Export A,EXA-${i}00,EXA-${i}99,100,2024-01-0${i + 1},`));
     const search = (await get('/api/v1/serial-ranges/export.csv?q=EXB-150')).body.trim().split('\r\n');
@@ -131,11 +161,21 @@ describe('serial-range CSV', () => {
 
   it('walks a long export page by page in order', async () => {
     const p = await addProduct(t.app, cookie, { name: 'Long Export' });
-    const rows = Array.from({ length: 2500 }, (_, i) => `Long Export,LX-${String(i * 10).padStart(6, '0')},LX-${String(i * 10 + 9).padStart(6, '0')},10,2024-01-01`);
+    const rows = Array.from(
+      { length: 2500 },
+      (_, i) => `Long Export,LX-${String(i * 10).padStart(6, '0')},LX-${String(i * 10 + 9).padStart(6, '0')},10,2024-01-01`,
+    );
     const res = await upload(t.app, cookie, '/api/v1/serial-ranges/import', HEADER + rows.join('\n'));
     expect(res.json().data).toMatchObject({ stored: 2500 });
-    for (const [sort, order] of [['startSerial', 'desc'], ['createdAt', 'asc'], ['productName', 'asc']]) {
-      const lines = (await get(`/api/v1/serial-ranges/export.csv?productId=${p.id}&sort=${sort}&order=${order}`)).body.trim().split('\r\n').slice(1);
+    for (const [sort, order] of [
+      ['startSerial', 'desc'],
+      ['createdAt', 'asc'],
+      ['productName', 'asc'],
+    ]) {
+      const lines = (await get(`/api/v1/serial-ranges/export.csv?productId=${p.id}&sort=${sort}&order=${order}`)).body
+        .trim()
+        .split('\r\n')
+        .slice(1);
       expect(lines, `${sort}`).toHaveLength(2500);
       expect(new Set(lines).size).toBe(2500);
       if (sort === 'startSerial') expect(lines[0]).toContain('LX-024990');

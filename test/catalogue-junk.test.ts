@@ -18,7 +18,12 @@ describe('nothing a client sends gives a 500', () => {
     const res = await upload(t.app, cookie, '/api/v1/serial-ranges/import', csv);
     expect(res.statusCode).toBe(200);
     expect(res.json().data.errors[0]).toMatchObject({ row: 2, field: 'product', key: 'validation.invalid' });
-    const p = await upload(t.app, cookie, '/api/v1/products/import', 'name,fluid,pressureFc,temperatureMax,temperatureMin\nA\u0000,water,1,2,1\n');
+    const p = await upload(
+      t.app,
+      cookie,
+      '/api/v1/products/import',
+      'name,fluid,pressureFc,temperatureMax,temperatureMin\nA\u0000,water,1,2,1\n',
+    );
     expect(p.json().data.errors[0]).toMatchObject({ row: 2, field: 'name', key: 'validation.invalid' });
   });
 
@@ -72,7 +77,10 @@ describe('nothing a client sends gives a 500', () => {
     expect(edge.statusCode).toBe(201);
     const products: unknown[] = [
       { name: 'A\u0000B', fluid: 'water', pressureFc: 1, temperatureMax: 1, temperatureMin: 0 },
-      { name: 'ok', connection: 'tab\there', fluid: 'water', pressureFc: 1, temperatureMax: 1, temperatureMin: 0 },{ name: 'x', fluid: 'water', pressureFc: '99999999999999999999', temperatureMax: 1, temperatureMin: 0 }, { name: { $ne: 1 } }];
+      { name: 'ok', connection: 'tab\there', fluid: 'water', pressureFc: 1, temperatureMax: 1, temperatureMin: 0 },
+      { name: 'x', fluid: 'water', pressureFc: '99999999999999999999', temperatureMax: 1, temperatureMin: 0 },
+      { name: { $ne: 1 } },
+    ];
     for (const body of products) {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/products', headers: { cookie }, payload: body as object });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);

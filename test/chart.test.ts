@@ -92,7 +92,9 @@ describe('downsample', () => {
   it('returns samples in ascending time, a subset of the input, for any input', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ t: fc.double({ min: 0, max: 1e4, noNaN: true }), p: fc.double({ min: -10, max: 100, noNaN: true }) }), { maxLength: 600 }),
+        fc.array(fc.record({ t: fc.double({ min: 0, max: 1e4, noNaN: true }), p: fc.double({ min: -10, max: 100, noNaN: true }) }), {
+          maxLength: 600,
+        }),
         fc.integer({ min: 4, max: 300 }),
         (raw, budget) => {
           const ordered = orderedSamples(raw);
@@ -121,7 +123,14 @@ describe('downsample', () => {
   });
 
   it('orders samples by time and drops non-finite values', () => {
-    expect(orderedSamples([{ t: 2, p: 1 }, { t: 1, p: 3 }, { t: Number.NaN, p: 1 }, { t: 3, p: Number.POSITIVE_INFINITY }])).toEqual([
+    expect(
+      orderedSamples([
+        { t: 2, p: 1 },
+        { t: 1, p: 3 },
+        { t: Number.NaN, p: 1 },
+        { t: 3, p: Number.POSITIVE_INFINITY },
+      ]),
+    ).toEqual([
       { t: 1, p: 3 },
       { t: 2, p: 1 },
     ]);
@@ -137,8 +146,28 @@ describe('holdPeriod', () => {
   });
 
   it('is cut at the last sample and falls back to the peak when the pressure never gets there', () => {
-    expect(holdPeriod([{ t: 0, p: 0 }, { t: 10, p: 16 }, { t: 15, p: 16 }], 16, 60)).toEqual({ start: 10, end: 15, reached: true });
-    expect(holdPeriod([{ t: 0, p: 0 }, { t: 5, p: 9 }, { t: 9, p: 8 }], 16, 3)).toEqual({ start: 5, end: 8, reached: false });
+    expect(
+      holdPeriod(
+        [
+          { t: 0, p: 0 },
+          { t: 10, p: 16 },
+          { t: 15, p: 16 },
+        ],
+        16,
+        60,
+      ),
+    ).toEqual({ start: 10, end: 15, reached: true });
+    expect(
+      holdPeriod(
+        [
+          { t: 0, p: 0 },
+          { t: 5, p: 9 },
+          { t: 9, p: 8 },
+        ],
+        16,
+        3,
+      ),
+    ).toEqual({ start: 5, end: 8, reached: false });
   });
 
   it('is null without samples, holding time or test pressure', () => {
@@ -152,7 +181,9 @@ describe('buildChart', () => {
   const box = { x: 0, y: 0, width: 800, height: 360 };
 
   it('draws 10,000 samples as at most two points per unit of width, inside the plot', () => {
-    const chart = buildChart({ samples: testCurve(10_000), testPressure: 16, holdingSeconds: 60 }, box, { labels: { x: 's', y: 'MPa', reference: '16 MPa', hold: 'hold' } });
+    const chart = buildChart({ samples: testCurve(10_000), testPressure: 16, holdingSeconds: 60 }, box, {
+      labels: { x: 's', y: 'MPa', reference: '16 MPa', hold: 'hold' },
+    });
     expect(chart.sampleCount).toBe(10_000);
     expect(chart.drawnCount).toBe(chart.curve.length);
     expect(chart.curve.length).toBeLessThanOrEqual(Math.round(chart.plot.width * 2));
@@ -168,7 +199,9 @@ describe('buildChart', () => {
   });
 
   it('places the reference line at the test pressure and the hold band over the hold', () => {
-    const chart = buildChart({ samples: testCurve(1201), testPressure: 16, holdingSeconds: 60 }, box, { labels: { reference: 'Test pressure 16 MPa', hold: 'Hold 60 s' } });
+    const chart = buildChart({ samples: testCurve(1201), testPressure: 16, holdingSeconds: 60 }, box, {
+      labels: { reference: 'Test pressure 16 MPa', hold: 'Hold 60 s' },
+    });
     const [y0, y1] = chart.yAxis.domain;
     const expectedY = chart.plot.y + chart.plot.height - ((16 - y0) / (y1 - y0)) * chart.plot.height;
     expect(chart.reference!.y1).toBeCloseTo(expectedY, 1);
@@ -211,7 +244,10 @@ describe('buildChart', () => {
 
   it('lays out in any box, e.g. a PDF area in points away from the origin', () => {
     const pdfBox = { x: 50, y: 400, width: 495, height: 200 };
-    const chart = buildChart({ samples: testCurve(3000), testPressure: 16, holdingSeconds: 60 }, pdfBox, { fontSize: 8, labels: { x: 'Time (s)', y: 'Pressure (MPa)' } });
+    const chart = buildChart({ samples: testCurve(3000), testPressure: 16, holdingSeconds: 60 }, pdfBox, {
+      fontSize: 8,
+      labels: { x: 'Time (s)', y: 'Pressure (MPa)' },
+    });
     expect(chart.plot.x).toBeGreaterThan(50);
     expect(chart.plot.y).toBeGreaterThanOrEqual(400);
     expect(chart.plot.y + chart.plot.height).toBeLessThanOrEqual(600);

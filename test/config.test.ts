@@ -24,7 +24,13 @@ describe('configuration', () => {
       TRUST_PROXY: '10.0.0.5',
       LOG_LEVEL: 'warn',
     });
-    expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', publicBaseUrl: 'https://reports.example.com', trustProxy: ['10.0.0.5'], logLevel: 'warn' });
+    expect(c).toMatchObject({
+      port: 8080,
+      dataDir: '/tmp/x',
+      publicBaseUrl: 'https://reports.example.com',
+      trustProxy: ['10.0.0.5'],
+      logLevel: 'warn',
+    });
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
   });
 

@@ -4,14 +4,23 @@ import { csvLine, isFormulaLike, CsvTooLargeError, readCsv } from '../src/server
 
 async function read(chunks: (string | Uint8Array)[]) {
   const out = [];
-  for await (const r of readCsv((async function* () { yield* chunks; })())) out.push(r);
+  for await (const r of readCsv(
+    (async function* () {
+      yield* chunks;
+    })(),
+  ))
+    out.push(r);
   return out;
 }
 
 describe('CSV reader', () => {
   it('reads quotes, escaped quotes, separators and line breaks in cells, CRLF and LF', async () => {
     const rows = await read(['a,b,c\r\n"x, y","say ""hi""","two\nlines"\n1,,3\n']);
-    expect(rows.map((r) => r.fields)).toEqual([['a', 'b', 'c'], ['x, y', 'say "hi"', 'two\nlines'], ['1', '', '3']]);
+    expect(rows.map((r) => r.fields)).toEqual([
+      ['a', 'b', 'c'],
+      ['x, y', 'say "hi"', 'two\nlines'],
+      ['1', '', '3'],
+    ]);
     expect(rows.map((r) => r.row)).toEqual([1, 2, 3]);
     expect(rows.every((r) => !r.malformed)).toBe(true);
   });
@@ -19,7 +28,10 @@ describe('CSV reader', () => {
   it('skips a BOM and blank lines, and reads the last line without a line end', async () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
     const rows = await read([bom, Buffer.from('名稱,b\n\n'), Buffer.from('閥,2')]);
-    expect(rows.map((r) => r.fields)).toEqual([['名稱', 'b'], ['閥', '2']]);
+    expect(rows.map((r) => r.fields)).toEqual([
+      ['名稱', 'b'],
+      ['閥', '2'],
+    ]);
     expect((await read(['\uFEFFa\n'])).map((r) => r.fields)).toEqual([['a']]);
   });
 
@@ -45,18 +57,25 @@ describe('CSV reader', () => {
 
   it('writes what it reads back, and defuses spreadsheet formulas', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(fc.string({ unit: 'grapheme' }).filter((s) => !isFormulaLike(s)), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }), async (table) => {
-        const rows = await read([table.map(csvLine).join('')]);
-        expect(rows.map((r) => r.fields)).toEqual(table.filter((r) => !(r.length === 1 && r[0] === '')));
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.array(
+            fc.string({ unit: 'grapheme' }).filter((s) => !isFormulaLike(s)),
+            { minLength: 2, maxLength: 4 },
+          ),
+          { minLength: 1, maxLength: 5 },
+        ),
+        async (table) => {
+          const rows = await read([table.map(csvLine).join('')]);
+          expect(rows.map((r) => r.fields)).toEqual(table.filter((r) => !(r.length === 1 && r[0] === '')));
+        },
+      ),
     );
     expect(csvLine(['=1+1', '-5', '-1.5', '@x'])).toBe("'=1+1,-5,-1.5,'@x\r\n");
     // Full-width forms, which some spreadsheets fold to = + - @.
     expect(csvLine(['＝1+1', '＋1', '－1', '＠x'])).toBe("'＝1+1,'＋1,'－1,'＠x\r\n");
     // A separator followed by a formula: a spreadsheet splitting on ; or tabs would make it a cell.
-    expect(csvLine(['a;=HYPERLINK("x")', 'b,+1', 'c\t@SUM(1)', 'd; -2+3'])).toBe(
-      `"'a;=HYPERLINK(""x"")","'b,+1",'c\t@SUM(1),'d; -2+3\r\n`,
-    );
+    expect(csvLine(['a;=HYPERLINK("x")', 'b,+1', 'c\t@SUM(1)', 'd; -2+3'])).toBe(`"'a;=HYPERLINK(""x"")","'b,+1",'c\t@SUM(1),'d; -2+3\r\n`);
     expect(csvLine(['a-b', 'x@example.com', 'VB2311-000123', 'a, b'])).toBe('a-b,x@example.com,VB2311-000123,"a, b"\r\n');
   });
 });

@@ -70,10 +70,19 @@ describe('dashboard', () => {
 
     // Shrink range 2 to 40 units and move it to product C; delete range 3.
     const id2 = r2.json().data.id as string;
-    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/serial-ranges/${id2}`, headers: { cookie: staff }, payload: rangeBody(c.id, 'DA-0201', 'DA-0240', 40) });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/serial-ranges/${id2}`,
+      headers: { cookie: staff },
+      payload: rangeBody(c.id, 'DA-0201', 'DA-0240', 40),
+    });
     expect(put.statusCode).toBe(200);
     expect(await dash()).toMatchObject({ serials: { units: 165, ranges: 3 } });
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/serial-ranges/${r3.json().data.id as string}`, headers: { cookie: staff } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/serial-ranges/${r3.json().data.id as string}`,
+      headers: { cookie: staff },
+    });
     expect(del.statusCode).toBe(200);
     expect(await dash()).toMatchObject({ serials: { units: 140, ranges: 2 } });
 
@@ -88,14 +97,18 @@ describe('dashboard', () => {
     // Ranges written and rolled back in one transaction leave the counts as they were.
     await expect(
       t.app.ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date) VALUES (${b.id}, 'DE-', 4, 1, 500, '2024-03-01')`);
+        await tx.execute(
+          sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date) VALUES (${b.id}, 'DE-', 4, 1, 500, '2024-03-01')`,
+        );
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
     expect(await dash()).toMatchObject({ serials: { units: 170, ranges: 4 } });
 
     // Rows in the database agree with the kept counts.
-    const [truth] = rowsOf<{ units: string; ranges: string }>(await exec(sql`SELECT sum(total_units)::text AS units, count(*)::text AS ranges FROM serial_ranges`));
+    const [truth] = rowsOf<{ units: string; ranges: string }>(
+      await exec(sql`SELECT sum(total_units)::text AS units, count(*)::text AS ranges FROM serial_ranges`),
+    );
     expect(truth).toEqual({ units: '170', ranges: '4' });
   });
 
@@ -107,14 +120,23 @@ describe('dashboard', () => {
       expect(res.statusCode).toBe(200);
     };
     const shell = (serial: string, result: string, at: string) => record({ serial, testType: 'shell', result, testedAt: at });
-    const seat = (serial: string, result: string, at: string) => record({ serial, testType: 'seat', testPressure: 1.76, result, testedAt: at });
+    const seat = (serial: string, result: string, at: string) =>
+      record({ serial, testType: 'seat', testPressure: 1.76, result, testedAt: at });
     await send([
-      shell('DA-0001', 'pass', ago(5)), seat('DA-0001', 'pass', ago(5)), // unit 1: first pass
-      shell('DA-0002', 'fail', ago(5)), shell('DA-0002', 'pass', ago(4)), seat('DA-0002', 'pass', ago(4)), // unit 2: shell retested
-      seat('DA-0003', 'pass', ago(5)), shell('DA-0003', 'fail', ago(4)), shell('DA-0003', 'pass', ago(3)), // unit 3: later type failed first
+      shell('DA-0001', 'pass', ago(5)),
+      seat('DA-0001', 'pass', ago(5)), // unit 1: first pass
+      shell('DA-0002', 'fail', ago(5)),
+      shell('DA-0002', 'pass', ago(4)),
+      seat('DA-0002', 'pass', ago(4)), // unit 2: shell retested
+      seat('DA-0003', 'pass', ago(5)),
+      shell('DA-0003', 'fail', ago(4)),
+      shell('DA-0003', 'pass', ago(3)), // unit 3: later type failed first
       shell('DA-0004', 'pass', ago(3)), // unit 4: an earlier failed attempt arrives later (below)
-      shell('DA-0005', 'fail', ago(40 * 24)), shell('DA-0005', 'pass', ago(2)), // unit 5: first tested 40 days ago: outside
-      shell('DA-0006', 'pass', ago(2)), seat('DA-0006', 'fail', ago(2)), seat('DA-0006', 'pass', ago(2)), // unit 6: a tie counts as a fail first
+      shell('DA-0005', 'fail', ago(40 * 24)),
+      shell('DA-0005', 'pass', ago(2)), // unit 5: first tested 40 days ago: outside
+      shell('DA-0006', 'pass', ago(2)),
+      seat('DA-0006', 'fail', ago(2)),
+      seat('DA-0006', 'pass', ago(2)), // unit 6: a tie counts as a fail first
       shell('DA-0007', 'pass', ago(1)), // unit 7: first pass
     ]);
     expect((await dash()).firstPass).toEqual({ units: 6, firstPass: 3 }); // 1, 4, 7 (4's failure not sent yet)
@@ -180,17 +202,24 @@ describe('dashboard', () => {
 
     // Mail: one more failed for good, one queued taken out of the queue.
     const [q] = rowsOf<{ queued: string; failed: string }>(
-      await exec(sql`SELECT count(*) FILTER (WHERE status IN ('queued', 'sending'))::text AS queued, count(*) FILTER (WHERE status = 'failed')::text AS failed FROM mail_outbox`),
+      await exec(
+        sql`SELECT count(*) FILTER (WHERE status IN ('queued', 'sending'))::text AS queued, count(*) FILTER (WHERE status = 'failed')::text AS failed FROM mail_outbox`,
+      ),
     );
     expect(d.mail).toEqual({ queued: Number(q!.queued), failed: Number(q!.failed) });
     await exec(sql`UPDATE mail_outbox SET status = 'failed' WHERE id = (SELECT id FROM mail_outbox WHERE status = 'queued' LIMIT 1)`);
     expect((await dash()).mail).toEqual({ queued: Number(q!.queued) - 1, failed: Number(q!.failed) + 1 });
 
     // Five newest only; a rolled-back insert counts nothing; compaction changes no figure; a delete counts down.
-    for (let i = 0; i < 5; i++) await exec(sql`INSERT INTO search_requests (group_id, source, serial, recipient_email, language, status) VALUES (gen_random_uuid(), 'request', 'X-2', ${`v${i}@example.com`}, 'en', 'held')`);
+    for (let i = 0; i < 5; i++)
+      await exec(
+        sql`INSERT INTO search_requests (group_id, source, serial, recipient_email, language, status) VALUES (gen_random_uuid(), 'request', 'X-2', ${`v${i}@example.com`}, 'en', 'held')`,
+      );
     await expect(
       t.app.ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`INSERT INTO search_requests (group_id, source, serial, language, status) VALUES (gen_random_uuid(), 'lookup', 'X-3', 'en', 'not-found')`);
+        await tx.execute(
+          sql`INSERT INTO search_requests (group_id, source, serial, language, status) VALUES (gen_random_uuid(), 'lookup', 'X-3', 'en', 'not-found')`,
+        );
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

@@ -24,7 +24,9 @@ const demo = SIZES.demo;
 const products = generateProducts(seededRandom(1), demo.products);
 const plan = { count: demo.records, sampledShare: demo.sampledShare, days: demo.productionDays, today };
 const rangeOf = new Map<string, GeneratedRange>();
-const records = (): GeneratedRecord[] => [...generateRecords(seededRandom(3), seededRandom(2), products, demo.ranges, plan, (serial, range) => rangeOf.set(serial, range))];
+const records = (): GeneratedRecord[] => [
+  ...generateRecords(seededRandom(3), seededRandom(2), products, demo.ranges, plan, (serial, range) => rangeOf.set(serial, range)),
+];
 const all = records();
 
 const derived = new Map<string, ReturnType<typeof deriveRequirement>>();
@@ -50,7 +52,10 @@ function verdictOf(r: GeneratedRecord): 'conforms' | 'nonconforming' | 'not-asse
     (q.pressureMin !== null && r.testPressure < q.pressureMin) ||
     (q.pressureMax !== null && r.testPressure > q.pressureMax) ||
     Math.min(r.holdingSeconds, held ?? r.holdingSeconds) < q.holdMin ||
-    (lv !== null && lv !== 0 && q.leakage.kind !== 'any' && (q.leakage.kind === 'none' || r.leakageUnit !== q.leakage.kind || lv > q.leakage.max!));
+    (lv !== null &&
+      lv !== 0 &&
+      q.leakage.kind !== 'any' &&
+      (q.leakage.kind === 'none' || r.leakageUnit !== q.leakage.kind || lv > q.leakage.max!));
   return bad ? 'nonconforming' : 'conforms';
 }
 
@@ -83,7 +88,8 @@ describe('the demo data generator', () => {
       expect(p.seatType).toBe(p.valveType === 'ball' || p.valveType === 'butterfly' ? 'soft' : 'metal');
       if (p.testStandard === 'api-598') expect(p.pressureClass).toMatch(/^CL/);
       if (p.testStandard === 'en-12266-1') expect(p.pressureClass).toMatch(/^PN/);
-      if (p.testStandard === 'en-12266-1' || p.testStandard === 'iso-5208') expect(p.leakageRate).toBe(p.seatType === 'soft' ? 'A' : p.testStandard === 'iso-5208' ? 'C' : 'D');
+      if (p.testStandard === 'en-12266-1' || p.testStandard === 'iso-5208')
+        expect(p.leakageRate).toBe(p.seatType === 'soft' ? 'A' : p.testStandard === 'iso-5208' ? 'C' : 'D');
       else expect(p.leakageRate).toBeNull();
       // everything a standard needs is there: the requirement derives
       if (p.testStandard) expect(deriveRequirement(p, p.material), p.name).not.toBeNull();
@@ -133,7 +139,13 @@ describe('the demo data generator', () => {
       if (serial === last) continue;
       const product = rangeOf.get(serial)!.product;
       for (const t of requiredTests(products[product]!)) if (!types.has(t)) problems.push(`${serial}: no ${t} test`);
-      if ([...types].sort().join() !== planned[product]!.map((t) => t.testType).sort().join()) problems.push(`${serial}: tests ${[...types].join()}`);
+      if (
+        [...types].sort().join() !==
+        planned[product]!.map((t) => t.testType)
+          .sort()
+          .join()
+      )
+        problems.push(`${serial}: tests ${[...types].join()}`);
     }
     // the conforming passes: at or slightly over the minimum pressure (a gas test within its band), at least
     // the minimum hold, leakage within the allowance (none on a backseat)
@@ -142,13 +154,15 @@ describe('the demo data generator', () => {
       if (r.result !== 'pass' || verdicts[i] === 'nonconforming') continue;
       const q = plannedOf(r);
       if (r.testPressure < q.pressureMin!) fail(r, `pressure ${r.testPressure} < ${q.pressureMin}`);
-      if (q.pressureMax !== null ? r.testPressure > q.pressureMax : r.testPressure >= q.pressureMin! * 1.15) fail(r, `pressure ${r.testPressure} too high`);
+      if (q.pressureMax !== null ? r.testPressure > q.pressureMax : r.testPressure >= q.pressureMin! * 1.15)
+        fail(r, `pressure ${r.testPressure} too high`);
       if (r.holdingSeconds < q.holdMin) fail(r, `hold ${r.holdingSeconds} < ${q.holdMin}`);
       if (r.testType === 'shell') {
         if (r.leakageValue !== null) fail(r, 'shell leakage');
       } else if (q.leakage.kind === 'none' || r.testType === 'backseat') {
         if (r.leakageValue !== 0) fail(r, `leakage ${r.leakageValue} where none is allowed`);
-      } else if (r.leakageUnit !== q.leakage.kind || r.leakageValue! > q.leakage.max!) fail(r, `leakage ${r.leakageValue} ${r.leakageUnit} over ${q.leakage.max} ${q.leakage.kind}`);
+      } else if (r.leakageUnit !== q.leakage.kind || r.leakageValue! > q.leakage.max!)
+        fail(r, `leakage ${r.leakageValue} ${r.leakageUnit} over ${q.leakage.max} ${q.leakage.kind}`);
     }
     // units without a standard are not judged; the others are (but for EN 12266-1's backseat, which it has no rule for)
     for (let i = 0; i < all.length; i++) {
@@ -181,7 +195,9 @@ describe('the demo data generator', () => {
     expect(disagreeingUnits.size / units.size).toBeLessThan(0.01);
     expect(disagreements.some((r) => r.testType === 'backseat' && r.leakageValue! > 0)).toBe(true);
     // most were retested and conform now; a few never were (the release gate holds those units)
-    const retested = disagreements.filter((d) => all.some((r, i) => r.serial === d.serial && r.testType === d.testType && r.testedAt > d.testedAt && verdicts[i] === 'conforms'));
+    const retested = disagreements.filter((d) =>
+      all.some((r, i) => r.serial === d.serial && r.testType === d.testType && r.testedAt > d.testedAt && verdicts[i] === 'conforms'),
+    );
     expect(retested.length).toBeGreaterThan(0);
     expect(retested.length).toBeLessThan(disagreements.length);
     for (const d of disagreements) if (Date.parse(d.testedAt) < today - 100 * DAY) expect(retested).toContain(d);
@@ -206,7 +222,11 @@ describe('the demo data generator', () => {
     const ratio = (r: GeneratedRecord) => r.testPressure / plannedOf(r).pressureMin!;
     expect(factorTests.filter((r) => ratio(r) < 0.999)).toEqual([]);
     const mean = (bench: string, fromDays: number, toDays: number) => {
-      const xs = factorTests.filter((r) => r.machine === bench && Date.parse(r.testedAt) >= today - fromDays * DAY && Date.parse(r.testedAt) < today - toDays * DAY).map(ratio);
+      const xs = factorTests
+        .filter(
+          (r) => r.machine === bench && Date.parse(r.testedAt) >= today - fromDays * DAY && Date.parse(r.testedAt) < today - toDays * DAY,
+        )
+        .map(ratio);
       expect(xs.length).toBeGreaterThan(20);
       return xs.reduce((a, b) => a + b, 0) / xs.length;
     };
@@ -236,7 +256,14 @@ describe('the demo data generator', () => {
     expect(SIZES.demo.requestDays).toBe(60);
     for (const seed of [1, 4, 7]) {
       const now = today + 9 * 3600_000 + seed * 1000;
-      const rows = [...generateRequests(seededRandom(seed + 3), { count: SIZES.demo.requests, days: SIZES.demo.requestDays, now, serials: ['GV50-000001', 'BF300-000123'] })];
+      const rows = [
+        ...generateRequests(seededRandom(seed + 3), {
+          count: SIZES.demo.requests,
+          days: SIZES.demo.requestDays,
+          now,
+          serials: ['GV50-000001', 'BF300-000123'],
+        }),
+      ];
       expect(rows).toHaveLength(SIZES.demo.requests);
       const times = rows.map((r) => r.createdAt!.getTime());
       expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);

@@ -21,7 +21,14 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Starts the demo server, waits for its closing line (a new password command), stops it; answers stdout. */
 async function runDemo(port: number, check: (url: string, out: string) => Promise<void>): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_SIZE: 'small', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_SIZE: 'small',
+    LOG_LEVEL: 'warn',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PUBLIC_BASE_URL']) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -55,7 +62,11 @@ describe('npm run demo', () => {
     let accounts: Array<{ role: string; email: string; password: string }> = [];
     let serial = '';
     await runDemo(port, async (url, out) => {
-      accounts = [...out.matchAll(/^\s+(admin|staff)\s+(\S+)\s+password: (\S+)$/gm)].map((m) => ({ role: m[1]!, email: m[2]!, password: m[3]! }));
+      accounts = [...out.matchAll(/^\s+(admin|staff)\s+(\S+)\s+password: (\S+)$/gm)].map((m) => ({
+        role: m[1]!,
+        email: m[2]!,
+        password: m[3]!,
+      }));
       expect(accounts.map((a) => a.role)).toEqual(['admin', 'staff']);
       for (const a of accounts) {
         const res = await signIn(url, a.email, a.password);

@@ -29,7 +29,8 @@ import { startServer, uploadFile, type ServerProcess } from './helpers/server-pr
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const mnt = onPostgres ? path.join(os.tmpdir(), 'trc-disk-unused') : fs.mkdtempSync(path.join(os.tmpdir(), 'trc-disk-'));
 const mounted = onPostgres ? undefined : spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=128m', 'tmpfs', mnt], { encoding: 'utf8' });
-const why = !mounted || mounted.status === 0 ? undefined : `cannot mount a tmpfs (needs root): ${(mounted.stderr || String(mounted.error)).trim()}`;
+const why =
+  !mounted || mounted.status === 0 ? undefined : `cannot mount a tmpfs (needs root): ${(mounted.stderr || String(mounted.error)).trim()}`;
 const filler = path.join(mnt, 'filler');
 
 /** Writes zeros until the filesystem is full (ENOSPC); returns the bytes written. */
@@ -122,7 +123,9 @@ describe.skipIf(onPostgres || why)('a full disk under DATA_DIR', () => {
       textBody: 'Attached.',
       htmlBody: null,
       // Larger than what is left, so that the write starts and is cut off.
-      attachments: [{ filename: 'report.pdf', contentType: 'application/pdf', contentBase64: Buffer.alloc(2 * 1024 * 1024, 7).toString('base64') }],
+      attachments: [
+        { filename: 'report.pdf', contentType: 'application/pdf', contentBase64: Buffer.alloc(2 * 1024 * 1024, 7).toString('base64') },
+      ],
       createdAt: new Date(),
     } as unknown as OutboxRow;
 
@@ -136,7 +139,10 @@ describe.skipIf(onPostgres || why)('a full disk under DATA_DIR', () => {
     } finally {
       fs.closeSync(fd);
     }
-    const err = await transport.send(row).then(() => undefined, (e: unknown) => e);
+    const err = await transport.send(row).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((err as NodeJS.ErrnoException | undefined)?.code).toBe('ENOSPC');
     expect(classifySendError(err).permanent).toBe(false); // the worker retries it
     expect(fs.readdirSync(outbox)).toEqual([]);

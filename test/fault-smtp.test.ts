@@ -62,7 +62,12 @@ it('delivers every email of a 200-request burst once after the SMTP server comes
   };
   // 4, 8, 16, 20, 20 s (±20 %) between the six attempts: the first message of the burst has its last attempt
   // after 54 s at the earliest, so the burst (20-40 s on a busy machine) and the outage fit in that budget.
-  worker = startMailWorker({ db: t.app.ctx.db, transport: createMailTransport(t.config, log), log, retryPolicy: { baseDelayMs: 4_000, maxDelayMs: 20_000, jitter: 0.2 } });
+  worker = startMailWorker({
+    db: t.app.ctx.db,
+    transport: createMailTransport(t.config, log),
+    log,
+    retryPolicy: { baseDelayMs: 4_000, maxDelayMs: 20_000, jitter: 0.2 },
+  });
   const burstStart = Date.now();
 
   // The burst: 200 requests, five at a time (the test database's pool has 5 connections; more at once only
@@ -87,7 +92,11 @@ it('delivers every email of a 200-request burst once after the SMTP server comes
   const rows = () => t.app.ctx.db.select().from(searchRequests).where(inArray(searchRequests.groupId, groups));
 
   // Every message tried and refused at least once; the search requests say so and stay queued.
-  await until(async () => (await rows()).every((r) => r.attempts >= 1 && r.lastError !== null), 60_000, 'a failed attempt of every message');
+  await until(
+    async () => (await rows()).every((r) => r.attempts >= 1 && r.lastError !== null),
+    60_000,
+    'a failed attempt of every message',
+  );
   const during = await rows();
   expect(during).toHaveLength(REQUESTS);
   for (const r of during) {
@@ -98,7 +107,10 @@ it('delivers every email of a 200-request burst once after the SMTP server comes
   // What the Searches screen shows: every request of the burst still on its way, with its attempts and error.
   const admin = await staffCookie(t, { role: 'admin' });
   const screen = async (status?: string) => {
-    const res = await t.app.inject({ url: `/api/v1/search-requests?serial=${encodeURIComponent(c.prefix)}&pageSize=all${status ? `&status=${status}` : ''}`, headers: { cookie: admin } });
+    const res = await t.app.inject({
+      url: `/api/v1/search-requests?serial=${encodeURIComponent(c.prefix)}&pageSize=all${status ? `&status=${status}` : ''}`,
+      headers: { cookie: admin },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().data as { total: number; items: { status: string; attempts: number; lastError: string | null }[] };
   };
@@ -132,7 +144,10 @@ it('delivers every email of a 200-request burst once after the SMTP server comes
   expect((await screen('sent')).total).toBe(REQUESTS);
   expect((await screen('queued')).total).toBe(0);
   const [outbox] = await t.app.ctx.db
-    .select({ sent: sql<number>`count(*) FILTER (WHERE ${mailOutbox.status} = 'sent')::int`, other: sql<number>`count(*) FILTER (WHERE ${mailOutbox.status} <> 'sent')::int` })
+    .select({
+      sent: sql<number>`count(*) FILTER (WHERE ${mailOutbox.status} = 'sent')::int`,
+      other: sql<number>`count(*) FILTER (WHERE ${mailOutbox.status} <> 'sent')::int`,
+    })
     .from(mailOutbox);
   expect(outbox).toEqual({ sent: REQUESTS, other: 0 });
   console.log(

@@ -31,7 +31,17 @@ const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 75_000);
 
 /** Tables whose row count must not move on a refused request. Logs of refusals (audit log, recorded
  * searches, spent challenges, counters) are left out: writing those on a refusal is their purpose. */
-const MAIN_TABLES = ['users', 'password_resets', 'machines', 'test_records', 'products', 'serial_ranges', 'mail_outbox', 'settings', 'reports'];
+const MAIN_TABLES = [
+  'users',
+  'password_resets',
+  'machines',
+  'test_records',
+  'products',
+  'serial_ranges',
+  'mail_outbox',
+  'settings',
+  'reports',
+];
 
 type Role = 'admin' | 'staff' | 'bench' | 'anonymous';
 
@@ -155,7 +165,14 @@ function junkValue(depth: number): fc.Arbitrary<unknown> {
   return fc.oneof(
     { weight: 4, arbitrary: leaf },
     { weight: 1, arbitrary: fc.array(junkValue(depth + 1), { maxLength: 3 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'toString')), junkValue(depth + 1), { maxKeys: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'toString')),
+        junkValue(depth + 1),
+        { maxKeys: 3 },
+      ),
+    },
   );
 }
 
@@ -179,8 +196,13 @@ function stringFor(s: JsonSchema): fc.Arbitrary<string> {
 function numberFor(s: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   const lo = s.minimum ?? -1e6;
   const hi = s.maximum ?? 1e6;
-  const inRange = integer ? fc.integer({ min: Math.max(lo, -(2 ** 31)), max: Math.min(hi, 2 ** 31) }) : fc.double({ min: lo, max: hi, noNaN: true });
-  return fc.oneof({ weight: 4, arbitrary: inRange }, { weight: 1, arbitrary: fc.constantFrom(lo - 1, hi + 1, 0.5, -0, 2 ** 53 + 2, -1e308, 1e308) });
+  const inRange = integer
+    ? fc.integer({ min: Math.max(lo, -(2 ** 31)), max: Math.min(hi, 2 ** 31) })
+    : fc.double({ min: lo, max: hi, noNaN: true });
+  return fc.oneof(
+    { weight: 4, arbitrary: inRange },
+    { weight: 1, arbitrary: fc.constantFrom(lo - 1, hi + 1, 0.5, -0, 2 ** 53 + 2, -1e308, 1e308) },
+  );
 }
 
 /** A value shaped by `s` most of the time, or junk of any type. */
@@ -212,21 +234,32 @@ function shaped(s: JsonSchema, depth: number): fc.Arbitrary<unknown> {
       if (depth > 3 || !s.properties) return fc.dictionary(fc.string({ maxLength: 6 }), junkValue(depth + 1), { maxKeys: 2 });
       const required = new Set(s.required ?? []);
       const fields = Object.entries(s.properties).map(([k, v]) =>
-        fc.option(valueFor(v, depth + 1).map((x) => [k, x] as const), { freq: required.has(k) ? 12 : 2, nil: undefined }),
+        fc.option(
+          valueFor(v, depth + 1).map((x) => [k, x] as const),
+          { freq: required.has(k) ? 12 : 2, nil: undefined },
+        ),
       );
       const extra = fc.option(fc.tuple(fc.string({ maxLength: 10 }), junkValue(depth + 1)), { freq: 4, nil: undefined });
-      return fc.tuple(fc.tuple(...fields), extra).map(([fs, ex]) => Object.fromEntries([...fs.filter((f) => f !== undefined), ...(ex ? [ex] : [])]));
+      return fc
+        .tuple(fc.tuple(...fields), extra)
+        .map(([fs, ex]) => Object.fromEntries([...fs.filter((f) => f !== undefined), ...(ex ? [ex] : [])]));
     }
     default:
       // No schema (e.g. a bench's records, checked by the route itself): real-looking records, some spoilt.
       return fc.oneof(
         junkValue(depth),
-        fc.record({ field: fc.constantFrom('serial', 'testType', 'testPressure', 'samples', 'testedAt', 'recordId', 'result'), value: junkValue(depth + 1), drop: fc.boolean() }).map(({ field, value, drop }) => {
-          const r = record({ serial: knownSerial });
-          if (drop) delete r[field];
-          else r[field] = value;
-          return r;
-        }),
+        fc
+          .record({
+            field: fc.constantFrom('serial', 'testType', 'testPressure', 'samples', 'testedAt', 'recordId', 'result'),
+            value: junkValue(depth + 1),
+            drop: fc.boolean(),
+          })
+          .map(({ field, value, drop }) => {
+            const r = record({ serial: knownSerial });
+            if (drop) delete r[field];
+            else r[field] = value;
+            return r;
+          }),
         fc.constant(null).map(() => record({ serial: knownSerial })),
       );
   }
@@ -237,19 +270,38 @@ function deepJson(depth: number, kind: 'array' | 'object'): string {
 }
 
 /** Multipart headers busboy cannot use with the body that follows: no boundary, one too long, a body cut short. */
-const MULTIPART_TYPES = ['multipart/form-data', 'multipart/form-data; boundary=', `multipart/form-data; boundary=${'b'.repeat(300)}`, 'multipart/form-data; boundary=x', 'multipart/mixed; boundary=x'];
-const TRUNCATED_PART = '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nname,fluid\r\n';
+const MULTIPART_TYPES = [
+  'multipart/form-data',
+  'multipart/form-data; boundary=',
+  `multipart/form-data; boundary=${'b'.repeat(300)}`,
+  'multipart/form-data; boundary=x',
+  'multipart/mixed; boundary=x',
+];
+const TRUNCATED_PART =
+  '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nname,fluid\r\n';
 
 function multipartJunk(content: string | Buffer, withFile: boolean): { payload: Buffer; contentType: string } {
   const boundary = `----fuzz${randomBytes(6).toString('hex')}`;
   const head = withFile
     ? `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="fuzz.csv"\r\nContent-Type: text/csv\r\n\r\n`
     : `--${boundary}\r\nContent-Disposition: form-data; name="other"\r\n\r\n`;
-  return { payload: Buffer.concat([Buffer.from(head), Buffer.isBuffer(content) ? content : Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    payload: Buffer.concat([
+      Buffer.from(head),
+      Buffer.isBuffer(content) ? content : Buffer.from(content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 const csvJunk = fc.oneof(
-  fc.array(fc.array(fc.oneof(oddString, fc.string({ maxLength: 20 })), { maxLength: 12 }).map((cells) => cells.join(',')), { maxLength: 6 }).map((lines) => lines.join('\n')),
+  fc
+    .array(
+      fc.array(fc.oneof(oddString, fc.string({ maxLength: 20 })), { maxLength: 12 }).map((cells) => cells.join(',')),
+      { maxLength: 6 },
+    )
+    .map((lines) => lines.join('\n')),
   fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)),
   fc.constantFrom('\uFEFF', 'a,b\n"unterminated', '\u0000\u0000', 'PK\u0003\u0004', '%PDF-1.4\n', '\x89PNG\r\n\x1a\n'),
 );
@@ -258,17 +310,46 @@ function bodyFor(op: Operation): fc.Arbitrary<Drawn['body']> {
   const json = (v: unknown) => ({ payload: JSON.stringify(v) ?? 'null', contentType: 'application/json' });
   const malformed: fc.WeightedArbitrary<Drawn['body']>[] = [
     { weight: 2, arbitrary: junkValue(0).map(json) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '[1,]', '', 'nul', '\u0000', '{"a":1}{"b":2}', '"\uD800"', '{"__proto__":{"x":1}}').map((p) => ({ payload: p, contentType: 'application/json' })) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(([d, k]) => ({ payload: deepJson(d, k), contentType: 'application/json' })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json; charset=latin1', 'application/octet-stream', 'multipart/form-data'), junkValue(0)).map(([ct, v]) => ({ payload: JSON.stringify(v) ?? 'x=1', contentType: ct })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('{', '{"a":', '[1,]', '', 'nul', '\u0000', '{"a":1}{"b":2}', '"\uD800"', '{"__proto__":{"x":1}}')
+        .map((p) => ({ payload: p, contentType: 'application/json' })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>)
+        .map(([d, k]) => ({ payload: deepJson(d, k), contentType: 'application/json' })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/xml',
+            'application/json; charset=latin1',
+            'application/octet-stream',
+            'multipart/form-data',
+          ),
+          junkValue(0),
+        )
+        .map(([ct, v]) => ({ payload: JSON.stringify(v) ?? 'x=1', contentType: ct })),
+    },
     { weight: 1, arbitrary: fc.tuple(csvJunk, fc.boolean()).map(([c, withFile]) => multipartJunk(c, withFile)) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...MULTIPART_TYPES), csvJunk).map(([ct, c]) => ({ payload: c, contentType: ct })) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   ];
   const ordinary: fc.WeightedArbitrary<Drawn['body']>[] = op.jsonBody
     ? [{ weight: 8, arbitrary: valueFor(op.jsonBody).map(json) }]
-    : [{ weight: 3, arbitrary: fc.tuple(csvJunk, fc.constant(true)).map(([c, f]) => multipartJunk(c, f)) }, { weight: 1, arbitrary: fc.constant({ payload: '{}', contentType: 'application/json' }) }];
-  if (op.method === 'GET') return fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: junkValue(0).map(json) });
+    : [
+        { weight: 3, arbitrary: fc.tuple(csvJunk, fc.constant(true)).map(([c, f]) => multipartJunk(c, f)) },
+        { weight: 1, arbitrary: fc.constant({ payload: '{}', contentType: 'application/json' }) },
+      ];
+  if (op.method === 'GET')
+    return fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: junkValue(0).map(json) });
   return fc.oneof(...ordinary, ...malformed);
 }
 
@@ -285,10 +366,35 @@ function queryFor(op: Operation): fc.Arbitrary<string> {
   const params = op.parameters.filter((p) => p.in === 'query');
   const one = (name: string, v: unknown): string[] =>
     Array.isArray(v) ? v.flatMap((x) => one(name, x)) : [`${enc(name)}=${enc(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}`];
-  const fields = params.map((p) => fc.option(valueFor(p.schema).map((v) => one(p.name, v)), { freq: 2, nil: undefined }));
-  const raw = fc.constantFrom('%', '%E0%A4%A', 'a[b]=1&a[c]=2', '__proto__[x]=1', 'page=1&page=2', '&&&=', '=x', 'q=%00', 'q=%ED%A0%80', 'q=%C0%AF', `q=${'%41'.repeat(3000)}`);
+  const fields = params.map((p) =>
+    fc.option(
+      valueFor(p.schema).map((v) => one(p.name, v)),
+      { freq: 2, nil: undefined },
+    ),
+  );
+  const raw = fc.constantFrom(
+    '%',
+    '%E0%A4%A',
+    'a[b]=1&a[c]=2',
+    '__proto__[x]=1',
+    'page=1&page=2',
+    '&&&=',
+    '=x',
+    'q=%00',
+    'q=%ED%A0%80',
+    'q=%C0%AF',
+    `q=${'%41'.repeat(3000)}`,
+  );
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(...fields).map((fs) => fs.filter((f) => f !== undefined).flat().join('&')) },
+    {
+      weight: 6,
+      arbitrary: fc.tuple(...fields).map((fs) =>
+        fs
+          .filter((f) => f !== undefined)
+          .flat()
+          .join('&'),
+      ),
+    },
     { weight: 1, arbitrary: raw },
     { weight: 1, arbitrary: fc.constant('') },
   );
@@ -299,7 +405,24 @@ function segmentFor(): fc.Arbitrary<string> {
     { weight: 3, arbitrary: fc.constantFrom(...(known.length ? known : ['x'])).map(enc) },
     { weight: 2, arbitrary: fc.uuid() },
     { weight: 2, arbitrary: oddString.map((s) => enc(s.slice(0, 5000)) || '%20') },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%ZZ', '%ED%A0%80', '%C0%AF', '..', '%2e%2e', '%2F', 'a%00b', 'null', '-1', '0', '99999999999999999999', randomUUID().toUpperCase()) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%ZZ',
+        '%ED%A0%80',
+        '%C0%AF',
+        '..',
+        '%2e%2e',
+        '%2F',
+        'a%00b',
+        'null',
+        '-1',
+        '0',
+        '99999999999999999999',
+        randomUUID().toUpperCase(),
+      ),
+    },
   );
 }
 
@@ -317,7 +440,8 @@ interface Template {
 async function templateFor(op: Operation): Promise<Template | undefined> {
   if (!op.jsonBody?.properties || op.method === 'GET' || op.method === 'DELETE') return undefined;
   const fields = Object.keys(op.jsonBody.properties);
-  const pick = (o: unknown) => (o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).filter(([k]) => fields.includes(k))) : {});
+  const pick = (o: unknown) =>
+    o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).filter(([k]) => fields.includes(k))) : {};
   const read = async (url: string) => {
     const res = await t.app.inject({ url, headers: { cookie: sessions.admin.cookie } });
     return res.statusCode === 200 ? (res.json() as { data?: unknown }).data : undefined;
@@ -359,7 +483,13 @@ function requestFor(op: Operation, template?: Template): fc.Arbitrary<Drawn> {
       const body: Record<string, unknown> = { ...template.body };
       if (how === 'drop') delete body[key];
       if (how === 'spoil') body[value[0]] = value[1];
-      return { role, origin: 'same', path: template.path, query: '', body: { payload: JSON.stringify(body), contentType: 'application/json' } };
+      return {
+        role,
+        origin: 'same',
+        path: template.path,
+        query: '',
+        body: { payload: JSON.stringify(body), contentType: 'application/json' },
+      };
     });
   return fc.oneof({ weight: 2, arbitrary: general }, { weight: 1, arbitrary: nearValid });
 }
@@ -389,12 +519,19 @@ async function keepSignedIn(): Promise<void> {
     const me = await t.app.inject({ url: '/api/v1/auth/me', headers: { cookie: sessions[role].cookie } });
     if (me.statusCode !== 200 || me.json().data?.role !== role) await newSession(role);
   }
-  const bench = await t.app.inject({ method: 'POST', url: '/api/v1/machine-data', headers: { authorization: `Bearer ${benchKey}` }, payload: { records: [] } });
+  const bench = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/machine-data',
+    headers: { authorization: `Bearer ${benchKey}` },
+    payload: { records: [] },
+  });
   if (bench.statusCode === 401) benchKey = (await createBench(t.app, sessions.admin.cookie)).key;
 }
 
 function describeRequest(op: Operation, d: Drawn): string {
-  const body = d.body ? `${d.body.contentType ?? '(no type)'} ${String(d.body.payload).slice(0, 200)}${String(d.body.payload).length > 200 ? `… (${d.body.payload.length} chars)` : ''}` : '(no body)';
+  const body = d.body
+    ? `${d.body.contentType ?? '(no type)'} ${String(d.body.payload).slice(0, 200)}${String(d.body.payload).length > 200 ? `… (${d.body.payload.length} chars)` : ''}`
+    : '(no body)';
   return `${op.method} ${d.path}${d.query ? `?${d.query.slice(0, 200)}` : ''} as ${d.role}, origin ${d.origin}, body ${body}`;
 }
 
@@ -409,33 +546,67 @@ beforeAll(async () => {
   await t.app.inject({ method: 'POST', url: '/api/v1/public/lookup', payload: { serial: cat.serial(2) }, remoteAddress: randomIp() });
   await refreshKnown();
   const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
-    paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+    paths: Record<
+      string,
+      Record<string, { parameters?: Operation['parameters']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>
+    >;
   };
   operations = Object.entries(doc.paths).flatMap(([p, ops]) =>
     Object.entries(ops)
       .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-      .map(([m, o]) => ({ method: m.toUpperCase(), path: p, parameters: o.parameters ?? [], jsonBody: o.requestBody?.content?.['application/json']?.schema })),
+      .map(([m, o]) => ({
+        method: m.toUpperCase(),
+        path: p,
+        parameters: o.parameters ?? [],
+        jsonBody: o.requestBody?.content?.['application/json']?.schema,
+      })),
   );
-  console.log(`fuzz-openapi: seed ${SEED} (FUZZ_SEED=${SEED} to reproduce), ${RUNS} requests per operation, ${operations.length} operations`);
+  console.log(
+    `fuzz-openapi: seed ${SEED} (FUZZ_SEED=${SEED} to reproduce), ${RUNS} requests per operation, ${operations.length} operations`,
+  );
 }, 180_000);
 afterAll(() => t?.close());
 
 describe('OpenAPI fuzz', () => {
   it('walks the operations of the document', () => {
     const keys = operations.map((o) => `${o.method} ${o.path}`);
-    expect(keys).toEqual(expect.arrayContaining(['POST /api/v1/public/lookup', 'POST /api/v1/machine-data', 'PATCH /api/v1/staff/{id}', 'POST /api/v1/auth/logout']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/public/lookup',
+        'POST /api/v1/machine-data',
+        'PATCH /api/v1/staff/{id}',
+        'POST /api/v1/auth/logout',
+      ]),
+    );
     expect(operations.length).toBeGreaterThan(50);
   });
 
   it('refuses a malformed multipart body with 400 on every upload route (they were 500s)', async () => {
-    const uploads = operations.filter((o) => ['POST', 'PUT'].includes(o.method) && /import|logo|certificate$/.test(o.path) && !o.path.includes('{'));
+    const uploads = operations.filter(
+      (o) => ['POST', 'PUT'].includes(o.method) && /import|logo|certificate$/.test(o.path) && !o.path.includes('{'),
+    );
     expect(uploads.length).toBeGreaterThanOrEqual(4);
     const wrong: string[] = [];
     for (const op of uploads) {
-      for (const [contentType, payload] of [...MULTIPART_TYPES.map((ct) => [ct, 'false']), ['multipart/form-data; boundary=x', TRUNCATED_PART], ['multipart/form-data', '']]) {
-        const res = await t.app.inject({ method: op.method as 'POST', url: op.path, headers: { cookie: sessions.admin.cookie, origin: ORIGIN, 'content-type': contentType! }, payload });
-        if (res.statusCode !== 400 && res.statusCode !== 415) wrong.push(`${op.method} ${op.path} ${contentType} → ${res.statusCode} ${res.body.slice(0, 120)}`);
-        else if (res.statusCode === 400 && contentType!.startsWith('multipart/form-data') && res.json().error.key !== 'errors.malformedUpload') wrong.push(`${op.method} ${op.path} ${contentType} → ${res.json().error.key}`);
+      for (const [contentType, payload] of [
+        ...MULTIPART_TYPES.map((ct) => [ct, 'false']),
+        ['multipart/form-data; boundary=x', TRUNCATED_PART],
+        ['multipart/form-data', ''],
+      ]) {
+        const res = await t.app.inject({
+          method: op.method as 'POST',
+          url: op.path,
+          headers: { cookie: sessions.admin.cookie, origin: ORIGIN, 'content-type': contentType! },
+          payload,
+        });
+        if (res.statusCode !== 400 && res.statusCode !== 415)
+          wrong.push(`${op.method} ${op.path} ${contentType} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        else if (
+          res.statusCode === 400 &&
+          contentType!.startsWith('multipart/form-data') &&
+          res.json().error.key !== 'errors.malformedUpload'
+        )
+          wrong.push(`${op.method} ${op.path} ${contentType} → ${res.json().error.key}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -478,7 +649,12 @@ describe('OpenAPI fuzz', () => {
       if (alive.statusCode !== 200) problems.push(`after ${op.method} ${op.path}: /healthz ${alive.statusCode}`);
     }
     console.log(`fuzz-openapi: near-valid writes from an existing record for ${templated.length} operations (${templated.join(', ')})`);
-    console.log(`fuzz-openapi: ${sent} requests, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    console.log(
+      `fuzz-openapi: ${sent} requests, statuses ${[...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+    );
     expect(sent).toBeGreaterThan(operations.length);
     expect(problems, `seed ${SEED}`).toEqual([]);
   }, 240_000);

@@ -11,7 +11,13 @@ describe('message catalogues', () => {
 
   it('keeps the original error catalogue texts', () => {
     expect(flattenKeys(catalogues.en)).toEqual(
-      expect.arrayContaining(['errors.userNotFound', 'errors.emailOrPasswordWrong', 'errors.emailNotExists', 'errors.productNotFound', 'errors.serialNotFound']),
+      expect.arrayContaining([
+        'errors.userNotFound',
+        'errors.emailOrPasswordWrong',
+        'errors.emailNotExists',
+        'errors.productNotFound',
+        'errors.serialNotFound',
+      ]),
     );
   });
 });

@@ -55,7 +55,10 @@ async function transactionOpen(multiStatement = false): Promise<boolean> {
     // multiStatement: a transaction that has gone past its first statement (not one statement on its own,
     // such as the bench-key lookup before the batch's transaction).
     const which = multiStatement ? `AND (xact_start < query_start OR state = 'idle in transaction')` : '';
-    const res = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL ${which} AND pid <> pg_backend_pid()`, [new URL(scratch!.url).pathname.slice(1)]);
+    const res = await client.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL ${which} AND pid <> pg_backend_pid()`,
+      [new URL(scratch!.url).pathname.slice(1)],
+    );
     return res.rows[0].n > 0;
   } finally {
     await client.end();
@@ -106,11 +109,15 @@ it('keeps nothing of an import whose server was killed mid-way', async () => {
 /** POSTs `body` as a bench's batch; `onSent` runs once the whole body has left. Resolves with the status, or 0 when the connection died. */
 function postBatchRaw(url: string, key: string, body: Buffer, onSent: () => void): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request(`${url}/api/v1/machine-data`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', () => resolve(0));
-    });
+    const req = http.request(
+      `${url}/api/v1/machine-data`,
+      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body, onSent);
   });
@@ -156,7 +163,8 @@ async function killBatch(fraction: number): Promise<{ answered: boolean; records
   server = await startServer({ dataDir: batchDir, databaseUrl: scratch?.url });
   const s = server;
   const bench = await createBench(httpApp(s.url), s.cookie);
-  const batch = (seed: number) => Buffer.from(JSON.stringify({ records: records(5_000, (i) => ({ serial: `KILL${seed}-${String(i).padStart(6, '0')}` })) }));
+  const batch = (seed: number) =>
+    Buffer.from(JSON.stringify({ records: records(5_000, (i) => ({ serial: `KILL${seed}-${String(i).padStart(6, '0')}` })) }));
 
   // A first batch, whole: how long storing one takes here once the server is warm (a second look at the
   // first batch, answered as a duplicate, stores nothing but runs the same checks).

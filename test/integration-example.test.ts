@@ -13,7 +13,11 @@ import { curve, tmpFile, unitWithRecords, type Unit } from './helpers/reports';
 import { readReport } from '../docs/examples/read-report.mjs';
 
 interface Read {
-  json: { A03_documentNumber: string; B07_productIdentification: { serial: string }; D02_pressureTests: Array<{ recordId: string; samples: { points: number[][] } }> };
+  json: {
+    A03_documentNumber: string;
+    B07_productIdentification: { serial: string };
+    D02_pressureTests: Array<{ recordId: string; samples: { points: number[][] } }>;
+  };
   signature: { valid: boolean; problems: string[]; signer: string; certificateSha256: string };
   sha256: string;
 }
@@ -62,7 +66,11 @@ describe('the integration guide’s Node example', () => {
 
   it('runs as the command the guide shows, and the server confirms it issued this very file', async () => {
     const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const { stdout } = await promisify(execFile)(process.execPath, ['docs/examples/read-report.mjs', tmpFile(Buffer.from(report.bytes)), url]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      'docs/examples/read-report.mjs',
+      tmpFile(Buffer.from(report.bytes)),
+      url,
+    ]);
     expect(stdout).toContain(`Report ${report.number} for ${unit.serial}`);
     expect(stdout).toContain('Signature: valid');
     expect(stdout).toContain(`Issued by ${url}: yes (${report.number})`);

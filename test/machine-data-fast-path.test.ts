@@ -7,13 +7,28 @@ import { record } from './helpers/machine-data';
 
 // Each field: canonical values, near misses and junk, so that both paths are exercised on the same input.
 const field = {
-  recordId: fc.oneof(fc.string({ maxLength: 110 }), fc.constantFrom('R-1', ' R-1', 'R\u0001', '', 'x'.repeat(100), 'x'.repeat(101)), fc.integer()),
-  serial: fc.oneof(fc.constantFrom('VB-0001', 'vb-0001', 'VB 0001', '0', 'A1234567890123456789', 'A123456789012345678', '１２３', 'VB-', ''), fc.stringMatching(/^[A-Z0-9\-_/. ]{0,70}$/), fc.integer()),
+  recordId: fc.oneof(
+    fc.string({ maxLength: 110 }),
+    fc.constantFrom('R-1', ' R-1', 'R\u0001', '', 'x'.repeat(100), 'x'.repeat(101)),
+    fc.integer(),
+  ),
+  serial: fc.oneof(
+    fc.constantFrom('VB-0001', 'vb-0001', 'VB 0001', '0', 'A1234567890123456789', 'A123456789012345678', '１２３', 'VB-', ''),
+    fc.stringMatching(/^[A-Z0-9\-_/. ]{0,70}$/),
+    fc.integer(),
+  ),
   testType: fc.constantFrom('shell', 'seat', 'backseat', 'air-seat', 'functional', 'air seat', 'Shell', undefined),
   medium: fc.constantFrom('water', 'air', 'nitrogen', 'oil', 'steam', undefined),
-  testPressure: fc.oneof(fc.double({ min: -1, max: 1001 }), fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1000), fc.constantFrom('2.4', '', null, -0, 0.0001, NaN)),
+  testPressure: fc.oneof(
+    fc.double({ min: -1, max: 1001 }),
+    fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1000),
+    fc.constantFrom('2.4', '', null, -0, 0.0001, NaN),
+  ),
   holdingSeconds: fc.oneof(fc.integer({ min: -2, max: 700_000 }), fc.constantFrom(1.5, '60', null, NaN)),
-  leakageValue: fc.oneof(fc.constantFrom(null, undefined, '', '0.2', -0.1, 0.12345), fc.integer({ min: 0, max: 1e6 }).map((n) => n / 10_000)),
+  leakageValue: fc.oneof(
+    fc.constantFrom(null, undefined, '', '0.2', -0.1, 0.12345),
+    fc.integer({ min: 0, max: 1e6 }).map((n) => n / 10_000),
+  ),
   leakageUnit: fc.constantFrom(null, undefined, '', 'ml/min', ' ml/min', 'x'.repeat(21), 'bar\u0000'),
   result: fc.constantFrom('pass', 'fail', 'ok', undefined),
   testedAt: fc.oneof(
@@ -24,7 +39,9 @@ const field = {
   samples: fc.oneof(
     fc.constant(undefined),
     fc.array(fc.record({ t: fc.double({ min: -1, max: 700_000 }), p: fc.double({ min: -1001, max: 1001 }) }), { maxLength: 6 }),
-    fc.array(fc.integer({ min: 0, max: 100 }), { maxLength: 6 }).map((ts) => [...new Set(ts)].sort((a, b) => a - b).map((t) => ({ t, p: 1 }))),
+    fc
+      .array(fc.integer({ min: 0, max: 100 }), { maxLength: 6 })
+      .map((ts) => [...new Set(ts)].sort((a, b) => a - b).map((t) => ({ t, p: 1 }))),
     fc.constantFrom(null, 'x', [{ t: 0 }], [1]),
   ),
 };

@@ -16,15 +16,27 @@ beforeAll(async () => {
   t = await buildTestApp();
   cookie = await staffCookie(t);
   for (const name of ['Bench A', '測試台 1']) {
-    await t.app.ctx.db.execute(sql`INSERT INTO machines (name, key_prefix, key_hash) VALUES (${name}, 'trc_live_test', ${randomBytes(32)})`);
+    await t.app.ctx.db.execute(
+      sql`INSERT INTO machines (name, key_prefix, key_hash) VALUES (${name}, 'trc_live_test', ${randomBytes(32)})`,
+    );
   }
 });
 afterAll(() => t.close());
 
 const db = () => t.app.ctx.db;
 async function stored(prefix: string) {
-  return rowsOf<{ record_id: string; serial: string; operator: string; machine: string | null; product_id: string | null; sample_count: number; samples: Uint8Array | null; leakage_value: string | null }>(
-    await db().execute(sql`SELECT r.record_id, r.serial, r.operator, m.name::text AS machine, r.product_id, r.sample_count, r.samples, r.leakage_value
+  return rowsOf<{
+    record_id: string;
+    serial: string;
+    operator: string;
+    machine: string | null;
+    product_id: string | null;
+    sample_count: number;
+    samples: Uint8Array | null;
+    leakage_value: string | null;
+  }>(
+    await db()
+      .execute(sql`SELECT r.record_id, r.serial, r.operator, m.name::text AS machine, r.product_id, r.sample_count, r.samples, r.leakage_value
       FROM test_records r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.record_id LIKE ${`${prefix}%`} ORDER BY r.record_id`),
   );
 }
@@ -33,17 +45,26 @@ async function stored(prefix: string) {
 function multipartFiles(parts: [field: string, content: string | Buffer][]) {
   const boundary = `----trc${randomBytes(8).toString('hex')}`;
   const chunks = parts.flatMap(([field, content]) => [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${field}.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${field}.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
     Buffer.isBuffer(content) ? content : Buffer.from(content),
     Buffer.from('\r\n'),
   ]);
-  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: ORIGIN } };
+  return {
+    payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: ORIGIN },
+  };
 }
 const uploadFiles = (parts: [string, string | Buffer][], url = URL, c = cookie) => {
   const { payload, headers } = multipartFiles(parts);
   return t.app.inject({ method: 'POST', url, headers: { ...headers, cookie: c }, payload });
 };
-const line = (id: string, serial: string, more: Partial<Record<'result' | 'operator' | 'machine' | 'testPressure' | 'leakage', string>> = {}) =>
+const line = (
+  id: string,
+  serial: string,
+  more: Partial<Record<'result' | 'operator' | 'machine' | 'testPressure' | 'leakage', string>> = {},
+) =>
   `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},2024-05-01T08:30:00+08:00,${more.operator ?? 'Op'},${more.machine ?? ''}`;
 
 describe('machine data CSV import', () => {
@@ -77,16 +98,20 @@ describe('machine data CSV import', () => {
   });
 
   it('refuses the whole file for one bad row (nothing stored), in the user language', async () => {
-    const file = [HEADER, line('BAD-1', 'BAD-0001'), line('BAD-2', 'BAD-0002', { result: 'maybe' }), line('BAD-3', 'BAD-0003', { machine: 'Nobody' }), line('BAD-4', 'BAD-0004', { testPressure: '-1' })].join('\n');
+    const file = [
+      HEADER,
+      line('BAD-1', 'BAD-0001'),
+      line('BAD-2', 'BAD-0002', { result: 'maybe' }),
+      line('BAD-3', 'BAD-0003', { machine: 'Nobody' }),
+      line('BAD-4', 'BAD-0004', { testPressure: '-1' }),
+    ].join('\n');
     for (const url of [`${URL}?dryRun=true`, URL]) {
       const res = await upload(t.app, cookie, url, file);
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toMatchObject({ rows: 4, stored: 0, valid: false });
-      expect(res.json().data.errors.map((e: { row: number; field: string; message: string }) => `${e.row} ${e.field} ${e.message}`)).toEqual([
-        '3 result Choose one of the listed values',
-        '4 machine No test bench has this name',
-        '5 testPressure Must be at least 0',
-      ]);
+      expect(
+        res.json().data.errors.map((e: { row: number; field: string; message: string }) => `${e.row} ${e.field} ${e.message}`),
+      ).toEqual(['3 result Choose one of the listed values', '4 machine No test bench has this name', '5 testPressure Must be at least 0']);
     }
     expect(await stored('BAD-')).toEqual([]);
     const zh = await staffCookie(t, { language: 'zh' });
@@ -97,7 +122,9 @@ describe('machine data CSV import', () => {
   });
 
   it('skips records stored before with the same content, and refuses other content under the same recordId', async () => {
-    const file = [HEADER, line('DUP-1', 'DUP-0001', { machine: 'Bench A' }), line('DUP-2', 'DUP-0002'), line('DUP-2', 'DUP-0002')].join('\r\n');
+    const file = [HEADER, line('DUP-1', 'DUP-0001', { machine: 'Bench A' }), line('DUP-2', 'DUP-0002'), line('DUP-2', 'DUP-0002')].join(
+      '\r\n',
+    );
     const first = await upload(t.app, cookie, URL, file);
     expect(first.json().data).toMatchObject({ rows: 3, stored: 2, skipped: 1, valid: true });
     const again = await upload(t.app, cookie, URL, file);
@@ -106,7 +133,12 @@ describe('machine data CSV import', () => {
     const otherBench = await upload(t.app, cookie, URL, [HEADER, line('DUP-1', 'DUP-0001', { machine: '測試台 1' })].join('\n'));
     expect(otherBench.json().data).toMatchObject({ stored: 1, skipped: 0, valid: true });
 
-    const changed = [HEADER, line('DUP-3', 'DUP-0003'), line('DUP-1', 'DUP-0001', { machine: 'Bench A', result: 'fail' }), line('DUP-3', 'DUP-0003', { operator: 'Else' })].join('\n');
+    const changed = [
+      HEADER,
+      line('DUP-3', 'DUP-0003'),
+      line('DUP-1', 'DUP-0001', { machine: 'Bench A', result: 'fail' }),
+      line('DUP-3', 'DUP-0003', { operator: 'Else' }),
+    ].join('\n');
     const res = await upload(t.app, cookie, URL, changed);
     expect(res.json().data).toMatchObject({ rows: 3, stored: 0, valid: false });
     expect(res.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
@@ -121,25 +153,41 @@ describe('machine data CSV import', () => {
   it('takes samples as a second file sent before the records file', async () => {
     const records = [HEADER, line('SMP-1', 'SMP-0001'), line('SMP-2', 'SMP-0002')].join('\r\n');
     const samples = 'recordId,t,p\r\nSMP-1,0,0\r\nSMP-1,0.5,1.25\r\nSMP-1,1,2.4\r\n';
-    const res = await uploadFiles([['samples', samples], ['file', records]]);
+    const res = await uploadFiles([
+      ['samples', samples],
+      ['file', records],
+    ]);
     expect(res.json().data).toMatchObject({ rows: 2, stored: 2, valid: true });
     const rows = await stored('SMP-');
     expect(rows.map((r) => r.sample_count)).toEqual([3, 0]);
-    expect(decodeSamples(rows[0]!.samples)).toEqual([{ t: 0, p: 0 }, { t: 0.5, p: 1.25 }, { t: 1, p: 2.4 }]);
+    expect(decodeSamples(rows[0]!.samples)).toEqual([
+      { t: 0, p: 0 },
+      { t: 0.5, p: 1.25 },
+      { t: 1, p: 2.4 },
+    ]);
 
     const bad = [HEADER, line('SMQ-1', 'SMQ-0001'), line('SMQ-2', 'SMQ-0002')].join('\n');
     const badSamples = 'recordId,t,p\nSMQ-1,1,1\nSMQ-1,0.5,1\nSMQ-2,x,1\nSMQ-9,0,0\n';
-    const refused = await uploadFiles([['samples', badSamples], ['file', bad]]);
+    const refused = await uploadFiles([
+      ['samples', badSamples],
+      ['file', bad],
+    ]);
     expect(refused.json().data).toMatchObject({ stored: 0, valid: false });
     expect(refused.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
       '2 samples machineData.validation.samplesOrder',
       '4 samples.t validation.number',
     ]);
-    const orphan = await uploadFiles([['samples', 'recordId,t,p\nSMQ-9,0,0\n'], ['file', bad]]);
+    const orphan = await uploadFiles([
+      ['samples', 'recordId,t,p\nSMQ-9,0,0\n'],
+      ['file', bad],
+    ]);
     expect(orphan.json().data.errors.map((e: { key: string; message: string }) => `${e.key} ${e.message}`)).toEqual([
       'machineImport.samples.noRecord The samples file has points for recordId SMQ-9, which is not in the records file',
     ]);
-    const late = await uploadFiles([['file', bad], ['samples', 'recordId,t,p\nSMQ-1,0,0\n']]);
+    const late = await uploadFiles([
+      ['file', bad],
+      ['samples', 'recordId,t,p\nSMQ-1,0,0\n'],
+    ]);
     expect(late.json().data.errors.map((e: { key: string }) => e.key)).toEqual(['machineImport.samples.order']);
     expect(await stored('SMQ-')).toEqual([]);
   });
@@ -162,11 +210,15 @@ describe('machine data CSV import', () => {
     const none = await t.app.inject({ method: 'POST', url: URL, headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
     expect(none.statusCode).toBe(415);
     const empty = multipartFiles([]);
-    expect((await t.app.inject({ method: 'POST', url: URL, headers: { ...empty.headers, cookie }, payload: empty.payload })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: URL, headers: { ...empty.headers, cookie }, payload: empty.payload })).statusCode,
+    ).toBe(400);
     const anonymous = await uploadFiles([['file', HEADER]], URL, '');
     expect(anonymous.statusCode).toBe(401);
     const admin = await staffCookie(t, { role: 'admin' });
-    expect((await uploadFiles([['file', `${HEADER}\n${line('ADM-1', 'ADM-0001')}\n`]], URL, admin)).json().data).toMatchObject({ stored: 1 });
+    expect((await uploadFiles([['file', `${HEADER}\n${line('ADM-1', 'ADM-0001')}\n`]], URL, admin)).json().data).toMatchObject({
+      stored: 1,
+    });
   });
 });
 
@@ -176,7 +228,9 @@ describe('machine data CSV import over several COPY chunks', () => {
     const clash = [HEADER, ...body, line('BIG-7', 'BIG-000007', { result: 'fail' })].join('\n');
     const refused = await upload(t.app, cookie, URL, clash);
     expect(refused.json().data).toMatchObject({ rows: 41_001, stored: 0, valid: false });
-    expect(refused.json().data.errors.map((e: { row: number; key: string }) => `${e.row} ${e.key}`)).toEqual(['41002 machineImport.duplicateInFile']);
+    expect(refused.json().data.errors.map((e: { row: number; key: string }) => `${e.row} ${e.key}`)).toEqual([
+      '41002 machineImport.duplicateInFile',
+    ]);
     expect(await stored('BIG-')).toEqual([]);
     const good = await upload(t.app, cookie, URL, [HEADER, ...body].join('\n'));
     expect(good.json().data).toMatchObject({ rows: 41_000, stored: 41_000, valid: true });
@@ -192,7 +246,10 @@ describe('machine data CSV import and the bench API', () => {
     expect((await postBatch(t.app, bench.key, { records: [sent] })).statusCode).toBeLessThan(300);
     const csv = `${HEADER}\nXP-1,xp-0001,shell,water,2.40,60,,,pass,2024-05-01T16:30:00+08:00,Chen,cross path bench\n`;
     const samples = 'recordId,t,p\nXP-1,0,0\nXP-1,1.5,2.41\nXP-1,60,2.4\n';
-    const same = await uploadFiles([['samples', samples], ['file', csv]]);
+    const same = await uploadFiles([
+      ['samples', samples],
+      ['file', csv],
+    ]);
     expect(same.json().data).toMatchObject({ rows: 1, stored: 0, skipped: 1, valid: true });
     const other = await uploadFiles([['file', csv]]); // the same fields without the samples: other content
     expect(other.json().data.errors.map((e: { key: string }) => e.key)).toEqual(['machineData.validation.conflict']);

@@ -121,8 +121,22 @@ describe('validation', () => {
     ['samples not a list', { samples: 'none' }, 'samples:validation.invalid'],
     ['sample without p', { samples: [{ t: 0 }] }, 'samples.0.p:validation.number'],
     ['negative sample time', { samples: [{ t: -1, p: 0 }] }, 'samples.0.t:validation.min'],
-    ['sample times not ascending', { samples: [{ t: 0, p: 0 }, { t: 2, p: 1 }, { t: 2, p: 1 }] }, 'samples.2.t:machineData.validation.samplesOrder'],
-    ['too many samples', { samples: Array.from({ length: MAX_SAMPLES + 1 }, (_, i) => ({ t: i, p: 1 })) }, 'samples:machineData.validation.tooManySamples'],
+    [
+      'sample times not ascending',
+      {
+        samples: [
+          { t: 0, p: 0 },
+          { t: 2, p: 1 },
+          { t: 2, p: 1 },
+        ],
+      },
+      'samples.2.t:machineData.validation.samplesOrder',
+    ],
+    [
+      'too many samples',
+      { samples: Array.from({ length: MAX_SAMPLES + 1 }, (_, i) => ({ t: i, p: 1 })) },
+      'samples:machineData.validation.tooManySamples',
+    ],
   ];
   it.each(cases)('%s', async (_name, override, expected) => {
     const bench = await createBench(t.app, admin);
@@ -136,7 +150,14 @@ describe('validation', () => {
 
   it('lists every bad record of a batch, in the request language, and stores none of it', async () => {
     const bench = await createBench(t.app, admin);
-    const batch = [record(), record({ serial: '' }), record(), record({ result: 'x', testType: 'y' }), 'not a record', record({ testedAt: 'soon' })];
+    const batch = [
+      record(),
+      record({ serial: '' }),
+      record(),
+      record({ result: 'x', testType: 'y' }),
+      'not a record',
+      record({ testedAt: 'soon' }),
+    ];
     const res = await postBatch(t.app, bench.key, { records: batch }, { 'accept-language': 'zh-TW' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.params).toEqual({ count: 4 });
@@ -147,7 +168,11 @@ describe('validation', () => {
       '4::validation.invalid',
       '5:testedAt:machineData.validation.testedAt',
     ]);
-    expect(res.json().error.records[0]).toMatchObject({ index: 1, recordId: (batch[1] as { recordId: string }).recordId, reason: '此欄位為必填' });
+    expect(res.json().error.records[0]).toMatchObject({
+      index: 1,
+      recordId: (batch[1] as { recordId: string }).recordId,
+      reason: '此欄位為必填',
+    });
     expect(await storedOf(bench.id)).toBe(0);
   });
 
@@ -167,7 +192,11 @@ describe('limits', () => {
     expect(res.json()).toEqual({ data: { stored: MAX_BATCH_RECORDS, duplicates: [] } });
     const over = await postBatch(t.app, bench.key, { records: records(MAX_BATCH_RECORDS + 1, () => ({ samples: [] })) });
     expect(over.statusCode).toBe(413);
-    expect(over.json().error).toMatchObject({ status: 'OUT_OF_RANGE', key: 'machineData.tooManyRecords', params: { max: MAX_BATCH_RECORDS } });
+    expect(over.json().error).toMatchObject({
+      status: 'OUT_OF_RANGE',
+      key: 'machineData.tooManyRecords',
+      params: { max: MAX_BATCH_RECORDS },
+    });
     expect(await storedOf(bench.id)).toBe(MAX_BATCH_RECORDS);
   });
 
@@ -210,7 +239,10 @@ describe('limits', () => {
     try {
       const bench = await createBench(a.app, await adminCookie(a));
       // Half the allowance through each instance: the counter is one, keyed by the key's hash.
-      for (const [app, n] of [[a.app, INGEST_RATE_LIMIT.max / 2], [b.app, INGEST_RATE_LIMIT.max / 2]] as const) {
+      for (const [app, n] of [
+        [a.app, INGEST_RATE_LIMIT.max / 2],
+        [b.app, INGEST_RATE_LIMIT.max / 2],
+      ] as const) {
         for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: 50 }, () => postBatch(app, bench.key, { records: [] })));
       }
       const limited = await postBatch(a.app, bench.key, { records: [] });

@@ -22,7 +22,11 @@ afterAll(() => t.close());
 const list = async (query: string) => {
   const res = await t.app.inject({ url: `/api/v1/machine-data?${query}`, headers: { cookie: staff } });
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-  return res.json().data as { items: { id: string; recordId: string; serial: string; productName: string | null; rangeId: string | null }[]; total: number; totalEstimated?: boolean };
+  return res.json().data as {
+    items: { id: string; recordId: string; serial: string; productName: string | null; rangeId: string | null }[];
+    total: number;
+    totalEstimated?: boolean;
+  };
 };
 const idsOf = (d: { items: { recordId: string }[] }) => d.items.map((i) => i.recordId);
 const send = async (recs: Record<string, unknown>[]) => {
@@ -77,8 +81,11 @@ describe('matched and unmatched', () => {
     await other.connect();
     try {
       await other.query('BEGIN');
-      await other.query(`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
-        VALUES ($1, 'RC-', 4, 1, 10, '2024-01-01')`, [product.id]);
+      await other.query(
+        `INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
+        VALUES ($1, 'RC-', 4, 1, 10, '2024-01-01')`,
+        [product.id],
+      );
       // The range is written but not committed: the batch must wait for it rather than miss it.
       const posting = send([record({ recordId: 'RC-1', serial: 'RC-0005' })]);
       await new Promise((r) => setTimeout(r, 300));
@@ -99,7 +106,9 @@ describe('list', () => {
       record({ recordId: 'L-2', serial: 'LS-0001', testType: 'seat', result: 'fail', testedAt: '2024-01-11T10:00:00Z', testPressure: 1 }),
       record({ recordId: 'L-3', serial: 'LS-0001', testType: 'seat', result: 'pass', testedAt: '2024-01-12T23:59:00Z', testPressure: 2 }),
     ]);
-    await postBatch(t.app, other.key, { records: [record({ recordId: 'L-4', serial: 'LS-0002', testType: 'air-seat', testedAt: '2024-01-13T00:00:00Z' })] });
+    await postBatch(t.app, other.key, {
+      records: [record({ recordId: 'L-4', serial: 'LS-0002', testType: 'air-seat', testedAt: '2024-01-13T00:00:00Z' })],
+    });
   });
 
   it('filters by serial (normalised), result, test type, bench and tested-at range', async () => {
@@ -131,11 +140,22 @@ describe('list', () => {
   });
 
   it('reads a record with every field and its samples; 404 for unknown ids', async () => {
-    const samples = [{ t: 0, p: 0.1 }, { t: 0.25, p: 1.234567891234 }, { t: 90, p: 2.5 }];
+    const samples = [
+      { t: 0, p: 0.1 },
+      { t: 0.25, p: 1.234567891234 },
+      { t: 90, p: 2.5 },
+    ];
     await send([record({ recordId: 'D-1', serial: 'DT-01', leakageValue: 0.25, leakageUnit: 'ml/min', samples })]);
     const id = (await list('serial=DT-01')).items[0]!.id;
     const res = await t.app.inject({ url: `/api/v1/machine-data/${id}`, headers: { cookie: staff } });
-    expect(res.json().data).toMatchObject({ recordId: 'D-1', leakageValue: 0.25, leakageUnit: 'ml/min', samples, machineName: 'List Bench', range: null });
+    expect(res.json().data).toMatchObject({
+      recordId: 'D-1',
+      leakageValue: 0.25,
+      leakageUnit: 'ml/min',
+      samples,
+      machineName: 'List Bench',
+      range: null,
+    });
     expect(res.json().data.receivedAt).toEqual(expect.any(String));
     for (const bad of ['0', 'abc', '99999999', '1e3', '9'.repeat(30)]) {
       const r = await t.app.inject({ url: `/api/v1/machine-data/${bad}`, headers: { cookie: staff } });
@@ -150,7 +170,11 @@ describe('list', () => {
     const res = await t.app.inject({ url: '/api/v1/machine-data/units/ls-0001', headers: { cookie: staff } });
     expect(res.statusCode).toBe(200);
     const h = res.json().data;
-    expect(h).toMatchObject({ serial: 'LS-0001', product: { id: product.id, name: 'History Valve' }, range: { startSerial: 'LS-0001', endSerial: 'LS-0001' } });
+    expect(h).toMatchObject({
+      serial: 'LS-0001',
+      product: { id: product.id, name: 'History Valve' },
+      range: { startSerial: 'LS-0001', endSerial: 'LS-0001' },
+    });
     expect(h.records.map((r: { recordId: string }) => r.recordId)).toEqual(['L-3', 'L-2', 'L-1']);
     const none = await t.app.inject({ url: '/api/v1/machine-data/units/ZZ-1', headers: { cookie: staff } });
     expect(none.json().data).toEqual({ serial: 'ZZ-1', product: null, range: null, records: [] });
@@ -165,7 +189,10 @@ describe('list', () => {
     const res = await t.app.inject({ url: '/api/v1/machine-data/export.csv?serial=LS-0001&result=pass', headers: { cookie: staff } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toMatch(/^recordId,serial,testType,/);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['L-3', 'L-1']);
   });
@@ -174,7 +201,9 @@ describe('list', () => {
     const many = await createBench(t.app, admin, 'Many Bench');
     for (let b = 0; b < 3; b++) {
       const res = await postBatch(t.app, many.key, {
-        records: Array.from({ length: 3400 }, (_, i) => record({ recordId: `E-${b}-${i}`, serial: `ES-${b * 10000 + i}`, testType: 'functional', samples: [] })),
+        records: Array.from({ length: 3400 }, (_, i) =>
+          record({ recordId: `E-${b}-${i}`, serial: `ES-${b * 10000 + i}`, testType: 'functional', samples: [] }),
+        ),
       });
       expect(res.statusCode).toBe(200);
     }

@@ -17,31 +17,34 @@ afterAll(() => t.close());
 const serial = fc
   .tuple(fc.stringMatching(/^([A-Z0-9]{0,4}[A-Z\-_/.])?$/), fc.stringMatching(/^\d{1,12}$/))
   .map(([prefix, digits]) => prefix + digits);
-const text = (max: number) => fc.stringMatching(new RegExp(`^([A-Za-z0-9\u4e00-\u4e2f]([A-Za-z0-9 ./\u4e00-\u4e2f]{0,${max - 2}}[A-Za-z0-9\u4e00-\u4e2f])?)?$`));
+const text = (max: number) =>
+  fc.stringMatching(new RegExp(`^([A-Za-z0-9\u4e00-\u4e2f]([A-Za-z0-9 ./\u4e00-\u4e2f]{0,${max - 2}}[A-Za-z0-9\u4e00-\u4e2f])?)?$`));
 const samples = fc
   .uniqueArray(fc.double({ min: 0, max: 604_800, noNaN: true }), { maxLength: 40 })
   .chain((ts) =>
-    fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: ts.length, maxLength: ts.length }).map((ps) =>
-      [...ts].sort((a, b) => a - b).map((t, i) => ({ t: t === 0 ? 0 : t, p: ps[i] === 0 ? 0 : ps[i]! })),
-    ),
+    fc
+      .array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: ts.length, maxLength: ts.length })
+      .map((ps) => [...ts].sort((a, b) => a - b).map((t, i) => ({ t: t === 0 ? 0 : t, p: ps[i] === 0 ? 0 : ps[i]! }))),
   );
 const leakage = fc.option(
   fc.record({ value: fc.integer({ min: 0, max: 100_000_000 }).map((n) => n / 10_000), unit: fc.stringMatching(/^[a-z/]{1,10}$/) }),
   { nil: null },
 );
-const testRecord = fc.record({
-  recordId: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_\-.:/]{0,30}$/),
-  serial,
-  testType: fc.constantFrom(...TEST_TYPES),
-  medium: fc.constantFrom(...TEST_MEDIA),
-  testPressure: fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1000),
-  holdingSeconds: fc.integer({ min: 0, max: 604_800 }),
-  leakage,
-  result: fc.constantFrom(...TEST_RESULTS),
-  testedAt: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date(), noInvalidDate: true }).map((d) => d.toISOString()),
-  operator: text(40),
-  samples,
-}).map(({ leakage: l, ...r }) => ({ ...r, leakageValue: l?.value ?? null, leakageUnit: l?.unit ?? null }));
+const testRecord = fc
+  .record({
+    recordId: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_\-.:/]{0,30}$/),
+    serial,
+    testType: fc.constantFrom(...TEST_TYPES),
+    medium: fc.constantFrom(...TEST_MEDIA),
+    testPressure: fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1000),
+    holdingSeconds: fc.integer({ min: 0, max: 604_800 }),
+    leakage,
+    result: fc.constantFrom(...TEST_RESULTS),
+    testedAt: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date(), noInvalidDate: true }).map((d) => d.toISOString()),
+    operator: text(40),
+    samples,
+  })
+  .map(({ leakage: l, ...r }) => ({ ...r, leakageValue: l?.value ?? null, leakageUnit: l?.unit ?? null }));
 
 describe('round trip', () => {
   it('any valid batch reads back unchanged', async () => {

@@ -75,10 +75,20 @@ describe('benches', () => {
     const noKey = await postBatch(t.app, null, { records: [] }, { cookie: admin });
     expect(noKey.statusCode).toBe(401);
     const bench = await createBench(t.app, admin);
-    const crossSite = await postBatch(t.app, bench.key, { records: [] }, { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' });
+    const crossSite = await postBatch(
+      t.app,
+      bench.key,
+      { records: [] },
+      { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' },
+    );
     expect(crossSite.statusCode).toBe(200);
     // The session route itself still refuses cross-site requests: the exception is the bench route only.
-    const other = await t.app.inject({ method: 'POST', url: '/api/v1/machines', headers: { cookie: admin, origin: 'https://elsewhere.example' }, payload: { name: 'x' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/machines',
+      headers: { cookie: admin, origin: 'https://elsewhere.example' },
+      payload: { name: 'x' },
+    });
     expect(other.statusCode).toBe(403);
   });
 
@@ -119,7 +129,10 @@ describe('benches', () => {
     for (let i = 0; i < 3; i++) {
       const bench = await createBench(t.app, admin);
       const batch = Array.from({ length: 300 }, () => record());
-      const [posted, del] = await Promise.all([postBatch(t.app, bench.key, { records: batch }), api('DELETE', `/api/v1/machines/${bench.id}`)]);
+      const [posted, del] = await Promise.all([
+        postBatch(t.app, bench.key, { records: batch }),
+        api('DELETE', `/api/v1/machines/${bench.id}`),
+      ]);
       const [row] = await t.app.ctx.db.select().from(machines).where(eq(machines.id, bench.id));
       if (del.json().data.outcome === 'deleted') {
         expect(row).toBeUndefined();

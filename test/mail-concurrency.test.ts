@@ -45,14 +45,18 @@ function worker(db: Db, batchSize: number): MailWorker {
 async function enqueueMany(db: Db): Promise<Set<string>> {
   const ids = new Set<string>();
   await db.transaction(async (tx) => {
-    for (let i = 0; i < COUNT; i++) ids.add(await enqueueMail(tx, { kind: 'bulk', to: `v${i}@example.com`, language: 'en', subject: `n${i}`, text: 'x' }));
+    for (let i = 0; i < COUNT; i++)
+      ids.add(await enqueueMail(tx, { kind: 'bulk', to: `v${i}@example.com`, language: 'en', subject: `n${i}`, text: 'x' }));
   });
   return ids;
 }
 
 async function settled(db: Db): Promise<void> {
   for (;;) {
-    const [r] = await db.select({ open: sql<number>`count(*)::int` }).from(mailOutbox).where(sql`status IN ('queued', 'sending')`);
+    const [r] = await db
+      .select({ open: sql<number>`count(*)::int` })
+      .from(mailOutbox)
+      .where(sql`status IN ('queued', 'sending')`);
     if (r!.open === 0) return;
     await new Promise((res) => setTimeout(res, 20));
   }

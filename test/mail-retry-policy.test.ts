@@ -25,7 +25,11 @@ describe('send error classification', () => {
     ['421 service closing', smtpError(421, 'ECONNECTION'), false],
     ['503 bad sequence', smtpError(503, 'EPROTOCOL'), false],
     ['535 login refused (server configuration, not the message)', smtpError(535, 'EAUTH'), false],
-    ['connection refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET', originalCode: 'ECONNREFUSED' }), false],
+    [
+      'connection refused',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET', originalCode: 'ECONNREFUSED' }),
+      false,
+    ],
     ['greeting timeout', Object.assign(new Error('Greeting never received'), { code: 'ETIMEDOUT' }), false],
     ['DNS failure', Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'EDNS' }), false],
     ['malformed recipient, no reply at all', Object.assign(new Error('No recipients defined'), { code: 'EENVELOPE' }), true],
@@ -35,7 +39,10 @@ describe('send error classification', () => {
   });
 
   it('keeps the code and the server reply in the message, on one line', () => {
-    const err = Object.assign(new Error("Can't send mail - all recipients were rejected:\n550 5.1.1 No such user"), { code: 'EENVELOPE', responseCode: 550 });
+    const err = Object.assign(new Error("Can't send mail - all recipients were rejected:\n550 5.1.1 No such user"), {
+      code: 'EENVELOPE',
+      responseCode: 550,
+    });
     expect(classifySendError(err).message).toBe("EENVELOPE: Can't send mail - all recipients were rejected: 550 5.1.1 No such user");
   });
 });

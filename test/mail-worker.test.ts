@@ -16,7 +16,11 @@ import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 const silent: MailLog = { info() {}, warn() {}, error() {} };
 const FROM = 'Test Report Center <no-reply@reports.example.com>';
 // Starts like a PDF and carries bytes that would not survive a text-mode round trip.
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), Buffer.from([0, 1, 2, 254, 255]), Buffer.from('\n%%EOF\n')]);
+const PDF = Buffer.concat([
+  Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'),
+  Buffer.from([0, 1, 2, 254, 255]),
+  Buffer.from('\n%%EOF\n'),
+]);
 
 let testDb: TestDatabase;
 let sink: SmtpSink;
@@ -33,7 +37,11 @@ const mail = (over: Partial<NewMail> = {}): NewMail => ({
   ...over,
 });
 const row = async (id: string) => (await db().select().from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!;
-const makeDue = (id: string) => db().update(mailOutbox).set({ nextAttemptAt: sql`now()` }).where(eq(mailOutbox.id, id));
+const makeDue = (id: string) =>
+  db()
+    .update(mailOutbox)
+    .set({ nextAttemptAt: sql`now()` })
+    .where(eq(mailOutbox.id, id));
 const secondsUntil = (d: Date, from: Date) => (d.getTime() - from.getTime()) / 1000;
 
 beforeAll(async () => {
@@ -55,12 +63,15 @@ beforeEach(async () => {
 
 describe('mail worker', () => {
   it('delivers subject, text, html and attachment intact and marks the row sent', async () => {
-    const id = await enqueueMail(db(), mail({
-      subject: 'Test report VB2311-000123 / 測試報告',
-      text: 'Dear customer,\nyour report is attached.',
-      html: '<p>Dear customer, your <b>report</b> is attached.</p>',
-      attachments: [{ filename: 'report-VB2311-000123.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') }],
-    }));
+    const id = await enqueueMail(
+      db(),
+      mail({
+        subject: 'Test report VB2311-000123 / 測試報告',
+        text: 'Dear customer,\nyour report is attached.',
+        html: '<p>Dear customer, your <b>report</b> is attached.</p>',
+        attachments: [{ filename: 'report-VB2311-000123.pdf', contentType: 'application/pdf', contentBase64: PDF.toString('base64') }],
+      }),
+    );
     expect(await worker.runOnce()).toBe(1);
 
     const [m] = await sink.waitFor(1);
@@ -180,8 +191,14 @@ describe('mail worker', () => {
     const id = await enqueueMail(db(), mail());
     const last = await enqueueMail(db(), mail({ maxAttempts: 2 }));
     // As a dead worker leaves them: claimed, lease run out.
-    await db().update(mailOutbox).set({ status: 'sending', attempts: 1, lockedUntil: sql`now() - interval '1 second'` }).where(eq(mailOutbox.id, id));
-    await db().update(mailOutbox).set({ status: 'sending', attempts: 2, lockedUntil: sql`now() - interval '1 second'` }).where(eq(mailOutbox.id, last));
+    await db()
+      .update(mailOutbox)
+      .set({ status: 'sending', attempts: 1, lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(mailOutbox.id, id));
+    await db()
+      .update(mailOutbox)
+      .set({ status: 'sending', attempts: 2, lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(mailOutbox.id, last));
     expect(await worker.runOnce()).toBe(2);
     expect(await row(id)).toMatchObject({ status: 'sent', attempts: 2 });
     const r = await row(last);
@@ -234,9 +251,15 @@ describe('outcome hooks', () => {
 
   it('commits what a handler writes with the outcome', async () => {
     const other = await enqueueMail(db(), mail({ kind: 'parked', maxAttempts: 1 }));
-    await db().update(mailOutbox).set({ nextAttemptAt: sql`now() + interval '1 hour'` }).where(eq(mailOutbox.id, other));
+    await db()
+      .update(mailOutbox)
+      .set({ nextAttemptAt: sql`now() + interval '1 hour'` })
+      .where(eq(mailOutbox.id, other));
     onMailOutcome('hooked', async (r, o, tx) => {
-      await tx.update(mailOutbox).set({ lastError: `${o.status}:${r.id}` }).where(eq(mailOutbox.id, other));
+      await tx
+        .update(mailOutbox)
+        .set({ lastError: `${o.status}:${r.id}` })
+        .where(eq(mailOutbox.id, other));
     });
     const id = await enqueueMail(db(), mail({ kind: 'hooked' }));
     await worker.runOnce();

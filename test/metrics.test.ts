@@ -55,7 +55,9 @@ describe('/metrics with METRICS_TOKEN', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
-    expect(text).toMatch(/^trc_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/api\/v1\/machine-data",status_code="200"\} \d+/m);
+    expect(text).toMatch(
+      /^trc_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/api\/v1\/machine-data",status_code="200"\} \d+/m,
+    );
     // The route pattern, never the serial from the URL.
     expect(text).toMatch(/route="\/api\/v1\/machine-data\/units\/:serial"/);
     expect(text).not.toContain(u.serial);
@@ -79,11 +81,13 @@ describe('/metrics with METRICS_TOKEN', () => {
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
   });
 }
 

@@ -19,7 +19,11 @@ describe('migrations', () => {
     const fresh = await openDatabase({});
     try {
       const applied = await Promise.all([migrate(fresh), migrate(fresh)]);
-      expect(applied.flat().sort()).toEqual(listMigrations().map((m) => m.name).sort());
+      expect(applied.flat().sort()).toEqual(
+        listMigrations()
+          .map((m) => m.name)
+          .sort(),
+      );
     } finally {
       await fresh.close();
     }
@@ -32,7 +36,11 @@ describe('migrations', () => {
     try {
       const instances: Database[] = await Promise.all([1, 2, 3].map(() => openDatabase({ url: fresh.url, maxConnections: 2 })));
       const applied = await Promise.all(instances.map((d) => migrate(d)));
-      expect(applied.flat().sort()).toEqual(listMigrations().map((m) => m.name).sort());
+      expect(applied.flat().sort()).toEqual(
+        listMigrations()
+          .map((m) => m.name)
+          .sort(),
+      );
       await Promise.all(instances.map((d) => d.close()));
     } finally {
       await fresh.drop();

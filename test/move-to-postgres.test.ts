@@ -18,14 +18,25 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 
 describe('orderByForeignKeys', () => {
   it('puts referenced tables first and ignores self references', () => {
-    const order = orderByForeignKeys(['c', 'b', 'a', 'd'], [
-      { child: 'c', parent: 'b' },
-      { child: 'b', parent: 'a' },
-      { child: 'a', parent: 'a' },
-      { child: 'd', parent: 'c' },
-    ]);
+    const order = orderByForeignKeys(
+      ['c', 'b', 'a', 'd'],
+      [
+        { child: 'c', parent: 'b' },
+        { child: 'b', parent: 'a' },
+        { child: 'a', parent: 'a' },
+        { child: 'd', parent: 'c' },
+      ],
+    );
     expect(order).toEqual(['a', 'b', 'c', 'd']);
-    expect(() => orderByForeignKeys(['x', 'y'], [{ child: 'x', parent: 'y' }, { child: 'y', parent: 'x' }])).toThrow(/cycle/);
+    expect(() =>
+      orderByForeignKeys(
+        ['x', 'y'],
+        [
+          { child: 'x', parent: 'y' },
+          { child: 'y', parent: 'x' },
+        ],
+      ),
+    ).toThrow(/cycle/);
   });
 });
 
@@ -58,11 +69,15 @@ describe.runIf(serverUrl)('move-to-postgres (TEST_DATABASE_URL)', () => {
       const counts = await tableCounts(async (text) => rowsOf<Record<string, unknown>>(await database.db.execute(sql.raw(text))));
       expect(counts).toEqual(r.tables);
       expect((await t.app.inject('/readyz')).json().components.database).toEqual({ status: 'ok', kind: 'postgres' });
-      const [report] = rowsOf<{ ok: boolean }>(await database.db.execute(sql`select sha256 = sha256(bytes) as ok from reports where serial = ${serial}`));
+      const [report] = rowsOf<{ ok: boolean }>(
+        await database.db.execute(sql`select sha256 = sha256(bytes) as ok from reports where serial = ${serial}`),
+      );
       expect(report?.ok).toBe(true);
       // Sequences carried over: a new row's id comes after the copied ones.
       const [max] = rowsOf<{ m: string }>(await database.db.execute(sql`select max(id)::text as m from catalogue_changes`));
-      const [next] = rowsOf<{ id: string }>(await database.db.execute(sql`insert into catalogue_changes default values returning id::text as id`));
+      const [next] = rowsOf<{ id: string }>(
+        await database.db.execute(sql`insert into catalogue_changes default values returning id::text as id`),
+      );
       expect(BigInt(next!.id)).toBeGreaterThan(BigInt(max!.m));
       // The benches came over.
       const [key] = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from machines`));

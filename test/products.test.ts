@@ -71,8 +71,18 @@ describe('products: add and read', () => {
   it('answers "Product Not Found" for unknown and malformed ids on every route', async () => {
     const ids = ['00000000-0000-4000-8000-000000000000', 'abc', '1', 'x'.repeat(90), '%27%20or%201%3D1'];
     for (const id of ids) {
-      for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['GET', '/history']] as const) {
-        const res = await t.app.inject({ method, url: `/api/v1/products/${id}${suffix}`, headers: { cookie }, ...(method === 'PUT' ? { payload: productBody() } : {}) });
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['PUT', ''],
+        ['DELETE', ''],
+        ['GET', '/history'],
+      ] as const) {
+        const res = await t.app.inject({
+          method,
+          url: `/api/v1/products/${id}${suffix}`,
+          headers: { cookie },
+          ...(method === 'PUT' ? { payload: productBody() } : {}),
+        });
         expect(res.statusCode, `${method} ${id.slice(0, 20)}${suffix}`).toBe(404);
         expect(res.json().error).toMatchObject({ status: 'NOT_FOUND', message: 'Product Not Found' });
       }
@@ -105,10 +115,14 @@ describe('products: update, delete, history', () => {
   it('updates, refuses a taken name on update, and keeps the history (who, when, what)', async () => {
     const p = await addProduct(t.app, cookie, { name: 'Globe Valve' });
     await addProduct(t.app, cookie, { name: 'Taken Name' });
-    const put = (body: unknown) => t.app.inject({ method: 'PUT', url: `/api/v1/products/${p.id}`, headers: { cookie }, payload: body as object });
+    const put = (body: unknown) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/products/${p.id}`, headers: { cookie }, payload: body as object });
     const res = await put(productBody({ name: 'Globe Valve PN40', pressureFc: 4, fluid: 'steam' }));
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ message: 'Product Updated Successfully', data: { name: 'Globe Valve PN40', fluid: 'steam', pressureFc: 4 } });
+    expect(res.json()).toMatchObject({
+      message: 'Product Updated Successfully',
+      data: { name: 'Globe Valve PN40', fluid: 'steam', pressureFc: 4 },
+    });
     const clash = await put(productBody({ name: 'TAKEN NAME' }));
     expect(clash.statusCode).toBe(409);
     expect(fieldsOf(clash)).toEqual(['name:products.nameTaken']);
@@ -130,7 +144,10 @@ describe('products: update, delete, history', () => {
 
   it('refuses to delete a product that ranges use, saying how many; deletes it otherwise', async () => {
     const p = await addProduct(t.app, cookie);
-    for (const [a, b] of [['DP-001', 'DP-010'], ['DP-011', 'DP-020']]) {
+    for (const [a, b] of [
+      ['DP-001', 'DP-010'],
+      ['DP-011', 'DP-020'],
+    ]) {
       expect((await postRange(t.app, cookie, rangeBody(p.id, a!, b!, 10))).statusCode).toBe(201);
     }
     const del = () => t.app.inject({ method: 'DELETE', url: `/api/v1/products/${p.id}`, headers: { cookie } });

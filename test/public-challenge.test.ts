@@ -24,7 +24,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const encode = (p: object) => Buffer.from(JSON.stringify(p)).toString('base64');
-const decode = (s: string) => JSON.parse(Buffer.from(s, 'base64').toString()) as { number: number; signature: string; salt: string; challenge: string; algorithm: string };
+const decode = (s: string) =>
+  JSON.parse(Buffer.from(s, 'base64').toString()) as {
+    number: number;
+    signature: string;
+    salt: string;
+    challenge: string;
+    algorithm: string;
+  };
 const missingSerial = () => `${series()}000001`;
 
 function expectChallengeError(res: { statusCode: number; json(): { error: { fields?: { field: string; key: string }[] } } }, key: string) {
@@ -51,7 +58,12 @@ describe('the challenge of a report request', () => {
   it('is required', async () => {
     const res = await postRequest(t.app, requestBody({ serial: missingSerial(), challenge: '' }));
     expectChallengeError(res, 'publicApi.challengeRequired');
-    const absent = await t.app.inject({ method: 'POST', url: '/api/v1/public/report-requests', payload: requestBody({ serial: missingSerial() }), remoteAddress: randomIp() });
+    const absent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/report-requests',
+      payload: requestBody({ serial: missingSerial() }),
+      remoteAddress: randomIp(),
+    });
     expectChallengeError(absent, 'publicApi.challengeRequired');
     expect(absent.json().error.fields[0].message).toBe('Please complete the verification');
   });
@@ -124,10 +136,22 @@ describe('a request whose serials do not exist', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({ emailQueued: false, message: 'No test report could be sent for these serial numbers' });
-    expect(data.results).toEqual([{ serial, outcome: 'not-found', message: 'Serial Number Not Found', product: null, reportId: null, pdfPath: null }]);
+    expect(data.results).toEqual([
+      { serial, outcome: 'not-found', message: 'Serial Number Not Found', product: null, reportId: null, pdfPath: null },
+    ]);
     const rows = await t.app.ctx.db.select().from(searchRequests).where(eq(searchRequests.groupId, data.requestId));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ source: 'request', serial, recipientEmail: body.email, language: 'zh', status: 'not-found', clientIp: ip, userAgent: 'Mozilla/5.0 (test)', outboxId: null, reportId: null });
+    expect(rows[0]).toMatchObject({
+      source: 'request',
+      serial,
+      recipientEmail: body.email,
+      language: 'zh',
+      status: 'not-found',
+      clientIp: ip,
+      userAgent: 'Mozilla/5.0 (test)',
+      outboxId: null,
+      reportId: null,
+    });
     expect(rows[0]!.termsAgreedAt).toBeInstanceOf(Date);
     expect(typeof rows[0]!.termsVersion).toBe('number');
   });

@@ -22,7 +22,10 @@ const script = Array.from({ length: 400 }, (_, i) => `export function handler${i
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-web-compress-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>Test Report Center</title><div id="app"></div>${'<!-- pad -->'.repeat(200)}`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><title>Test Report Center</title><div id="app"></div>${'<!-- pad -->'.repeat(200)}`,
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'search-abc123.js'), script);
   fs.writeFileSync(path.join(dir, 'assets', 'tiny-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'assets', 'logo-abc123.png'), Buffer.alloc(4096, 7));

@@ -88,7 +88,11 @@ describe('nothing half-written', () => {
       return issueReport(db, input);
     };
     await expect(
-      requestReports({ db: t.app.ctx.db, issueReport: failing, termsVersion: async () => 1, contact: async () => '' }, { serials: [c.serial(3), c.serial(4)], email: 'x@example.com', language: 'en', challenge: 'x' }, { ip: '10.0.0.1', language: 'en' }),
+      requestReports(
+        { db: t.app.ctx.db, issueReport: failing, termsVersion: async () => 1, contact: async () => '' },
+        { serials: [c.serial(3), c.serial(4)], email: 'x@example.com', language: 'en', challenge: 'x' },
+        { ip: '10.0.0.1', language: 'en' },
+      ),
     ).rejects.toThrow(/signing key/);
     expect([await count('search_requests'), await count('mail_outbox')]).toEqual([requests, mails]);
   });
@@ -100,7 +104,11 @@ describe('nothing half-written', () => {
     // An address PostgreSQL cannot store (U+0000) only in search_requests: the failure comes at the last
     // insert of the transaction, after the outbox row was written.
     await expect(
-      requestReports({ db: t.app.ctx.db, issueReport, termsVersion: async () => 1, contact: async () => '' }, { serials: [c.serial(5)], email: 'y@example.com', language: 'en', challenge: 'x' }, { ip: '10.0.0.2\u0000', language: 'en' }),
+      requestReports(
+        { db: t.app.ctx.db, issueReport, termsVersion: async () => 1, contact: async () => '' },
+        { serials: [c.serial(5)], email: 'y@example.com', language: 'en', challenge: 'x' },
+        { ip: '10.0.0.2\u0000', language: 'en' },
+      ),
     ).rejects.toThrow();
     expect([await count('search_requests'), await count('mail_outbox')]).toEqual([requests, mails]);
   });
@@ -125,7 +133,9 @@ describe('report request limits', { timeout: 180_000 }, () => {
   it(`per recipient: the ${PUBLIC_LIMITS.requestPerRecipient.max + 1}th request to one address in an hour gets 429, from any IP, any spelling`, async () => {
     const email = `limit-${series().toLowerCase()}@example.com`;
     for (let i = 0; i < PUBLIC_LIMITS.requestPerRecipient.max; i++) {
-      expect((await postRequest(t.app, requestBody({ serial: `${series()}000001`, email: i % 2 ? email.toUpperCase() : email }))).statusCode).toBe(200);
+      expect(
+        (await postRequest(t.app, requestBody({ serial: `${series()}000001`, email: i % 2 ? email.toUpperCase() : email }))).statusCode,
+      ).toBe(200);
     }
     const over = await postRequest(t.app, requestBody({ serial: `${series()}000001`, email }));
     expect(over.statusCode).toBe(429);

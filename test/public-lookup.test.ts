@@ -74,12 +74,16 @@ describe('lookup', () => {
     });
   });
 
-  it('answers on the customers\' host names too (reports.*, client.*)', async () => {
+  it("answers on the customers' host names too (reports.*, client.*)", async () => {
     const c = await catalogue(t);
     const res = await lookup(t.app, c.serial(9), { headers: { host: 'reports.example.com' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.serial).toBe(c.serial(9));
-    const challenge = await t.app.inject({ url: '/api/v1/public/challenge', headers: { host: 'client.example.com' }, remoteAddress: randomIp() });
+    const challenge = await t.app.inject({
+      url: '/api/v1/public/challenge',
+      headers: { host: 'client.example.com' },
+      remoteAddress: randomIp(),
+    });
     expect(challenge.statusCode).toBe(200);
   });
 
@@ -107,26 +111,54 @@ describe('lookup', () => {
       method: 'POST',
       url: '/api/v1/serial-ranges',
       headers: { cookie },
-      payload: { productId: first.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000010`, totalUnits: 10, productionDate: '2024-01-02' },
+      payload: {
+        productId: first.id,
+        startSerial: `${prefix}000001`,
+        endSerial: `${prefix}000010`,
+        totalUnits: 10,
+        productionDate: '2024-01-02',
+      },
     });
     expect(created.statusCode).toBe(201);
     const range = created.json().data as { id: string };
-    await vi.waitFor(async () => expect((await lookup(t.app, serial)).json().data?.product.name).toBe(first.name), { timeout: 5000, interval: 300 });
+    await vi.waitFor(async () => expect((await lookup(t.app, serial)).json().data?.product.name).toBe(first.name), {
+      timeout: 5000,
+      interval: 300,
+    });
 
     const moved = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/serial-ranges/${range.id}`,
       headers: { cookie },
-      payload: { productId: second.id, startSerial: `${prefix}000001`, endSerial: `${prefix}000010`, totalUnits: 10, productionDate: '2024-01-02' },
+      payload: {
+        productId: second.id,
+        startSerial: `${prefix}000001`,
+        endSerial: `${prefix}000010`,
+        totalUnits: 10,
+        productionDate: '2024-01-02',
+      },
     });
     expect(moved.statusCode).toBe(200);
-    await vi.waitFor(async () => expect((await lookup(t.app, serial)).json().data?.product.name).toBe(second.name), { timeout: 5000, interval: 300 });
+    await vi.waitFor(async () => expect((await lookup(t.app, serial)).json().data?.product.name).toBe(second.name), {
+      timeout: 5000,
+      interval: 300,
+    });
 
-    const renamed = await t.app.inject({ method: 'PUT', url: `/api/v1/products/${second.id}`, headers: { cookie }, payload: productBody({ name: `${second.name} Mk II` }) });
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/products/${second.id}`,
+      headers: { cookie },
+      payload: productBody({ name: `${second.name} Mk II` }),
+    });
     expect(renamed.statusCode).toBe(200);
-    await vi.waitFor(async () => expect((await lookup(t.app, serial)).json().data?.product.name).toBe(`${second.name} Mk II`), { timeout: 5000, interval: 300 });
+    await vi.waitFor(async () => expect((await lookup(t.app, serial)).json().data?.product.name).toBe(`${second.name} Mk II`), {
+      timeout: 5000,
+      interval: 300,
+    });
 
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/serial-ranges/${range.id}`, headers: { cookie } })).statusCode).toBeLessThan(300);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/serial-ranges/${range.id}`, headers: { cookie } })).statusCode,
+    ).toBeLessThan(300);
     await vi.waitFor(async () => expect((await lookup(t.app, serial)).statusCode).toBe(404), { timeout: 5000, interval: 300 });
   });
 });

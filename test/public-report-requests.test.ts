@@ -45,53 +45,65 @@ async function mailTo(address: string): Promise<ReceivedMessage> {
 }
 
 describe('one serial', () => {
-  it.each(['en', 'zh'] as const)('issues the report, emails it as test-report-<serial>.pdf in %s, and the request turns sent', async (language) => {
-    const c = await catalogue(t);
-    const serial = c.serial(12);
-    await testData(t, serial);
-    expect((await lookup(t.app, serial)).json().data.product.name).toBe(c.productName);
+  it.each(['en', 'zh'] as const)(
+    'issues the report, emails it as test-report-<serial>.pdf in %s, and the request turns sent',
+    async (language) => {
+      const c = await catalogue(t);
+      const serial = c.serial(12);
+      await testData(t, serial);
+      expect((await lookup(t.app, serial)).json().data.product.name).toBe(c.productName);
 
-    const body = requestBody({ serial: serial.toLowerCase(), language });
-    const res = await postRequest(t.app, body, { headers: { "accept-language": language } });
-    if (res.statusCode !== 200) console.log(res.body);
-    expect(res.statusCode).toBe(200);
-    const data = res.json().data;
-    expect(data.emailQueued).toBe(true);
-    expect(data.message).toBe(language === 'en' ? 'Search successfully' : '查詢成功');
-    expect(data.results).toHaveLength(1);
-    const [result] = data.results;
-    expect(result).toMatchObject({ serial, outcome: 'issued', product: c.productName });
-    expect(result.pdfPath).toBe(`/api/v1/public/reports/${result.reportId}.pdf`);
+      const body = requestBody({ serial: serial.toLowerCase(), language });
+      const res = await postRequest(t.app, body, { headers: { 'accept-language': language } });
+      if (res.statusCode !== 200) console.log(res.body);
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data;
+      expect(data.emailQueued).toBe(true);
+      expect(data.message).toBe(language === 'en' ? 'Search successfully' : '查詢成功');
+      expect(data.results).toHaveLength(1);
+      const [result] = data.results;
+      expect(result).toMatchObject({ serial, outcome: 'issued', product: c.productName });
+      expect(result.pdfPath).toBe(`/api/v1/public/reports/${result.reportId}.pdf`);
 
-    const mail = await mailTo(body.email as string);
-    const parsed = mail.parsed!;
-    expect(parsed.subject).toContain(serial);
-    if (language === 'zh') {
-      expect(parsed.subject).toMatch(/[\u4e00-\u9fff]/);
-      expect(parsed.text).toContain('測試報告');
-    } else {
-      expect(parsed.subject).toBe(`Test report ${serial}`);
-    }
-    // Nothing the visitor typed but the serial: the address is the recipient only.
-    expect(parsed.text).not.toContain(body.email as string);
-    expect(parsed.attachments).toHaveLength(1);
-    const attachment = parsed.attachments[0]!;
-    expect(attachment.filename).toBe(`test-report-${serial}.pdf`);
-    expect(attachment.mimeType).toBe('application/pdf');
-    const pdf = Buffer.from(attachment.content as ArrayBuffer);
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const [stored] = await t.app.ctx.db.select().from(reports).where(eq(reports.id, result.reportId));
-    expect(stored!.language).toBe(language);
-    expect(sha256(pdf)).toBe(Buffer.from(stored!.sha256).toString('hex'));
-    const preview = await t.app.inject({ url: result.pdfPath });
-    if (preview.statusCode === 200) expect(sha256(preview.rawPayload)).toBe(sha256(pdf));
+      const mail = await mailTo(body.email as string);
+      const parsed = mail.parsed!;
+      expect(parsed.subject).toContain(serial);
+      if (language === 'zh') {
+        expect(parsed.subject).toMatch(/[\u4e00-\u9fff]/);
+        expect(parsed.text).toContain('測試報告');
+      } else {
+        expect(parsed.subject).toBe(`Test report ${serial}`);
+      }
+      // Nothing the visitor typed but the serial: the address is the recipient only.
+      expect(parsed.text).not.toContain(body.email as string);
+      expect(parsed.attachments).toHaveLength(1);
+      const attachment = parsed.attachments[0]!;
+      expect(attachment.filename).toBe(`test-report-${serial}.pdf`);
+      expect(attachment.mimeType).toBe('application/pdf');
+      const pdf = Buffer.from(attachment.content as ArrayBuffer);
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      const [stored] = await t.app.ctx.db.select().from(reports).where(eq(reports.id, result.reportId));
+      expect(stored!.language).toBe(language);
+      expect(sha256(pdf)).toBe(Buffer.from(stored!.sha256).toString('hex'));
+      const preview = await t.app.inject({ url: result.pdfPath });
+      if (preview.statusCode === 200) expect(sha256(preview.rawPayload)).toBe(sha256(pdf));
 
-    await vi.waitFor(async () => expect((await rowsOfGroup(data.requestId))[0]!.status).toBe('sent'), { timeout: 10_000, interval: 50 });
-    const [row] = await rowsOfGroup(data.requestId);
-    expect(row).toMatchObject({ source: 'request', serial, recipientEmail: body.email, language, status: 'sent', attempts: 1, lastError: null, reportId: result.reportId });
-    expect(row!.sentAt).toBeInstanceOf(Date);
-    expect(row!.termsAgreedAt).toBeInstanceOf(Date);
-  });
+      await vi.waitFor(async () => expect((await rowsOfGroup(data.requestId))[0]!.status).toBe('sent'), { timeout: 10_000, interval: 50 });
+      const [row] = await rowsOfGroup(data.requestId);
+      expect(row).toMatchObject({
+        source: 'request',
+        serial,
+        recipientEmail: body.email,
+        language,
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+        reportId: result.reportId,
+      });
+      expect(row!.sentAt).toBeInstanceOf(Date);
+      expect(row!.termsAgreedAt).toBeInstanceOf(Date);
+    },
+  );
 
   it('a unit held by the release gate: "not available, contact the manufacturer", no email, held for staff', async () => {
     const c = await catalogue(t);
@@ -103,13 +115,25 @@ describe('one serial', () => {
     const data = res.json().data;
     expect(data.emailQueued).toBe(false);
     expect(data.results).toEqual([
-      { serial, outcome: 'held', message: 'The test report is not available; please contact the manufacturer', product: c.productName, reportId: null, pdfPath: null },
+      {
+        serial,
+        outcome: 'held',
+        message: 'The test report is not available; please contact the manufacturer',
+        product: c.productName,
+        reportId: null,
+        pdfPath: null,
+      },
     ]);
     expect(JSON.stringify(data)).not.toMatch(/fail|seat|shell|no data/i);
     const rows = await rowsOfGroup(data.requestId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'held', outboxId: null, reportId: null });
-    expect(await t.app.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, body.email as string))).toHaveLength(0);
+    expect(
+      await t.app.ctx.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.recipient, body.email as string)),
+    ).toHaveLength(0);
   });
 
   it('a unit without test data answers the same as a held one (and its product still shows in the lookup)', async () => {
@@ -117,7 +141,10 @@ describe('one serial', () => {
     const serial = c.serial(4);
     expect((await lookup(t.app, serial)).statusCode).toBe(200);
     const res = await postRequest(t.app, requestBody({ serial }));
-    expect(res.json().data.results[0]).toMatchObject({ outcome: 'held', message: 'The test report is not available; please contact the manufacturer' });
+    expect(res.json().data.results[0]).toMatchObject({
+      outcome: 'held',
+      message: 'The test report is not available; please contact the manufacturer',
+    });
     expect((await rowsOfGroup(res.json().data.requestId))[0]!.status).toBe('held');
   });
 });
@@ -131,7 +158,10 @@ describe('several serials at once', () => {
     await testData(t, b);
     await testData(t, held, { shell: 'fail' });
     // Pasted as on the page: one a line and comma separated, with a duplicate in another spelling.
-    const body = requestBody({ serials: `${a}\n${b.toLowerCase()}, ${held}\r\n${noData},${missing}\n\n ${a.replace('-', ' - ')}`, language: 'en' });
+    const body = requestBody({
+      serials: `${a}\n${b.toLowerCase()}, ${held}\r\n${noData},${missing}\n\n ${a.replace('-', ' - ')}`,
+      language: 'en',
+    });
     const res = await postRequest(t.app, body);
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
@@ -149,9 +179,14 @@ describe('several serials at once', () => {
     expect(mail.parsed!.text).toContain(`${held}, ${noData}`);
     expect(mail.parsed!.text).not.toContain(missing);
 
-    await vi.waitFor(async () => expect((await rowsOfGroup(data.requestId)).filter((r) => r.status === 'sent')).toHaveLength(2), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect((await rowsOfGroup(data.requestId)).filter((r) => r.status === 'sent')).toHaveLength(2), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const rows = await rowsOfGroup(data.requestId);
-    expect(rows.map((r) => `${r.serial}:${r.status}`).sort()).toEqual([`${a}:sent`, `${b}:sent`, `${held}:held`, `${noData}:held`, `${missing}:not-found`].sort());
+    expect(rows.map((r) => `${r.serial}:${r.status}`).sort()).toEqual(
+      [`${a}:sent`, `${b}:sent`, `${held}:held`, `${noData}:held`, `${missing}:not-found`].sort(),
+    );
     const outboxIds = new Set(rows.filter((r) => r.outboxId).map((r) => r.outboxId));
     expect(outboxIds.size).toBe(1);
     expect(sink.messages.filter((m) => m.to.includes(body.email as string))).toHaveLength(1);

@@ -45,7 +45,9 @@ beforeAll(async () => {
     const shellFails = n === 8 || n === 10;
     list.push(record({ serial: serial(n), testType: 'shell', result: shellFails ? 'fail' : 'pass', testedAt: at(day, 8) }));
     if (n === 8) list.push(record({ serial: serial(n), testType: 'shell', result: 'pass', testedAt: at(day, 9) }));
-    list.push(record({ serial: serial(n), testType: 'seat', testPressure: 1.76, result: n === 9 ? 'fail' : 'pass', testedAt: at(day, 10) }));
+    list.push(
+      record({ serial: serial(n), testType: 'seat', testPressure: 1.76, result: n === 9 ? 'fail' : 'pass', testedAt: at(day, 10) }),
+    );
     if (n === 9) list.push(record({ serial: serial(n), testType: 'seat', testPressure: 1.76, result: 'pass', testedAt: at(day, 11) }));
   }
   // Outside the range (April 20 and June 1): a failure that must neither count nor be listed.
@@ -117,12 +119,19 @@ describe('failures', () => {
   });
 
   it('lists the failures never retested: unit 10 in May; the April failure only for April', async () => {
-    const may = await get<{ items: { serial: string; testType: string; productName: string; machineName: string; failedAt: string }[]; total: number }>(
-      `/api/v1/quality/open-failures?${MAY}`,
-    );
+    const may = await get<{
+      items: { serial: string; testType: string; productName: string; machineName: string; failedAt: string }[];
+      total: number;
+    }>(`/api/v1/quality/open-failures?${MAY}`);
     expect(may.total).toBe(1);
     expect(may.items).toEqual([
-      expect.objectContaining({ serial: 'QA-0010', testType: 'shell', productName: 'Quality Valve A', machineName: 'Quality Bench 2', failedAt: at(2, 8) }),
+      expect.objectContaining({
+        serial: 'QA-0010',
+        testType: 'shell',
+        productName: 'Quality Valve A',
+        machineName: 'Quality Bench 2',
+        failedAt: at(2, 8),
+      }),
     ]);
     const april = await get<{ items: { serial: string }[]; total: number }>('/api/v1/quality/open-failures?from=2024-04-01&to=2024-04-30');
     expect(april.items.map((i) => i.serial)).toEqual(['QA-0011']);
@@ -148,9 +157,24 @@ describe('control chart', () => {
     ];
     await send(bench1.key, [
       ...pressures.map((p, i) =>
-        record({ serial: `QB-${String(i + 1).padStart(4, '0')}`, testPressure: p, testedAt: at(3 + i), holdingSeconds: 60 + i, samples: [] }),
+        record({
+          serial: `QB-${String(i + 1).padStart(4, '0')}`,
+          testPressure: p,
+          testedAt: at(3 + i),
+          holdingSeconds: 60 + i,
+          samples: [],
+        }),
       ),
-      ...[0.1, 0.2, 0.3].map((v, i) => record({ serial: `QB-001${i}`, testType: 'seat', testPressure: 1.76, leakageValue: v, leakageUnit: 'ml/min', testedAt: at(10 + i) })),
+      ...[0.1, 0.2, 0.3].map((v, i) =>
+        record({
+          serial: `QB-001${i}`,
+          testType: 'seat',
+          testPressure: 1.76,
+          leakageValue: v,
+          leakageUnit: 'ml/min',
+          testedAt: at(10 + i),
+        }),
+      ),
       record({ serial: 'QB-0020', testType: 'seat', testPressure: 1.76, leakageValue: 5, leakageUnit: 'bubbles/min', testedAt: at(14) }),
       record({ serial: 'QB-0030', testType: 'backseat', testPressure: 1.76, testedAt: at(15), samples: samples(0.02) }),
       record({ serial: 'QB-0031', testType: 'backseat', testPressure: 1.76, testedAt: at(16), samples: samples(0.04) }),
@@ -178,8 +202,15 @@ describe('control chart', () => {
     const c = await chart('testType=shell&measure=testPressure');
     expect(c.materials).toEqual(['fc', 'wcb']);
     expect([c.spec, c.cpk]).toEqual([null, null]);
-    expect((await chart('testType=shell&measure=testPressure&material=fc')).spec).toEqual({ material: 'fc', rating: 1, lsl: 1.5, usl: 1.65 });
-    const onlyWcb = await get<ControlChart>(`/api/v1/quality/control-chart?${MAY}&productId=${productA.id}&testType=seat&measure=testPressure`);
+    expect((await chart('testType=shell&measure=testPressure&material=fc')).spec).toEqual({
+      material: 'fc',
+      rating: 1,
+      lsl: 1.5,
+      usl: 1.65,
+    });
+    const onlyWcb = await get<ControlChart>(
+      `/api/v1/quality/control-chart?${MAY}&productId=${productA.id}&testType=seat&measure=testPressure`,
+    );
     expect(onlyWcb.spec).toEqual({ material: 'wcb', rating: 1.6, lsl: 1.76, usl: 1.936 });
   });
 
@@ -222,9 +253,10 @@ describe('requests held by the release gate', () => {
         (gen_random_uuid(), 'request', 'QA-0002', 'd@example.com', 'en', 'sent', '2024-06-04T09:00:00Z'),
         (gen_random_uuid(), 'request', 'QA-0003', 'e@example.com', 'en', 'held', '2024-07-04T09:00:00Z'),
         (gen_random_uuid(), 'request', 'QA-0010', 'f@example.com', 'en', 'held', '2024-06-05T08:00:00Z')`);
-    const held = await get<{ items: { serial: string; reason: string; latestTestedAt: string | null; heldFor: unknown[] }[]; total: number }>(
-      '/api/v1/quality/held-requests?from=2024-06-01&to=2024-06-30',
-    );
+    const held = await get<{
+      items: { serial: string; reason: string; latestTestedAt: string | null; heldFor: unknown[] }[];
+      total: number;
+    }>('/api/v1/quality/held-requests?from=2024-06-01&to=2024-06-30');
     expect(held.total).toBe(4);
     expect(held.items.map((i) => [i.serial, i.reason, i.latestTestedAt, i.heldFor])).toEqual([
       // Its shell test failed and was never retested; its later seat test passed: the gate still holds it,
@@ -232,7 +264,12 @@ describe('requests held by the release gate', () => {
       ['QA-0010', 'stillHeld', at(2, 10), [{ testType: 'shell', kind: 'failed', testedAt: at(2, 8), bench: 'fail', reasons: [] }]],
       ['QA-0001', 'releasable', at(1, 10), []],
       ['ZZ-0001', 'noTests', null, []],
-      ['QA-0012', 'stillHeld', '2024-06-01T00:00:00.000Z', [{ testType: 'shell', kind: 'failed', testedAt: '2024-06-01T00:00:00.000Z', bench: 'fail', reasons: [] }]],
+      [
+        'QA-0012',
+        'stillHeld',
+        '2024-06-01T00:00:00.000Z',
+        [{ testType: 'shell', kind: 'failed', testedAt: '2024-06-01T00:00:00.000Z', bench: 'fail', reasons: [] }],
+      ],
     ]);
     expect(JSON.stringify(held)).not.toContain('@example.com');
   });
@@ -257,7 +294,13 @@ describe('statistics on known values', () => {
   });
 
   it('the pressure drop starts where the curve reaches the test pressure and ends with the hold', () => {
-    const s = [{ t: 0, p: 0 }, { t: 2, p: 1.5 }, { t: 4, p: 1.6 }, { t: 10, p: 1.55 }, { t: 20, p: 1.5 }];
+    const s = [
+      { t: 0, p: 0 },
+      { t: 2, p: 1.5 },
+      { t: 4, p: 1.6 },
+      { t: 10, p: 1.55 },
+      { t: 20, p: 1.5 },
+    ];
     expect(pressureDrop(s, 1.6, 6)).toBeCloseTo(0.05, 12); // hold 4..10
     expect(pressureDrop([], 1.6, 6)).toBeNull();
   });
@@ -282,8 +325,14 @@ describe('input and access', () => {
     expect(await status('/api/v1/quality/summary?from=2024-05-02&to=2024-05-01', staff)).toEqual({ code: 400, fields: ['to'] });
     expect(await status('/api/v1/quality/summary?from=2023-01-01&to=2024-05-01', staff)).toEqual({ code: 400, fields: ['to'] });
     expect(await status(`/api/v1/quality/summary?${MAY}&interval=year`, staff)).toEqual({ code: 400, fields: ['interval'] });
-    expect(await status(`/api/v1/quality/control-chart?${MAY}&productId=x&testType=shell&measure=testPressure`, staff)).toEqual({ code: 400, fields: ['productId'] });
-    expect(await status(`/api/v1/quality/control-chart?${MAY}&productId=${productA.id}&testType=shell&measure=torque`, staff)).toEqual({ code: 400, fields: ['measure'] });
+    expect(await status(`/api/v1/quality/control-chart?${MAY}&productId=x&testType=shell&measure=testPressure`, staff)).toEqual({
+      code: 400,
+      fields: ['productId'],
+    });
+    expect(await status(`/api/v1/quality/control-chart?${MAY}&productId=${productA.id}&testType=shell&measure=torque`, staff)).toEqual({
+      code: 400,
+      fields: ['measure'],
+    });
     expect(await status(`/api/v1/quality/open-failures?${MAY}&pageSize=7`, staff)).toEqual({ code: 400, fields: ['pageSize'] });
   });
 });

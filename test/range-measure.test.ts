@@ -25,7 +25,10 @@ describe('measureRange', () => {
   });
 
   it('allows exactly the maximum number of units', () => {
-    expect(measureRange('VB-00000001', `VB-${String(MAX_RANGE_UNITS).padStart(8, '0')}`)).toMatchObject({ ok: true, units: BigInt(MAX_RANGE_UNITS) });
+    expect(measureRange('VB-00000001', `VB-${String(MAX_RANGE_UNITS).padStart(8, '0')}`)).toMatchObject({
+      ok: true,
+      units: BigInt(MAX_RANGE_UNITS),
+    });
   });
 });
 
@@ -35,8 +38,16 @@ describe('Total Units in the form', () => {
   });
 
   it('says why there is no total, with what differs', () => {
-    expect(computeTotalUnits('VA-001', 'VB-010')).toEqual({ kind: 'reason', key: 'serials.total.prefixDiffers', params: { start: 'VA-', end: 'VB-' } });
-    expect(computeTotalUnits('VB-001', 'VB-0010')).toEqual({ kind: 'reason', key: 'serials.total.widthDiffers', params: { start: 3, end: 4 } });
+    expect(computeTotalUnits('VA-001', 'VB-010')).toEqual({
+      kind: 'reason',
+      key: 'serials.total.prefixDiffers',
+      params: { start: 'VA-', end: 'VB-' },
+    });
+    expect(computeTotalUnits('VB-001', 'VB-0010')).toEqual({
+      kind: 'reason',
+      key: 'serials.total.widthDiffers',
+      params: { start: 3, end: 4 },
+    });
   });
 
   it('agrees with the server: the total the form shows is the one the schema accepts', () => {
@@ -46,9 +57,21 @@ describe('Total Units in the form', () => {
         const end = `VB2311-${String(from + span).padStart(6, '0')}`;
         const shown = computeTotalUnits(start, end);
         expect(shown).toEqual({ kind: 'units', units: BigInt(span + 1) });
-        const parsed = serialRangeInput.safeParse({ productId: 'p', startSerial: start, endSerial: end, totalUnits: span + 1, productionDate: today });
+        const parsed = serialRangeInput.safeParse({
+          productId: 'p',
+          startSerial: start,
+          endSerial: end,
+          totalUnits: span + 1,
+          productionDate: today,
+        });
         expect(parsed.success).toBe(true);
-        const wrong = serialRangeInput.safeParse({ productId: 'p', startSerial: start, endSerial: end, totalUnits: span + 2, productionDate: today });
+        const wrong = serialRangeInput.safeParse({
+          productId: 'p',
+          startSerial: start,
+          endSerial: end,
+          totalUnits: span + 2,
+          productionDate: today,
+        });
         expect(wrong.success).toBe(false);
       }),
       { numRuns: 200 },

@@ -32,10 +32,7 @@ describe('the release gate', () => {
   });
 
   it('holds a unit whose latest result of one type failed, and after a passing retest issues', async () => {
-    const u = await unitWithRecords(t, [
-      { testType: 'shell' },
-      { testType: 'seat', result: 'fail', testedAt: '2024-05-01T09:00:00Z' },
-    ]);
+    const u = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat', result: 'fail', testedAt: '2024-05-01T09:00:00Z' }]);
     expect(await issue(u.serial)).toMatchObject({ status: 'held' });
     expect(await storedCount(u.serial)).toBe(0);
     await postBatch(t.app, u.bench.key, { records: [record({ serial: u.serial, testType: 'seat', testedAt: '2024-05-02T09:00:00Z' })] });

@@ -30,11 +30,36 @@ beforeAll(async () => {
     t,
     [
       { recordId: 'SHELL-1', testType: 'shell', testPressure: 2.4, holdingSeconds: 60, samples: shellSamples, operator: 'Chen Wei' },
-      { recordId: 'SEAT-1', testType: 'seat', testPressure: 1.76, holdingSeconds: 30, result: 'fail', testedAt: '2024-05-01T09:00:00Z', samples: curve(1.76, 30) },
-      { recordId: 'SEAT-2', testType: 'seat', testPressure: 1.76, holdingSeconds: 30, testedAt: '2024-05-01T10:00:00Z', leakageValue: 0.5, leakageUnit: 'mL/min', samples: curve(1.76, 30) },
+      {
+        recordId: 'SEAT-1',
+        testType: 'seat',
+        testPressure: 1.76,
+        holdingSeconds: 30,
+        result: 'fail',
+        testedAt: '2024-05-01T09:00:00Z',
+        samples: curve(1.76, 30),
+      },
+      {
+        recordId: 'SEAT-2',
+        testType: 'seat',
+        testPressure: 1.76,
+        holdingSeconds: 30,
+        testedAt: '2024-05-01T10:00:00Z',
+        leakageValue: 0.5,
+        leakageUnit: 'mL/min',
+        samples: curve(1.76, 30),
+      },
     ],
     // EN 12266-1, DN 50, rate E: the seat may leak 0.3 × 50 = 15 mm³/s; 0.5 mL/min is 8.3 mm³/s.
-    { name: 'Gate Valve DN50 閘閥', testStandard: 'en-12266-1', valveType: 'gate', nominalSize: 50, seatType: 'metal', leakageRate: 'E', pressureWcb: '' },
+    {
+      name: 'Gate Valve DN50 閘閥',
+      testStandard: 'en-12266-1',
+      valveType: 'gate',
+      nominalSize: 50,
+      seatType: 'metal',
+      leakageRate: 'E',
+      pressureWcb: '',
+    },
   );
   issued.en = await issue('en');
   issued.zh = await issue('zh');
@@ -119,12 +144,22 @@ describe('the report PDF', () => {
     expect(json.B02_testStandard).toMatchObject({ id: 'en-12266-1', name: 'EN 12266-1' });
     expect(json.Z01_statementOfCompliance).toContain('We hereby certify');
     expect(json.Z02_dateOfIssue).toBe(issued.en!.issuedAt.toISOString());
-    const tests = json.D02_pressureTests as Array<{ recordId: string; samples: { points: number[][] }; checksFromSamples: { holdingTimeMet: boolean } }>;
+    const tests = json.D02_pressureTests as Array<{
+      recordId: string;
+      samples: { points: number[][] };
+      checksFromSamples: { holdingTimeMet: boolean };
+    }>;
     expect(tests.map((x) => x.recordId)).toEqual(['SHELL-1', 'SEAT-2']);
     expect(tests[0]!.samples.points).toHaveLength(2000);
     expect(tests[0]!.samples.points[1234]).toEqual([shellSamples[1234]!.t, shellSamples[1234]!.p]);
     expect(tests[0]!.checksFromSamples.holdingTimeMet).toBe(true);
-    expect(tests[1]).toMatchObject({ testType: 'seat', earlierTests: 1, result: 'pass', leakage: { value: 0.5, unit: 'mL/min' }, bench: unit.bench.name });
+    expect(tests[1]).toMatchObject({
+      testType: 'seat',
+      earlierTests: 1,
+      result: 'pass',
+      leakage: { value: 0.5, unit: 'mL/min' },
+      bench: unit.bench.name,
+    });
     expect(json.verification).toMatchObject({ id: issued.en!.id, url: `http://localhost:3000/search?report=${issued.en!.id}` });
   });
 

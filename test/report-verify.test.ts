@@ -97,7 +97,12 @@ describe('verification', () => {
       expect(body.data).toBeUndefined();
       bodies.add(JSON.stringify({ status: body.error.status, message: body.error.message }));
     }
-    expect([...bodies]).toEqual([JSON.stringify({ status: 'NOT_FOUND', message: 'This report is not known. Check the link or the code, or contact the manufacturer.' })]);
+    expect([...bodies]).toEqual([
+      JSON.stringify({
+        status: 'NOT_FOUND',
+        message: 'This report is not known. Check the link or the code, or contact the manufacturer.',
+      }),
+    ]);
   });
 
   it('says when newer test data exists than the report shows', async () => {

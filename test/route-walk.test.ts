@@ -46,7 +46,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   routes = seen
     .filter((r) => r.url.startsWith('/api/v1'))
-    .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({ method: m, url: r.url, access: r.config?.access as Access })))
+    .flatMap((r) =>
+      (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({ method: m, url: r.url, access: r.config?.access as Access })),
+    )
     .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
 });
 afterAll(() => t.close());
@@ -69,7 +71,9 @@ function request(r: Walked, cookie?: string) {
 describe('route walk', () => {
   it('found the routes of this issue', () => {
     const keys = routes.map((r) => `${r.method} ${r.url}`);
-    expect(keys).toEqual(expect.arrayContaining(['GET /api/v1/staff', 'DELETE /api/v1/staff/:id', 'GET /api/v1/auth/me', 'GET /api/v1/audit-log']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['GET /api/v1/staff', 'DELETE /api/v1/staff/:id', 'GET /api/v1/auth/me', 'GET /api/v1/audit-log']),
+    );
     expect(routes.every((r) => r.access !== undefined)).toBe(true);
   });
 
@@ -95,7 +99,8 @@ describe('route walk', () => {
     const wrong: string[] = [];
     for (const r of adminOnly) {
       const res = await request(r, cookie);
-      if (res.statusCode !== 403 || res.json().error?.status !== 'PERMISSION_DENIED') wrong.push(`${r.method} ${r.url} → ${res.statusCode}`);
+      if (res.statusCode !== 403 || res.json().error?.status !== 'PERMISSION_DENIED')
+        wrong.push(`${r.method} ${r.url} → ${res.statusCode}`);
     }
     expect(wrong).toEqual([]);
     // The walk did nothing to the staff session.

@@ -39,7 +39,14 @@ const resend = (id: string, cookie: string) =>
 const visitorEmail = () => `visitor.${randomBytes(4).toString('hex')}@example-mail.com`;
 
 /** One request of `serials` (one row each) with the given status, written as the public module writes it. */
-async function seed(o: { serials: string[]; status?: NewSearchRequest['status']; email?: string | null; at?: Date; ip?: string | null; source?: 'lookup' | 'request' }) {
+async function seed(o: {
+  serials: string[];
+  status?: NewSearchRequest['status'];
+  email?: string | null;
+  at?: Date;
+  ip?: string | null;
+  source?: 'lookup' | 'request';
+}) {
   const groupId = randomUUID();
   const source = o.source ?? (o.email === null ? 'lookup' : 'request');
   const rows = await insertSearchRequests(
@@ -76,7 +83,15 @@ describe('the list', () => {
     expect(data.items.map((i: { id: string }) => i.id)).toEqual([c.groupId, b.groupId, a.groupId]);
     const first = data.items[2];
     expect(first.serials.map((s: { serial: string }) => s.serial)).toEqual([`${p}000001`, `${p}000002`]);
-    expect(first).toMatchObject({ found: true, status: 'held', recipientEmail: mail, emailMasked: false, source: 'request', termsVersion: 1, canResend: false });
+    expect(first).toMatchObject({
+      found: true,
+      status: 'held',
+      recipientEmail: mail,
+      emailMasked: false,
+      source: 'request',
+      termsVersion: 1,
+      canResend: false,
+    });
     expect(data.items[0]).toMatchObject({ found: false, status: 'not-found', recipientEmail: null, source: 'lookup' });
 
     const ids = async (query: string) =>
@@ -88,7 +103,9 @@ describe('the list', () => {
     expect(await ids(`email=${mail.slice(0, 12)}`)).toEqual([a.groupId]);
     expect(await ids(`email=${mail.toUpperCase()}`)).toEqual([a.groupId]);
     expect(await ids('order=asc')).toEqual([a.groupId, b.groupId, c.groupId]);
-    expect((await get(`/api/v1/search-requests?serial=${p}000002`, admin)).json().data.items.map((i: { id: string }) => i.id)).toEqual([a.groupId]);
+    expect((await get(`/api/v1/search-requests?serial=${p}000002`, admin)).json().data.items.map((i: { id: string }) => i.id)).toEqual([
+      a.groupId,
+    ]);
     // `%` and `_` are letters, not wildcards
     expect((await get('/api/v1/search-requests?serial=%25', admin)).json().data.total).toBe(0);
   });
@@ -141,7 +158,11 @@ describe('masking', () => {
       expect((await get(`/api/v1/search-requests?email=${encodeURIComponent(part)}`, staff)).json().data.total, part).toBe(0);
     }
     for (const url of urls) expect((await get(url, admin)).body, url).toContain(mail);
-    expect((await get(`/api/v1/search-requests/${groupId}`, admin)).json().data).toMatchObject({ recipientEmail: mail, emailMasked: false, clientIp: '203.0.113.7' });
+    expect((await get(`/api/v1/search-requests/${groupId}`, admin)).json().data).toMatchObject({
+      recipientEmail: mail,
+      emailMasked: false,
+      clientIp: '203.0.113.7',
+    });
   });
 
   it('the CSV export holds what the list shows (the same filters), masked for staff', async () => {
@@ -152,8 +173,13 @@ describe('masking', () => {
     const res = await get(`/api/v1/search-requests/export.csv?serial=${p}&status=held`, staff);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,id,source,serials,found,recipientEmail,language,termsVersion,status,attempts,lastError,sentAt,reports');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'createdAt,id,source,serials,found,recipientEmail,language,termsVersion,status,attempts,lastError,sentAt,reports',
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`${p}000001 ${p}000002`);
     expect(lines[1]).toContain(maskEmail(mail));
@@ -170,7 +196,10 @@ describe('resend', () => {
     const res = await postRequest(t.app, body);
     expect(res.statusCode, res.body).toBe(200);
     const groupId = res.json().data.requestId as string;
-    const [row] = await t.app.ctx.db.select().from(searchRequests).where(and(eq(searchRequests.groupId, groupId), eq(searchRequests.status, 'queued')));
+    const [row] = await t.app.ctx.db
+      .select()
+      .from(searchRequests)
+      .where(and(eq(searchRequests.groupId, groupId), eq(searchRequests.status, 'queued')));
     await markSent(row!.outboxId!);
     return { groupId, email: body.email as string, outboxId: row!.outboxId! };
   }
@@ -182,7 +211,11 @@ describe('resend', () => {
   }
 
   const outboxOfGroup = (groupId: string) =>
-    t.app.ctx.db.select().from(mailOutbox).where(sql`${mailOutbox.ref} ->> 'searchRequestGroupId' = ${groupId}`).orderBy(mailOutbox.createdAt);
+    t.app.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.ref} ->> 'searchRequestGroupId' = ${groupId}`)
+      .orderBy(mailOutbox.createdAt);
 
   it('queues a new email with the same report, the request follows it, the audit log names who, the detail shows both emails', async () => {
     const { groupId, email, outboxId } = await sentRequest();
@@ -203,11 +236,22 @@ describe('resend', () => {
 
     const rows = await t.app.ctx.db.select().from(searchRequests).where(eq(searchRequests.groupId, groupId)).orderBy(searchRequests.serial);
     // The issued serial follows the new email; the one without test data (held) stays as it was.
-    expect(rows.map((r) => [r.status, r.outboxId])).toEqual([['queued', second!.id], ['held', null]]);
+    expect(rows.map((r) => [r.status, r.outboxId])).toEqual([
+      ['queued', second!.id],
+      ['held', null],
+    ]);
 
-    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'searchRequest'), eq(auditLog.entityId, groupId)));
+    const audit = await t.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'searchRequest'), eq(auditLog.entityId, groupId)));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'resend', actorLabel: expect.stringContaining('@'), before: { status: 'sent', outboxId }, after: { status: 'queued', outboxId: second!.id } });
+    expect(audit[0]).toMatchObject({
+      action: 'resend',
+      actorLabel: expect.stringContaining('@'),
+      before: { status: 'sent', outboxId },
+      after: { status: 'queued', outboxId: second!.id },
+    });
 
     const detail = (await get(`/api/v1/search-requests/${groupId}`, admin)).json().data;
     expect(detail.deliveries.map((d: { id: string; status: string; resentBy: string | null }) => [d.id, d.status, d.resentBy])).toEqual([
@@ -230,7 +274,10 @@ describe('resend', () => {
     expect(codes.filter((c) => c === 409)).toHaveLength(49);
     expect(answers.find((a) => a.statusCode === 409)!.json().error.message).toMatch(/still on its way/);
     expect(await outboxOfGroup(groupId)).toHaveLength(2);
-    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'searchRequest'), eq(auditLog.entityId, groupId)));
+    const audit = await t.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'searchRequest'), eq(auditLog.entityId, groupId)));
     expect(audit).toHaveLength(1);
   });
 
@@ -240,7 +287,10 @@ describe('resend', () => {
     const held = await seed({ serials: [`${series()}000001`], status: 'held' });
     expect((await resend(held.groupId, staff)).statusCode).toBe(409);
     const { groupId } = await sentRequest();
-    await t.app.ctx.db.update(searchRequests).set({ recipientEmail: null, personalDataErasedAt: new Date() }).where(eq(searchRequests.groupId, groupId));
+    await t.app.ctx.db
+      .update(searchRequests)
+      .set({ recipientEmail: null, personalDataErasedAt: new Date() })
+      .where(eq(searchRequests.groupId, groupId));
     const erased = await resend(groupId, staff);
     expect(erased.statusCode).toBe(409);
     expect(erased.json().error.message).toMatch(/retention/);
@@ -260,12 +310,28 @@ describe('retention', () => {
     const recent = await seed({ serials: [`${p}000003`], status: 'sent', at: new Date(now.getTime() - 300 * DAY) });
     const oldLookup = await seed({ serials: [`${p}000004`], email: null, at: new Date(now.getTime() - 500 * DAY) });
     // Their emails: the old one finished, another old one still queued (a retry needs its address).
-    const oldMail = await enqueueMail(db, { kind: 'test-report', to: 'old@example.com', language: 'en', subject: 's', text: 't', ref: { searchRequestGroupId: old.groupId } });
+    const oldMail = await enqueueMail(db, {
+      kind: 'test-report',
+      to: 'old@example.com',
+      language: 'en',
+      subject: 's',
+      text: 't',
+      ref: { searchRequestGroupId: old.groupId },
+    });
     const pendingMail = await enqueueMail(db, { kind: 'test-report', to: 'pending@example.com', language: 'en', subject: 's', text: 't' });
     const otherKind = await enqueueMail(db, { kind: 'password-reset', to: 'staff@example.com', language: 'en', subject: 's', text: 't' });
-    await db.update(mailOutbox).set({ status: 'sent', createdAt: new Date(now.getTime() - 400 * DAY) }).where(eq(mailOutbox.id, oldMail));
-    await db.update(mailOutbox).set({ createdAt: new Date(now.getTime() - 400 * DAY) }).where(eq(mailOutbox.id, pendingMail));
-    await db.update(mailOutbox).set({ status: 'sent', createdAt: new Date(now.getTime() - 400 * DAY) }).where(eq(mailOutbox.id, otherKind));
+    await db
+      .update(mailOutbox)
+      .set({ status: 'sent', createdAt: new Date(now.getTime() - 400 * DAY) })
+      .where(eq(mailOutbox.id, oldMail));
+    await db
+      .update(mailOutbox)
+      .set({ createdAt: new Date(now.getTime() - 400 * DAY) })
+      .where(eq(mailOutbox.id, pendingMail));
+    await db
+      .update(mailOutbox)
+      .set({ status: 'sent', createdAt: new Date(now.getTime() - 400 * DAY) })
+      .where(eq(mailOutbox.id, otherKind));
 
     const before = await db.select().from(searchRequests).orderBy(searchRequests.id);
     const result = await applySearchRetention(db, now);
@@ -281,7 +347,10 @@ describe('retention', () => {
         expect(a).toEqual(b);
       }
     }
-    expect(after.find((r) => r.id === recent.rows[0]!.id)).toMatchObject({ recipientEmail: recent.rows[0]!.recipientEmail, clientIp: '203.0.113.7' });
+    expect(after.find((r) => r.id === recent.rows[0]!.id)).toMatchObject({
+      recipientEmail: recent.rows[0]!.recipientEmail,
+      clientIp: '203.0.113.7',
+    });
 
     const mails = await db.select({ id: mailOutbox.id, recipient: mailOutbox.recipient, subject: mailOutbox.subject }).from(mailOutbox);
     const by = new Map(mails.map((m) => [m.id, m]));
@@ -306,14 +375,20 @@ describe('retention', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.searchRetentionDays).toBe(30);
     expect((await get('/api/v1/settings', staff)).json().data.searchRetentionDays).toBe(30);
-    const audit = await t.app.ctx.db.select().from(auditLog).where(and(eq(auditLog.entity, 'settings'), eq(auditLog.entityId, 'search-retention')));
+    const audit = await t.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'settings'), eq(auditLog.entityId, 'search-retention')));
     expect(audit.at(-1)).toMatchObject({ before: { searchRetentionDays: 365 }, after: { searchRetentionDays: 30 } });
 
     const now = new Date();
     const r40 = await seed({ serials: [`${series()}000001`], status: 'sent', at: new Date(now.getTime() - 40 * DAY) });
     const r20 = await seed({ serials: [`${series()}000001`], status: 'sent', at: new Date(now.getTime() - 20 * DAY) });
     await applySearchRetention(t.app.ctx.db, now);
-    const rows = await t.app.ctx.db.select().from(searchRequests).where(sql`${searchRequests.groupId} in (${r40.groupId}, ${r20.groupId})`);
+    const rows = await t.app.ctx.db
+      .select()
+      .from(searchRequests)
+      .where(sql`${searchRequests.groupId} in (${r40.groupId}, ${r20.groupId})`);
     const of = (id: string) => rows.find((r) => r.groupId === id)!;
     expect(of(r40.groupId)).toMatchObject({ recipientEmail: null, clientIp: null, status: 'sent', serial: r40.rows[0]!.serial });
     expect(of(r20.groupId).recipientEmail).toBe(r20.rows[0]!.recipientEmail);

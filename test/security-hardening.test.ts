@@ -49,7 +49,12 @@ describe('request bodies', () => {
   it('answers a deeply nested JSON value with 400, not 500', async () => {
     const { cookie } = await signedInUser(t.app);
     const deep = `{"preferences":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
-    const res = await t.app.inject({ method: 'PATCH', url: '/api/v1/auth/me', headers: { cookie, 'content-type': 'application/json' }, payload: deep });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/auth/me',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: deep,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.key).toBe('errors.jsonTooDeep');
     // Anywhere in any body, also on public routes.
@@ -119,7 +124,11 @@ describe('a proxy in front', () => {
       const res = await p.app.inject({ url: '/whoami', headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' } });
       expect(res.json().ip).toBe('203.0.113.7');
       // A client that reaches the app directly (not through the proxy) forges nothing.
-      const direct = await p.app.inject({ url: '/whoami', headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'report.example.com' }, remoteAddress: '198.51.100.9' });
+      const direct = await p.app.inject({
+        url: '/whoami',
+        headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'report.example.com' },
+        remoteAddress: '198.51.100.9',
+      });
       expect(direct.json()).toMatchObject({ ip: '198.51.100.9', host: 'localhost:80' });
     } finally {
       await p.close();
@@ -144,7 +153,12 @@ describe('passwords', () => {
   it('refuses them when an administrator sets a password too', async () => {
     const { cookie } = await signedInUser(t.app, { role: 'admin' });
     const u = await createUser(t.app.ctx.db);
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/staff/${u.id}/password`, headers: { cookie }, payload: { password: 'zzzzzzzzzz' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/staff/${u.id}/password`,
+      headers: { cookie },
+      payload: { password: 'zzzzzzzzzz' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields[0].key).toBe('validation.passwordTooSimple');
   });

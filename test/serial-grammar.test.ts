@@ -12,7 +12,9 @@ const prefix = fc.oneof(
 );
 const parts = fc
   .tuple(prefix, fc.integer({ min: 1, max: SERIAL_MAX_WIDTH }))
-  .chain(([p, width]) => fc.record({ prefix: fc.constant(p), width: fc.constant(width), number: fc.bigInt({ min: 0n, max: 10n ** BigInt(width) - 1n }) }));
+  .chain(([p, width]) =>
+    fc.record({ prefix: fc.constant(p), width: fc.constant(width), number: fc.bigInt({ min: 0n, max: 10n ** BigInt(width) - 1n }) }),
+  );
 
 describe('serial grammar', () => {
   it('parse ∘ format is the identity on valid parts', () => {
@@ -41,7 +43,10 @@ describe('serial grammar', () => {
     fc.assert(
       fc.property(parts, fc.array(fc.constantFrom(' ', '\t', '\n', '\u3000'), { maxLength: 3 }), (p, spaces) => {
         const s = formatSerial(p);
-        const messy = ` ${spaces.join('')}${s.toLowerCase().split('').join(spaces[0] ?? '')} `;
+        const messy = ` ${spaces.join('')}${s
+          .toLowerCase()
+          .split('')
+          .join(spaces[0] ?? '')} `;
         expect(parseSerial(messy)).toEqual(p);
       }),
     );
@@ -60,13 +65,26 @@ describe('serial grammar', () => {
   });
 
   it('refuses what does not follow it', () => {
-    for (const bad of ['', '   ', 'VB-', 'ABC', '1234567890123456789', 'A1234567890123456789', 'VB#12', 'VB 12 x', 'Ä12', `${'A'.repeat(64)}1`]) {
+    for (const bad of [
+      '',
+      '   ',
+      'VB-',
+      'ABC',
+      '1234567890123456789',
+      'A1234567890123456789',
+      'VB#12',
+      'VB 12 x',
+      'Ä12',
+      `${'A'.repeat(64)}1`,
+    ]) {
       expect(parseSerial(bad), bad).toBeNull();
     }
-    fc.assert(fc.property(fc.string(), (s) => {
-      const p = parseSerial(s);
-      if (p) expect(formatSerial(p)).toBe(normaliseSerial(s));
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const p = parseSerial(s);
+        if (p) expect(formatSerial(p)).toBe(normaliseSerial(s));
+      }),
+    );
   });
 
   it('counts units and steps within a series', () => {
@@ -98,8 +116,12 @@ describe('range schema', () => {
     expect(issues({ ...ok, endSerial: 'VB-100' })).toEqual(['endSerial:serials.validation.sameSeries']);
     expect(issues({ ...ok, startSerial: 'VB-0200' })).toEqual(['endSerial:serials.validation.endBeforeStart']);
     expect(issues({ ...ok, totalUnits: 99 })).toEqual(['totalUnits:serials.validation.totalMismatch']);
-    expect(issues({ ...ok, startSerial: 'A00000000', endSerial: 'A10000000', totalUnits: 10000001 })).toContain('totalUnits:validation.max');
-    expect(issues({ ...ok, startSerial: 'A00000000', endSerial: 'A10000000', totalUnits: 1 })).toEqual(['endSerial:serials.validation.tooManyUnits']);
+    expect(issues({ ...ok, startSerial: 'A00000000', endSerial: 'A10000000', totalUnits: 10000001 })).toContain(
+      'totalUnits:validation.max',
+    );
+    expect(issues({ ...ok, startSerial: 'A00000000', endSerial: 'A10000000', totalUnits: 1 })).toEqual([
+      'endSerial:serials.validation.tooManyUnits',
+    ]);
     expect(issues({ ...ok, startSerial: 'VB-' })).toEqual(['startSerial:serials.validation.serial']);
     expect(issues({ ...ok, productionDate: '2024-02-30' })).toEqual(['productionDate:validation.date']);
     expect(issues({ ...ok, productionDate: '2999-01-01' })).toEqual(['productionDate:serials.validation.futureDate']);
@@ -107,6 +129,9 @@ describe('range schema', () => {
   it('computes Total Units of an import row when the cell is empty', () => {
     const row = serialRangeCsvRow.parse({ product: 'X', startSerial: 'A1', endSerial: 'A9', totalUnits: '', productionDate: '2024-01-01' });
     expect(row.totalUnits).toBeNull();
-    expect(serialRangeCsvRow.safeParse({ product: 'X', startSerial: 'A1', endSerial: 'A9', totalUnits: '8', productionDate: '2024-01-01' }).success).toBe(false);
+    expect(
+      serialRangeCsvRow.safeParse({ product: 'X', startSerial: 'A1', endSerial: 'A9', totalUnits: '8', productionDate: '2024-01-01' })
+        .success,
+    ).toBe(false);
   });
 });

@@ -26,7 +26,14 @@ describe('serial ranges: add and read', () => {
     expect(res.json()).toMatchObject({
       message: 'Serial Number Added Successfully',
       messageKey: 'serials.added',
-      data: { productId, productName: 'Range Product', startSerial: 'VB2311-000001', endSerial: 'VB2311-000100', totalUnits: 100, productionDate: '2024-03-01' },
+      data: {
+        productId,
+        productName: 'Range Product',
+        startSerial: 'VB2311-000001',
+        endSerial: 'VB2311-000100',
+        totalUnits: 100,
+        productionDate: '2024-03-01',
+      },
     });
     const read = await t.app.inject({ url: `/api/v1/serial-ranges/${res.json().data.id}`, headers: { cookie } });
     expect(read.json().data).toEqual(res.json().data);
@@ -70,8 +77,18 @@ describe('serial ranges: add and read', () => {
 
   it('answers 404 for unknown and malformed range ids', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'abc', '-1']) {
-      for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['GET', '/history']] as const) {
-        const res = await t.app.inject({ method, url: `/api/v1/serial-ranges/${id}${suffix}`, headers: { cookie }, ...(method === 'PUT' ? { payload: rangeBody(productId, 'N-1', 'N-2', 2) } : {}) });
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['PUT', ''],
+        ['DELETE', ''],
+        ['GET', '/history'],
+      ] as const) {
+        const res = await t.app.inject({
+          method,
+          url: `/api/v1/serial-ranges/${id}${suffix}`,
+          headers: { cookie },
+          ...(method === 'PUT' ? { payload: rangeBody(productId, 'N-1', 'N-2', 2) } : {}),
+        });
         expect(res.statusCode, `${method} ${id}${suffix}`).toBe(404);
         expect(res.json().error.message).toBe('Serial Number Range Not Found');
       }
@@ -82,7 +99,13 @@ describe('serial ranges: add and read', () => {
 describe('serial ranges: overlaps', () => {
   it('refuses identical, contained, containing and partly overlapping ranges, naming the collision', async () => {
     expect((await add('OV-0100', 'OV-0200', 101)).statusCode).toBe(201);
-    for (const [a, b, n] of [['OV-0100', 'OV-0200', 101], ['OV-0150', 'OV-0160', 11], ['OV-0050', 'OV-0300', 251], ['OV-0200', 'OV-0250', 51], ['OV-0001', 'OV-0100', 100]] as const) {
+    for (const [a, b, n] of [
+      ['OV-0100', 'OV-0200', 101],
+      ['OV-0150', 'OV-0160', 11],
+      ['OV-0050', 'OV-0300', 251],
+      ['OV-0200', 'OV-0250', 51],
+      ['OV-0001', 'OV-0100', 100],
+    ] as const) {
       const res = await add(a, b, n);
       expect(res.statusCode, `${a}–${b}`).toBe(409);
       expect(res.json().error.message).toBe('This range overlaps OV-0100 – OV-0200 (Range Product)');
@@ -151,11 +174,21 @@ describe('serial ranges: lookup, list, delete, history', () => {
     // Moving a range to another product moves its count too (the totals come from those counts).
     const count = async (id: string) => (await t.app.inject({ url: `/api/v1/products/${id}`, headers: { cookie } })).json().data.rangeCount;
     const before = await count(productId);
-    const moved = await t.app.inject({ method: 'PUT', url: `/api/v1/serial-ranges/${mine.items[0].id}`, headers: { cookie }, payload: rangeBody(productId, 'OTH-01', 'OTH-10', 10) });
+    const moved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/serial-ranges/${mine.items[0].id}`,
+      headers: { cookie },
+      payload: rangeBody(productId, 'OTH-01', 'OTH-10', 10),
+    });
     expect(moved.statusCode).toBe(200);
     expect([await count(productId), await count(other.id)]).toEqual([before + 1, 0]);
     expect((await list(`productId=${other.id}`)).total).toBe(0);
-    await t.app.inject({ method: 'PUT', url: `/api/v1/serial-ranges/${mine.items[0].id}`, headers: { cookie }, payload: rangeBody(other.id, 'OTH-01', 'OTH-10', 10) });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/serial-ranges/${mine.items[0].id}`,
+      headers: { cookie },
+      payload: rangeBody(other.id, 'OTH-01', 'OTH-10', 10),
+    });
     expect((await list('q=find-000600')).items.map((r: { startSerial: string }) => r.startSerial)).toEqual(['FIND-000500']);
     expect((await list('serial=FIND-000600')).total).toBe(1);
     expect((await list('q=other%20prod')).total).toBe(1);
@@ -170,7 +203,12 @@ describe('serial ranges: lookup, list, delete, history', () => {
 
   it('deletes, and keeps the history of create, update and delete', async () => {
     const r = (await add('HIS-1', 'HIS-5', 5)).json().data;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/serial-ranges/${r.id}`, headers: { cookie }, payload: rangeBody(productId, 'HIS-1', 'HIS-6', 6, { productionDate: '2024-03-02' }) });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/serial-ranges/${r.id}`,
+      headers: { cookie },
+      payload: rangeBody(productId, 'HIS-1', 'HIS-6', 6, { productionDate: '2024-03-02' }),
+    });
     const history = (await t.app.inject({ url: `/api/v1/serial-ranges/${r.id}/history`, headers: { cookie } })).json().data;
     expect(history.map((h: { action: string }) => h.action)).toEqual(['update', 'create']);
     expect(history[0].changes).toEqual(

@@ -36,7 +36,11 @@ function multipartBody(parts: Array<{ name: string; value: Buffer | string; file
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disp = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -44,7 +48,8 @@ function multipartBody(parts: Array<{ name: string; value: Buffer | string; file
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: ORIGIN } };
 }
 
-const put = (url: string, cookie: string, payload: unknown) => t.app.inject({ method: 'PUT', url, headers: { cookie, origin: ORIGIN }, payload: payload as object });
+const put = (url: string, cookie: string, payload: unknown) =>
+  t.app.inject({ method: 'PUT', url, headers: { cookie, origin: ORIGIN }, payload: payload as object });
 const upload = (url: string, cookie: string, parts: Parameters<typeof multipartBody>[0]) => {
   const m = multipartBody(parts);
   return t.app.inject({ method: 'PUT', url, headers: { ...m.headers, cookie }, payload: m.payload });
@@ -58,7 +63,9 @@ function png(width: number, height: number): Buffer {
 
 function pkcs12(password: string, companyName: string): Buffer {
   const m = generateSelfSigned(companyName);
-  const asn = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(m.keyPem), [forge.pki.certificateFromPem(m.certPem)], password, { algorithm: '3des' });
+  const asn = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(m.keyPem), [forge.pki.certificateFromPem(m.certPem)], password, {
+    algorithm: '3des',
+  });
   return Buffer.from(forge.asn1.toDer(asn).getBytes(), 'binary');
 }
 
@@ -82,7 +89,10 @@ describe('settings', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/settings' })).statusCode).toBe(401);
     expect((await put('/api/v1/settings', staff, body())).statusCode).toBe(403);
     expect((await upload('/api/v1/settings/logo', staff, [{ name: 'file', value: png(4, 4), filename: 'l.png' }])).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/settings/certificate/generate', headers: { cookie: staff, origin: ORIGIN } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/settings/certificate/generate', headers: { cookie: staff, origin: ORIGIN } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('saves every field, versions the terms only when they change, and audits what changed', async () => {
@@ -95,7 +105,11 @@ describe('settings', () => {
     const changed = await put('/api/v1/settings', admin, body({ footerEn: 'Acme Quality', termsZh: '條款 v2' }));
     expect(changed.json().data.termsVersion).toBe(v1 + 1);
     const pub = await t.app.inject({ method: 'GET', url: '/api/v1/public/settings' });
-    expect(pub.json().data).toMatchObject({ companyName: 'Acme Valve Co., Ltd.', terms: { en: 'Terms v1', zh: '條款 v2' }, termsVersion: v1 + 1 });
+    expect(pub.json().data).toMatchObject({
+      companyName: 'Acme Valve Co., Ltd.',
+      terms: { en: 'Terms v1', zh: '條款 v2' },
+      termsVersion: v1 + 1,
+    });
     const last = (await auditRows()).at(-1)!;
     expect(last.before).toEqual({ termsZh: '條款 v1', termsVersion: v1 });
     expect(last.after).toEqual({ termsZh: '條款 v2', termsVersion: v1 + 1 });
@@ -108,12 +122,16 @@ describe('settings', () => {
     expect(fields).toEqual(['companyName', 'documentType', 'termsEn']);
     const inspector = await put('/api/v1/settings', admin, body({ documentType: 'inspection-certificate-3.1', inspectorName: '' }));
     expect(inspector.statusCode).toBe(400);
-    expect(inspector.json().error.fields).toEqual([expect.objectContaining({ field: 'inspectorName', key: 'settings.validation.inspectorRequired' })]);
+    expect(inspector.json().error.fields).toEqual([
+      expect.objectContaining({ field: 'inspectorName', key: 'settings.validation.inspectorRequired' }),
+    ]);
     expect((await put('/api/v1/settings', admin, [body()])).statusCode).toBe(400);
   });
 
   it('accepts a PNG logo by its content and refuses other content, whatever the file is called', async () => {
-    const ok = await upload('/api/v1/settings/logo', admin, [{ name: 'file', value: png(120, 40), filename: 'logo.gif', type: 'image/gif' }]);
+    const ok = await upload('/api/v1/settings/logo', admin, [
+      { name: 'file', value: png(120, 40), filename: 'logo.gif', type: 'image/gif' },
+    ]);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.logo).toMatchObject({ type: 'image/png' });
     const pubLogo = await t.app.inject({ method: 'GET', url: '/api/v1/public/logo' });
@@ -153,7 +171,11 @@ describe('settings', () => {
 
   it('makes a readable certificate for a company name in Chinese', async () => {
     await put('/api/v1/settings', admin, body({ companyName: '艾克米閥門股份有限公司' }));
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/settings/certificate/generate', headers: { cookie: admin, origin: ORIGIN } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settings/certificate/generate',
+      headers: { cookie: admin, origin: ORIGIN },
+    });
     expect(res.json().data.certificate.subject).toBe('CN=艾克米閥門股份有限公司 (document signing), O=艾克米閥門股份有限公司');
     await put('/api/v1/settings', admin, body());
   });
@@ -163,7 +185,9 @@ describe('settings', () => {
     const noFile = await upload('/api/v1/settings/certificate', admin, [{ name: 'password', value: 'x' }]);
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().error.fields[0]).toMatchObject({ field: 'file', key: 'settings.certificateMissing' });
-    const big = await upload('/api/v1/settings/certificate', admin, [{ name: 'file', value: Buffer.alloc(70 * 1024, 1), filename: 'x.p12' }]);
+    const big = await upload('/api/v1/settings/certificate', admin, [
+      { name: 'file', value: Buffer.alloc(70 * 1024, 1), filename: 'x.p12' },
+    ]);
     expect(big.statusCode).toBe(413);
   });
 
@@ -175,7 +199,10 @@ describe('settings', () => {
     ]);
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields[0]).toMatchObject({ field: 'password', key: 'settings.certificatePassword' });
-    const junk = await upload('/api/v1/settings/certificate', admin, [{ name: 'file', value: Buffer.from('not a p12'), filename: 'x.p12' }, { name: 'password', value: '' }]);
+    const junk = await upload('/api/v1/settings/certificate', admin, [
+      { name: 'file', value: Buffer.from('not a p12'), filename: 'x.p12' },
+      { name: 'password', value: '' },
+    ]);
     expect(junk.json().error.fields[0]).toMatchObject({ field: 'file', key: 'settings.certificateUnreadable' });
     const ok = await upload('/api/v1/settings/certificate', admin, [
       { name: 'file', value: p12, filename: 'company.p12' },
@@ -197,12 +224,25 @@ describe('settings', () => {
     expect(rows).not.toMatch(/PRIVATE KEY|s3cret-pw|BEGIN CERTIFICATE/);
     expect(rows).toContain(ok.json().data.certificate.fingerprintSha256);
 
-    const regen = await t.app.inject({ method: 'POST', url: '/api/v1/settings/certificate/generate', headers: { cookie: admin, origin: ORIGIN } });
+    const regen = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settings/certificate/generate',
+      headers: { cookie: admin, origin: ORIGIN },
+    });
     expect(regen.json().data.certificate.source).toBe('generated');
   });
 
   it('prints the settings on the report: company, logo, statement, footer, and the 3.1 inspector', async () => {
-    await put('/api/v1/settings', admin, body({ documentType: 'inspection-certificate-3.1', inspectorName: 'Lin Mei-Hua', statementEn: 'Statement from settings.', footerEn: 'Footer from settings' }));
+    await put(
+      '/api/v1/settings',
+      admin,
+      body({
+        documentType: 'inspection-certificate-3.1',
+        inspectorName: 'Lin Mei-Hua',
+        statementEn: 'Statement from settings.',
+        footerEn: 'Footer from settings',
+      }),
+    );
     const u = await unitWithRecords(t, [{ testType: 'shell' }]);
     const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
     if (r.status !== 'issued') throw new Error(r.status);

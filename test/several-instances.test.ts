@@ -59,7 +59,9 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
   it('runs on different ports and both applied the migrations once, together', async () => {
     expect(a.url).not.toBe(b.url);
     const files = fs.readdirSync(migrationsDir).filter((f) => f.endsWith('.sql'));
-    const rows = rowsOf<{ n: number; distinct: number }>(await database.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT name)::int AS distinct FROM schema_migrations`));
+    const rows = rowsOf<{ n: number; distinct: number }>(
+      await database.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT name)::int AS distinct FROM schema_migrations`),
+    );
     expect(rows[0]).toEqual({ n: files.length, distinct: files.length });
     for (const s of [a, b]) expect(JSON.parse((await request(`${s.url}/readyz`, {})).body).status).toBe('ok');
   });
@@ -107,7 +109,12 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
     const ip = randomIp();
     const prefix = series();
     const statuses = await alternate(64, async (s, i) => {
-      const r = await httpApp(s.url).inject({ method: 'POST', url: '/api/v1/public/lookup', payload: { serial: `${prefix}${String(i + 1).padStart(6, '0')}` }, remoteAddress: ip });
+      const r = await httpApp(s.url).inject({
+        method: 'POST',
+        url: '/api/v1/public/lookup',
+        payload: { serial: `${prefix}${String(i + 1).padStart(6, '0')}` },
+        remoteAddress: ip,
+      });
       return r.statusCode;
     });
     expect(admitted(statuses)).toBe(60);
@@ -132,7 +139,13 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
     const statuses: number[] = [];
     // Ten at a time, spread over both instances; empty batches, since the limit is counted before the body.
     for (let i = 0; i < 610; i += 10) {
-      statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => postBatch(httpApp((i + j) % 2 ? b.url : a.url), bench.key, { records: [] }).then((r) => r.statusCode)))));
+      statuses.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, j) =>
+            postBatch(httpApp((i + j) % 2 ? b.url : a.url), bench.key, { records: [] }).then((r) => r.statusCode),
+          ),
+        )),
+      );
     }
     expect(admitted(statuses)).toBe(600);
   });
@@ -141,7 +154,15 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
     const before = sink.messages.length;
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
-      ids.push(await enqueueMail(database.db, { kind: 'several-instances-test', to: `r${i}@example.com`, language: 'en', subject: `Message ${i}`, text: `Body ${i}` }));
+      ids.push(
+        await enqueueMail(database.db, {
+          kind: 'several-instances-test',
+          to: `r${i}@example.com`,
+          language: 'en',
+          subject: `Message ${i}`,
+          text: `Body ${i}`,
+        }),
+      );
     }
     await sink.waitFor(before + 40, 60_000);
     // Longer than a poll interval of both workers: a second copy would have come by now.
@@ -149,7 +170,9 @@ describe.runIf(serverUrl && redisUrl)('two instances on one PostgreSQL and one R
     const received = sink.messages.slice(before).map((m) => m.parsed!.messageId);
     expect(received).toHaveLength(40);
     expect(new Set(received).size).toBe(40);
-    const rows = rowsOf<{ status: string; attempts: number }>(await database.db.execute(sql`SELECT status, attempts FROM mail_outbox WHERE kind = 'several-instances-test'`));
+    const rows = rowsOf<{ status: string; attempts: number }>(
+      await database.db.execute(sql`SELECT status, attempts FROM mail_outbox WHERE kind = 'several-instances-test'`),
+    );
     expect(rows).toHaveLength(40);
     expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
   });

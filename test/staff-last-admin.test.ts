@@ -18,7 +18,10 @@ beforeEach(async () => {
 });
 
 async function activeAdmins(): Promise<number> {
-  const [row] = await t.app.ctx.db.select({ n: count() }).from(users).where(and(eq(users.role, 'admin'), eq(users.disabled, false)));
+  const [row] = await t.app.ctx.db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.disabled, false)));
   return row!.n;
 }
 
@@ -27,7 +30,13 @@ describe('the last active admin', () => {
     const a = await signedInUser(t.app, { role: 'admin' });
     const b = await signedInUser(t.app, { role: 'admin' });
     const demote = (actor: string, target: string) =>
-      t.app.inject({ method: 'PATCH', url: `/api/v1/staff/${target}`, headers: { cookie: actor }, payload: { role: 'staff' }, remoteAddress: randomIp() });
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/staff/${target}`,
+        headers: { cookie: actor },
+        payload: { role: 'staff' },
+        remoteAddress: randomIp(),
+      });
     const results = await Promise.all([demote(a.cookie, b.user.id), demote(b.cookie, a.user.id)]);
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     // The loser is refused by the rule, or, if the winner finished before the loser was even authenticated,
@@ -67,7 +76,12 @@ describe('the last active admin', () => {
   it('another admin can go while one active admin stays', async () => {
     const a = await signedInUser(t.app, { role: 'admin' });
     const b = await createUser(t.app.ctx.db, { role: 'admin' });
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/staff/${b.id}`, headers: { cookie: a.cookie }, remoteAddress: randomIp() });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/staff/${b.id}`,
+      headers: { cookie: a.cookie },
+      remoteAddress: randomIp(),
+    });
     expect(res.statusCode).toBe(200);
     expect(await activeAdmins()).toBe(1);
   });

@@ -19,27 +19,58 @@ const loginStatus = async (email: string, password: string) =>
 describe('adding staff', () => {
   it('adds a member who can then sign in, with the original success message', async () => {
     const email = uniqueEmail('new');
-    const res = await call('POST', '/api/v1/staff', admin.cookie, { name: 'Nina', email: email.toUpperCase(), password: GOOD_PASSWORD, role: 'staff' });
+    const res = await call('POST', '/api/v1/staff', admin.cookie, {
+      name: 'Nina',
+      email: email.toUpperCase(),
+      password: GOOD_PASSWORD,
+      role: 'staff',
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json().data).toMatchObject({ name: 'Nina', email, role: 'staff', disabled: false, message: 'Staff Added Successfully', key: 'staff.added' });
+    expect(res.json().data).toMatchObject({
+      name: 'Nina',
+      email,
+      role: 'staff',
+      disabled: false,
+      message: 'Staff Added Successfully',
+      key: 'staff.added',
+    });
     expect(res.json().data).not.toHaveProperty('passwordHash');
     expect(await loginStatus(email, GOOD_PASSWORD)).toBe(200);
   });
 
   it('refuses an e-mail already taken, ignoring case, on the email field', async () => {
     const existing = await createUser(t.app.ctx.db);
-    const res = await call('POST', '/api/v1/staff', admin.cookie, { name: 'Dup', email: existing.email.toUpperCase(), password: GOOD_PASSWORD, role: 'staff' });
+    const res = await call('POST', '/api/v1/staff', admin.cookie, {
+      name: 'Dup',
+      email: existing.email.toUpperCase(),
+      password: GOOD_PASSWORD,
+      role: 'staff',
+    });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ status: 'ALREADY_EXISTS', key: 'staff.emailTaken', message: 'An account with this email already exists' });
-    expect(res.json().error.fields).toEqual([{ field: 'email', key: 'staff.emailTaken', message: 'An account with this email already exists' }]);
+    expect(res.json().error).toMatchObject({
+      status: 'ALREADY_EXISTS',
+      key: 'staff.emailTaken',
+      message: 'An account with this email already exists',
+    });
+    expect(res.json().error.fields).toEqual([
+      { field: 'email', key: 'staff.emailTaken', message: 'An account with this email already exists' },
+    ]);
   });
 
   it('validates every field and refuses common passwords', async () => {
     const res = await call('POST', '/api/v1/staff', admin.cookie, { name: '', email: 'x', password: 'short', role: 'boss' });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().error.fields.map((f: { field: string }) => f.field).sort();
+    const fields = res
+      .json()
+      .error.fields.map((f: { field: string }) => f.field)
+      .sort();
     expect(fields).toEqual(['email', 'name', 'password', 'role']);
-    const common = await call('POST', '/api/v1/staff', admin.cookie, { name: 'C', email: uniqueEmail(), password: 'abc123456', role: 'staff' });
+    const common = await call('POST', '/api/v1/staff', admin.cookie, {
+      name: 'C',
+      email: uniqueEmail(),
+      password: 'abc123456',
+      role: 'staff',
+    });
     expect(common.json().error.fields[0]).toMatchObject({ field: 'password', key: 'validation.passwordTooCommon' });
   });
 });
@@ -67,7 +98,12 @@ describe('listing staff', () => {
     expect((await call('GET', '/api/v1/staff?q=%25', admin.cookie)).json().data.total).toBe(0);
     expect((await call('GET', '/api/v1/staff?q=%00', admin.cookie)).statusCode).toBe(400);
     expect((await call('GET', '/api/v1/audit-log?entity=%00', admin.cookie)).statusCode).toBe(400);
-    const nul = await call('POST', '/api/v1/staff', admin.cookie, { name: 'a\u0000', email: uniqueEmail(), password: GOOD_PASSWORD, role: 'staff' });
+    const nul = await call('POST', '/api/v1/staff', admin.cookie, {
+      name: 'a\u0000',
+      email: uniqueEmail(),
+      password: GOOD_PASSWORD,
+      role: 'staff',
+    });
     expect(nul.json().error.fields[0]).toMatchObject({ field: 'name' });
   });
 
@@ -135,9 +171,15 @@ describe('admins and themselves', () => {
     const url = `/api/v1/staff/${admin.user.id}`;
     const demote = await call('PATCH', url, admin.cookie, { role: 'staff' });
     expect(demote.statusCode).toBe(409);
-    expect(demote.json().error).toMatchObject({ key: 'staff.cannotDemoteSelf', message: 'You cannot take away your own administrator role' });
+    expect(demote.json().error).toMatchObject({
+      key: 'staff.cannotDemoteSelf',
+      message: 'You cannot take away your own administrator role',
+    });
     expect((await call('PATCH', url, admin.cookie, { disabled: true })).json().error.key).toBe('staff.cannotDisableSelf');
-    expect((await call('DELETE', url, admin.cookie)).json().error).toMatchObject({ key: 'staff.cannotDeleteSelf', message: 'You cannot delete your own account' });
+    expect((await call('DELETE', url, admin.cookie)).json().error).toMatchObject({
+      key: 'staff.cannotDeleteSelf',
+      message: 'You cannot delete your own account',
+    });
     expect((await call('PATCH', url, admin.cookie, { name: 'Still Admin', role: 'admin' })).statusCode).toBe(200);
     expect((await me(admin.cookie)).json().data.user.role).toBe('admin');
   });

@@ -20,7 +20,15 @@ afterAll(async () => {
 });
 
 /** API 598 gate valve DN 100, metal seat, WCB rated 1.96 MPa: shell ≥ 2.94 MPa 60 s, backseat ≥ 2.156 MPa. */
-const API598_GATE = { testStandard: 'api-598', valveType: 'gate', nominalSize: 100, seatType: 'metal', pressureClass: 'CL150', pressureWcb: 1.96, pressureFc: '' };
+const API598_GATE = {
+  testStandard: 'api-598',
+  valveType: 'gate',
+  nominalSize: 100,
+  seatType: 'metal',
+  pressureClass: 'CL150',
+  pressureWcb: 1.96,
+  pressureFc: '',
+};
 const NO_SAMPLES = { samples: [] };
 const conforming = [
   { testType: 'shell', testPressure: 2.94, holdingSeconds: 60, ...NO_SAMPLES },
@@ -29,9 +37,29 @@ const conforming = [
 ];
 
 async function recordsOf(serial: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/machine-data?serial=${serial}&pageSize=100`, headers: { cookie: (await staff()) } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/machine-data?serial=${serial}&pageSize=100`,
+    headers: { cookie: await staff() },
+  });
   expect(res.statusCode).toBe(200);
-  return res.json().data.items as Array<{ id: string; testType: string; result: string; assessment: { verdict: string; reasons: string[]; disagreement: boolean; requirement: { pressureMin: number | null; holdMin: number; leakageKind: string; leakageMax: number | null; standardName: string } | null } }>;
+  return res.json().data.items as Array<{
+    id: string;
+    testType: string;
+    result: string;
+    assessment: {
+      verdict: string;
+      reasons: string[];
+      disagreement: boolean;
+      requirement: {
+        pressureMin: number | null;
+        holdMin: number;
+        leakageKind: string;
+        leakageMax: number | null;
+        standardName: string;
+      } | null;
+    };
+  }>;
 }
 let cookie: string | null = null;
 async function staff(): Promise<string> {
@@ -41,20 +69,37 @@ async function staff(): Promise<string> {
 
 describe('judgement of records', () => {
   it('holds a bench pass of a backseat test leaking 10 drops/min, shows it as a disagreement and filters it', async () => {
-    const u = await unitWithRecords(t, [...conforming.slice(0, 1), { ...conforming[1], leakageValue: 10, leakageUnit: 'drops/min' }, conforming[2]!], API598_GATE, { bodyMaterial: 'wcb' });
+    const u = await unitWithRecords(
+      t,
+      [...conforming.slice(0, 1), { ...conforming[1], leakageValue: 10, leakageUnit: 'drops/min' }, conforming[2]!],
+      API598_GATE,
+      { bodyMaterial: 'wcb' },
+    );
     const items = await recordsOf(u.serial);
     const backseat = items.find((r) => r.testType === 'backseat')!;
     expect(backseat.result).toBe('pass');
     expect(backseat.assessment).toMatchObject({ verdict: 'nonconforming', reasons: ['leakage-high'], disagreement: true });
-    expect(backseat.assessment.requirement).toMatchObject({ standardName: 'API 598', pressureMin: 2.156, holdMin: 60, leakageKind: 'none' });
+    expect(backseat.assessment.requirement).toMatchObject({
+      standardName: 'API 598',
+      pressureMin: 2.156,
+      holdMin: 60,
+      leakageKind: 'none',
+    });
     const shell = items.find((r) => r.testType === 'shell')!;
     expect(shell.assessment).toMatchObject({ verdict: 'conforms', reasons: [], disagreement: false });
     expect(shell.assessment.requirement).toMatchObject({ pressureMin: 2.94, holdMin: 60, leakageKind: 'none' });
 
     const held = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
-    expect(held).toMatchObject({ status: 'held', held: [{ testType: 'backseat', kind: 'failed', bench: 'pass', reasons: ['leakage-high'] }] });
+    expect(held).toMatchObject({
+      status: 'held',
+      held: [{ testType: 'backseat', kind: 'failed', bench: 'pass', reasons: ['leakage-high'] }],
+    });
 
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/machine-data?verdict=disagreement&serial=${u.serial}`, headers: { cookie: u.admin } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/machine-data?verdict=disagreement&serial=${u.serial}`,
+      headers: { cookie: u.admin },
+    });
     expect(res.json().data.items.map((r: { testType: string }) => r.testType)).toEqual(['backseat']);
   });
 
@@ -65,7 +110,19 @@ describe('judgement of records', () => {
         { testType: 'shell', testPressure: 2.5, holdingSeconds: 60, ...NO_SAMPLES },
         { testType: 'backseat', testPressure: 2.2, holdingSeconds: 30, ...NO_SAMPLES },
         // states 60 s, but the samples stay at pressure for about 20 s only
-        { testType: 'air-seat', medium: 'air', testPressure: 0.6, holdingSeconds: 60, samples: [{ t: 0, p: 0 }, { t: 2, p: 0.6 }, { t: 22, p: 0.6 }, { t: 23, p: 0.1 }, { t: 60, p: 0.1 }] },
+        {
+          testType: 'air-seat',
+          medium: 'air',
+          testPressure: 0.6,
+          holdingSeconds: 60,
+          samples: [
+            { t: 0, p: 0 },
+            { t: 2, p: 0.6 },
+            { t: 22, p: 0.6 },
+            { t: 23, p: 0.1 },
+            { t: 60, p: 0.1 },
+          ],
+        },
         { testType: 'seat', testPressure: 2.2, holdingSeconds: 60, leakageValue: 1, leakageUnit: 'ml/min', ...NO_SAMPLES },
       ],
       API598_GATE,
@@ -80,7 +137,9 @@ describe('judgement of records', () => {
   });
 
   it('leaves records of a product without a standard not assessed, and the bench decides the gate as before', async () => {
-    const u = await unitWithRecords(t, [{ testType: 'backseat', testPressure: 1, holdingSeconds: 1, leakageValue: 10, leakageUnit: 'drops/min', ...NO_SAMPLES }]);
+    const u = await unitWithRecords(t, [
+      { testType: 'backseat', testPressure: 1, holdingSeconds: 1, leakageValue: 10, leakageUnit: 'drops/min', ...NO_SAMPLES },
+    ]);
     const [r] = await recordsOf(u.serial);
     expect(r!.assessment).toMatchObject({ verdict: 'not-assessed', requirement: null, disagreement: false });
     expect((await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).status).toBe('issued');
@@ -104,14 +163,24 @@ describe('re-judgement and report versions', () => {
     expect(first.status).toBe('issued');
     if (first.status !== 'issued') return;
     // A higher rating: the shell test at 2.94 MPa no longer reaches 1.5 × 2.5 = 3.75 MPa.
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/products/${u.product.id}`, headers: { cookie: u.admin }, payload: { ...(await productOf(u.product.id)), pressureWcb: 2.5 } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/products/${u.product.id}`,
+      headers: { cookie: u.admin },
+      payload: { ...(await productOf(u.product.id)), pressureWcb: 2.5 },
+    });
     expect(res.statusCode).toBe(200);
     const shell = (await recordsOf(u.serial)).find((r) => r.testType === 'shell')!;
     expect(shell.assessment).toMatchObject({ verdict: 'nonconforming', reasons: ['pressure-low'] });
     expect(await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).toMatchObject({ status: 'held' });
 
     // Back to the rating the tests meet: conforming again, and a new report that supersedes the first.
-    await t.app.inject({ method: 'PUT', url: `/api/v1/products/${u.product.id}`, headers: { cookie: u.admin }, payload: { ...(await productOf(u.product.id)), pressureWcb: 1.96, pressureClass: 'CL 150' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/products/${u.product.id}`,
+      headers: { cookie: u.admin },
+      payload: { ...(await productOf(u.product.id)), pressureWcb: 1.96, pressureClass: 'CL 150' },
+    });
     const second = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
     expect(second.status).toBe('issued');
     if (second.status !== 'issued') return;
@@ -136,12 +205,21 @@ describe('re-judgement and report versions', () => {
 
   it('re-judges when a range changes its body material', async () => {
     const u = await unitWithRecords(t, conforming, { ...API598_GATE, pressureSus: 4 }, { bodyMaterial: 'wcb' });
-    const [range] = (await t.app.inject({ method: 'GET', url: `/api/v1/serial-ranges?serial=${u.serial}`, headers: { cookie: u.admin } })).json().data.items;
+    const [range] = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/serial-ranges?serial=${u.serial}`, headers: { cookie: u.admin } })
+    ).json().data.items;
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/serial-ranges/${range.id}`,
       headers: { cookie: u.admin },
-      payload: { productId: range.productId, startSerial: range.startSerial, endSerial: range.endSerial, totalUnits: range.totalUnits, productionDate: range.productionDate, bodyMaterial: 'sus' },
+      payload: {
+        productId: range.productId,
+        startSerial: range.startSerial,
+        endSerial: range.endSerial,
+        totalUnits: range.totalUnits,
+        productionDate: range.productionDate,
+        bodyMaterial: 'sus',
+      },
     });
     expect(res.statusCode).toBe(200);
     const shell = (await recordsOf(u.serial)).find((r) => r.testType === 'shell')!;
@@ -161,7 +239,15 @@ describe('the report states the requirement', () => {
   it('prints required beside measured, names the standard, and embeds the requirement in test-report.json', async () => {
     const u = await unitWithRecords(t, conforming, API598_GATE, { bodyMaterial: 'wcb' });
     // The authorised person is named on a 2.2 report too.
-    const { missing: _m, logo: _l, certificate: _c, termsVersion: _t, updatedAt: _u, searchRetentionDays: _s, ...texts } = await getSettings(t.app.ctx.db);
+    const {
+      missing: _m,
+      logo: _l,
+      certificate: _c,
+      termsVersion: _t,
+      updatedAt: _u,
+      searchRetentionDays: _s,
+      ...texts
+    } = await getSettings(t.app.ctx.db);
     await updateSettings(t.app.ctx.db, { id: null, label: 'test' }, { ...texts, inspectorName: 'Lin Mei-Hua' });
     for (const language of ['en', 'zh'] as const) {
       const r = await issueReport(t.app.ctx.db, { serial: u.serial, language });
@@ -173,13 +259,18 @@ describe('the report states the requirement', () => {
       expect(text).toContain(language === 'en' ? '2.94 MPa (required ≥ 2.94 MPa)' : '2.94 MPa（要求 ≥ 2.94 MPa）');
       expect(text).toContain(language === 'en' ? 'no visible leakage' : '無可見洩漏');
       expect(text).toContain(language === 'en' ? 'Conforms' : '符合');
-      expect(text).toContain(language === 'en' ? "Released by the manufacturer's authorised person: Lin Mei-Hua" : '製造商授權人員放行：Lin Mei-Hua');
+      expect(text).toContain(
+        language === 'en' ? "Released by the manufacturer's authorised person: Lin Mei-Hua" : '製造商授權人員放行：Lin Mei-Hua',
+      );
       const dir = tmpFile(Buffer.alloc(0), 'x').replace(/x$/, '');
       poppler('pdfdetach', ['-saveall', '-o', dir, file]);
       const json = JSON.parse((await import('node:fs')).readFileSync(`${dir}/test-report.json`, 'utf8'));
       expect(json.B02_testStandard).toMatchObject({ id: 'api-598', name: 'API 598' });
       const shell = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
-      expect(shell).toMatchObject({ verdict: 'conforms', requirement: { testPressureMPa: { min: 2.94 }, minHoldingSeconds: 60, allowedLeakage: { none: true } } });
+      expect(shell).toMatchObject({
+        verdict: 'conforms',
+        requirement: { testPressureMPa: { min: 2.94 }, minHoldingSeconds: 60, allowedLeakage: { none: true } },
+      });
     }
   });
 });

@@ -13,8 +13,16 @@ const drizzle = (cause: unknown) => Object.assign(new Error('Failed query: selec
 describe('unavailableCause', () => {
   it.each([
     ['connection refused', withCode('ECONNREFUSED'), 'ECONNREFUSED'],
-    ['connection refused on every address (AggregateError)', Object.assign(new AggregateError([withCode('ECONNREFUSED')], ''), {}), 'ECONNREFUSED'],
-    ['server shutting down, wrapped by Drizzle', drizzle(withCode('57P01', 'terminating connection due to administrator command')), '57P01'],
+    [
+      'connection refused on every address (AggregateError)',
+      Object.assign(new AggregateError([withCode('ECONNREFUSED')], ''), {}),
+      'ECONNREFUSED',
+    ],
+    [
+      'server shutting down, wrapped by Drizzle',
+      drizzle(withCode('57P01', 'terminating connection due to administrator command')),
+      '57P01',
+    ],
     ['server starting up', withCode('57P03', 'the database system is starting up'), '57P03'],
     ['connection exception class 08', withCode('08006'), '08006'],
     ['disk full in PostgreSQL/PGlite', drizzle(withCode('53100', 'could not extend file')), '53100'],
@@ -27,8 +35,8 @@ describe('unavailableCause', () => {
   });
 
   it.each([
-    ['a unique violation (the client\'s conflict)', drizzle(withCode('23505'))],
-    ['a value out of range (the client\'s input)', drizzle(withCode('22003'))],
+    ["a unique violation (the client's conflict)", drizzle(withCode('23505'))],
+    ["a value out of range (the client's input)", drizzle(withCode('22003'))],
     ['a syntax error (our bug: stays a 500)', drizzle(withCode('42601'))],
     ['a plain error', new Error('boom')],
     ['not an error at all', 'boom'],

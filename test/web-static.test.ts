@@ -35,7 +35,7 @@ describe('web app', () => {
     expect(res.headers['cache-control']).toContain('immutable');
   });
 
-  it('answers every page of the app\'s router with index.html, always revalidated', async () => {
+  it("answers every page of the app's router with index.html, always revalidated", async () => {
     for (const url of ['/', '/dashboard', '/edit-product/123?x=1', '/pages/misc/not-found/anything']) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(200);

@@ -41,7 +41,15 @@ export function openScratch(kind: 'postgres' | 'pglite'): Promise<TestDatabase> 
 }
 
 /** Where the seeded ranges are (typed arrays: a million ranges in a few MB), to pick serials to look up. */
-const where = { prefixes: [] as string[], prefix: new Uint16Array(0), start: new Float64Array(0), end: new Float64Array(0), gapEnd: new Float64Array(0), width: 8, productName: '' };
+const where = {
+  prefixes: [] as string[],
+  prefix: new Uint16Array(0),
+  start: new Float64Array(0),
+  end: new Float64Array(0),
+  gapEnd: new Float64Array(0),
+  width: 8,
+  productName: '',
+};
 
 function serial(g: number, n: number): string {
   return formatSerial({ prefix: where.prefixes[where.prefix[g]!]!, width: where.width, number: BigInt(n) });
@@ -90,7 +98,9 @@ export async function seed(database: Database, ranges: number, log: (l: string) 
   where.productName = data.products[42 % data.products.length]!.name;
   await database.db.execute(database.kind === 'postgres' ? sql`VACUUM ANALYZE serial_ranges` : sql`ANALYZE serial_ranges`);
   await database.db.execute(sql`ANALYZE products`);
-  log(`seeded ${ranges.toLocaleString('en')} ranges over ${PRODUCTS} products with the data generator (CSV import path) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `seeded ${ranges.toLocaleString('en')} ranges over ${PRODUCTS} products with the data generator (CSV import path) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** The real app with a route shaped like the public lookup (serial in, product summary out). */
@@ -98,22 +108,40 @@ export async function startWorld(database: Database): Promise<World> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
   const app = await buildApp({ config, database, logger: false });
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/v1/bench/lookup',
-    { schema: { hide: true, body: z.object({ serial: z.string().max(200) }) }, config: { access: 'public' } },
-    async (req) => {
-      const hit = await findRangeBySerial(database.db, req.body.serial);
-      if (!hit) throw new AppError('not-found', 'errors.serialNotFound');
-      const { product: p, range } = hit;
-      return { data: { serial: req.body.serial, product: { name: p.name, fluid: p.fluid, pressureFc: p.pressureFc, pressureWcb: p.pressureWcb, pressureSus: p.pressureSus, temperatureMax: p.temperatureMax, temperatureMin: p.temperatureMin }, productionDate: range.productionDate } };
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/api/v1/bench/lookup',
+      { schema: { hide: true, body: z.object({ serial: z.string().max(200) }) }, config: { access: 'public' } },
+      async (req) => {
+        const hit = await findRangeBySerial(database.db, req.body.serial);
+        if (!hit) throw new AppError('not-found', 'errors.serialNotFound');
+        const { product: p, range } = hit;
+        return {
+          data: {
+            serial: req.body.serial,
+            product: {
+              name: p.name,
+              fluid: p.fluid,
+              pressureFc: p.pressureFc,
+              pressureWcb: p.pressureWcb,
+              pressureSus: p.pressureSus,
+              temperatureMax: p.temperatureMax,
+              temperatureMin: p.temperatureMin,
+            },
+            productionDate: range.productionDate,
+          },
+        };
+      },
+    );
   // The same pipeline without the database: separates the app's own per-request cost from the lookup's.
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/v1/bench/noop',
-    { schema: { hide: true, body: z.object({ serial: z.string().max(200) }) }, config: { access: 'public' } },
-    async (req) => ({ data: { serial: req.body.serial } }),
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/api/v1/bench/noop',
+      { schema: { hide: true, body: z.object({ serial: z.string().max(200) }) }, config: { access: 'public' } },
+      async (req) => ({ data: { serial: req.body.serial } }),
+    );
   const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 
   const bare = Fastify({ logger: false });

@@ -21,7 +21,9 @@ interface Spec {
 const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
 const url = new URL(spec.url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const payloads = (spec.bodiesFile ? fs.readFileSync(spec.bodiesFile, 'utf8').split('\n').filter(Boolean) : spec.bodies).map((b) => Buffer.from(b));
+const payloads = (spec.bodiesFile ? fs.readFileSync(spec.bodiesFile, 'utf8').split('\n').filter(Boolean) : spec.bodies).map((b) =>
+  Buffer.from(b),
+);
 let next = 0;
 const latencies: number[] = [];
 let errors = 0;
@@ -30,7 +32,14 @@ function once(scheduledAt = performance.now()): Promise<void> {
   const payload = payloads[next++ % payloads.length]!;
   return new Promise((resolve) => {
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': payload.length } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
       (res) => {
         res.on('data', () => undefined);
         res.on('end', () => {
@@ -74,5 +83,7 @@ if (spec.rate) {
 const seconds = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? NaN;
-process.stdout.write(JSON.stringify({ requests: latencies.length, errors, rps: latencies.length / seconds, p50: pct(50), p99: pct(99) }) + '\n');
+process.stdout.write(
+  JSON.stringify({ requests: latencies.length, errors, rps: latencies.length / seconds, p50: pct(50), p99: pct(99) }) + '\n',
+);
 agent.destroy();

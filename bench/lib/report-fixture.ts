@@ -9,7 +9,12 @@ function curve(pressure: number, hold: number, points: number): Array<{ t: numbe
   const total = 5 + hold + 3;
   return Array.from({ length: points }, (_, i) => {
     const t = (total * i) / (points - 1);
-    const base = t < 5 ? (pressure * 1.01 * t) / 5 : t <= 5 + hold ? pressure * 1.01 - (0.005 * pressure * (t - 5)) / hold : Math.max(0, pressure * (1 - (t - 5 - hold) / 3));
+    const base =
+      t < 5
+        ? (pressure * 1.01 * t) / 5
+        : t <= 5 + hold
+          ? pressure * 1.01 - (0.005 * pressure * (t - 5)) / hold
+          : Math.max(0, pressure * (1 - (t - 5 - hold) / 3));
     return { t: Math.round(t * 1000) / 1000, p: Math.round((base + Math.sin(i) * 0.002) * 10000) / 10000 };
   });
 }
@@ -79,7 +84,10 @@ export function benchModel(language: ReportLanguage): ReportModel {
     verifyUrl: 'https://reports.example.com/search?report=AAAAAAAAAAAAAAAAAAAAAA',
     verifyPage: 'https://reports.example.com/search',
     company: { name: 'Acme Valve Co., Ltd. 艾克米閥門股份有限公司', address: 'No. 1, Industrial Rd., Taichung, Taiwan', logo: null },
-    statement: language === 'zh' ? '茲證明上述產品已依所述方式完成測試，測試結果符合訂單要求。' : 'We hereby certify that the product described above has been tested as stated and complies with the order.',
+    statement:
+      language === 'zh'
+        ? '茲證明上述產品已依所述方式完成測試，測試結果符合訂單要求。'
+        : 'We hereby certify that the product described above has been tested as stated and complies with the order.',
     footer: language === 'zh' ? '艾克米閥門 · 品質保證部' : 'Acme Valve · Quality Assurance',
     inspectorName: '',
     serial: 'VB2311-000123',
@@ -100,7 +108,11 @@ export function benchModel(language: ReportLanguage): ReportModel {
       seatType: 'metal',
       leakageRate: null,
     },
-    standard: { id: 'api-598', name: deriveRequirement(PRODUCT, 'wcb')!.standard.name, edition: deriveRequirement(PRODUCT, 'wcb')!.standard.edition },
+    standard: {
+      id: 'api-598',
+      name: deriveRequirement(PRODUCT, 'wcb')!.standard.name,
+      edition: deriveRequirement(PRODUCT, 'wcb')!.standard.edition,
+    },
     bodyMaterial: 'wcb',
     ratedPressure: 1.6,
     productionDate: '2026-02-20',

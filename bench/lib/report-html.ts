@@ -14,11 +14,17 @@ const FONT = require.resolve('@expo-google-fonts/noto-sans-tc/400Regular/NotoSan
 const BOLD = require.resolve('@expo-google-fonts/noto-sans-tc/700Bold/NotoSansTC_700Bold.ttf');
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-const rows = (r: Array<[string, string]>) => `<table>${r.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+const rows = (r: Array<[string, string]>) =>
+  `<table>${r.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
 
 function chartSvg(x: ReportTest): string {
-  const c = buildChart({ samples: x.samples, testPressure: x.testPressure, holdingSeconds: x.holdingSeconds }, { x: 0, y: 0, width: 250, height: 170 }, { fontSize: 7, labels: { x: 'Time (s)', y: 'Pressure (MPa)' } });
-  const line = (l: { x1: number; y1: number; x2: number; y2: number }, stroke: string) => `<line x1="${l.x1}" y1="${l.y1}" x2="${l.x2}" y2="${l.y2}" stroke="${stroke}" stroke-width="0.5"/>`;
+  const c = buildChart(
+    { samples: x.samples, testPressure: x.testPressure, holdingSeconds: x.holdingSeconds },
+    { x: 0, y: 0, width: 250, height: 170 },
+    { fontSize: 7, labels: { x: 'Time (s)', y: 'Pressure (MPa)' } },
+  );
+  const line = (l: { x1: number; y1: number; x2: number; y2: number }, stroke: string) =>
+    `<line x1="${l.x1}" y1="${l.y1}" x2="${l.x2}" y2="${l.y2}" stroke="${stroke}" stroke-width="0.5"/>`;
   return `<svg viewBox="0 0 250 170" width="250pt" height="170pt" role="img">${c.hold ? `<rect x="${c.hold.x}" y="${c.hold.y}" width="${c.hold.width}" height="${c.hold.height}" fill="#e3f2fd"/>` : ''}${c.grid.map((g) => line(g, '#d0d0d0')).join('')}${line(c.xAxis.line, '#555')}${line(c.yAxis.line, '#555')}${c.reference ? line(c.reference, '#c62828') : ''}<polyline fill="none" stroke="#1565c0" stroke-width="0.8" points="${c.curve.map((p) => p.join(',')).join(' ')}"/>${c.texts.map((tx) => `<text x="${tx.x}" y="${tx.y}" font-size="7" text-anchor="${tx.anchor}">${esc(tx.text)}</text>`).join('')}</svg>`;
 }
 
@@ -32,7 +38,10 @@ export async function reportHtml(m: ReportModel): Promise<string> {
         [t(lang, 'field.medium'), t(lang, `medium.${x.medium}`)],
         [t(lang, 'field.testPressure'), mpa(lang, x.testPressure)],
         [t(lang, 'field.holding'), seconds(lang, x.holdingSeconds)],
-        [t(lang, 'field.leakage'), x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`],
+        [
+          t(lang, 'field.leakage'),
+          x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`,
+        ],
         [t(lang, 'field.result'), t(lang, `result.${x.result}`)],
         [t(lang, 'field.testedAt'), formatDateTime(lang, x.testedAt)],
         [t(lang, 'field.bench'), x.bench ?? ''],

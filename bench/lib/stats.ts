@@ -32,12 +32,24 @@ export interface LoadResult {
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load-client.ts');
 
 /** Runs the load client in a child process (its own core, not the server's event loop). */
-export function load(spec: { url: string; bodies: string[]; bodiesFile?: string; seconds: number; concurrency?: number; rate?: number }): Promise<LoadResult> {
+export function load(spec: {
+  url: string;
+  bodies: string[];
+  bodiesFile?: string;
+  seconds: number;
+  concurrency?: number;
+  rate?: number;
+}): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(spec)], { timeout: (spec.seconds + 60) * 1000 }, (err, stdout) => {
-      if (err) reject(err);
-      else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as LoadResult);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', CLIENT, JSON.stringify(spec)],
+      { timeout: (spec.seconds + 60) * 1000 },
+      (err, stdout) => {
+        if (err) reject(err);
+        else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as LoadResult);
+      },
+    );
   });
 }
 

@@ -31,7 +31,7 @@ function der(buf, off) {
 /** The elements inside a constructed DER element. */
 function children(buf, el) {
   const out = [];
-  for (let off = el.start; off < el.end; ) {
+  for (let off = el.start; off < el.end;) {
     const c = der(buf, off);
     out.push(c);
     off = c.end;

@@ -10,12 +10,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -71,7 +66,14 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   // ioredis reconnects by itself; without a listener each failed attempt would print "Unhandled error event".
   // Only the error code is logged (the message may name the host); /readyz reports Redis as unavailable.
   redis?.on('error', (err: NodeJS.ErrnoException) => app.log.warn({ code: err.code ?? 'error' }, 'redis connection error'));
-  const ctx: AppContext = { config, database, db: database.db, redis, afterResponse: new AfterResponse(app.log), mail: mailHubOf(database.db) };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    redis,
+    afterResponse: new AfterResponse(app.log),
+    mail: mailHubOf(database.db),
+  };
   if (config.metricsToken || config.metricsPort) {
     ctx.metrics = createMetrics(ctx);
     registerRequestTiming(app);

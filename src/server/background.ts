@@ -12,9 +12,12 @@ import { applySearchRetention } from './modules/public/search-retention';
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
 
-  const housekeeping = setInterval(() => {
-    purgeExpiredSessions(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
-  }, 15 * 60 * 1000);
+  const housekeeping = setInterval(
+    () => {
+      purgeExpiredSessions(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
+    },
+    15 * 60 * 1000,
+  );
   housekeeping.unref();
   stops.push(() => clearInterval(housekeeping));
 
@@ -33,9 +36,12 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
 
   // The dashboard's request counts are appended per statement; fold them into a row per day every 5 minutes
   // (one statement, safe beside writers and other instances) so that reading them stays small.
-  const compaction = setInterval(() => {
-    compactRequestCounts(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'request count compaction failed'));
-  }, 5 * 60 * 1000);
+  const compaction = setInterval(
+    () => {
+      compactRequestCounts(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'request count compaction failed'));
+    },
+    5 * 60 * 1000,
+  );
   compaction.unref();
   stops.push(() => clearInterval(compaction));
 

@@ -47,11 +47,14 @@ const trustProxy = z
       ctx.addIssue({ code: 'custom', message: `a hop count cannot check that a request came through the proxy; ${PROXY_HINT}` });
       return z.NEVER;
     }
-    const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) || p === 'loopback' || p === 'uniquelocal' || p === 'linklocal')) {
       return parts;
     }
-    ctx.addIssue({ code: 'custom', message: 'must be false or a list of the proxies\' addresses' });
+    ctx.addIssue({ code: 'custom', message: "must be false or a list of the proxies' addresses" });
     return z.NEVER;
   });
 

@@ -76,9 +76,7 @@ async function main(): Promise<void> {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = `http://${shown}:${config.port}`;
   app.log.info(`Test Report Center is ready at ${address} (database: ${database.kind})`);
-  const [anyAccount] = rowsOf<{ present: boolean }>(
-    await database.db.execute(sql`select exists (select 1 from users) as present`),
-  );
+  const [anyAccount] = rowsOf<{ present: boolean }>(await database.db.execute(sql`select exists (select 1 from users) as present`));
   if (demoLines) process.stdout.write(`\nDemo: open ${address}\n${demoLines.join('\n')}\n\n`);
   else if (!anyAccount?.present) {
     const notice = firstRunNotice(config.host, address);

@@ -24,4 +24,3 @@ async function loadStaff(): Promise<void> {
 }
 
 void (publicPage ? loadPublic() : loadStaff());
-

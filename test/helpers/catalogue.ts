@@ -8,7 +8,11 @@ import { createUser } from './factories';
 export const ORIGIN = 'http://localhost:3000';
 
 export async function staffCookie(t: TestApp, overrides: { language?: 'en' | 'zh'; role?: 'admin' | 'staff' } = {}): Promise<string> {
-  const user = await createUser(t.app.ctx.db, { role: overrides.role ?? 'staff', language: overrides.language ?? 'en', name: 'Stella Staff' });
+  const user = await createUser(t.app.ctx.db, {
+    role: overrides.role ?? 'staff',
+    language: overrides.language ?? 'en',
+    name: 'Stella Staff',
+  });
   return `${SESSION_COOKIE}=${await createSession(t.app.ctx.db, user.id)}`;
 }
 
@@ -46,7 +50,11 @@ export function postRange(app: FastifyInstance, cookie: string, body: Record<str
 export function multipart(content: string | Buffer, filename = 'upload.csv'): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----trc${randomBytes(8).toString('hex')}`;
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`;
-  const payload = Buffer.concat([Buffer.from(head), Buffer.isBuffer(content) ? content : Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const payload = Buffer.concat([
+    Buffer.from(head),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: ORIGIN } };
 }
 

@@ -9,7 +9,8 @@ import { rowsOf } from '../../src/server/db/client';
 import type { TestDatabase } from './database';
 
 export async function dumpDatabase(testDb: TestDatabase): Promise<string> {
-  if (testDb.url) return execFileSync('pg_dump', ['--data-only', '--no-owner', testDb.url], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (testDb.url)
+    return execFileSync('pg_dump', ['--data-only', '--no-owner', testDb.url], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const db = testDb.database.db;
   const tables = rowsOf<{ name: string }>(
     await db.execute(sql`SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`),

@@ -93,7 +93,7 @@ export async function writePgliteTemplate(file: string): Promise<void> {
       exec: async (text) => {
         await client.exec(text);
       },
-      query: async <R,>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
+      query: async <R>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
     };
     // migrate() uses nothing of the handle but one session.
     await migrate({ withSession: (fn) => fn(session) } as Database);

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 export const MD_SERIES = 100;
 /** ranges per series, each 1,000 numbers wide with a gap of 1,000 after it */
 export const MD_RANGES_PER_SERIES = 100;
-export const MACHINE_CSV_HEADER = 'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,machine';
+export const MACHINE_CSV_HEADER =
+  'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,machine';
 
 /** mulberry32: a small seeded PRNG, so that the same seed gives the same file. */
 export function prng(seed: number): () => number {
@@ -38,7 +39,12 @@ export const SEED_RANGES_SQL = [
 ];
 
 /** Writes `rows` records (header first, CRLF, with a BOM) to `file`; answers its size in bytes. */
-export async function writeMachineCsv(file: string, rows: number, seed: number, opts: { machine?: string; idPrefix?: string } = {}): Promise<number> {
+export async function writeMachineCsv(
+  file: string,
+  rows: number,
+  seed: number,
+  opts: { machine?: string; idPrefix?: string } = {},
+): Promise<number> {
   const rand = prng(seed);
   const out = fs.createWriteStream(file);
   const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));

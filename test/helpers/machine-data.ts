@@ -45,12 +45,7 @@ export function records(n: number, overrides: (i: number) => Record<string, unkn
   return Array.from({ length: n }, (_, i) => record(overrides(i)));
 }
 
-export function postBatch(
-  app: FastifyInstance,
-  key: string | null,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
+export function postBatch(app: FastifyInstance, key: string | null, body: unknown, headers: Record<string, string> = {}) {
   return app.inject({
     method: 'POST',
     url: '/api/v1/machine-data',

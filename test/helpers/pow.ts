@@ -12,8 +12,14 @@ export async function solvedChallengeFast(app: FastifyInstance, ip = randomIp())
   if (res.statusCode !== 200) throw new Error(`challenge: ${res.statusCode} ${res.body}`);
   const c = res.json().data as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
   for (let n = 0; n <= c.maxnumber; n++) {
-    if (createHash('sha256').update(c.salt + n).digest('hex') === c.challenge) {
-      return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: n, salt: c.salt, signature: c.signature })).toString('base64');
+    if (
+      createHash('sha256')
+        .update(c.salt + n)
+        .digest('hex') === c.challenge
+    ) {
+      return Buffer.from(
+        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: n, salt: c.salt, signature: c.signature }),
+      ).toString('base64');
     }
   }
   throw new Error('challenge not solved');

@@ -23,7 +23,10 @@ export interface PrivatePostgres {
 function binDir(): string | undefined {
   const base = '/usr/lib/postgresql';
   if (!fs.existsSync(base)) return undefined;
-  const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(base, versions[0], 'bin') : undefined;
 }
 
@@ -59,7 +62,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
     start,
     destroy: () => {
-      spawnSync(asRoot ? 'runuser' : path.join(bin, 'pg_ctl'), [...(asRoot ? ['-u', 'postgres', '--', path.join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'immediate', 'stop'], { stdio: 'ignore' });
+      spawnSync(
+        asRoot ? 'runuser' : path.join(bin, 'pg_ctl'),
+        [...(asRoot ? ['-u', 'postgres', '--', path.join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'immediate', 'stop'],
+        { stdio: 'ignore' },
+      );
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

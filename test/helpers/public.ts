@@ -33,7 +33,11 @@ export async function catalogue(t: TestApp, overrides: Record<string, unknown> =
 }
 
 /** Test records for `serial`: shell and seat, each passed (or as `results` says). */
-export async function testData(t: TestApp, serial: string, results: { shell?: 'pass' | 'fail'; seat?: 'pass' | 'fail' } = {}): Promise<void> {
+export async function testData(
+  t: TestApp,
+  serial: string,
+  results: { shell?: 'pass' | 'fail'; seat?: 'pass' | 'fail' } = {},
+): Promise<void> {
   const admin = await staffCookie(t, { role: 'admin' });
   const bench = await createBench(t.app, admin);
   const res = await postBatch(t.app, bench.key, {
@@ -56,14 +60,20 @@ export async function solvedChallenge(app: FastifyInstance): Promise<string> {
   const c = res.json().data as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
   if (!solution) throw new Error('challenge not solved');
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
 }
 
 export function requestBody(overrides: Record<string, unknown>): Record<string, unknown> {
   return { email: `visitor-${randomBytes(4).toString('hex')}@example.com`, agreeToTerms: true, language: 'en', ...overrides };
 }
 
-export async function postRequest(app: FastifyInstance, body: Record<string, unknown>, options: { ip?: string; headers?: Record<string, string> } = {}) {
+export async function postRequest(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+  options: { ip?: string; headers?: Record<string, string> } = {},
+) {
   // Any valid solution will do here: the same work altcha-lib's solver does, with node's synchronous
   // SHA-256 (test/helpers/pow.ts) instead of a second of awaited Web Crypto per request.
   const payload = 'challenge' in body ? body : { ...body, challenge: await solvedChallengeFast(app) };
@@ -77,5 +87,11 @@ export async function postRequest(app: FastifyInstance, body: Record<string, unk
 }
 
 export function lookup(app: FastifyInstance, serial: unknown, options: { ip?: string; headers?: Record<string, string> } = {}) {
-  return app.inject({ method: 'POST', url: '/api/v1/public/lookup', payload: { serial }, remoteAddress: options.ip ?? randomIp(), headers: options.headers });
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/public/lookup',
+    payload: { serial },
+    remoteAddress: options.ip ?? randomIp(),
+    headers: options.headers,
+  });
 }

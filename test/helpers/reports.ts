@@ -42,7 +42,12 @@ export function curve(pressure: number, hold: number, points = 200): Array<{ t: 
   const total = 5 + hold + 3;
   return Array.from({ length: points }, (_, i) => {
     const t = Math.round(((total * i) / (points - 1)) * 1000) / 1000;
-    const p = t < 5 ? (pressure * 1.01 * t) / 5 : t <= 5 + hold ? pressure * 1.01 - (0.005 * pressure * (t - 5)) / Math.max(1, hold) : Math.max(0, pressure * (1 - (t - 5 - hold) / 3));
+    const p =
+      t < 5
+        ? (pressure * 1.01 * t) / 5
+        : t <= 5 + hold
+          ? pressure * 1.01 - (0.005 * pressure * (t - 5)) / Math.max(1, hold)
+          : Math.max(0, pressure * (1 - (t - 5 - hold) / 3));
     return { t, p: Math.round(p * 10000) / 10000 };
   });
 }

@@ -49,11 +49,24 @@ const ADMIN = { name: 'Kill Test Admin', email: 'admin@example.com', password: '
 
 /** `appRoot`: another checkout to run (the benchmark's "before" figures); this one by default. */
 /** `env`: further variables (REDIS_URL, SMTP_URL, LOG_LEVEL…); `port`: a fixed one (else a free one). */
-export async function startServer(opts: { dataDir: string; databaseUrl?: string; appRoot?: string; env?: Record<string, string>; port?: number }): Promise<ServerProcess> {
+export async function startServer(opts: {
+  dataDir: string;
+  databaseUrl?: string;
+  appRoot?: string;
+  env?: Record<string, string>;
+  port?: number;
+}): Promise<ServerProcess> {
   const appRoot = opts.appRoot ?? root;
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: opts.dataDir,
+    PUBLIC_BASE_URL: url,
+    LOG_LEVEL: 'warn',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'TRUST_PROXY']) delete env[name];
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   Object.assign(env, opts.env);
@@ -74,7 +87,10 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string;
   const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    const ok = await request(`${url}/healthz`, {}).then((r) => r.status === 200, () => false);
+    const ok = await request(`${url}/healthz`, {}).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -85,7 +101,11 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string;
   const headers = { 'content-type': 'application/json', origin: url };
   let res = await request(`${url}/api/v1/auth/register`, { method: 'POST', headers, body: JSON.stringify(ADMIN) });
   if (res.status !== 201) {
-    res = await request(`${url}/api/v1/auth/login`, { method: 'POST', headers, body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }) });
+    res = await request(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+    });
   }
   const setCookie = res.headers['set-cookie']?.[0];
   if (!setCookie) throw new Error(`could not sign in: ${res.status} ${res.body}`);
@@ -119,7 +139,9 @@ export function uploadFile(
   onSent?: (bytes: number, total: number) => void,
 ): Promise<{ status: number; body: string }> {
   const boundary = '----trcupload';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const size = fs.statSync(file).size;
   const target = new URL(url);
@@ -130,7 +152,12 @@ export function uploadFile(
         port: target.port,
         path: target.pathname + target.search,
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length, cookie, origin: target.origin },
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + size + tail.length,
+          cookie,
+          origin: target.origin,
+        },
       },
       (res) => {
         let body = '';

@@ -16,7 +16,8 @@ try {
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const at = args.indexOf('--to');
   const to = at >= 0 ? args[at + 1] : undefined;
-  if (!to || !/^postgres(ql)?:\/\//.test(to) || args.length !== 2) fail('usage: npm run move-to-postgres -- --to postgres://user:pass@host:5432/db');
+  if (!to || !/^postgres(ql)?:\/\//.test(to) || args.length !== 2)
+    fail('usage: npm run move-to-postgres -- --to postgres://user:pass@host:5432/db');
   const config = loadConfig({ ...process.env, DATABASE_URL: '' });
   process.stdout.write(`Copying the embedded database in ${config.dataDir} to PostgreSQL…\n`);
   const r = await moveToPostgres(config.dataDir, to, (line) => process.stdout.write(`${line}\n`));

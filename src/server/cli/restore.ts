@@ -22,7 +22,12 @@ try {
   const files = args.filter((a) => a !== '--force');
   if (files.length !== 1 || files[0]!.startsWith('-')) fail('usage: npm run restore -- <backup.tar.gz> [--force]');
   const file = path.resolve(files[0]!);
-  const r = await restoreEmbedded(file, config.dataDir, force, listMigrations().map((m) => m.name));
+  const r = await restoreEmbedded(
+    file,
+    config.dataDir,
+    force,
+    listMigrations().map((m) => m.name),
+  );
   const rows = Object.values(r.manifest.tables).reduce((a, b) => a + b, 0);
   process.stdout.write(
     `Restored ${file} (taken ${r.manifest.createdAt}, migration level ${r.manifest.migrationLevel ?? 'none'}, ${rows} rows checked) into ${config.dataDir}\n` +

@@ -64,7 +64,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     exec: async (text) => {
       await client.exec(text);
     },
-    query: async <R,>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
+    query: async <R>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
   };
   // Advisory locks are re-entrant within one connection, so on PGlite they cannot keep two callers in
   // this process apart: sessions are handed out one at a time instead.
@@ -72,7 +72,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   return {
     kind: 'pglite',
     db,
-    withSession: <T,>(fn: (s: RawSession) => Promise<T>) => {
+    withSession: <T>(fn: (s: RawSession) => Promise<T>) => {
       const run = queue.then(() => fn(session));
       queue = run.catch(() => undefined);
       return run;
@@ -100,8 +100,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
           exec: async (text) => {
             await client.query(text);
           },
-          query: async <R,>(text: string, params: unknown[] = []) =>
-            (await client.query(text, params)).rows as R[],
+          query: async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[],
         });
       } finally {
         client.release();

@@ -44,9 +44,10 @@ export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise
     try {
       await ensureTable(s);
       const done = new Map(
-        (await s.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations')).map(
-          (r) => [r.name, r.checksum],
-        ),
+        (await s.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations')).map((r) => [
+          r.name,
+          r.checksum,
+        ]),
       );
       const applied: string[] = [];
       for (const m of migrations) {
@@ -77,11 +78,9 @@ export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise
 
 /** Names of migrations in the repo that the database has not applied (for /readyz). */
 export async function pendingMigrations(database: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const rows = await database.withSession((s) =>
-    s.query<{ name: string }>(
-      "SELECT name FROM schema_migrations WHERE to_regclass('schema_migrations') IS NOT NULL",
-    ),
-  ).catch(() => [] as { name: string }[]);
+  const rows = await database
+    .withSession((s) => s.query<{ name: string }>("SELECT name FROM schema_migrations WHERE to_regclass('schema_migrations') IS NOT NULL"))
+    .catch(() => [] as { name: string }[]);
   const done = new Set(rows.map((r) => r.name));
   return listMigrations(dir)
     .map((m) => m.name)

@@ -64,7 +64,9 @@ export async function prepareDemo(database: Database, config: Config, sizeName: 
     ];
   }
   if ((state?.users ?? 0) > 0 || (state?.products ?? 0) > 0) {
-    throw new Error(`the demo starts only on an empty database; this one already holds data (DATA_DIR=${config.dataDir}${config.databaseUrl ? ', DATABASE_URL' : ''})`);
+    throw new Error(
+      `the demo starts only on an empty database; this one already holds data (DATA_DIR=${config.dataDir}${config.databaseUrl ? ', DATABASE_URL' : ''})`,
+    );
   }
 
   log(`Filling the demo database (${sizeName}, seed ${DEMO_SEED}); this takes a minute the first time…`);
@@ -76,7 +78,11 @@ export async function prepareDemo(database: Database, config: Config, sizeName: 
     const passwordHash = await hashPassword(password);
     await database.db.transaction(async (tx) => {
       const row = await insertUser(tx, { name: a.name, email: a.email, passwordHash, role: a.role });
-      await recordAudit(tx, { id: null, label: 'demo data' }, { action: 'create', entity: 'user', entityId: row.id, after: auditView(row) });
+      await recordAudit(
+        tx,
+        { id: null, label: 'demo data' },
+        { action: 'create', entity: 'user', entityId: row.id, after: auditView(row) },
+      );
     });
     accounts.push({ role: a.role, email: a.email, password });
   }

@@ -57,7 +57,10 @@ function cell(v: string | number | null | undefined): string {
 }
 
 /** CSV lines in chunks of about 64 kB, as an upload arrives. */
-async function* csvBytes(header: readonly string[], rows: Iterable<ReadonlyArray<string | number | null | undefined>>): AsyncGenerator<Uint8Array> {
+async function* csvBytes(
+  header: readonly string[],
+  rows: Iterable<ReadonlyArray<string | number | null | undefined>>,
+): AsyncGenerator<Uint8Array> {
   const enc = new TextEncoder();
   let buf = `${header.join(',')}\r\n`;
   for (const row of rows) {
@@ -94,7 +97,18 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
   const took = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
   if (parts.has('catalogue')) {
-    check('product', await importProducts(db, csvBytes(PRODUCT_CSV_COLUMNS, products.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c]))), actor, importOpts));
+    check(
+      'product',
+      await importProducts(
+        db,
+        csvBytes(
+          PRODUCT_CSV_COLUMNS,
+          products.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c])),
+        ),
+        actor,
+        importOpts,
+      ),
+    );
     const rangeRows = function* () {
       for (const g of generateRanges(rangeRandom(), products, size.ranges, size.productionDays, today)) {
         opts.onRange?.(g);

@@ -32,7 +32,10 @@ const SIZES = [15, 25, 50, 80, 100, 150, 200, 300] as const;
 
 /** Ratings per body material, MPa at ambient temperature (EN 1092 PN, ASME B16.34 class). */
 const RATINGS: Record<Material, ReadonlyArray<{ label: string; mpa: number; asme: boolean }>> = {
-  fc: [{ label: 'PN10', mpa: 1.0, asme: false }, { label: 'PN16', mpa: 1.6, asme: false }],
+  fc: [
+    { label: 'PN10', mpa: 1.0, asme: false },
+    { label: 'PN16', mpa: 1.6, asme: false },
+  ],
   wcb: [
     { label: 'PN40', mpa: 4.0, asme: false },
     { label: 'Class 150', mpa: 1.96, asme: true },
@@ -97,7 +100,11 @@ export interface GeneratedProduct {
 }
 
 /** 'Class 150' → 'CL150'; 'PN40' stays. */
-export const pressureClassOf = (label: string) => label.replace(/^Class\s*/i, 'CL').replace(/\s+/g, '').toUpperCase();
+export const pressureClassOf = (label: string) =>
+  label
+    .replace(/^Class\s*/i, 'CL')
+    .replace(/\s+/g, '')
+    .toUpperCase();
 
 /**
  * The standard of the i-th product: by its rating, except every eighth from the fourth (ISO 5208) and every

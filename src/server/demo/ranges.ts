@@ -29,7 +29,13 @@ export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const TESTING_DAYS = 5;
 
 /** The ranges in production order; `today` is the UTC midnight the span (and then TESTING_DAYS) ends before. */
-export function* generateRanges(r: Random, products: GeneratedProduct[], count: number, days: number, today: number): Generator<GeneratedRange> {
+export function* generateRanges(
+  r: Random,
+  products: GeneratedProduct[],
+  count: number,
+  days: number,
+  today: number,
+): Generator<GeneratedRange> {
   const width = count > 10_000 ? 8 : 6;
   const next = new Map<string, number>();
   const first = today - (days + TESTING_DAYS) * DAY;
@@ -42,7 +48,16 @@ export function* generateRanges(r: Random, products: GeneratedProduct[], count: 
     const units = 50 * r.int(1, 20);
     const gap = r.chance(0.3) ? r.int(10, 500) : 0;
     next.set(prefix, start + units + gap);
-    yield { index: i, product, prefix, width, start, end: start + units - 1, productionDate: dayOf(day), bodyMaterial: products[product]!.material };
+    yield {
+      index: i,
+      product,
+      prefix,
+      width,
+      start,
+      end: start + units - 1,
+      productionDate: dayOf(day),
+      bodyMaterial: products[product]!.material,
+    };
   }
 }
 

@@ -113,7 +113,9 @@ function passingLeakage(r: Random, t: PlannedTest): { value: number | null; unit
 function excessLeakage(r: Random, t: PlannedTest): { value: number; unit: string } {
   const { kind, max } = t.req.leakage;
   if (kind === 'none' || kind === 'any' || max === null) return { value: r.int(5, 30), unit: countUnit(t) };
-  return kind === 'mm3/s' ? { value: floor2(max * (1.5 + 3 * r())) + 0.01, unit: kind } : { value: Math.floor(max) + r.int(3, 30), unit: kind };
+  return kind === 'mm3/s'
+    ? { value: floor2(max * (1.5 + 3 * r())) + 0.01, unit: kind }
+    : { value: Math.floor(max) + r.int(3, 30), unit: kind };
 }
 
 /** How a bench pass can fail the standard: leaked, held too short, or tested under the minimum pressure. */
@@ -220,7 +222,8 @@ export function* generateRecords(
           // a bench pass the standard rejects: only of a test the product's standard judges, at a first attempt
           let disagreement: Disagreement | null = null;
           if (!failed && attempts === 0 && t.judged && r.chance(DISAGREE_CHANCE)) {
-            disagreement = t.testType === 'backseat' ? 'leak' : t.testType === 'shell' ? 'short' : r.pick(['leak', 'short', 'low'] as const);
+            disagreement =
+              t.testType === 'backseat' ? 'leak' : t.testType === 'shell' ? 'short' : r.pick(['leak', 'short', 'low'] as const);
           }
           yield record(at, failed, disagreement);
           emitted++;

@@ -8,7 +8,16 @@ import { randomUUID } from 'node:crypto';
 import type { NewSearchRequest } from '../db/schema/index';
 import type { Random } from './random';
 
-const DOMAINS = ['petrochem-asia.com', 'harbourwater.com.au', 'steelworks.co.jp', 'cnpower.com.cn', 'gulf-refining.ae', 'tw-waterworks.gov.tw', 'nordic-heat.se', 'example-epc.com'];
+const DOMAINS = [
+  'petrochem-asia.com',
+  'harbourwater.com.au',
+  'steelworks.co.jp',
+  'cnpower.com.cn',
+  'gulf-refining.ae',
+  'tw-waterworks.gov.tw',
+  'nordic-heat.se',
+  'example-epc.com',
+];
 const MAILBOXES = ['qa', 'purchasing', 'inspection', 'j.wang', 'm.chen', 'site.engineer', 'docs', 'l.garcia'];
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
@@ -47,7 +56,11 @@ export function* generateRequests(r: Random, plan: RequestPlan): Generator<NewSe
   let made = 0;
   while (made < plan.count) {
     const language = r.chance(0.4) ? 'zh' : 'en';
-    const meta = { clientIp: `${r.int(11, 223)}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`, userAgent: r.pick(AGENTS), language } as const;
+    const meta = {
+      clientIp: `${r.int(11, 223)}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`,
+      userAgent: r.pick(AGENTS),
+      language,
+    } as const;
     const known = r.pick(plan.serials);
     if (r.chance(0.12)) {
       const id = randomUUID();
@@ -64,7 +77,16 @@ export function* generateRequests(r: Random, plan: RequestPlan): Generator<NewSe
     for (let k = 0; k < size; k++) {
       const missing = k > 0 && r.chance(0.1);
       const serial = k === 0 ? known : missing ? missingSerial(r, known) : r.pick(plan.serials);
-      const base = { groupId, source: 'request', serial, recipientEmail: to, termsAgreedAt: createdAt, termsVersion: 1, createdAt, ...meta } as const;
+      const base = {
+        groupId,
+        source: 'request',
+        serial,
+        recipientEmail: to,
+        termsAgreedAt: createdAt,
+        termsVersion: 1,
+        createdAt,
+        ...meta,
+      } as const;
       if (missing) yield { ...base, status: 'not-found' };
       else if (failed) yield { ...base, status: 'failed', attempts: 5, lastError: r.pick(FAILURES).replace('{to}', to) };
       else if (recent) yield { ...base, status: 'queued' };

@@ -20,7 +20,15 @@ export interface DemoSize {
 export const SIZES = {
   small: { products: 8, ranges: 40, records: 3000, sampledShare: 0.05, requests: 60, productionDays: 3 * 365, requestDays: 60 },
   demo: { products: 20, ranges: 200, records: 50_000, sampledShare: 0.08, requests: 300, productionDays: 3 * 365, requestDays: 60 },
-  bench: { products: 1000, ranges: 1_000_000, records: 1_000_000, sampledShare: 0.01, requests: 100_000, productionDays: 3 * 365, requestDays: 60 },
+  bench: {
+    products: 1000,
+    ranges: 1_000_000,
+    records: 1_000_000,
+    sampledShare: 0.01,
+    requests: 100_000,
+    productionDays: 3 * 365,
+    requestDays: 60,
+  },
 } satisfies Record<string, DemoSize>;
 
 export type SizeName = keyof typeof SIZES;

@@ -84,9 +84,12 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async get(key: string): Promise<CounterState> {
-    const [raw, ttl] = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec().then(
-      (r) => (r ?? []).map(([, v]) => v) as [string | null, number],
-    );
+    const [raw, ttl] = await this.redis
+      .multi()
+      .get(this.prefix + key)
+      .pttl(this.prefix + key)
+      .exec()
+      .then((r) => (r ?? []).map(([, v]) => v) as [string | null, number]);
     if (raw === null || ttl <= 0) return { count: 0, ttlMs: 0 };
     return { count: Number(raw), ttlMs: ttl };
   }

@@ -27,10 +27,7 @@ export interface CsvReadOptions {
 }
 
 /** Records of a CSV byte stream; fully empty lines are skipped (spreadsheets leave them at the end). */
-export async function* readCsv(
-  source: AsyncIterable<Uint8Array | string>,
-  options: CsvReadOptions = {},
-): AsyncGenerator<CsvRecord> {
+export async function* readCsv(source: AsyncIterable<Uint8Array | string>, options: CsvReadOptions = {}): AsyncGenerator<CsvRecord> {
   const maxField = options.maxFieldLength ?? 65_536;
   const maxFields = options.maxFields ?? 200;
   const decoder = new TextDecoder('utf-8', { ignoreBOM: false });

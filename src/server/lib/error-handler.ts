@@ -34,9 +34,12 @@ function send(
 /** A zod issue message is an i18n key when the shared schemas set one; anything else reads "not valid". */
 export function fieldError(req: FastifyRequest, field: string, message: string, params?: Record<string, unknown>): FieldError {
   const key = hasKey(message) ? message : 'validation.invalid';
-  const p = params && Object.fromEntries(
-    Object.entries(params).filter(([, v]) => typeof v === 'string' || typeof v === 'number'),
-  ) as Record<string, string | number>;
+  const p =
+    params &&
+    (Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === 'string' || typeof v === 'number')) as Record<
+      string,
+      string | number
+    >);
   return { field, key, message: translate(requestLanguage(req), key, p), ...(p && Object.keys(p).length ? { params: p } : {}) };
 }
 
@@ -57,10 +60,7 @@ function isMalformedMultipart(req: FastifyRequest, err: Error): boolean {
 }
 
 /** `pageFallback` answers GET requests outside /api that match no route (the web app's history routing). */
-export function registerErrorHandling(
-  app: FastifyInstance,
-  pageFallback?: (req: FastifyRequest, reply: FastifyReply) => unknown,
-): void {
+export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
     if (err instanceof AppError) {
       const fields = err.fields?.map((f) => fieldError(req, f.field, f.key, f.params));
@@ -142,9 +142,22 @@ function databaseErrorCode(err: unknown): string | undefined {
 }
 
 // Network failures reaching the database (pg), and a full or over-quota disk (the embedded database, files).
-const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOSPC', 'EDQUOT', 'EFBIG']);
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOSPC',
+  'EDQUOT',
+  'EFBIG',
+]);
 // pg's own words for a connection that is gone or could not be made in time (these carry no code).
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end/i;
 
 /**
  * Why the error means "unavailable" (an errno, a SQLSTATE or pg's message), or undefined. SQLSTATE class 08
@@ -162,10 +175,11 @@ export function unavailableCause(err: unknown): string | undefined {
       if (/^(08|53)[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code)) return code;
     }
     if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return message;
-    if (Array.isArray(errors)) for (const inner of errors) {
-      const found = visit(inner, depth + 1);
-      if (found) return found;
-    }
+    if (Array.isArray(errors))
+      for (const inner of errors) {
+        const found = visit(inner, depth + 1);
+        if (found) return found;
+      }
     return visit(cause, depth + 1);
   };
   return visit(err, 0);

@@ -17,11 +17,7 @@ export async function ensureMultipart(app: FastifyInstance): Promise<void> {
  * Runs `fn` over the bytes of the uploaded file (the first file part, any field name). Whatever `fn` leaves
  * unread is drained afterwards, so that an import that stopped early still answers the request.
  */
-export async function withUpload<R>(
-  req: FastifyRequest,
-  ns: string,
-  fn: (source: AsyncIterable<Uint8Array>) => Promise<R>,
-): Promise<R> {
+export async function withUpload<R>(req: FastifyRequest, ns: string, fn: (source: AsyncIterable<Uint8Array>) => Promise<R>): Promise<R> {
   if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
   const file = await req.file();
   if (!file) throw new AppError('invalid-argument', `${ns}.import.noFile`, { fields: [{ field: 'file', key: `${ns}.import.noFile` }] });

@@ -68,7 +68,11 @@ function appRegistry(ctx: AppContext): client.Registry {
       },
     });
   outboxGauge('trc_outbox_depth', 'Messages waiting in the mail outbox (queued or being sent)', (s) => s.depth);
-  outboxGauge('trc_outbox_oldest_queued_seconds', 'Age of the oldest waiting outbox message; 0 when none waits', (s) => s.oldestQueuedSeconds);
+  outboxGauge(
+    'trc_outbox_oldest_queued_seconds',
+    'Age of the oldest waiting outbox message; 0 when none waits',
+    (s) => s.oldestQueuedSeconds,
+  );
   outboxGauge('trc_outbox_retrying', 'Waiting outbox messages that already failed at least once', (s) => s.retrying);
   outboxGauge('trc_outbox_failed_last_day', 'Outbox messages that gave up (status failed) in the last 24 hours', (s) => s.failedLastDay);
   new client.Gauge({

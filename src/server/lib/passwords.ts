@@ -44,9 +44,7 @@ let common: Promise<Set<string>> | undefined;
 // zxcvbn-ts's frequency list of leaked passwords (about 49,000 entries); loaded on first use only, since
 // most requests never set a password.
 function commonPasswords(): Promise<Set<string>> {
-  common ??= import('@zxcvbn-ts/language-common').then(
-    (m) => new Set(m.dictionary['passwords-common'].map((p) => p.toLowerCase())),
-  );
+  common ??= import('@zxcvbn-ts/language-common').then((m) => new Set(m.dictionary['passwords-common'].map((p) => p.toLowerCase())));
   return common;
 }
 

@@ -13,8 +13,13 @@ export function isPublicHost(hostname: string): boolean {
 function allowedOnPublicHost(req: FastifyRequest): boolean {
   const path = req.url.split('?')[0] ?? '/';
   if (path.startsWith('/api/')) return path.startsWith('/api/v1/public/');
-  return path === '/search' || path.startsWith('/assets/') || /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path)
-    || path === '/healthz' || path === '/readyz';
+  return (
+    path === '/search' ||
+    path.startsWith('/assets/') ||
+    /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path) ||
+    path === '/healthz' ||
+    path === '/readyz'
+  );
 }
 
 export function registerPublicHostGuard(app: FastifyInstance): void {

@@ -36,11 +36,7 @@ export function toSessionUser(u: UserRow): SessionUser {
   };
 }
 
-export async function createSession(
-  db: Executor,
-  userId: string,
-  meta: { ip?: string; userAgent?: string } = {},
-): Promise<string> {
+export async function createSession(db: Executor, userId: string, meta: { ip?: string; userAgent?: string } = {}): Promise<string> {
   const token = randomToken(32);
   await db.insert(sessions).values({
     idHash: sha256(token),
@@ -53,10 +49,7 @@ export async function createSession(
 }
 
 /** The user behind a session cookie, or null when the session is unknown, idle too long, expired or the user is disabled. */
-export async function resolveSession(
-  db: Executor,
-  token: string,
-): Promise<{ user: SessionUser; idHash: string } | null> {
+export async function resolveSession(db: Executor, token: string): Promise<{ user: SessionUser; idHash: string } | null> {
   const idHash = sha256(token);
   const now = Date.now();
   const [row] = await db
@@ -74,7 +67,10 @@ export async function resolveSession(
     .limit(1);
   if (!row) return null;
   if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.idHash, idHash));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.idHash, idHash));
   }
   return { user: toSessionUser(row.user), idHash };
 }
@@ -92,9 +88,7 @@ export async function revokeUserSessions(db: Executor, userId: string, keepIdHas
 
 export async function purgeExpiredSessions(db: Executor): Promise<void> {
   const now = Date.now();
-  await db
-    .delete(sessions)
-    .where(or(lt(sessions.expiresAt, new Date(now)), lt(sessions.lastSeenAt, new Date(now - IDLE_MS))));
+  await db.delete(sessions).where(or(lt(sessions.expiresAt, new Date(now)), lt(sessions.lastSeenAt, new Date(now - IDLE_MS))));
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string): void {

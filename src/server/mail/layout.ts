@@ -15,7 +15,13 @@ function escapeHtml(s: string): string {
 }
 
 export function renderEmail(c: EmailContent): { html: string; text: string } {
-  const text = [c.title, '', ...c.paragraphs.flatMap((p) => [p, '']), ...(c.action ? [`${c.action.label}: ${c.action.url}`, ''] : []), ...(c.footer ? [c.footer] : [])]
+  const text = [
+    c.title,
+    '',
+    ...c.paragraphs.flatMap((p) => [p, '']),
+    ...(c.action ? [`${c.action.label}: ${c.action.url}`, ''] : []),
+    ...(c.footer ? [c.footer] : []),
+  ]
     .join('\n')
     .trim();
   const button = c.action

@@ -8,9 +8,7 @@ import type { Tx } from '../db/client';
 import type { OutboxRow } from '../db/schema/index';
 
 export type MailOutcome =
-  | { status: 'sent' }
-  | { status: 'retrying'; error: string; nextAttemptAt: Date }
-  | { status: 'failed'; error: string };
+  { status: 'sent' } | { status: 'retrying'; error: string; nextAttemptAt: Date } | { status: 'failed'; error: string };
 
 /** `row` is the outbox row after the update (status, attempts, last_error, sent_at as recorded). */
 export type MailOutcomeHandler = (row: OutboxRow, outcome: MailOutcome, tx: Tx) => Promise<void> | void;

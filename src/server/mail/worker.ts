@@ -76,9 +76,7 @@ async function claim(db: Db, batchSize: number, leaseMs: number): Promise<Outbox
 }
 
 type Decision =
-  | { status: 'sent' }
-  | { status: 'retrying'; error: string; delayMs: number }
-  | { status: 'failed'; error: string; attempts?: number };
+  { status: 'sent' } | { status: 'retrying'; error: string; delayMs: number } | { status: 'failed'; error: string; attempts?: number };
 
 /**
  * Records the decision if this worker still holds the claim (same attempt number, still 'sending'),
@@ -101,7 +99,11 @@ async function record(db: Db, hub: MailHub, row: OutboxRow, d: Decision, log: Ma
     const handler = hub.outcomeHandlerFor(row.kind) ?? outcomeHandlerFor(row.kind);
     if (handler) {
       const outcome: MailOutcome =
-        d.status === 'retrying' ? { status: 'retrying', error: d.error, nextAttemptAt: updated.nextAttemptAt } : d.status === 'failed' ? { status: 'failed', error: d.error } : { status: 'sent' };
+        d.status === 'retrying'
+          ? { status: 'retrying', error: d.error, nextAttemptAt: updated.nextAttemptAt }
+          : d.status === 'failed'
+            ? { status: 'failed', error: d.error }
+            : { status: 'sent' };
       try {
         // A savepoint: a failing handler must not undo the outbox update, or a sent message would be sent again.
         await tx.transaction((sp) => Promise.resolve(handler(updated, outcome, sp)));
@@ -156,7 +158,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
           failure.permanent || row.attempts >= row.maxAttempts
             ? { status: 'failed', error: failure.message }
             : { status: 'retrying', error: failure.message, delayMs: retryDelayMs(row.attempts, policy) };
-        log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, error: failure.message }, decision.status === 'failed' ? 'email failed' : 'email will be retried');
+        log.warn(
+          { outboxId: row.id, kind: row.kind, attempts: row.attempts, error: failure.message },
+          decision.status === 'failed' ? 'email failed' : 'email will be retried',
+        );
       }
     }
     await recordDecision(row, decision);
@@ -175,7 +180,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     // A database hiccup here would leave a sent message to be claimed again after its lease; try a few times.
     for (let attempt = 1; ; attempt++) {
       try {
-        if (!(await record(db, hub, row, decision, log))) log.warn({ outboxId: row.id }, 'mail outbox lease was lost before the outcome was recorded');
+        if (!(await record(db, hub, row, decision, log)))
+          log.warn({ outboxId: row.id }, 'mail outbox lease was lost before the outcome was recorded');
         return;
       } catch (err) {
         if (attempt >= 3) {

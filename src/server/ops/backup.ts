@@ -27,14 +27,17 @@ export interface Manifest {
 }
 
 async function migrationsOf(query: (text: string) => Promise<Array<Record<string, unknown>>>): Promise<string[]> {
-  const rows = await query(
-    "SELECT name FROM schema_migrations WHERE to_regclass('schema_migrations') IS NOT NULL ORDER BY name",
-  ).catch(() => []);
+  const rows = await query("SELECT name FROM schema_migrations WHERE to_regclass('schema_migrations') IS NOT NULL ORDER BY name").catch(
+    () => [],
+  );
   return rows.map((r) => String(r.name));
 }
 
 export function defaultBackupName(now = new Date()): string {
-  return `trc-backup-${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}.tar.gz`;
+  return `trc-backup-${now
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d{3}Z$/, 'Z')}.tar.gz`;
 }
 
 /** Writes the backup of DATA_DIR's database to `file`; refuses while the server runs on it. */
@@ -67,7 +70,13 @@ export async function backupEmbedded(dataDir: string, file: string, appVersion: 
   }
   const tmp = `${file}.partial`;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  fs.writeFileSync(tmp, tarGz([{ name: 'manifest.json', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, { name: DATA_ENTRY, data }]));
+  fs.writeFileSync(
+    tmp,
+    tarGz([
+      { name: 'manifest.json', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+      { name: DATA_ENTRY, data },
+    ]),
+  );
   fs.renameSync(tmp, file);
   return manifest;
 }
@@ -129,7 +138,9 @@ export async function restoreEmbedded(file: string, dataDir: string, force: bool
       const counts = await tableCounts(async (text) => (await pg.query<Record<string, unknown>>(text)).rows);
       const wrong = Object.entries(manifest.tables).filter(([t, n]) => counts[t] !== n);
       if (wrong.length) {
-        throw new OpsError(`restored data does not match the manifest: ${wrong.map(([t, n]) => `${t} ${counts[t]} rows, expected ${n}`).join('; ')}`);
+        throw new OpsError(
+          `restored data does not match the manifest: ${wrong.map(([t, n]) => `${t} ${counts[t]} rows, expected ${n}`).join('; ')}`,
+        );
       }
     } finally {
       await pg.close();

@@ -44,7 +44,11 @@ async function rows<T>(db: PGlite, text: string, params: unknown[] = []): Promis
   return (await db.query<T>(text, params)).rows;
 }
 
-export async function moveToPostgres(dataDir: string, targetUrl: string, log: (line: string) => void = () => undefined): Promise<MoveResult> {
+export async function moveToPostgres(
+  dataDir: string,
+  targetUrl: string,
+  log: (line: string) => void = () => undefined,
+): Promise<MoveResult> {
   refuseWhileServing(dataDir, 'move the database');
   const dir = pgliteDir(dataDir);
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw new OpsError(`no embedded database under ${dataDir} (DATA_DIR)`);
@@ -69,9 +73,14 @@ export async function moveToPostgres(dataDir: string, targetUrl: string, log: (l
   try {
     // The source at the code's migration level first, so both sides have the same tables.
     const known = listMigrations().map((m) => m.name);
-    const applied = (await rows<{ name: string }>(source, 'SELECT name FROM schema_migrations ORDER BY name').catch(() => [])).map((r) => r.name);
+    const applied = (await rows<{ name: string }>(source, 'SELECT name FROM schema_migrations ORDER BY name').catch(() => [])).map(
+      (r) => r.name,
+    );
     const missing = known.filter((m) => !applied.includes(m));
-    if (missing.length) throw new OpsError(`the embedded database lacks migrations ${missing.join(', ')}; start the server once (or npm run db:migrate) first`);
+    if (missing.length)
+      throw new OpsError(
+        `the embedded database lacks migrations ${missing.join(', ')}; start the server once (or npm run db:migrate) first`,
+      );
     const unknown = applied.filter((m) => !known.includes(m));
     if (unknown.length) throw new OpsError(`the embedded database has migrations this version does not know (${unknown.join(', ')})`);
 
@@ -85,13 +94,17 @@ export async function moveToPostgres(dataDir: string, targetUrl: string, log: (l
     const client = new pg.Client({ connectionString: targetUrl });
     await client.connect();
     try {
-      const tables = (await client.query<{ t: string }>(
-        "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations'",
-      )).rows.map((r) => r.t);
-      const edges = (await client.query<{ child: string; parent: string }>(`
+      const tables = (
+        await client.query<{ t: string }>(
+          "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations'",
+        )
+      ).rows.map((r) => r.t);
+      const edges = (
+        await client.query<{ child: string; parent: string }>(`
         SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
           FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
-         WHERE c.contype = 'f' AND n.nspname = 'public'`)).rows.map((e) => ({ child: e.child.replaceAll('"', ''), parent: e.parent.replaceAll('"', '') }));
+         WHERE c.contype = 'f' AND n.nspname = 'public'`)
+      ).rows.map((e) => ({ child: e.child.replaceAll('"', ''), parent: e.parent.replaceAll('"', '') }));
       const ordered = orderByForeignKeys(tables, edges);
       // Our triggers (change stamps, audit guards) must not fire on copied rows. The migrations made us the
       // tables' owner, which may disable them (foreign keys stay checked: parents are copied first).
@@ -100,11 +113,13 @@ export async function moveToPostgres(dataDir: string, targetUrl: string, log: (l
       if (tables.length) await client.query(`TRUNCATE ${tables.map(q).join(', ')} RESTART IDENTITY CASCADE`);
 
       for (const table of ordered) {
-        const columns = (await client.query<{ c: string }>(
-          `SELECT column_name AS c FROM information_schema.columns
+        const columns = (
+          await client.query<{ c: string }>(
+            `SELECT column_name AS c FROM information_schema.columns
             WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-          [table],
-        )).rows.map((r) => r.c);
+            [table],
+          )
+        ).rows.map((r) => r.c);
         const cols = columns.map(q).join(', ');
         let copied = 0;
         await client.query('BEGIN');
@@ -140,7 +155,9 @@ export async function moveToPostgres(dataDir: string, targetUrl: string, log: (l
           await client.query('COMMIT');
         } catch (err) {
           await client.query('ROLLBACK');
-          throw new OpsError(`copying ${table} failed: ${(err as Error).message} (drop and create the target database before trying again)`);
+          throw new OpsError(
+            `copying ${table} failed: ${(err as Error).message} (drop and create the target database before trying again)`,
+          );
         }
         log(`  ${table}: ${copied} rows`);
       }
@@ -157,7 +174,8 @@ export async function moveToPostgres(dataDir: string, targetUrl: string, log: (l
       const want = await tableCounts(async (text) => rows<Record<string, unknown>>(source, text));
       const got = await tableCounts(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
       const wrong = Object.keys(want).filter((t) => want[t] !== got[t]);
-      if (wrong.length) throw new OpsError(`row counts differ after the copy: ${wrong.map((t) => `${t} ${got[t]} of ${want[t]}`).join('; ')}`);
+      if (wrong.length)
+        throw new OpsError(`row counts differ after the copy: ${wrong.map((t) => `${t} ${got[t]} of ${want[t]}`).join('; ')}`);
       return { tables: want, sequences: sequences.length };
     } finally {
       await client.end();

@@ -17,7 +17,14 @@ function header(name: string, size: number, mtime: number): Buffer {
   h.write('0000000\0', 108, 8, 'ascii');
   h.write('0000000\0', 116, 8, 'ascii');
   h.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 12, 'ascii');
-  h.write(`${Math.floor(mtime / 1000).toString(8).padStart(11, '0')}\0`, 136, 12, 'ascii');
+  h.write(
+    `${Math.floor(mtime / 1000)
+      .toString(8)
+      .padStart(11, '0')}\0`,
+    136,
+    12,
+    'ascii',
+  );
   h.write('        ', 148, 8, 'ascii');
   h.write('0', 156, 1, 'ascii');
   h.write('ustar\0', 257, 6, 'ascii');

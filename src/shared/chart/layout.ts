@@ -130,13 +130,30 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
   const texts: ChartText[] = [];
   const xAxisTicks: ChartTick[] = xTicks.values.map((v) => ({ value: v, pos: round(sx(v)), label: formatTick(v, xTicks.step) }));
   const yAxisTicks: ChartTick[] = yTicks.values.map((v, i) => ({ value: v, pos: round(sy(v)), label: yLabels[i]! }));
-  for (const t of xAxisTicks) texts.push({ x: t.pos, y: round(y0 + TICK + 2), text: t.label, anchor: 'middle', baseline: 'top', role: 'xTick' });
-  for (const t of yAxisTicks) texts.push({ x: round(x0 - TICK - 2), y: t.pos, text: t.label, anchor: 'end', baseline: 'middle', role: 'yTick' });
+  for (const t of xAxisTicks)
+    texts.push({ x: t.pos, y: round(y0 + TICK + 2), text: t.label, anchor: 'middle', baseline: 'top', role: 'xTick' });
+  for (const t of yAxisTicks)
+    texts.push({ x: round(x0 - TICK - 2), y: t.pos, text: t.label, anchor: 'end', baseline: 'middle', role: 'yTick' });
   if (labels.x) {
-    texts.push({ x: round(plot.x + plot.width / 2), y: round(box.y + box.height), text: labels.x, anchor: 'middle', baseline: 'bottom', role: 'xTitle' });
+    texts.push({
+      x: round(plot.x + plot.width / 2),
+      y: round(box.y + box.height),
+      text: labels.x,
+      anchor: 'middle',
+      baseline: 'bottom',
+      role: 'xTitle',
+    });
   }
   if (labels.y) {
-    texts.push({ x: round(box.x), y: round(plot.y + plot.height / 2), text: labels.y, anchor: 'middle', baseline: 'top', rotate: -90, role: 'yTitle' });
+    texts.push({
+      x: round(box.x),
+      y: round(plot.y + plot.height / 2),
+      text: labels.y,
+      anchor: 'middle',
+      baseline: 'top',
+      rotate: -90,
+      role: 'yTitle',
+    });
   }
 
   const grid: Line[] = [
@@ -152,7 +169,14 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
     const y = round(sy(testPressure));
     reference = { x1: plot.x, y1: y, x2: round(plot.x + plot.width), y2: y, value: testPressure };
     if (labels.reference) {
-      texts.push({ x: round(plot.x + plot.width - 4), y: round(y - 2), text: labels.reference, anchor: 'end', baseline: 'bottom', role: 'reference' });
+      texts.push({
+        x: round(plot.x + plot.width - 4),
+        y: round(y - 2),
+        text: labels.reference,
+        anchor: 'end',
+        baseline: 'bottom',
+        role: 'reference',
+      });
     }
   }
 
@@ -161,14 +185,25 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
     const hx = round(sx(hold.start));
     holdBox = { ...hold, x: hx, y: plot.y, width: round(Math.max(1, sx(hold.end) - hx)), height: plot.height };
     if (labels.hold) {
-      texts.push({ x: round(hx + holdBox.width / 2), y: round(plot.y + 2), text: labels.hold, anchor: 'middle', baseline: 'top', role: 'hold' });
+      texts.push({
+        x: round(hx + holdBox.width / 2),
+        y: round(plot.y + 2),
+        text: labels.hold,
+        anchor: 'middle',
+        baseline: 'top',
+        role: 'hold',
+      });
     }
   }
 
   return {
     box,
     plot,
-    xAxis: { line: { x1: plot.x, y1: round(y0), x2: round(plot.x + plot.width), y2: round(y0) }, ticks: xAxisTicks, domain: [xTicks.min, xTicks.max] },
+    xAxis: {
+      line: { x1: plot.x, y1: round(y0), x2: round(plot.x + plot.width), y2: round(y0) },
+      ticks: xAxisTicks,
+      domain: [xTicks.min, xTicks.max],
+    },
     yAxis: { line: { x1: plot.x, y1: plot.y, x2: plot.x, y2: round(y0) }, ticks: yAxisTicks, domain: [yTicks.min, yTicks.max] },
     grid,
     curve,

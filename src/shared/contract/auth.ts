@@ -9,21 +9,20 @@ export const PASSWORD_MAX = 128;
 
 /** A new password: 8 to 128 characters. The server also refuses the commonest passwords. */
 export function newPasswordField() {
-  return z
-    .string({ error: MSG.required })
-    .min(1, { error: MSG.required, abort: true })
-    .min(PASSWORD_MIN, { error: 'validation.passwordTooShort', abort: true })
-    .max(PASSWORD_MAX, { error: 'validation.passwordTooLong', abort: true })
-    // Eight spaces or "aaaaaaaa" pass a length rule and nothing else: one distinct character is no password.
-    .refine((p) => p.trim() !== '' && new Set(p).size > 1, { error: 'validation.passwordTooSimple' });
+  return (
+    z
+      .string({ error: MSG.required })
+      .min(1, { error: MSG.required, abort: true })
+      .min(PASSWORD_MIN, { error: 'validation.passwordTooShort', abort: true })
+      .max(PASSWORD_MAX, { error: 'validation.passwordTooLong', abort: true })
+      // Eight spaces or "aaaaaaaa" pass a length rule and nothing else: one distinct character is no password.
+      .refine((p) => p.trim() !== '' && new Set(p).size > 1, { error: 'validation.passwordTooSimple' })
+  );
 }
 
 /** A password being checked (sign-in, current password): only present and bounded. */
 export function existingPasswordField() {
-  return z
-    .string({ error: MSG.required })
-    .min(1, { error: MSG.required, abort: true })
-    .max(1024, { error: MSG.invalid });
+  return z.string({ error: MSG.required }).min(1, { error: MSG.required, abort: true }).max(1024, { error: MSG.invalid });
 }
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 400, not a database error. */

@@ -26,12 +26,7 @@ export function requiredText(max = 255) {
 
 /** A trimmed string that may be empty (stored as an empty string). */
 export function optionalText(max = 255) {
-  return z
-    .string({ error: MSG.invalid })
-    .trim()
-    .max(max, { error: MSG.tooLong })
-    .refine(noNul, { error: MSG.invalid })
-    .default('');
+  return z.string({ error: MSG.invalid }).trim().max(max, { error: MSG.tooLong }).refine(noNul, { error: MSG.invalid }).default('');
 }
 
 /** An email address, trimmed and lower-cased: comparisons of addresses ignore case. */
@@ -94,9 +89,7 @@ export const errorEnvelope = z.object({
     status: z.string(),
     message: z.string(),
     key: z.string().optional(),
-    fields: z
-      .array(z.object({ field: z.string(), key: z.string(), message: z.string() }))
-      .optional(),
+    fields: z.array(z.object({ field: z.string(), key: z.string(), message: z.string() })).optional(),
     requestId: z.string().optional(),
   }),
 });

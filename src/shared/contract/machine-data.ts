@@ -81,15 +81,15 @@ export function testedAtField(now: () => number = Date.now) {
 
 /** A whole number from JSON or from a CSV cell. */
 export function integerField(opts: { min: number; max: number }) {
-  return z
-    .union([z.number(), z.string()], { error: 'validation.number' })
-    .transform((v, ctx): number => {
-      const n = typeof v === 'number' ? v : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'validation.number' });
-      else if (n < opts.min) ctx.addIssue({ code: 'too_small', origin: 'number', minimum: opts.min, inclusive: true, message: 'validation.min' });
-      else if (n > opts.max) ctx.addIssue({ code: 'too_big', origin: 'number', maximum: opts.max, inclusive: true, message: 'validation.max' });
-      return n;
-    });
+  return z.union([z.number(), z.string()], { error: 'validation.number' }).transform((v, ctx): number => {
+    const n = typeof v === 'number' ? v : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'validation.number' });
+    else if (n < opts.min)
+      ctx.addIssue({ code: 'too_small', origin: 'number', minimum: opts.min, inclusive: true, message: 'validation.min' });
+    else if (n > opts.max)
+      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: opts.max, inclusive: true, message: 'validation.max' });
+    return n;
+  });
 }
 
 export const sample = z.object({ t: z.number(), p: z.number() });
@@ -101,7 +101,10 @@ type PointIssue = { path: (string | number)[]; message: string; code?: 'too_smal
 function pointIssue(pt: unknown, i: number, prevT: number): PointIssue | null {
   if (!pt || typeof pt !== 'object') return { path: [i], message: 'validation.invalid' };
   const { t, p } = pt as { t?: unknown; p?: unknown };
-  for (const [name, v, min, max] of [['t', t, 0, SAMPLE_T_MAX], ['p', p, -PRESSURE_MAX, PRESSURE_MAX]] as const) {
+  for (const [name, v, min, max] of [
+    ['t', t, 0, SAMPLE_T_MAX],
+    ['p', p, -PRESSURE_MAX, PRESSURE_MAX],
+  ] as const) {
     if (typeof v !== 'number' || !Number.isFinite(v)) return { path: [i, name], message: 'validation.number' };
     if (v < min) return { path: [i, name], message: 'validation.min', code: 'too_small', bound: min };
     if (v > max) return { path: [i, name], message: 'validation.max', code: 'too_big', bound: max };
@@ -124,8 +127,24 @@ export const samplesField = z
     for (let i = 0; i < points.length; i++) {
       const issue = pointIssue(points[i], i, prevT);
       if (issue) {
-        if (issue.code === 'too_small') ctx.addIssue({ code: 'too_small', origin: 'number', minimum: issue.bound!, inclusive: true, path: issue.path, message: issue.message });
-        else if (issue.code === 'too_big') ctx.addIssue({ code: 'too_big', origin: 'number', maximum: issue.bound!, inclusive: true, path: issue.path, message: issue.message });
+        if (issue.code === 'too_small')
+          ctx.addIssue({
+            code: 'too_small',
+            origin: 'number',
+            minimum: issue.bound!,
+            inclusive: true,
+            path: issue.path,
+            message: issue.message,
+          });
+        else if (issue.code === 'too_big')
+          ctx.addIssue({
+            code: 'too_big',
+            origin: 'number',
+            maximum: issue.bound!,
+            inclusive: true,
+            path: issue.path,
+            message: issue.message,
+          });
         else ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
         return [];
       }
@@ -304,7 +323,9 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const testedBound = z
   .string()
   .trim()
-  .refine((s) => (DATE_ONLY.test(s) ? Number.isFinite(isoDateTimeMs(`${s}T00:00Z`)) : Number.isFinite(isoDateTimeMs(s))), { error: 'validation.date' })
+  .refine((s) => (DATE_ONLY.test(s) ? Number.isFinite(isoDateTimeMs(`${s}T00:00Z`)) : Number.isFinite(isoDateTimeMs(s))), {
+    error: 'validation.date',
+  })
   .optional();
 
 /**

@@ -18,7 +18,20 @@ export const PRESSURE_CLASS_MAX = 20;
 /** DN in millimetres: DN 1 … DN 4000 covers every valve a bench tests. */
 export const NOMINAL_SIZE_MAX = 4000;
 /** Common pressure classes, offered in the form; any other text up to 20 characters is accepted. */
-export const PRESSURE_CLASSES = ['CL150', 'CL300', 'CL600', 'CL900', 'CL1500', 'CL2500', 'PN10', 'PN16', 'PN25', 'PN40', 'PN63', 'PN100'] as const;
+export const PRESSURE_CLASSES = [
+  'CL150',
+  'CL300',
+  'CL600',
+  'CL900',
+  'CL1500',
+  'CL2500',
+  'PN10',
+  'PN16',
+  'PN25',
+  'PN40',
+  'PN63',
+  'PN100',
+] as const;
 
 /**
  * A decimal typed into a form or sent as JSON: `''`, null and undefined mean "not set" (null), otherwise a
@@ -39,8 +52,10 @@ export function decimalField(opts: { min: number; max: number; scale: number; re
         ctx.addIssue({ code: 'custom', message: 'validation.number' });
         return null;
       }
-      if (n < opts.min) ctx.addIssue({ code: 'too_small', origin: 'number', minimum: opts.min, inclusive: true, message: 'validation.min' });
-      else if (n > opts.max) ctx.addIssue({ code: 'too_big', origin: 'number', maximum: opts.max, inclusive: true, message: 'validation.max' });
+      if (n < opts.min)
+        ctx.addIssue({ code: 'too_small', origin: 'number', minimum: opts.min, inclusive: true, message: 'validation.min' });
+      else if (n > opts.max)
+        ctx.addIssue({ code: 'too_big', origin: 'number', maximum: opts.max, inclusive: true, message: 'validation.max' });
       else if (Math.abs(Math.round(n * 10 ** opts.scale) - n * 10 ** opts.scale) > 1e-6) {
         ctx.addIssue({ code: 'custom', message: `products.validation.decimals${opts.scale}` });
       }

@@ -50,8 +50,16 @@ export const lookupResult = z.object({
   serial: z.string(),
   // The product's public face: its catalogue fields, without ids or counts.
   product: product.pick({
-    name: true, fluid: true, connection: true, application: true, applicationMedium: true,
-    pressureFc: true, pressureWcb: true, pressureSus: true, temperatureMax: true, temperatureMin: true,
+    name: true,
+    fluid: true,
+    connection: true,
+    application: true,
+    applicationMedium: true,
+    pressureFc: true,
+    pressureWcb: true,
+    pressureSus: true,
+    temperatureMax: true,
+    temperatureMin: true,
   }),
   /** YYYY-MM-DD */
   productionDate: z.string(),
@@ -70,9 +78,17 @@ export const powChallenge = z.object({
 export type PowChallenge = z.infer<typeof powChallenge>;
 
 const serialsField = z
-  .union([z.array(z.string({ error: MSG.invalid }).max(SERIAL_INPUT_MAX, { error: MSG.tooLong })).max(200, { error: 'publicApi.tooManySerials' }), z.string().max(20_000, { error: MSG.tooLong })], {
-    error: MSG.invalid,
-  })
+  .union(
+    [
+      z
+        .array(z.string({ error: MSG.invalid }).max(SERIAL_INPUT_MAX, { error: MSG.tooLong }))
+        .max(200, { error: 'publicApi.tooManySerials' }),
+      z.string().max(20_000, { error: MSG.tooLong }),
+    ],
+    {
+      error: MSG.invalid,
+    },
+  )
   .transform((v) => (typeof v === 'string' ? splitSerials(v) : v.flatMap(splitSerials)));
 
 /**
@@ -87,7 +103,10 @@ export const reportRequestInput = z
     agreeToTerms: z.literal(true, { error: 'validation.mustAgree' }),
     language: z.enum(LANGUAGES, { error: 'validation.oneOf' }),
     /** the solved proof-of-work: base64 of the ALTCHA payload */
-    challenge: z.string({ error: 'publicApi.challengeRequired' }).min(1, { error: 'publicApi.challengeRequired' }).max(4096, { error: 'publicApi.challengeInvalid' }),
+    challenge: z
+      .string({ error: 'publicApi.challengeRequired' })
+      .min(1, { error: 'publicApi.challengeRequired' })
+      .max(4096, { error: 'publicApi.challengeInvalid' }),
     /** the terms version the page showed; when it is no longer current, the visitor must read them again */
     termsVersion: z.number().int().min(0).optional(),
   })
@@ -107,7 +126,12 @@ export const reportRequestInput = z
       ctx.addIssue({ code: 'custom', path: [field], message: 'publicApi.tooManySerials' });
       return z.NEVER;
     }
-    const values: { serials: string[]; email: string; language: typeof v.language; challenge: string; termsVersion?: number } = { serials, email: v.email, language: v.language, challenge: v.challenge };
+    const values: { serials: string[]; email: string; language: typeof v.language; challenge: string; termsVersion?: number } = {
+      serials,
+      email: v.email,
+      language: v.language,
+      challenge: v.challenge,
+    };
     if (v.termsVersion !== undefined) values.termsVersion = v.termsVersion;
     return values;
   });

@@ -19,7 +19,8 @@ import { TEST_TYPES, type TestType } from './machine-data';
 export const QUALITY_MAX_DAYS = 366;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (s: string) => DATE_ONLY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+const isDate = (s: string) =>
+  DATE_ONLY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 const dateField = z.string({ error: 'validation.required' }).trim().refine(isDate, { error: 'validation.date' });
 
@@ -148,7 +149,9 @@ export const controlChart = z.object({
   sigmaWithin: z.number().nullable(),
   ucl: z.number().nullable(),
   lcl: z.number().nullable(),
-  spec: z.object({ lsl: z.number().nullable(), usl: z.number().nullable(), material: z.enum(RATING_MATERIALS), rating: z.number() }).nullable(),
+  spec: z
+    .object({ lsl: z.number().nullable(), usl: z.number().nullable(), material: z.enum(RATING_MATERIALS), rating: z.number() })
+    .nullable(),
   /** the standard the limits come from ("API 598, 10th edition, 2016"); null: the product has none */
   standard: z.string().nullable(),
   /** the materials the product has a rating for (the limits need one chosen when there are several) */

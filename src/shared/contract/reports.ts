@@ -19,11 +19,7 @@ export const SHA256_HEX_RE = /^[0-9a-f]{64}$/;
 
 /** A typed code, forgiving: case, spaces, dashes, and the letters people confuse with digits. */
 export function normaliseReportCode(input: string): string | null {
-  const s = input
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const s = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   if (s.length !== REPORT_CODE_LENGTH) return null;
   for (const c of s) if (!REPORT_CODE_ALPHABET.includes(c)) return null;
   return s;

@@ -18,11 +18,15 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const day = z
   .string()
   .trim()
-  .refine((s) => DATE_ONLY.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-    error: 'validation.date',
-  })
+  .refine(
+    (s) => DATE_ONLY.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    {
+      error: 'validation.date',
+    },
+  )
   .optional();
-const text = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).refine(noNul, { error: 'validation.invalid' }).optional();
+const text = (max: number) =>
+  z.string().trim().max(max, { error: 'validation.tooLong' }).refine(noNul, { error: 'validation.invalid' }).optional();
 
 /**
  * Filters of the list and the CSV export. `q` and `serial` find requests holding a serial that contains the
@@ -96,5 +100,17 @@ export const searchResendEnvelope = envelope(searchRequestDetail).extend({ messa
 
 /** The CSV export's columns, in order. */
 export const SEARCH_EXPORT_COLUMNS = [
-  'createdAt', 'id', 'source', 'serials', 'found', 'recipientEmail', 'language', 'termsVersion', 'status', 'attempts', 'lastError', 'sentAt', 'reports',
+  'createdAt',
+  'id',
+  'source',
+  'serials',
+  'found',
+  'recipientEmail',
+  'language',
+  'termsVersion',
+  'status',
+  'attempts',
+  'lastError',
+  'sentAt',
+  'reports',
 ] as const;

@@ -11,15 +11,13 @@ import { BODY_MATERIALS, type BodyMaterial } from '../standards/requirement';
 
 /** A serial as typed: normalised, and refused unless it follows the grammar. */
 export function serialField() {
-  return z
-    .string({ error: 'validation.required' })
-    .transform((s, ctx) => {
-      const parsed = s.trim() === '' ? null : parseSerial(s);
-      if (s.trim() === '') ctx.addIssue({ code: 'custom', message: 'validation.required' });
-      else if (s.length > SERIAL_MAX_LENGTH * 4 || !parsed) ctx.addIssue({ code: 'custom', message: 'serials.validation.serial' });
-      // The canonical text: "vb 2311-000123" becomes "VB2311-000123".
-      return parsed ? parsed.prefix + parsed.number.toString().padStart(parsed.width, '0') : s;
-    });
+  return z.string({ error: 'validation.required' }).transform((s, ctx) => {
+    const parsed = s.trim() === '' ? null : parseSerial(s);
+    if (s.trim() === '') ctx.addIssue({ code: 'custom', message: 'validation.required' });
+    else if (s.length > SERIAL_MAX_LENGTH * 4 || !parsed) ctx.addIssue({ code: 'custom', message: 'serials.validation.serial' });
+    // The canonical text: "vb 2311-000123" becomes "VB2311-000123".
+    return parsed ? parsed.prefix + parsed.number.toString().padStart(parsed.width, '0') : s;
+  });
 }
 
 /**
@@ -67,10 +65,7 @@ export const serialRangeFields = z.object({
  * Start and end share prefix and width, start <= end, at most MAX_RANGE_UNITS units, and Total Units is
  * end − start + 1 (the form computes it; the server checks it).
  */
-export function rangeRules(
-  v: { startSerial: string; endSerial: string; totalUnits: number },
-  ctx: z.RefinementCtx,
-): void {
+export function rangeRules(v: { startSerial: string; endSerial: string; totalUnits: number }, ctx: z.RefinementCtx): void {
   const m = measureRange(v.startSerial, v.endSerial);
   if (m.ok) {
     if (BigInt(v.totalUnits) !== m.units) {

@@ -42,8 +42,9 @@ export type SettingsTextField = (typeof SETTINGS_TEXT_FIELDS)[number];
 
 const line = (max: number) => requiredText(max).refine(printable, { error: 'validation.invalid' });
 // Multi-line texts: newlines and tabs are fine, other control characters are not.
-// eslint-disable-next-line no-control-regex
-const multiline = (max: number) => optionalText(max).refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), { error: 'validation.invalid' });
+const multiline = (max: number) =>
+  // eslint-disable-next-line no-control-regex
+  optionalText(max).refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), { error: 'validation.invalid' });
 
 export const settingsFields = z.object({
   companyName: line(COMPANY_NAME_MAX),

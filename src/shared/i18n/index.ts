@@ -74,8 +74,66 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 type Tree = { [key: string]: string | Tree };
 
 export const catalogues: Record<Language, Tree> = {
-  en: { errors: enErrors, validation: enValidation, products: enProducts, serials: enSerials, auth: enAuth, staff: enStaff, app: enApp, nav: enNav, pages: enPages, prefs: enPrefs, table: enTable, form: enForm, authScreens: enAuthScreens, staffScreens: enStaffScreens, account: enAccount, machineData: enMachineData, machineImport: enMachineImport, machineScreens: enMachineScreens, reports: enReports, settings: enSettings, publicApi: enPublicApi, search: enSearch, settingsScreen: enSettingsScreen, quality: enQuality, audit: enAudit, searches: enSearches, dashboard: enDashboard, standards: enStandards },
-  zh: { errors: zhErrors, validation: zhValidation, products: zhProducts, serials: zhSerials, auth: zhAuth, staff: zhStaff, app: zhApp, nav: zhNav, pages: zhPages, prefs: zhPrefs, table: zhTable, form: zhForm, authScreens: zhAuthScreens, staffScreens: zhStaffScreens, account: zhAccount, machineData: zhMachineData, machineImport: zhMachineImport, machineScreens: zhMachineScreens, reports: zhReports, settings: zhSettings, publicApi: zhPublicApi, search: zhSearch, settingsScreen: zhSettingsScreen, quality: zhQuality, audit: zhAudit, searches: zhSearches, dashboard: zhDashboard, standards: zhStandards },
+  en: {
+    errors: enErrors,
+    validation: enValidation,
+    products: enProducts,
+    serials: enSerials,
+    auth: enAuth,
+    staff: enStaff,
+    app: enApp,
+    nav: enNav,
+    pages: enPages,
+    prefs: enPrefs,
+    table: enTable,
+    form: enForm,
+    authScreens: enAuthScreens,
+    staffScreens: enStaffScreens,
+    account: enAccount,
+    machineData: enMachineData,
+    machineImport: enMachineImport,
+    machineScreens: enMachineScreens,
+    reports: enReports,
+    settings: enSettings,
+    publicApi: enPublicApi,
+    search: enSearch,
+    settingsScreen: enSettingsScreen,
+    quality: enQuality,
+    audit: enAudit,
+    searches: enSearches,
+    dashboard: enDashboard,
+    standards: enStandards,
+  },
+  zh: {
+    errors: zhErrors,
+    validation: zhValidation,
+    products: zhProducts,
+    serials: zhSerials,
+    auth: zhAuth,
+    staff: zhStaff,
+    app: zhApp,
+    nav: zhNav,
+    pages: zhPages,
+    prefs: zhPrefs,
+    table: zhTable,
+    form: zhForm,
+    authScreens: zhAuthScreens,
+    staffScreens: zhStaffScreens,
+    account: zhAccount,
+    machineData: zhMachineData,
+    machineImport: zhMachineImport,
+    machineScreens: zhMachineScreens,
+    reports: zhReports,
+    settings: zhSettings,
+    publicApi: zhPublicApi,
+    search: zhSearch,
+    settingsScreen: zhSettingsScreen,
+    quality: zhQuality,
+    audit: zhAudit,
+    searches: zhSearches,
+    dashboard: zhDashboard,
+    standards: zhStandards,
+  },
 };
 
 export function isLanguage(value: unknown): value is Language {
@@ -103,7 +161,5 @@ export function translate(language: Language, key: string, params: Record<string
 
 /** Every dotted key of a catalogue, for the en/zh parity test. */
 export function flattenKeys(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([k, v]) =>
-    typeof v === 'string' ? [prefix + k] : flattenKeys(v, `${prefix}${k}.`),
-  );
+  return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [prefix + k] : flattenKeys(v, `${prefix}${k}.`)));
 }

@@ -119,13 +119,7 @@ export const API_598: StandardEdition = {
       holdingByValveType: { check: CHECK_CLOSURE_HOLDING },
       leakage: { soft: NONE, metal: { kind: 'per-size', unit: 'drops/min', bands: metalSeatBands(2) } },
       leakageByValveType: { check: { metal: { kind: 'per-nps', unit: 'mm3/s', perInch: CHECK_LIQUID_PER_INCH_MM3_S } } },
-      sources: [
-        'valvehax-api598-summary',
-        'dkvalve-api598',
-        'pipingworld-api598',
-        'valvehax-api598-check',
-        'valvediagnostics-api598',
-      ],
+      sources: ['valvehax-api598-summary', 'dkvalve-api598', 'pipingworld-api598', 'valvehax-api598-check', 'valvediagnostics-api598'],
     },
     'air-seat': {
       pressure: { kind: 'band', minMPa: 0.4, maxMPa: 0.7 },
@@ -133,13 +127,7 @@ export const API_598: StandardEdition = {
       holdingByValveType: { check: CHECK_CLOSURE_HOLDING },
       leakage: { soft: NONE, metal: { kind: 'per-size', unit: 'bubbles/min', bands: metalSeatBands(4) } },
       leakageByValveType: { check: { metal: { kind: 'per-nps', unit: 'mm3/s', perInch: CHECK_GAS_PER_INCH_MM3_S } } },
-      sources: [
-        'valvehax-api598-summary',
-        'dkvalve-api598',
-        'pipingworld-api598',
-        'valvehax-api598-check',
-        'valvediagnostics-api598',
-      ],
+      sources: ['valvehax-api598-summary', 'dkvalve-api598', 'pipingworld-api598', 'valvehax-api598-check', 'valvediagnostics-api598'],
     },
   },
   sources: [

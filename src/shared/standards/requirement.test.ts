@@ -35,7 +35,10 @@ describe('deriveRequirement', () => {
   it('EN 12266-1 leakage rate D, DN 150: liquid 0.1 × DN = 15 mm³/s; rate A none', () => {
     const en: JudgedProduct = { ...gate, testStandard: 'en-12266-1', nominalSize: 150, leakageRate: 'D' };
     expect(deriveRequirement(en, 'wcb')!.tests.find((t) => t.testType === 'seat')!.leakage).toEqual({ kind: 'mm3/s', max: 15 });
-    expect(deriveRequirement({ ...en, leakageRate: 'A' }, 'wcb')!.tests.find((t) => t.testType === 'seat')!.leakage).toEqual({ kind: 'none', max: 0 });
+    expect(deriveRequirement({ ...en, leakageRate: 'A' }, 'wcb')!.tests.find((t) => t.testType === 'seat')!.leakage).toEqual({
+      kind: 'none',
+      max: 0,
+    });
   });
 
   it('a range without a body material uses the only rating; with several it cannot judge the pressure', () => {
@@ -58,7 +61,11 @@ describe('deriveRequirement', () => {
   it('rows for every body material and the unstated one; the required tests of the valve type', () => {
     const rows = requirementRows(gate);
     expect(new Set(rows.map((r) => r.bodyMaterial))).toEqual(new Set(['', 'fc', 'wcb', 'sus']));
-    expect(rows.filter((r) => r.bodyMaterial === 'fc').every((r) => r.req.unrated || r.req.pressureMin === null || r.req.testType === 'air-seat')).toBe(true);
+    expect(
+      rows
+        .filter((r) => r.bodyMaterial === 'fc')
+        .every((r) => r.req.unrated || r.req.pressureMin === null || r.req.testType === 'air-seat'),
+    ).toBe(true);
     expect(requiredTests(gate)).toEqual(['shell', 'backseat', 'air-seat']);
   });
 

@@ -156,5 +156,9 @@ export function requirementRows(p: JudgedProduct): Array<{ bodyMaterial: BodyMat
 
 /** The test types a unit of the product must have before a report is issued ([] without a standard). */
 export function requiredTests(p: JudgedProduct): TestType[] {
-  return deriveRequirement(p, null)?.tests.filter((t) => t.required).map((t) => t.testType) ?? [];
+  return (
+    deriveRequirement(p, null)
+      ?.tests.filter((t) => t.required)
+      .map((t) => t.testType) ?? []
+  );
 }

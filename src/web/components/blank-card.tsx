@@ -8,7 +8,17 @@ import { useTranslation } from 'react-i18next';
 import { Brand } from './brand';
 import { LanguageMenu } from './language-menu';
 
-export function BlankCard({ title, subtitle, children, width = 440 }: { title: string; subtitle?: string; children: ReactNode; width?: number }) {
+export function BlankCard({
+  title,
+  subtitle,
+  children,
+  width = 440,
+}: {
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+  width?: number;
+}) {
   const { t } = useTranslation();
   return (
     <Box component="main" sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', p: { xs: 2, sm: 4 } }}>

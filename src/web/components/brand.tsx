@@ -8,12 +8,7 @@ export function Brand({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25, minWidth: 0 }}>
-      <Box
-        component="svg"
-        viewBox="0 0 32 32"
-        sx={{ height: LOGO_HEIGHT, width: LOGO_HEIGHT, flexShrink: 0 }}
-        aria-hidden="true"
-      >
+      <Box component="svg" viewBox="0 0 32 32" sx={{ height: LOGO_HEIGHT, width: LOGO_HEIGHT, flexShrink: 0 }} aria-hidden="true">
         <rect width="32" height="32" rx="6" fill="#c62828" />
         <path d="M9 9h14v3h-5.5v12h-3V12H9z" fill="#fff" />
       </Box>

@@ -5,7 +5,6 @@ import { useWidth } from '../lib/use-width';
 
 export { useWidth };
 
-
 /** A box whose width the chart inside is drawn to. */
 export function ChartBox({ children }: { children: (width: number) => ReactNode }) {
   const [ref, width] = useWidth<HTMLDivElement>(640);
@@ -19,10 +18,18 @@ export function ChartBox({ children }: { children: (width: number) => ReactNode 
 /** A share as a percentage with one decimal in the interface language, or a dash. */
 export function percent(language: string, share: number | null): string {
   if (share === null) return '—';
-  return new Intl.NumberFormat(language === 'zh' ? 'zh-TW' : 'en', { style: 'percent', maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(share);
+  return new Intl.NumberFormat(language === 'zh' ? 'zh-TW' : 'en', {
+    style: 'percent',
+    maximumFractionDigits: 1,
+    minimumFractionDigits: 1,
+  }).format(share);
 }
 
 /** A UTC day (YYYY-MM-DD) as a short date in the interface language. */
 export function shortDay(language: string, day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString(language === 'zh' ? 'zh-TW' : 'en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString(language === 'zh' ? 'zh-TW' : 'en', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
 }

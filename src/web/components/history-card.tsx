@@ -50,7 +50,13 @@ export function HistoryCard({ query, ns, hidden = [], value, order, auditLink }:
           {t(`${ns}.history.title`)}
         </Typography>
         {auditLink && canAudit && (
-          <Link component={RouterLink} to={auditLink} variant="body2" sx={{ display: 'inline-block', mb: 1.5 }} data-testid="history-audit-link">
+          <Link
+            component={RouterLink}
+            to={auditLink}
+            variant="body2"
+            sx={{ display: 'inline-block', mb: 1.5 }}
+            data-testid="history-audit-link"
+          >
             {t('audit.viewAll')}
           </Link>
         )}
@@ -64,7 +70,12 @@ export function HistoryCard({ query, ns, hidden = [], value, order, auditLink }:
               <Box component="li" key={e.id}>
                 {i > 0 && <Divider sx={{ my: 1.5 }} />}
                 <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
-                  <Chip size="small" variant="outlined" color={e.action === 'delete' ? 'error' : e.action === 'create' ? 'success' : 'primary'} label={t(`${ns}.history.${e.action}`, { defaultValue: e.action })} />
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    color={e.action === 'delete' ? 'error' : e.action === 'create' ? 'success' : 'primary'}
+                    label={t(`${ns}.history.${e.action}`, { defaultValue: e.action })}
+                  />
                   <Typography variant="body2" sx={{ fontWeight: 500 }}>
                     {e.actor.name ?? e.actor.label}
                   </Typography>
@@ -73,7 +84,10 @@ export function HistoryCard({ query, ns, hidden = [], value, order, auditLink }:
                   </Typography>
                 </Box>
                 {changes.length > 0 && (
-                  <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, mt: 1, fontSize: 14 }}>
+                  <Box
+                    component="dl"
+                    sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, mt: 1, fontSize: 14 }}
+                  >
                     {changes.map((c) => (
                       <Fragment key={c.field}>
                         <Box component="dt" sx={{ color: 'text.secondary' }}>
@@ -82,9 +96,13 @@ export function HistoryCard({ query, ns, hidden = [], value, order, auditLink }:
                         <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
                           {'before' in c && 'after' in c ? (
                             <>
-                              <Box component="del" sx={{ color: 'text.secondary' }}>{value(t, i18n.language, c.field, c.before)}</Box>
+                              <Box component="del" sx={{ color: 'text.secondary' }}>
+                                {value(t, i18n.language, c.field, c.before)}
+                              </Box>
                               {' → '}
-                              <Box component="ins" sx={{ textDecoration: 'none', fontWeight: 500 }}>{value(t, i18n.language, c.field, c.after)}</Box>
+                              <Box component="ins" sx={{ textDecoration: 'none', fontWeight: 500 }}>
+                                {value(t, i18n.language, c.field, c.after)}
+                              </Box>
                             </>
                           ) : (
                             value(t, i18n.language, c.field, 'after' in c ? c.after : c.before)

@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: string; actions?: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
+    <Box
+      sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}
+    >
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
           {t(title)}

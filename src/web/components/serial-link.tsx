@@ -16,7 +16,12 @@ export function unitHistoryPath(serial: string): string {
 export function SerialLink({ serial, sx }: { serial: string; sx?: SxProps<Theme> }) {
   const { t } = useTranslation();
   return (
-    <Link component={RouterLink} to={unitHistoryPath(serial)} title={t('machineScreens.units.open', { serial })} sx={[MONO, ...(Array.isArray(sx) ? sx : [sx])]}>
+    <Link
+      component={RouterLink}
+      to={unitHistoryPath(serial)}
+      title={t('machineScreens.units.open', { serial })}
+      sx={[MONO, ...(Array.isArray(sx) ? sx : [sx])]}
+    >
       {serial}
     </Link>
   );

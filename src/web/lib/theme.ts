@@ -12,8 +12,11 @@ export function createAppTheme(mode: 'light' | 'dark', skin: Preferences['skin']
     palette: {
       mode,
       // Both shades keep 4.5:1 against their button text and the page background.
-      primary: mode === 'light' ? { main: PRIMARY_RED.light, contrastText: '#fff' } : { main: PRIMARY_RED.dark, contrastText: 'rgba(0,0,0,0.87)' },
-      ...(mode === 'light' ? { background: { default: '#f5f5f7', paper: '#fff' } } : { background: { default: '#121212', paper: '#1e1e1e' } }),
+      primary:
+        mode === 'light' ? { main: PRIMARY_RED.light, contrastText: '#fff' } : { main: PRIMARY_RED.dark, contrastText: 'rgba(0,0,0,0.87)' },
+      ...(mode === 'light'
+        ? { background: { default: '#f5f5f7', paper: '#fff' } }
+        : { background: { default: '#121212', paper: '#1e1e1e' } }),
     },
     shape: { borderRadius: 8 },
     typography: {
@@ -36,5 +39,14 @@ export function createAppTheme(mode: 'light' | 'dark', skin: Preferences['skin']
 
 /** A dark theme for the semi-dark vertical navigation in light mode. */
 export function createSemiDarkTheme(base: Theme): Theme {
-  return createTheme(base, { palette: { mode: 'dark', primary: { main: PRIMARY_RED.light, dark: '#b71c1c', contrastText: '#fff' }, background: { default: '#1e1e2d', paper: '#1e1e2d' }, text: { primary: '#fff', secondary: 'rgba(255,255,255,0.7)' }, divider: 'rgba(255,255,255,0.12)', action: { hover: 'rgba(255,255,255,0.08)', selected: 'rgba(255,255,255,0.16)', active: '#fff' } } });
+  return createTheme(base, {
+    palette: {
+      mode: 'dark',
+      primary: { main: PRIMARY_RED.light, dark: '#b71c1c', contrastText: '#fff' },
+      background: { default: '#1e1e2d', paper: '#1e1e2d' },
+      text: { primary: '#fff', secondary: 'rgba(255,255,255,0.7)' },
+      divider: 'rgba(255,255,255,0.12)',
+      action: { hover: 'rgba(255,255,255,0.08)', selected: 'rgba(255,255,255,0.16)', active: '#fff' },
+    },
+  });
 }

@@ -7,12 +7,16 @@ export const citext = customType<{ data: string }>({ dataType: () => 'citext' })
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const users = pgTable('users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   name: text('name').notNull(),
   email: citext('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
   role: text('role', { enum: ['admin', 'staff'] }).notNull(),
-  language: text('language', { enum: ['en', 'zh'] }).notNull().default('en'),
+  language: text('language', { enum: ['en', 'zh'] })
+    .notNull()
+    .default('en'),
   preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
   disabled: boolean('disabled').notNull().default(false),
   createdAt: createdAt(),

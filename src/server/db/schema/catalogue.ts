@@ -8,7 +8,9 @@ import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../..
 import { TEST_TYPES } from '../../../shared/contract/test-types';
 
 export const products = pgTable('products', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   name: citext('name').notNull(),
   fluid: text('fluid', { enum: ['water', 'steam', 'oil', 'gas', 'air', 'chemical'] }).notNull(),
   connection: text('connection').notNull().default(''),
@@ -20,7 +22,9 @@ export const products = pgTable('products', {
   temperatureMax: numeric('temperature_max', { precision: 7, scale: 2 }).notNull(),
   temperatureMin: numeric('temperature_min', { precision: 7, scale: 2 }).notNull(),
   /** 'api-598' | 'en-12266-1' | 'iso-5208' | '' (migration 0010) */
-  testStandard: text('test_standard', { enum: ['', ...TEST_STANDARD_IDS] }).notNull().default(''),
+  testStandard: text('test_standard', { enum: ['', ...TEST_STANDARD_IDS] })
+    .notNull()
+    .default(''),
   valveType: text('valve_type', { enum: VALVE_TYPES }),
   nominalSize: integer('nominal_size'),
   pressureClass: text('pressure_class').notNull().default(''),
@@ -33,7 +37,9 @@ export const products = pgTable('products', {
 });
 
 export const serialRanges = pgTable('serial_ranges', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   productId: uuid('product_id')
     .notNull()
     .references(() => products.id, { onDelete: 'restrict' }),

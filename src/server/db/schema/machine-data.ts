@@ -14,7 +14,9 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
 });
 
 export const machines = pgTable('machines', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   name: citext('name').notNull(),
   keyPrefix: text('key_prefix').notNull(),
   keyHash: bytea('key_hash').notNull(),
@@ -25,7 +27,6 @@ export const machines = pgTable('machines', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
 
 export const testRecords = pgTable('test_records', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
@@ -59,7 +60,9 @@ export const testRecords = pgTable('test_records', {
   /** bits of src/shared/standards/reasons.ts */
   reasons: smallint('reasons').notNull().default(0),
   /** generated: 'fail' when the bench failed it or the product finds it nonconforming */
-  outcome: text('outcome', { enum: TEST_RESULTS }).generatedAlwaysAs(sql`CASE WHEN result = 'fail' OR verdict = 'nonconforming' THEN 'fail' ELSE 'pass' END`),
+  outcome: text('outcome', { enum: TEST_RESULTS }).generatedAlwaysAs(
+    sql`CASE WHEN result = 'fail' OR verdict = 'nonconforming' THEN 'fail' ELSE 'pass' END`,
+  ),
 });
 
 /** One row: records without a bench (CSV uploads); kept by the triggers on test_records. */

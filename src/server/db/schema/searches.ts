@@ -6,7 +6,9 @@ export const SEARCH_STATUSES = ['not-found', 'held', 'queued', 'sent', 'failed']
 export type SearchStatus = (typeof SEARCH_STATUSES)[number];
 
 export const searchRequests = pgTable('search_requests', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   groupId: uuid('group_id').notNull(),
   source: text('source', { enum: ['lookup', 'request'] }).notNull(),
   serial: text('serial').notNull(),

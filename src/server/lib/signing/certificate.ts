@@ -68,7 +68,9 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
   } catch (err) {
     const message = err instanceof Error ? err.message : '';
     if (/password|MAC|decrypt/i.test(message)) {
-      throw new AppError('invalid-argument', 'settings.certificatePassword', { fields: [{ field: 'password', key: 'settings.certificatePassword' }] });
+      throw new AppError('invalid-argument', 'settings.certificatePassword', {
+        fields: [{ field: 'password', key: 'settings.certificatePassword' }],
+      });
     }
     throw badCertificate();
   }

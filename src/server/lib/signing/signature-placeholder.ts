@@ -39,7 +39,12 @@ export function addSignaturePlaceholder(doc: Doc, o: PlaceholderOptions): void {
   });
   if (!doc._acroform) doc.initForm();
   const form = doc._root.data.AcroForm;
-  form.data = { Type: 'AcroForm', SigFlags: SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY, Fields: form.data.Fields, DR: form.data.DR };
+  form.data = {
+    Type: 'AcroForm',
+    SigFlags: SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY,
+    Fields: form.data.Fields,
+    DR: form.data.DR,
+  };
   const widget = doc.ref({
     Type: 'Annot',
     Subtype: 'Widget',

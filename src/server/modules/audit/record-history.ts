@@ -10,10 +10,7 @@ import { auditLog, users } from '../../db/schema/index';
 const IGNORED = new Set(['id', 'createdAt', 'updatedAt']);
 export const HISTORY_LIMIT = 200;
 
-export function diff(
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
-): HistoryEntry['changes'] {
+export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): HistoryEntry['changes'] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   const changes: HistoryEntry['changes'] = [];
   for (const field of keys) {

@@ -19,15 +19,7 @@ import { requireUser } from '../../lib/access';
 import { createCounterStore } from '../../lib/counters';
 import { prepareDummyHash } from '../../lib/passwords';
 import { requestLanguage } from '../../lib/request-language';
-import {
-  changeOwnPassword,
-  login,
-  meOf,
-  needsFirstAdmin,
-  registerFirstAdmin,
-  updateMe,
-  type RequestMeta,
-} from './auth.service';
+import { changeOwnPassword, login, meOf, needsFirstAdmin, registerFirstAdmin, updateMe, type RequestMeta } from './auth.service';
 import { LoginLimiter } from './login-limits';
 import { composeResetMail, requestPasswordReset, resetPassword, RESET_MAIL_KIND } from './password-reset';
 import { clearSessionCookie, revokeSession, revokeUserSessions, setSessionCookie } from '../../lib/sessions';
@@ -55,7 +47,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const limiter = new LoginLimiter(createCounterStore(app.ctx.redis));
   prepareDummyHash();
   // The reset link is made when its email is sent, never stored (password-reset.ts).
-  const stopComposing = app.ctx.mail.onCompose(RESET_MAIL_KIND, (workerDb, row, options) => composeResetMail(workerDb, config, row, options));
+  const stopComposing = app.ctx.mail.onCompose(RESET_MAIL_KIND, (workerDb, row, options) =>
+    composeResetMail(workerDb, config, row, options),
+  );
   app.addHook('onClose', async () => stopComposing());
   const forgotPerEmail = app.createRateLimit({
     ...FORGOT_PER_EMAIL,
@@ -69,87 +63,127 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   });
 
-  app.get('/api/v1/auth/setup', {
-    config: { access: 'public' },
-    schema: { tags: ['auth'], response: { 200: envelope(setupStatus) } },
-  }, async () => ({ data: { needsFirstAdmin: await needsFirstAdmin(db) } }));
+  app.get(
+    '/api/v1/auth/setup',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], response: { 200: envelope(setupStatus) } },
+    },
+    async () => ({ data: { needsFirstAdmin: await needsFirstAdmin(db) } }),
+  );
 
-  app.post('/api/v1/auth/register', {
-    config: { access: 'public', rateLimit: REGISTER_PER_IP },
-    schema: { tags: ['auth'], body: registerInput, response: { 201: meEnvelope } },
-  }, async (req, reply) => {
-    const { user, token } = await registerFirstAdmin(db, req.body, requestLanguage(req), metaOf(req));
-    setSessionCookie(req, reply, token);
-    return reply.status(201).send({ data: meOf(user) });
-  });
+  app.post(
+    '/api/v1/auth/register',
+    {
+      config: { access: 'public', rateLimit: REGISTER_PER_IP },
+      schema: { tags: ['auth'], body: registerInput, response: { 201: meEnvelope } },
+    },
+    async (req, reply) => {
+      const { user, token } = await registerFirstAdmin(db, req.body, requestLanguage(req), metaOf(req));
+      setSessionCookie(req, reply, token);
+      return reply.status(201).send({ data: meOf(user) });
+    },
+  );
 
-  app.post('/api/v1/auth/login', {
-    config: { access: 'public' },
-    schema: { tags: ['auth'], body: loginInput, response: { 200: meEnvelope } },
-  }, async (req, reply) => {
-    const { user, token } = await login(db, limiter, req.body, metaOf(req), req.sessionIdHash);
-    setSessionCookie(req, reply, token);
-    return { data: meOf(user) };
-  });
+  app.post(
+    '/api/v1/auth/login',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], body: loginInput, response: { 200: meEnvelope } },
+    },
+    async (req, reply) => {
+      const { user, token } = await login(db, limiter, req.body, metaOf(req), req.sessionIdHash);
+      setSessionCookie(req, reply, token);
+      return { data: meOf(user) };
+    },
+  );
 
-  app.post('/api/v1/auth/logout', {
-    config: { access: 'signed-in' },
-    schema: { tags: ['auth'], response: { 200: noticeEnvelope } },
-  }, async (req, reply) => {
-    if (req.sessionIdHash) await revokeSession(db, req.sessionIdHash);
-    clearSessionCookie(req, reply);
-    return noticeOf(req, 'auth.logoutSuccess');
-  });
+  app.post(
+    '/api/v1/auth/logout',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['auth'], response: { 200: noticeEnvelope } },
+    },
+    async (req, reply) => {
+      if (req.sessionIdHash) await revokeSession(db, req.sessionIdHash);
+      clearSessionCookie(req, reply);
+      return noticeOf(req, 'auth.logoutSuccess');
+    },
+  );
 
-  app.get('/api/v1/auth/me', {
-    config: { access: 'signed-in' },
-    schema: { tags: ['auth'], response: { 200: meEnvelope } },
-  }, async (req) => ({ data: meOf(requireUser(req)) }));
+  app.get(
+    '/api/v1/auth/me',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['auth'], response: { 200: meEnvelope } },
+    },
+    async (req) => ({ data: meOf(requireUser(req)) }),
+  );
 
-  app.patch('/api/v1/auth/me', {
-    config: { access: 'signed-in' },
-    schema: { tags: ['auth'], body: updateMeInput, response: { 200: meEnvelope } },
-  }, async (req) => {
-    const user = await updateMe(db, requireUser(req), req.body, req.ip);
-    // Later messages of this request (none today) and the next ones speak the new language.
-    req.user = user;
-    return { data: meOf(user) };
-  });
+  app.patch(
+    '/api/v1/auth/me',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['auth'], body: updateMeInput, response: { 200: meEnvelope } },
+    },
+    async (req) => {
+      const user = await updateMe(db, requireUser(req), req.body, req.ip);
+      // Later messages of this request (none today) and the next ones speak the new language.
+      req.user = user;
+      return { data: meOf(user) };
+    },
+  );
 
-  app.post('/api/v1/auth/password', {
-    config: { access: 'signed-in' },
-    schema: { tags: ['auth'], body: changePasswordInput, response: { 200: noticeEnvelope } },
-  }, async (req) => {
-    await changeOwnPassword(db, limiter, requireUser(req), req.sessionIdHash, req.body, req.ip);
-    return noticeOf(req, 'auth.passwordChanged');
-  });
+  app.post(
+    '/api/v1/auth/password',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['auth'], body: changePasswordInput, response: { 200: noticeEnvelope } },
+    },
+    async (req) => {
+      await changeOwnPassword(db, limiter, requireUser(req), req.sessionIdHash, req.body, req.ip);
+      return noticeOf(req, 'auth.passwordChanged');
+    },
+  );
 
-  app.post('/api/v1/auth/sessions/revoke-others', {
-    config: { access: 'signed-in' },
-    schema: { tags: ['auth'], response: { 200: noticeEnvelope } },
-  }, async (req) => {
-    await revokeUserSessions(db, requireUser(req).id, req.sessionIdHash ?? undefined);
-    return noticeOf(req, 'auth.otherSessionsRevoked');
-  });
+  app.post(
+    '/api/v1/auth/sessions/revoke-others',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['auth'], response: { 200: noticeEnvelope } },
+    },
+    async (req) => {
+      await revokeUserSessions(db, requireUser(req).id, req.sessionIdHash ?? undefined);
+      return noticeOf(req, 'auth.otherSessionsRevoked');
+    },
+  );
 
-  app.post('/api/v1/auth/forgot-password', {
-    config: { access: 'public', rateLimit: FORGOT_PER_IP },
-    schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: noticeEnvelope } },
-  }, async (req, reply) => {
-    await checkLimit(reply, await forgotPerEmail(req));
-    // Answered before looking the address up: the same work, and so the same time, for every address.
-    const { email } = req.body;
-    app.ctx.afterResponse.run('password reset request', () => requestPasswordReset(db, email, () => app.ctx.mail.kick()));
-    return noticeOf(req, 'auth.resetLinkSent');
-  });
+  app.post(
+    '/api/v1/auth/forgot-password',
+    {
+      config: { access: 'public', rateLimit: FORGOT_PER_IP },
+      schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: noticeEnvelope } },
+    },
+    async (req, reply) => {
+      await checkLimit(reply, await forgotPerEmail(req));
+      // Answered before looking the address up: the same work, and so the same time, for every address.
+      const { email } = req.body;
+      app.ctx.afterResponse.run('password reset request', () => requestPasswordReset(db, email, () => app.ctx.mail.kick()));
+      return noticeOf(req, 'auth.resetLinkSent');
+    },
+  );
 
-  app.post('/api/v1/auth/reset-password', {
-    config: { access: 'public', rateLimit: FORGOT_PER_IP },
-    schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: noticeEnvelope } },
-  }, async (req) => {
-    await resetPassword(db, req.body.token, req.body.password, req.ip);
-    return noticeOf(req, 'auth.passwordResetDone');
-  });
+  app.post(
+    '/api/v1/auth/reset-password',
+    {
+      config: { access: 'public', rateLimit: FORGOT_PER_IP },
+      schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: noticeEnvelope } },
+    },
+    async (req) => {
+      await resetPassword(db, req.body.token, req.body.password, req.ip);
+      return noticeOf(req, 'auth.passwordResetDone');
+    },
+  );
 };
 
 async function checkLimit(reply: FastifyReply, limit: { isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number }) {

@@ -47,7 +47,15 @@ export async function requestPasswordReset(db: Db, email: string, kick: () => vo
   if (!user || user.disabled) return;
   // The stored body is a stand-in without any link; the real one is made when it is sent.
   const { subject, text, html } = resetEmail(user, 'pending');
-  await enqueueMail(db, { kind: RESET_MAIL_KIND, to: user.email, language: user.language, subject: subject!, text, html, ref: { userId: user.id } });
+  await enqueueMail(db, {
+    kind: RESET_MAIL_KIND,
+    to: user.email,
+    language: user.language,
+    subject: subject!,
+    text,
+    html,
+    ref: { userId: user.id },
+  });
   // The person is waiting for this email now.
   kick();
 }

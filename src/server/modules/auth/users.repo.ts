@@ -59,7 +59,6 @@ export async function lockUsersTable(tx: Executor): Promise<void> {
   await tx.execute(sql`LOCK TABLE users IN EXCLUSIVE MODE`);
 }
 
-
 /** Postgres unique violation (a concurrent insert of the same e-mail). */
 export function isUniqueViolation(err: unknown): boolean {
   let e: unknown = err;

@@ -9,7 +9,10 @@ import { rowsOf, type Executor } from '../../db/client';
 const num = (v: unknown): number => Number(v ?? 0);
 
 /** Requests in all, and per UTC day from `from` on (the appended rows of 0009, summed). */
-export async function requestCounts(db: Executor, from: string): Promise<{ total: number; days: { day: string; requests: number; notFound: number }[] }> {
+export async function requestCounts(
+  db: Executor,
+  from: string,
+): Promise<{ total: number; days: { day: string; requests: number; notFound: number }[] }> {
   const result = await db.execute(sql`
     SELECT NULL AS day, sum(requests) AS requests, sum(not_found) AS not_found FROM search_request_counts
     UNION ALL
@@ -27,7 +30,9 @@ export async function compactRequestCounts(db: Executor): Promise<void> {
 
 /** Products, ranges and units: the counts kept on each product row. */
 export async function catalogueCounts(db: Executor): Promise<{ products: number; ranges: number; units: number }> {
-  const result = await db.execute(sql`SELECT count(*) AS products, coalesce(sum(range_count), 0) AS ranges, coalesce(sum(unit_count), 0) AS units FROM products`);
+  const result = await db.execute(
+    sql`SELECT count(*) AS products, coalesce(sum(range_count), 0) AS ranges, coalesce(sum(unit_count), 0) AS units FROM products`,
+  );
   const [r] = rowsOf<{ products: unknown; ranges: unknown; units: unknown }>(result);
   return { products: num(r?.products), ranges: num(r?.ranges), units: num(r?.units) };
 }

@@ -41,7 +41,8 @@ export const machineDataImportRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return (current = null);
       };
-      const noFile = () => new AppError('invalid-argument', 'machineImport.noFile', { fields: [{ field: 'file', key: 'machineImport.noFile' }] });
+      const noFile = () =>
+        new AppError('invalid-argument', 'machineImport.noFile', { fields: [{ field: 'file', key: 'machineImport.noFile' }] });
       // Before any database work: a request without a file is a 400, not an empty import.
       const first = await nextFile();
       if (!first) throw noFile();

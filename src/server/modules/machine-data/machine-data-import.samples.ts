@@ -21,7 +21,9 @@ const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** Reads and stages the samples file; per-row problems go to `fail` with the field `samples.<column>`. */
 export async function stageSamples(tx: Tx, source: AsyncIterable<Uint8Array>, fail: (f: RowFailure) => void): Promise<void> {
   await tx.execute(
-    sql.raw(`CREATE TEMP TABLE ${SAMPLE_STAGE} (row integer NOT NULL, record_id text NOT NULL, t float8 NOT NULL, p float8 NOT NULL) ON COMMIT DROP`),
+    sql.raw(
+      `CREATE TEMP TABLE ${SAMPLE_STAGE} (row integer NOT NULL, record_id text NOT NULL, t float8 NOT NULL, p float8 NOT NULL) ON COMMIT DROP`,
+    ),
   );
   const columns = ['row', 'record_id', 't', 'p'];
   let header: number[] | null = null;
@@ -90,5 +92,10 @@ export async function orphanSamples(tx: Tx): Promise<RowFailure[]> {
       WHERE NOT EXISTS (SELECT 1 FROM test_records t WHERE t.record_id = sm.record_id)
       GROUP BY sm.record_id ORDER BY 1 LIMIT 200`),
   );
-  return rows.map((r) => ({ row: Number(r.row), field: 'samples.recordId', key: 'machineImport.samples.noRecord', params: { recordId: r.record_id } }));
+  return rows.map((r) => ({
+    row: Number(r.row),
+    field: 'samples.recordId',
+    key: 'machineImport.samples.noRecord',
+    params: { recordId: r.record_id },
+  }));
 }

@@ -76,8 +76,24 @@ export async function importMachineData(
     const s = parseSerial(v.serial)!;
     const bytes = encodeSamples(points);
     return [
-      machineId, v.recordId, v.serial, s.prefix, s.width, s.number, v.testType, v.medium, v.testPressure, v.holdingSeconds,
-      v.leakageValue, v.leakageUnit, v.result, v.testedAt, v.operator, hex(bytes), points.length, hex(recordContentHash(v, bytes)),
+      machineId,
+      v.recordId,
+      v.serial,
+      s.prefix,
+      s.width,
+      s.number,
+      v.testType,
+      v.medium,
+      v.testPressure,
+      v.holdingSeconds,
+      v.leakageValue,
+      v.leakageUnit,
+      v.result,
+      v.testedAt,
+      v.operator,
+      hex(bytes),
+      points.length,
+      hex(recordContentHash(v, bytes)),
       points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null,
     ];
   };

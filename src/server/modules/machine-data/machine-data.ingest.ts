@@ -4,11 +4,7 @@
  * on (bench, recordId): a record sent again with the same content is a duplicate and stores nothing; with
  * other content it is a conflict and the whole batch is refused.
  */
-import {
-  testRecordInput,
-  type IngestResult,
-  type TestRecordValues,
-} from '../../../shared/contract/machine-data';
+import { testRecordInput, type IngestResult, type TestRecordValues } from '../../../shared/contract/machine-data';
 import { AppError, type ErrorCode } from '../../../shared/errors';
 import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
@@ -127,7 +123,11 @@ export async function ingestBatch(db: Db, bench: Bench, records: unknown[]): Pro
       await holdMatchLock(tx);
       const stored = await insertRecords(tx, bench.id, prepared);
       const others = prepared.filter((r) => !stored.has(r.values.recordId));
-      const hashes = await storedHashes(tx, bench.id, others.map((r) => r.values.recordId));
+      const hashes = await storedHashes(
+        tx,
+        bench.id,
+        others.map((r) => r.values.recordId),
+      );
       const conflicts = others.filter((r) => !hashes.get(r.values.recordId)?.equals(r.hash)).map((r) => r.values.recordId);
       if (conflicts.length > 0) throw new ConflictRollback(conflicts);
       await noteUse(tx, bench.id);

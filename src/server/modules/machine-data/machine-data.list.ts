@@ -46,7 +46,10 @@ function whereOf(q: Filter): SQL | undefined {
   // product_id is set exactly when range_id is (a CHECK says so), and the product index serves IS NULL.
   if (q.matched === true) parts.push(isNotNull(t.productId));
   if (q.matched === false) parts.push(isNull(t.productId));
-  for (const [text, end] of [[q.testedFrom, false], [q.testedTo, true]] as const) {
+  for (const [text, end] of [
+    [q.testedFrom, false],
+    [q.testedTo, true],
+  ] as const) {
     if (!text) continue;
     const b = bound(text, end);
     parts.push(b.op === 'gte' ? gte(t.testedAt, b.at) : b.op === 'lt' ? lt(t.testedAt, b.at) : lte(t.testedAt, b.at));
@@ -89,14 +92,25 @@ export async function listRecords(
   const { limit, offset } = pageWindow(q);
   const { keys, desc } = sortOf(q);
   if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q)) };
-  const rows = selectRecords(db).where(whereOf(q)).orderBy(...orderOf(keys, desc)).limit(limit).offset(offset);
+  const rows = selectRecords(db)
+    .where(whereOf(q))
+    .orderBy(...orderOf(keys, desc))
+    .limit(limit)
+    .offset(offset);
   const [items, count] = await Promise.all([rows, countRecords(db, q)]);
   return { items: items.map((r) => toTestRecord(r)), ...count };
 }
 
 const isUnfiltered = (q: Filter) =>
-  !q.q && !q.serial && q.productId === undefined && q.result === undefined && q.verdict === undefined && q.testType === undefined &&
-  q.matched === undefined && !q.testedFrom && !q.testedTo;
+  !q.q &&
+  !q.serial &&
+  q.productId === undefined &&
+  q.result === undefined &&
+  q.verdict === undefined &&
+  q.testType === undefined &&
+  q.matched === undefined &&
+  !q.testedFrom &&
+  !q.testedTo;
 
 /**
  * Unfiltered, by bench only, or "matched" only: the counters the triggers keep ("matched" is that total less
@@ -108,13 +122,20 @@ async function countRecords(db: Executor, q: Filter): Promise<{ total: number; t
   if (bySelf && (q.matched === undefined || (q.matched === true && q.machineId === undefined))) {
     const total = await countAll(db, q.machineId);
     if (q.matched !== true) return { total };
-    const [row] = await db.select({ n: sql<string>`count(*)` }).from(t).where(isNull(t.productId));
+    const [row] = await db
+      .select({ n: sql<string>`count(*)` })
+      .from(t)
+      .where(isNull(t.productId));
     return { total: total - Number(row?.n ?? 0) };
   }
   const where = whereOf(q);
-  const [row] = await db
-    .select({ n: sql<string>`count(*)` })
-    .from(sql`(${db.select({ one: sql`1` }).from(t).where(where).limit(TOTAL_COUNT_LIMIT + 1)}) as capped`);
+  const [row] = await db.select({ n: sql<string>`count(*)` }).from(
+    sql`(${db
+      .select({ one: sql`1` })
+      .from(t)
+      .where(where)
+      .limit(TOTAL_COUNT_LIMIT + 1)}) as capped`,
+  );
   const n = Number(row?.n ?? 0);
   if (n <= TOTAL_COUNT_LIMIT) return { total: n };
   const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) select 1 from ${t} where ${where ?? sql`true`}`));
@@ -130,9 +151,11 @@ async function countAll(db: Executor, machineId: string | undefined): Promise<nu
     const [row] = await db.select({ n: machines.recordCount }).from(machines).where(eq(machines.id, machineId));
     return Number(row?.n ?? 0);
   }
-  const [row] = await db.select({
-    n: sql<string>`(select coalesce(sum(${machines.recordCount}), 0) from ${machines}) + (select ${testRecordTotals.uploaded} from ${testRecordTotals})`,
-  }).from(sql`(select 1) as one`);
+  const [row] = await db
+    .select({
+      n: sql<string>`(select coalesce(sum(${machines.recordCount}), 0) from ${machines}) + (select ${testRecordTotals.uploaded} from ${testRecordTotals})`,
+    })
+    .from(sql`(select 1) as one`);
   return Number(row?.n ?? 0);
 }
 
@@ -143,12 +166,18 @@ export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 
   let after: string[] | null = null;
   for (;;) {
     const cursor: SQL | undefined = after
-      ? sql`(${sql.join(keys.map((k) => k.expr), sql`, `)}) ${desc ? sql`<` : sql`>`} (${sql.join(
+      ? sql`(${sql.join(
+          keys.map((k) => k.expr),
+          sql`, `,
+        )}) ${desc ? sql`<` : sql`>`} (${sql.join(
           keys.map((k, i) => sql`${after![i]}::${sql.raw(k.type)}`),
           sql`, `,
         )})`
       : undefined;
-    const rows = await selectRecords(db, cursorFields).where(and(whereOf(q), cursor)).orderBy(...orderOf(keys, desc)).limit(size);
+    const rows = await selectRecords(db, cursorFields)
+      .where(and(whereOf(q), cursor))
+      .orderBy(...orderOf(keys, desc))
+      .limit(size);
     if (rows.length > 0) yield rows.map((r) => toTestRecord(r));
     if (rows.length < size) return;
     const last = rows[rows.length - 1] as Record<string, unknown>;

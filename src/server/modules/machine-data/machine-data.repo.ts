@@ -225,7 +225,14 @@ export async function storedHashes(db: Executor, machineId: string | null, recor
   return new Map(rows.map((r) => [r.recordId, r.hash]));
 }
 
-export function rangeOf(row: { id: string; prefix: string; width: number; startNo: bigint; endNo: bigint; productionDate: string }): RecordRange {
+export function rangeOf(row: {
+  id: string;
+  prefix: string;
+  width: number;
+  startNo: bigint;
+  endNo: bigint;
+  productionDate: string;
+}): RecordRange {
   return {
     id: row.id,
     startSerial: formatSerial({ prefix: row.prefix, width: row.width, number: BigInt(row.startNo) }),

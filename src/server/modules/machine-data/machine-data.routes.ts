@@ -44,8 +44,21 @@ const read = { access: { action: 'read' as const, subject: 'MachineData' as cons
 
 /** The CSV export's columns: the record's fields, then where it came from and what it matched. */
 const EXPORT_COLUMNS = [
-  'recordId', 'serial', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'leakageValue', 'leakageUnit',
-  'result', 'testedAt', 'operator', 'sampleCount', 'machineName', 'productName', 'receivedAt',
+  'recordId',
+  'serial',
+  'testType',
+  'medium',
+  'testPressure',
+  'holdingSeconds',
+  'leakageValue',
+  'leakageUnit',
+  'result',
+  'testedAt',
+  'operator',
+  'sampleCount',
+  'machineName',
+  'productName',
+  'receivedAt',
 ] as const satisfies readonly (keyof TestRecord)[];
 
 declare module 'fastify' {
@@ -58,7 +71,14 @@ declare module 'fastify' {
 function refuse(req: FastifyRequest, reply: FastifyReply, r: Refusal) {
   const records = r.records.map((p) => {
     const f = fieldError(req, p.field, p.key, p.params);
-    return { index: p.index, ...(p.recordId !== undefined ? { recordId: p.recordId } : {}), field: f.field, key: f.key, reason: f.message, ...(f.params ? { params: f.params } : {}) };
+    return {
+      index: p.index,
+      ...(p.recordId !== undefined ? { recordId: p.recordId } : {}),
+      field: f.field,
+      key: f.key,
+      reason: f.message,
+      ...(f.params ? { params: f.params } : {}),
+    };
   });
   const message = translate(requestLanguage(req), r.key, r.params);
   return reply
@@ -113,16 +133,12 @@ export const machineDataRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({ data: await service.listTestRecords(db, req.query) }),
   );
 
-  app.get(
-    '/api/v1/machine-data/export.csv',
-    { schema: { tags, querystring: testRecordListQuery }, config: read },
-    async (req, reply) => {
-      const rows = async function* () {
-        for await (const page of recordPages(db, req.query)) yield page.map((r) => EXPORT_COLUMNS.map((c) => r[c]));
-      };
-      return sendCsv(reply, 'machine-data.csv', EXPORT_COLUMNS, rows());
-    },
-  );
+  app.get('/api/v1/machine-data/export.csv', { schema: { tags, querystring: testRecordListQuery }, config: read }, async (req, reply) => {
+    const rows = async function* () {
+      for await (const page of recordPages(db, req.query)) yield page.map((r) => EXPORT_COLUMNS.map((c) => r[c]));
+    };
+    return sendCsv(reply, 'machine-data.csv', EXPORT_COLUMNS, rows());
+  });
 
   app.get(
     '/api/v1/machine-data/units/:serial',

@@ -88,5 +88,18 @@ export function fastRecord(raw: unknown, now = Date.now()): TestRecordValues | n
   if (!cleanText(operator, OPERATOR_MAX)) return null;
   const samples = r.samples === undefined ? [] : r.samples;
   if (!samplesOk(samples)) return null;
-  return { recordId, serial, testType, medium, testPressure, holdingSeconds: holding, leakageValue, leakageUnit, result, testedAt, operator, samples } as TestRecordValues;
+  return {
+    recordId,
+    serial,
+    testType,
+    medium,
+    testPressure,
+    holdingSeconds: holding,
+    leakageValue,
+    leakageUnit,
+    result,
+    testedAt,
+    operator,
+    samples,
+  } as TestRecordValues;
 }

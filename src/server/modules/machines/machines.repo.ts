@@ -35,8 +35,19 @@ export async function listMachines(db: Executor, q: MachineListQuery): Promise<{
   const dir = q.order === 'desc' ? desc : asc;
   const order = SORTS[q.sort ?? 'name'].map((e) => dir(e));
   const [items, [count]] = await Promise.all([
-    offset > MAX_OFFSET ? [] : db.select().from(m).where(where).orderBy(...order).limit(limit).offset(offset),
-    db.select({ n: sql<string>`count(*)` }).from(m).where(where),
+    offset > MAX_OFFSET
+      ? []
+      : db
+          .select()
+          .from(m)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset),
+    db
+      .select({ n: sql<string>`count(*)` })
+      .from(m)
+      .where(where),
   ]);
   return { items: items.map(toMachine), total: Number(count?.n ?? 0) };
 }
@@ -96,11 +107,18 @@ export async function holdMachine(db: Executor, id: string): Promise<boolean> {
 
 /** After an accepted batch: one UPDATE of the bench's row (record_count follows by trigger). */
 export async function noteUse(db: Executor, id: string): Promise<void> {
-  await db.update(m).set({ lastUsedAt: sql`now()` }).where(eq(m.id, id));
+  await db
+    .update(m)
+    .set({ lastUsedAt: sql`now()` })
+    .where(eq(m.id, id));
 }
 
 /** Whether any record names the bench (record_count is kept per batch; this is the belt to its braces). */
 export async function hasRecords(db: Executor, id: string): Promise<boolean> {
-  const [row] = await db.select({ one: sql`1` }).from(testRecords).where(eq(testRecords.machineId, id)).limit(1);
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(testRecords)
+    .where(eq(testRecords.machineId, id))
+    .limit(1);
   return row !== undefined;
 }

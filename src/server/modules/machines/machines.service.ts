@@ -3,12 +3,7 @@
  * once, and no deletion of a bench that has sent records (it is disabled instead). Every change writes an
  * audit entry in its transaction; no entry ever holds a key or its hash.
  */
-import type {
-  Machine,
-  MachineDeleteOutcome,
-  MachineListQuery,
-  MachineWithKey,
-} from '../../../shared/contract/machines';
+import type { Machine, MachineDeleteOutcome, MachineListQuery, MachineWithKey } from '../../../shared/contract/machines';
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
@@ -60,12 +55,7 @@ export async function createMachine(db: Db, actor: AuditActor, v: { name: string
   );
 }
 
-export async function updateMachine(
-  db: Db,
-  actor: AuditActor,
-  id: string,
-  v: { name?: string; disabled?: boolean },
-): Promise<Machine> {
+export async function updateMachine(db: Db, actor: AuditActor, id: string, v: { name?: string; disabled?: boolean }): Promise<Machine> {
   if (!isUuid(id)) throw notFound();
   return uniqueName(() =>
     db.transaction(async (tx) => {
@@ -112,7 +102,13 @@ export async function deleteMachine(db: Db, actor: AuditActor, id: string): Prom
     const b = repo.toMachine(before);
     if (b.recordCount > 0 || (await repo.hasRecords(tx, id))) {
       const after = repo.toMachine((await repo.updateMachine(tx, id, { disabled: true }))!);
-      await recordAudit(tx, actor, { action: 'disable', entity: MACHINE_ENTITY, entityId: id, before: auditShape(b), after: auditShape(after) });
+      await recordAudit(tx, actor, {
+        action: 'disable',
+        entity: MACHINE_ENTITY,
+        entityId: id,
+        before: auditShape(b),
+        after: auditShape(after),
+      });
       return { outcome: 'disabled', recordCount: b.recordCount };
     }
     await repo.deleteMachine(tx, id);

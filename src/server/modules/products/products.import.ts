@@ -70,56 +70,64 @@ export function importProducts(
   actor: AuditActor,
   opts: { dryRun: boolean; language: Language },
 ): Promise<ImportResult> {
-  return runImport<ProductValues>(db, source, {
-    keys: 'products.import',
-    columns: PRODUCT_CSV_COLUMNS,
-    required: ['name', 'fluid', 'temperatureMax', 'temperatureMin'],
-    maxRows: MAX_PRODUCT_ROWS,
-    schema: productInput,
-    // citext: the same comparison as the unique index; float8 keeps the values as the schema gave them.
-    stage: [
-      ['id', 'uuid'],
-      ['name', 'citext'],
-      ['fluid', 'text'],
-      ['connection', 'text'],
-      ['application', 'text'],
-      ['application_medium', 'text'],
-      ['pressure_fc', 'float8'],
-      ['pressure_wcb', 'float8'],
-      ['pressure_sus', 'float8'],
-      ['temperature_max', 'float8'],
-      ['temperature_min', 'float8'],
-      ['valve_type', 'text'],
-      ['nominal_size', 'int4'],
-      ['pressure_class', 'text'],
-      ['seat_type', 'text'],
-      ['test_standard', 'text'],
-      ['leakage_rate', 'text'],
-    ],
-    toStage: (v) => [
-      randomUUID(),
-      v.name,
-      v.fluid,
-      v.connection,
-      v.application,
-      v.applicationMedium,
-      v.pressureFc,
-      v.pressureWcb,
-      v.pressureSus,
-      v.temperatureMax,
-      v.temperatureMin,
-      v.valveType,
-      v.nominalSize,
-      v.pressureClass,
-      v.seatType,
-      v.testStandard,
-      v.leakageRate,
-    ],
-    load: async (tx) => {
-      const failures = await loadChunk(tx, actor);
-      // The requirement rows of the imported products (new products have no records yet to judge).
-      await syncRequirements(tx, rowsOf<{ id: string }>(await tx.execute(sql`SELECT id FROM ${stage}`)).map((r) => r.id));
-      return { failures };
+  return runImport<ProductValues>(
+    db,
+    source,
+    {
+      keys: 'products.import',
+      columns: PRODUCT_CSV_COLUMNS,
+      required: ['name', 'fluid', 'temperatureMax', 'temperatureMin'],
+      maxRows: MAX_PRODUCT_ROWS,
+      schema: productInput,
+      // citext: the same comparison as the unique index; float8 keeps the values as the schema gave them.
+      stage: [
+        ['id', 'uuid'],
+        ['name', 'citext'],
+        ['fluid', 'text'],
+        ['connection', 'text'],
+        ['application', 'text'],
+        ['application_medium', 'text'],
+        ['pressure_fc', 'float8'],
+        ['pressure_wcb', 'float8'],
+        ['pressure_sus', 'float8'],
+        ['temperature_max', 'float8'],
+        ['temperature_min', 'float8'],
+        ['valve_type', 'text'],
+        ['nominal_size', 'int4'],
+        ['pressure_class', 'text'],
+        ['seat_type', 'text'],
+        ['test_standard', 'text'],
+        ['leakage_rate', 'text'],
+      ],
+      toStage: (v) => [
+        randomUUID(),
+        v.name,
+        v.fluid,
+        v.connection,
+        v.application,
+        v.applicationMedium,
+        v.pressureFc,
+        v.pressureWcb,
+        v.pressureSus,
+        v.temperatureMax,
+        v.temperatureMin,
+        v.valveType,
+        v.nominalSize,
+        v.pressureClass,
+        v.seatType,
+        v.testStandard,
+        v.leakageRate,
+      ],
+      load: async (tx) => {
+        const failures = await loadChunk(tx, actor);
+        // The requirement rows of the imported products (new products have no records yet to judge).
+        await syncRequirements(
+          tx,
+          rowsOf<{ id: string }>(await tx.execute(sql`SELECT id FROM ${stage}`)).map((r) => r.id),
+        );
+        return { failures };
+      },
     },
-  }, opts);
+    opts,
+  );
 }

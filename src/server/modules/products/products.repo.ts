@@ -83,7 +83,9 @@ function whereOf(q: Pick<ProductListQuery, 'q' | 'fluid'>): SQL | undefined {
   if (q.fluid) parts.push(eq(products.fluid, q.fluid));
   if (q.q) {
     const p = likePattern(q.q);
-    parts.push(or(ilike(products.name, p), ilike(products.connection, p), ilike(products.application, p), ilike(products.applicationMedium, p)));
+    parts.push(
+      or(ilike(products.name, p), ilike(products.connection, p), ilike(products.application, p), ilike(products.applicationMedium, p)),
+    );
   }
   return and(...parts);
 }
@@ -101,7 +103,13 @@ export async function listProducts(db: Executor, q: ProductListQuery): Promise<{
   // Past any real table's end (and past what a bigint OFFSET parameter can carry): an empty page.
   if (offset > MAX_OFFSET) return { items: [], total: await countProducts(db, where) };
   const [rows, total] = await Promise.all([
-    db.select().from(products).where(where).orderBy(...orderOf(q)).limit(limit).offset(offset),
+    db
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(...orderOf(q))
+      .limit(limit)
+      .offset(offset),
     countProducts(db, where),
   ]);
   return { items: rows.map(toProduct), total };
@@ -115,7 +123,13 @@ async function countProducts(db: Executor, where: SQL | undefined): Promise<numb
 /** Pages of the filtered, sorted list for the CSV export (products are few; offset paging is fine). */
 export async function* productPages(db: Executor, q: ProductListQuery, size = 1000): AsyncGenerator<Product[]> {
   for (let offset = 0; ; offset += size) {
-    const rows = await db.select().from(products).where(whereOf(q)).orderBy(...orderOf(q)).limit(size).offset(offset);
+    const rows = await db
+      .select()
+      .from(products)
+      .where(whereOf(q))
+      .orderBy(...orderOf(q))
+      .limit(size)
+      .offset(offset);
     if (rows.length > 0) yield rows.map(toProduct);
     if (rows.length < size) return;
   }

@@ -36,16 +36,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/api/v1/products/export.csv',
-    { schema: { tags, querystring: productListQuery }, config: can('read') },
-    async (req, reply) => {
-      const rows = async function* () {
-        for await (const page of productPages(db, req.query)) yield page.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c]));
-      };
-      return sendCsv(reply, 'products.csv', PRODUCT_CSV_COLUMNS, rows());
-    },
-  );
+  app.get('/api/v1/products/export.csv', { schema: { tags, querystring: productListQuery }, config: can('read') }, async (req, reply) => {
+    const rows = async function* () {
+      for await (const page of productPages(db, req.query)) yield page.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c]));
+    };
+    return sendCsv(reply, 'products.csv', PRODUCT_CSV_COLUMNS, rows());
+  });
 
   app.get('/api/v1/products/template.csv', { schema: { tags }, config: can('read') }, async (_req, reply) => {
     // Keyed by field, so the example follows PRODUCT_CSV_COLUMNS whatever its order.

@@ -70,7 +70,16 @@ export class LookupService {
 /** A lookup that found nothing, as recorded: serial, language, client IP and user agent (no address). */
 export function notFoundLookupRow(serial: string, meta: VisitorMeta): NewSearchRequest {
   const id = randomUUID();
-  return { id, groupId: id, source: 'lookup', serial, language: meta.language, status: 'not-found', clientIp: meta.ip, userAgent: clipUserAgent(meta.userAgent) };
+  return {
+    id,
+    groupId: id,
+    source: 'lookup',
+    serial,
+    language: meta.language,
+    status: 'not-found',
+    clientIp: meta.ip,
+    userAgent: clipUserAgent(meta.userAgent),
+  };
 }
 
 /** How long not-found lookups wait to be written together, and the most kept waiting. */

@@ -38,8 +38,14 @@ export class ProofOfWork {
   /** The shared HMAC key: made by the first instance that needs it, read by every other one. */
   private async hmacKey(): Promise<string> {
     if (this.key) return this.key;
-    await this.db.insert(powSecrets).values({ name: SECRET_NAME, value: randomBytes(32).toString('hex') }).onConflictDoNothing();
-    const [row] = await this.db.select({ value: powSecrets.value }).from(powSecrets).where(sql`${powSecrets.name} = ${SECRET_NAME}`);
+    await this.db
+      .insert(powSecrets)
+      .values({ name: SECRET_NAME, value: randomBytes(32).toString('hex') })
+      .onConflictDoNothing();
+    const [row] = await this.db
+      .select({ value: powSecrets.value })
+      .from(powSecrets)
+      .where(sql`${powSecrets.name} = ${SECRET_NAME}`);
     this.key = row!.value;
     return this.key;
   }
@@ -51,7 +57,13 @@ export class ProofOfWork {
       maxnumber: POW_MAX_NUMBER,
       expires: new Date(Date.now() + POW_EXPIRES_MS),
     });
-    return { algorithm: c.algorithm, challenge: c.challenge, maxnumber: c.maxnumber ?? POW_MAX_NUMBER, salt: c.salt, signature: c.signature };
+    return {
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      maxnumber: c.maxnumber ?? POW_MAX_NUMBER,
+      salt: c.salt,
+      signature: c.signature,
+    };
   }
 
   /**
@@ -63,12 +75,16 @@ export class ProofOfWork {
   async consume(encoded: string): Promise<void> {
     const payload = decode(encoded);
     if (!payload || !(await verifySolution(payload, await this.hmacKey(), false))) {
-      throw new AppError('invalid-argument', 'publicApi.challengeInvalid', { fields: [{ field: 'challenge', key: 'publicApi.challengeInvalid' }] });
+      throw new AppError('invalid-argument', 'publicApi.challengeInvalid', {
+        fields: [{ field: 'challenge', key: 'publicApi.challengeInvalid' }],
+      });
     }
     // The salt is covered by the signed challenge hash, so its expiry cannot be altered.
     const expiresAt = Number(extractParams(payload).expires) * 1000;
     if (!Number.isFinite(expiresAt) || expiresAt < Date.now()) {
-      throw new AppError('invalid-argument', 'publicApi.challengeExpired', { fields: [{ field: 'challenge', key: 'publicApi.challengeExpired' }] });
+      throw new AppError('invalid-argument', 'publicApi.challengeExpired', {
+        fields: [{ field: 'challenge', key: 'publicApi.challengeExpired' }],
+      });
     }
     const used = await this.db
       .insert(powUsed)
@@ -76,7 +92,9 @@ export class ProofOfWork {
       .onConflictDoNothing()
       .returning({ id: powUsed.id });
     if (used.length === 0) {
-      throw new AppError('invalid-argument', 'publicApi.challengeUsed', { fields: [{ field: 'challenge', key: 'publicApi.challengeUsed' }] });
+      throw new AppError('invalid-argument', 'publicApi.challengeUsed', {
+        fields: [{ field: 'challenge', key: 'publicApi.challengeUsed' }],
+      });
     }
     await this.prune();
   }

@@ -31,7 +31,12 @@ export const PUBLIC_LIMITS = {
  * Counts one hit on each key; when any is over its limit, answers 429 with Retry-After (the longest wait
  * among the exceeded keys). Every key is counted, exceeded or not, so that a refused request still counts.
  */
-export async function limitKeys(store: CounterStore, reply: FastifyReply, keys: string[], rule: { max: number; windowMs: number }): Promise<void> {
+export async function limitKeys(
+  store: CounterStore,
+  reply: FastifyReply,
+  keys: string[],
+  rule: { max: number; windowMs: number },
+): Promise<void> {
   const states = await Promise.all(keys.map((k) => store.hit(`public:${k}`, rule.windowMs)));
   const over = states.filter((s) => s.count > rule.max);
   if (over.length === 0) return;

@@ -32,46 +32,63 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const stopFollowing = registerReportMailOutcome(app.ctx.mail);
   app.addHook('onClose', async () => stopFollowing());
 
-  app.post('/api/v1/public/lookup', {
-    config: { access: 'public', rateLimit: limits.lookupPerIp },
-    schema: { tags: ['public'], body: lookupInput, response: { 200: envelope(lookupResult) } },
-  }, async (req, reply) => {
-    const { serial } = req.body;
-    await limitKeys(counters, reply, [`lookup-serial:${serial}`], limits.lookupPerSerial);
-    const found = await lookups.lookup(serial);
-    if (!found) {
-      notFound.record(serial, metaOf(req));
-      throw new AppError('not-found', 'errors.serialNotFound');
-    }
-    return { data: found };
-  });
+  app.post(
+    '/api/v1/public/lookup',
+    {
+      config: { access: 'public', rateLimit: limits.lookupPerIp },
+      schema: { tags: ['public'], body: lookupInput, response: { 200: envelope(lookupResult) } },
+    },
+    async (req, reply) => {
+      const { serial } = req.body;
+      await limitKeys(counters, reply, [`lookup-serial:${serial}`], limits.lookupPerSerial);
+      const found = await lookups.lookup(serial);
+      if (!found) {
+        notFound.record(serial, metaOf(req));
+        throw new AppError('not-found', 'errors.serialNotFound');
+      }
+      return { data: found };
+    },
+  );
 
-  app.get('/api/v1/public/challenge', {
-    config: { access: 'public', rateLimit: limits.challengePerIp },
-    schema: { tags: ['public'], response: { 200: envelope(powChallenge) } },
-  }, async () => ({ data: await pow.challenge() }));
+  app.get(
+    '/api/v1/public/challenge',
+    {
+      config: { access: 'public', rateLimit: limits.challengePerIp },
+      schema: { tags: ['public'], response: { 200: envelope(powChallenge) } },
+    },
+    async () => ({ data: await pow.challenge() }),
+  );
 
-  app.post('/api/v1/public/report-requests', {
-    config: { access: 'public', rateLimit: limits.requestPerIp },
-    schema: { tags: ['public'], body: reportRequestInput, response: { 200: envelope(reportRequestResult) } },
-  }, async (req, reply) => {
-    const input = req.body;
-    // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
-    // or anyone could use up a stranger's allowance for free.
-    await pow.consume(input.challenge);
-    await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
-    await limitKeys(counters, reply, input.serials.map((s) => `request-serial:${s}`), limits.requestPerSerial);
-    const data = await requestReports(
-      {
-        db,
-        issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl }),
-        kick: () => app.ctx.mail.kick(),
-        termsVersion: async () => (await getSettings(db)).termsVersion,
-        contact: async () => (await getSettings(db)).contact,
-      },
-      input,
-      metaOf(req),
-    );
-    return { data };
-  });
+  app.post(
+    '/api/v1/public/report-requests',
+    {
+      config: { access: 'public', rateLimit: limits.requestPerIp },
+      schema: { tags: ['public'], body: reportRequestInput, response: { 200: envelope(reportRequestResult) } },
+    },
+    async (req, reply) => {
+      const input = req.body;
+      // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
+      // or anyone could use up a stranger's allowance for free.
+      await pow.consume(input.challenge);
+      await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
+      await limitKeys(
+        counters,
+        reply,
+        input.serials.map((s) => `request-serial:${s}`),
+        limits.requestPerSerial,
+      );
+      const data = await requestReports(
+        {
+          db,
+          issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl }),
+          kick: () => app.ctx.mail.kick(),
+          termsVersion: async () => (await getSettings(db)).termsVersion,
+          contact: async () => (await getSettings(db)).contact,
+        },
+        input,
+        metaOf(req),
+      );
+      return { data };
+    },
+  );
 };

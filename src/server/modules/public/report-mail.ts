@@ -18,7 +18,14 @@ export interface IssuedPdf {
 }
 
 /** `contact`: whom the visitor asks about serials that could not be attached (settings; '' = none set). */
-export function reportMail(to: string, language: Language, issued: IssuedPdf[], unavailable: string[], groupId: string, contact = ''): NewMail {
+export function reportMail(
+  to: string,
+  language: Language,
+  issued: IssuedPdf[],
+  unavailable: string[],
+  groupId: string,
+  contact = '',
+): NewMail {
   const t = (key: string, params?: Record<string, unknown>) => translate(language, `publicApi.email.${key}`, params);
   const one = issued.length === 1;
   const subject = one ? t('subjectOne', { serial: issued[0]!.serial }) : t('subjectMany', { count: issued.length });

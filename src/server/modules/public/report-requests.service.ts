@@ -52,7 +52,9 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
   const termsVersion = await deps.termsVersion();
   // The page showed other terms than those in force now: the agreement would not be to these.
   if (input.termsVersion !== undefined && input.termsVersion !== termsVersion) {
-    throw new AppError('failed-precondition', 'publicApi.termsChanged', { fields: [{ field: 'agreeToTerms', key: 'publicApi.termsChanged' }] });
+    throw new AppError('failed-precondition', 'publicApi.termsChanged', {
+      fields: [{ field: 'agreeToTerms', key: 'publicApi.termsChanged' }],
+    });
   }
   const language = input.language;
 
@@ -67,9 +69,19 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     const issued = await deps.issueReport(db, { serial, language });
     decided.push(
       issued.status === 'issued'
-        ? { serial, outcome: 'issued', product: found.product.name, report: { id: issued.report.id, bytes: issued.report.bytes, filename: issued.report.filename } }
+        ? {
+            serial,
+            outcome: 'issued',
+            product: found.product.name,
+            report: { id: issued.report.id, bytes: issued.report.bytes, filename: issued.report.filename },
+          }
         : // Held by the release gate, or no test data yet: the visitor is told the same, and not why.
-          { serial, outcome: issued.status === 'not-found' ? 'not-found' : 'held', product: issued.status === 'not-found' ? null : found.product.name, report: null },
+          {
+            serial,
+            outcome: issued.status === 'not-found' ? 'not-found' : 'held',
+            product: issued.status === 'not-found' ? null : found.product.name,
+            report: null,
+          },
     );
   }
 
@@ -109,7 +121,9 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     results: decided.map((d) => ({
       serial: d.serial,
       outcome: d.outcome,
-      message: t(d.outcome === 'issued' ? 'publicApi.searchSuccess' : d.outcome === 'held' ? 'publicApi.notAvailable' : 'errors.serialNotFound'),
+      message: t(
+        d.outcome === 'issued' ? 'publicApi.searchSuccess' : d.outcome === 'held' ? 'publicApi.notAvailable' : 'errors.serialNotFound',
+      ),
       product: d.product,
       reportId: d.report?.id ?? null,
       pdfPath: d.report ? pdfPath(d.report.id) : null,

@@ -22,7 +22,11 @@ export async function insertSearchRequests(tx: Executor, rows: NewSearchRequest[
 }
 
 export async function searchRequestsOfGroup(db: Executor, groupId: string): Promise<SearchRequestRow[]> {
-  return db.select().from(searchRequests).where(eq(searchRequests.groupId, groupId)).orderBy(searchRequests.createdAt, searchRequests.serial);
+  return db
+    .select()
+    .from(searchRequests)
+    .where(eq(searchRequests.groupId, groupId))
+    .orderBy(searchRequests.createdAt, searchRequests.serial);
 }
 
 /** The rows an email carried, made to follow what became of it. */

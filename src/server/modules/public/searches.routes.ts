@@ -56,13 +56,17 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({ data: await service.listSearches(db, req.query, viewerOf(req)) }),
   );
 
-  app.get('/api/v1/search-requests/export.csv', { schema: { tags, querystring: searchListQuery }, config: can('read') }, async (req, reply) => {
-    const viewer = viewerOf(req);
-    const rows = async function* () {
-      for await (const page of service.searchPages(db, req.query, viewer)) yield page.map(csvRow);
-    };
-    return sendCsv(reply, 'searches.csv', SEARCH_EXPORT_COLUMNS, rows());
-  });
+  app.get(
+    '/api/v1/search-requests/export.csv',
+    { schema: { tags, querystring: searchListQuery }, config: can('read') },
+    async (req, reply) => {
+      const viewer = viewerOf(req);
+      const rows = async function* () {
+        for await (const page of service.searchPages(db, req.query, viewer)) yield page.map(csvRow);
+      };
+      return sendCsv(reply, 'searches.csv', SEARCH_EXPORT_COLUMNS, rows());
+    },
+  );
 
   app.get(
     '/api/v1/search-requests/:id',

@@ -106,7 +106,12 @@ export async function getSearch(db: Executor, id: string, viewer: Viewer): Promi
 export async function resendSearch(db: Db, mail: MailHub, id: string, actor: AuditActor, viewer: Viewer): Promise<SearchRequestDetail> {
   if (!isUuid(id)) throw notFound();
   const outboxId = await db.transaction(async (tx) => {
-    const rows = await tx.select().from(searchRequests).where(eq(searchRequests.groupId, id)).orderBy(asc(searchRequests.serial)).for('update');
+    const rows = await tx
+      .select()
+      .from(searchRequests)
+      .where(eq(searchRequests.groupId, id))
+      .orderBy(asc(searchRequests.serial))
+      .for('update');
     if (rows.length === 0) throw notFound();
     if (rows.some((r) => r.status === 'queued')) throw new AppError('failed-precondition', 'searches.resendBusy');
     const mailed = rows.filter((r) => r.reportId !== null && (r.status === 'sent' || r.status === 'failed'));
@@ -116,7 +121,12 @@ export async function resendSearch(db: Db, mail: MailHub, id: string, actor: Aud
     const pdfs = await tx
       .select({ id: reports.id, serial: reports.serial, bytes: reports.bytes })
       .from(reports)
-      .where(inArray(reports.id, mailed.map((r) => r.reportId!)));
+      .where(
+        inArray(
+          reports.id,
+          mailed.map((r) => r.reportId!),
+        ),
+      );
     if (pdfs.length !== new Set(mailed.map((r) => r.reportId)).size) throw new AppError('failed-precondition', 'searches.reportGone');
     const byId = new Map(pdfs.map((p) => [p.id, p]));
     const issued = mailed.map((r) => ({ serial: r.serial, bytes: byId.get(r.reportId!)!.bytes, filename: reportFilename(r.serial) }));
@@ -126,7 +136,12 @@ export async function resendSearch(db: Db, mail: MailHub, id: string, actor: Aud
     await tx
       .update(searchRequests)
       .set({ outboxId: newId, status: 'queued', attempts: 0, lastError: null, sentAt: null })
-      .where(inArray(searchRequests.id, mailed.map((r) => r.id)));
+      .where(
+        inArray(
+          searchRequests.id,
+          mailed.map((r) => r.id),
+        ),
+      );
     await recordAudit(tx, actor, {
       action: 'resend',
       entity: SEARCH_ENTITY,

@@ -102,7 +102,12 @@ export interface OpenFailureRow {
   machine_name: string | null;
 }
 
-export async function openFailures(db: Executor, range: Range, limit: number, offset: number): Promise<{ rows: OpenFailureRow[]; total: number }> {
+export async function openFailures(
+  db: Executor,
+  range: Range,
+  limit: number,
+  offset: number,
+): Promise<{ rows: OpenFailureRow[]; total: number }> {
   const [page, total] = await Promise.all([
     db.execute(sql`
       SELECT r.id::text AS id, r.record_id, r.serial, r.test_type, r.tested_at, r.product_id::text AS product_id,

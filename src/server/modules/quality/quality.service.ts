@@ -75,10 +75,18 @@ export async function summary(db: Db, q: QualitySummaryQuery): Promise<QualitySu
       tests: total?.tests ?? 0,
       failures: total?.failures ?? 0,
     },
-    byProduct: of('product').map((r) => group(r, byName)).sort(sortByLabel),
-    byMachine: of('machine').map((r) => group(r, byName)).sort(sortByLabel),
-    byTestType: of('testType').map((r) => group(r, itself)).sort(sortByLabel),
-    overTime: of('period').map((r) => group(r, itself)).sort((a, b) => (a.key ?? '').localeCompare(b.key ?? '')),
+    byProduct: of('product')
+      .map((r) => group(r, byName))
+      .sort(sortByLabel),
+    byMachine: of('machine')
+      .map((r) => group(r, byName))
+      .sort(sortByLabel),
+    byTestType: of('testType')
+      .map((r) => group(r, itself))
+      .sort(sortByLabel),
+    overTime: of('period')
+      .map((r) => group(r, itself))
+      .sort((a, b) => (a.key ?? '').localeCompare(b.key ?? '')),
     pareto: { testType: pareto('testType', itself), product: pareto('product', byName), machine: pareto('machine', byName) },
   };
 }
@@ -180,7 +188,10 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
     points = drops.map((d) => ({ at: d.at, n: 1, mean: d.v, min: d.v, max: d.v }));
   } else {
     unit = q.measure === 'leakage' ? await repo.leakageUnit(db, f) : UNITS[q.measure];
-    const rows = q.measure === 'leakage' && unit === null ? [] : await repo.chartBuckets(db, f, q.measure, q.measure === 'leakage' ? unit : null, CONTROL_BUCKETS);
+    const rows =
+      q.measure === 'leakage' && unit === null
+        ? []
+        : await repo.chartBuckets(db, f, q.measure, q.measure === 'leakage' ? unit : null, CONTROL_BUCKETS);
     const all = rows.find((r) => r.total);
     const n = all?.n ?? 0;
     const mean = n > 0 ? all!.mean : null;
@@ -188,7 +199,8 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
     points = rows.filter((r) => !r.total).map((r) => ({ at: iso(r.at), n: r.n, mean: r.mean, min: r.min, max: r.max }));
   }
   const materials = (['fc', 'wcb', 'sus'] as const).filter((m) => ratings[m] !== null && ratings[m]! > 0);
-  const material: RatingMaterial | undefined = q.material && materials.includes(q.material) ? q.material : materials.length === 1 ? materials[0] : undefined;
+  const material: RatingMaterial | undefined =
+    q.material && materials.includes(q.material) ? q.material : materials.length === 1 ? materials[0] : undefined;
   // With a standard, the limits are what it requires of this product (src/shared/standards); without one, the
   // usual factors of the rating stand in, and the chart says so.
   const judged = {
@@ -209,7 +221,12 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
     const rating = ratings[material]!;
     if (requirement) {
       if (testReq?.pressureMin != null) {
-        spec = { material, rating, lsl: testReq.pressureMin, usl: testReq.pressureMax ?? round(testReq.pressureMin * (1 + TEST_PRESSURE_UPPER_MARGIN)) };
+        spec = {
+          material,
+          rating,
+          lsl: testReq.pressureMin,
+          usl: testReq.pressureMax ?? round(testReq.pressureMin * (1 + TEST_PRESSURE_UPPER_MARGIN)),
+        };
       }
     } else if (factor !== undefined) {
       const lsl = round(rating * factor);

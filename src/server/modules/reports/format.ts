@@ -72,7 +72,8 @@ export function docKey(type: 'test-report-2.2' | 'inspection-certificate-3.1'): 
 /** What a test had to reach, as printed beside what it measured. */
 export function requiredPressure(lang: ReportLanguage, r: TestRequirementView): string {
   if (r.unrated) return t(lang, 'required.unrated');
-  if (r.pressureMin !== null && r.pressureMax !== null) return t(lang, 'required.band', { min: formatNumber(lang, r.pressureMin), max: formatNumber(lang, r.pressureMax) });
+  if (r.pressureMin !== null && r.pressureMax !== null)
+    return t(lang, 'required.band', { min: formatNumber(lang, r.pressureMin), max: formatNumber(lang, r.pressureMax) });
   if (r.pressureMin !== null) return t(lang, 'required.atLeast', { value: mpa(lang, r.pressureMin) });
   return t(lang, 'value.none');
 }

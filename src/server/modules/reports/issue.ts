@@ -48,10 +48,7 @@ export interface IssuedReport {
 }
 
 export type IssueResult =
-  | { status: 'issued'; report: IssuedReport }
-  | { status: 'held'; held: HoldReason[] }
-  | { status: 'no-data' }
-  | { status: 'not-found' };
+  { status: 'issued'; report: IssuedReport } | { status: 'held'; held: HoldReason[] } | { status: 'no-data' } | { status: 'not-found' };
 
 export interface IssueInput {
   serial: string;
@@ -109,7 +106,19 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   const { settings, revision } = await getSettingsWithRevision(db);
   const dataV = dataVersion(unit.heads);
   const sourceVersion = createHash('sha256')
-    .update(JSON.stringify([LAYOUT_VERSION, dataV, unit.product.id, unit.product.updatedAt, unit.range.id, unit.range.updatedAt, revision, material.fingerprint, baseUrl]))
+    .update(
+      JSON.stringify([
+        LAYOUT_VERSION,
+        dataV,
+        unit.product.id,
+        unit.product.updatedAt,
+        unit.range.id,
+        unit.range.updatedAt,
+        revision,
+        material.fingerprint,
+        baseUrl,
+      ]),
+    )
     .digest('hex');
   const key = { serial: unit.serial, language: input.language, sourceVersion };
   const stored = await repo.findReusable(db, key);
@@ -145,7 +154,8 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         const endTimer = reportGeneration.startTimer({ language: input.language });
         const unsigned = await renderReportPdf(model, {
           signature: {
-            name: settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
+            name:
+              settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
             reason,
             location: settings.companyAddress.split('\n')[0] ?? '',
             contactInfo: baseUrl,
@@ -207,12 +217,24 @@ interface ModelContext {
 }
 
 /** The report's data: the latest record of each test type with its samples and checks. */
-export async function buildModel(db: Executor, unit: UnitData, c: ModelContext): Promise<{ model: ReportModel; flags: IssuedReport['flags'] }> {
+export async function buildModel(
+  db: Executor,
+  unit: UnitData,
+  c: ModelContext,
+): Promise<{ model: ReportModel; flags: IssuedReport['flags'] }> {
   const latest = latestByType(unit.heads);
-  const rows = await readRecords(db, [...latest.values()].map((v) => v.latest.id));
+  const rows = await readRecords(
+    db,
+    [...latest.values()].map((v) => v.latest.id),
+  );
   const machineIds = [...new Set(rows.map((r) => r.machineId).filter((v): v is string => !!v))];
   const names = new Map(
-    machineIds.length ? (await db.select({ id: machines.id, name: machines.name }).from(machines).where(inArray(machines.id, machineIds))).map((m) => [m.id, m.name]) : [],
+    machineIds.length
+      ? (await db.select({ id: machines.id, name: machines.name }).from(machines).where(inArray(machines.id, machineIds))).map((m) => [
+          m.id,
+          m.name,
+        ])
+      : [],
   );
   const order = ['shell', 'seat', 'backseat', 'air-seat', 'functional'];
   rows.sort((a, b) => order.indexOf(a.testType) - order.indexOf(b.testType));
@@ -298,7 +320,9 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       seatType: p.seatType,
       leakageRate: p.leakageRate,
     },
-    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: lang === 'zh' ? judged.standard.editionZh : judged.standard.edition } : null,
+    standard: judged
+      ? { id: judged.standard.id, name: judged.standard.name, edition: lang === 'zh' ? judged.standard.editionZh : judged.standard.edition }
+      : null,
     bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
     ratedPressure: judged?.ratedPressure ?? null,
     productionDate: unit.range.productionDate,

@@ -42,7 +42,10 @@ export function latestByType(heads: readonly RecordHead[]): Map<TestType, { late
   const out = new Map<TestType, { latest: RecordHead; count: number }>();
   for (const h of heads) {
     const cur = out.get(h.testType);
-    const later = !cur || h.testedAt.getTime() > cur.latest.testedAt.getTime() || (h.testedAt.getTime() === cur.latest.testedAt.getTime() && h.id > cur.latest.id);
+    const later =
+      !cur ||
+      h.testedAt.getTime() > cur.latest.testedAt.getTime() ||
+      (h.testedAt.getTime() === cur.latest.testedAt.getTime() && h.id > cur.latest.id);
     out.set(h.testType, { latest: later ? h : cur!.latest, count: (cur?.count ?? 0) + 1 });
   }
   return out;
@@ -64,7 +67,11 @@ export interface GateResult {
  * and, where the product has a standard, by the product's judgement (the record's outcome). Without a
  * standard, the bench's latest results decide, as before standards were kept.
  */
-export function gate(heads: readonly RecordHead[], required: readonly TestType[] = [], alternatives: StandardEdition['alternatives'] = {}): GateResult {
+export function gate(
+  heads: readonly RecordHead[],
+  required: readonly TestType[] = [],
+  alternatives: StandardEdition['alternatives'] = {},
+): GateResult {
   if (heads.length === 0) return { status: 'no-data', held: [] };
   const latest = latestByType(heads);
   const held: HoldReason[] = [];

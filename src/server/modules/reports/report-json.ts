@@ -61,7 +61,12 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
         ? {
             testPressureMPa: { min: x.requirement.pressureMin, max: x.requirement.pressureMax },
             minHoldingSeconds: x.requirement.holdMin,
-            allowedLeakage: x.requirement.leakageKind === 'none' ? { none: true } : x.requirement.leakageKind === 'any' ? null : { max: x.requirement.leakageMax, unit: x.requirement.leakageKind },
+            allowedLeakage:
+              x.requirement.leakageKind === 'none'
+                ? { none: true }
+                : x.requirement.leakageKind === 'any'
+                  ? null
+                  : { max: x.requirement.leakageMax, unit: x.requirement.leakageKind },
             requiredByStandard: x.requirement.required,
           }
         : null,

@@ -25,7 +25,10 @@ const facts = {
 };
 export type ReportFacts = Omit<ReportRow, 'bytes'>;
 
-export async function findReusable(db: Executor, k: { serial: string; language: 'en' | 'zh'; sourceVersion: string }): Promise<ReportRow | null> {
+export async function findReusable(
+  db: Executor,
+  k: { serial: string; language: 'en' | 'zh'; sourceVersion: string },
+): Promise<ReportRow | null> {
   const [row] = await db
     .select()
     .from(reports)
@@ -60,7 +63,11 @@ export async function findFactsBy(db: Executor, by: { id: string } | { code: str
 }
 
 export async function findBytes(db: Executor, id: string): Promise<{ bytes: Buffer; serial: string; sha256: Buffer } | null> {
-  const [row] = await db.select({ bytes: reports.bytes, serial: reports.serial, sha256: reports.sha256 }).from(reports).where(eq(reports.id, id)).limit(1);
+  const [row] = await db
+    .select({ bytes: reports.bytes, serial: reports.serial, sha256: reports.sha256 })
+    .from(reports)
+    .where(eq(reports.id, id))
+    .limit(1);
   return row ?? null;
 }
 
@@ -69,7 +76,10 @@ export async function findBytes(db: Executor, id: string): Promise<{ bytes: Buff
  * test data or its judgement differ from the new report's, 'document' when only the layout, texts or
  * signing certificate changed. In the issuing transaction.
  */
-export async function supersedeEarlier(db: Executor, r: { id: string; serial: string; language: string; dataVersion: string }): Promise<void> {
+export async function supersedeEarlier(
+  db: Executor,
+  r: { id: string; serial: string; language: string; dataVersion: string },
+): Promise<void> {
   await db.execute(sql`UPDATE reports SET superseded_by = ${r.id},
       superseded_reason = CASE WHEN data_version = ${r.dataVersion} THEN 'document' ELSE 'data' END
     WHERE serial = ${r.serial} AND language = ${r.language} AND id <> ${r.id} AND superseded_by IS NULL`);
@@ -77,6 +87,10 @@ export async function supersedeEarlier(db: Executor, r: { id: string; serial: st
 
 /** Number and issue date of a report (the one that superseded another). */
 export async function findHead(db: Executor, id: string): Promise<{ id: string; number: string; issuedAt: Date } | null> {
-  const [row] = await db.select({ id: reports.id, number: reports.number, issuedAt: reports.issuedAt }).from(reports).where(eq(reports.id, id)).limit(1);
+  const [row] = await db
+    .select({ id: reports.id, number: reports.number, issuedAt: reports.issuedAt })
+    .from(reports)
+    .where(eq(reports.id, id))
+    .limit(1);
   return row ?? null;
 }

@@ -3,7 +3,13 @@
  * file the visitor dropped (hashed in the browser). Anything unknown or malformed is the same "not known"
  * 404, so that a probe learns nothing about which ids, codes or hashes exist.
  */
-import { formatReportCode, normaliseReportCode, REPORT_ID_RE, SHA256_HEX_RE, type ReportVerification } from '../../../shared/contract/reports';
+import {
+  formatReportCode,
+  normaliseReportCode,
+  REPORT_ID_RE,
+  SHA256_HEX_RE,
+  type ReportVerification,
+} from '../../../shared/contract/reports';
 import { AppError } from '../../../shared/errors';
 import { parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';

@@ -67,7 +67,9 @@ async function loadChunk(tx: Tx, actor: AuditActor): Promise<RowFailure[]> {
       ORDER BY row`),
   );
   // The rest goes in at once; should a concurrent import have taken a range meanwhile, every row goes one by one.
-  const rest = await tryUnderSavepoint(tx, CLASH, (sp) => insertFromStage(sp, actor, sql`WHERE s.row <> ALL(${sql.param(involved)}::int[])`));
+  const rest = await tryUnderSavepoint(tx, CLASH, (sp) =>
+    insertFromStage(sp, actor, sql`WHERE s.row <> ALL(${sql.param(involved)}::int[])`),
+  );
   const oneByOne = rest ? rowNumbers(await tx.execute(sql`SELECT row FROM ${stage} ORDER BY row`)) : involved;
   for (const row of oneByOne) {
     if (unknownRows.has(row)) continue;
@@ -102,30 +104,47 @@ export function importRanges(
   actor: AuditActor,
   opts: { dryRun: boolean; language: Language },
 ): Promise<ImportResult> {
-  return runImport<SerialRangeCsvRow>(db, source, {
-    keys: 'serials.import',
-    columns: SERIAL_RANGE_CSV_COLUMNS,
-    required: ['product', 'startSerial', 'endSerial', 'productionDate'],
-    maxRows: MAX_RANGE_ROWS,
-    schema: serialRangeCsvRow,
-    stage: [
-      ['id', 'uuid'],
-      ['product', 'citext'],
-      ['product_name', 'text'],
-      ['prefix', 'text'],
-      ['width', 'smallint'],
-      ['start_no', 'bigint'],
-      ['end_no', 'bigint'],
-      ['production_date', 'date'],
-      ['start_serial', 'text'],
-      ['end_serial', 'text'],
-      ['body_material', 'text'],
-    ],
-    toStage: (v) => {
-      const a = parseSerial(v.startSerial)!;
-      const b = parseSerial(v.endSerial)!;
-      return [randomUUID(), v.product, v.product, a.prefix, a.width, a.number, b.number, v.productionDate, v.startSerial, v.endSerial, v.bodyMaterial];
+  return runImport<SerialRangeCsvRow>(
+    db,
+    source,
+    {
+      keys: 'serials.import',
+      columns: SERIAL_RANGE_CSV_COLUMNS,
+      required: ['product', 'startSerial', 'endSerial', 'productionDate'],
+      maxRows: MAX_RANGE_ROWS,
+      schema: serialRangeCsvRow,
+      stage: [
+        ['id', 'uuid'],
+        ['product', 'citext'],
+        ['product_name', 'text'],
+        ['prefix', 'text'],
+        ['width', 'smallint'],
+        ['start_no', 'bigint'],
+        ['end_no', 'bigint'],
+        ['production_date', 'date'],
+        ['start_serial', 'text'],
+        ['end_serial', 'text'],
+        ['body_material', 'text'],
+      ],
+      toStage: (v) => {
+        const a = parseSerial(v.startSerial)!;
+        const b = parseSerial(v.endSerial)!;
+        return [
+          randomUUID(),
+          v.product,
+          v.product,
+          a.prefix,
+          a.width,
+          a.number,
+          b.number,
+          v.productionDate,
+          v.startSerial,
+          v.endSerial,
+          v.bodyMaterial,
+        ];
+      },
+      load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
     },
-    load: async (tx) => ({ failures: await loadChunk(tx, actor) }),
-  }, opts);
+    opts,
+  );
 }

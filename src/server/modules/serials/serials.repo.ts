@@ -142,10 +142,16 @@ export async function listRanges(db: Executor, q: SerialRangeListQuery): Promise
 async function countRanges(db: Executor, q: Filter): Promise<number> {
   if (!q.q && q.serial === undefined) {
     const where = q.productId === undefined ? undefined : isUuid(q.productId) ? eq(products.id, q.productId) : sql`false`;
-    const [row] = await db.select({ n: sql<string>`coalesce(sum(${products.rangeCount}), 0)` }).from(products).where(where);
+    const [row] = await db
+      .select({ n: sql<string>`coalesce(sum(${products.rangeCount}), 0)` })
+      .from(products)
+      .where(where);
     return Number(row?.n ?? 0);
   }
-  const [row] = await db.select({ n: sql<string>`count(*)` }).from(r).where(whereOf(q));
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(r)
+    .where(whereOf(q));
   return Number(row?.n ?? 0);
 }
 
@@ -156,7 +162,10 @@ export async function* rangePages(db: Executor, q: SerialRangeListQuery, size = 
   let after: string[] | null = null;
   for (;;) {
     const cursor: SQL | undefined = after
-      ? sql`(${sql.join(keys.map((k) => k.expr), sql`, `)}) ${q.order === 'desc' ? sql`<` : sql`>`} (${sql.join(
+      ? sql`(${sql.join(
+          keys.map((k) => k.expr),
+          sql`, `,
+        )}) ${q.order === 'desc' ? sql`<` : sql`>`} (${sql.join(
           keys.map((k, i) => sql`${after![i]}::${sql.raw(k.type)}`),
           sql`, `,
         )})`
@@ -259,7 +268,11 @@ export async function insertRangeBatch(db: Executor, values: (RangeValues & { id
 }
 
 export async function updateRange(db: Executor, id: string, v: RangeValues): Promise<boolean> {
-  const rows = await db.update(r).set({ ...v, updatedAt: sql`now()` }).where(eq(r.id, id)).returning({ id: r.id });
+  const rows = await db
+    .update(r)
+    .set({ ...v, updatedAt: sql`now()` })
+    .where(eq(r.id, id))
+    .returning({ id: r.id });
   return rows.length > 0;
 }
 

@@ -30,10 +30,21 @@ function productMissing(): AppError {
 }
 
 /** The validated input as row values (the schema guarantees both serials parse and share a series). */
-export function toValues(v: Pick<SerialRangeValues, 'startSerial' | 'endSerial' | 'productionDate' | 'bodyMaterial'>, productId: string): repo.RangeValues {
+export function toValues(
+  v: Pick<SerialRangeValues, 'startSerial' | 'endSerial' | 'productionDate' | 'bodyMaterial'>,
+  productId: string,
+): repo.RangeValues {
   const a = parseSerial(v.startSerial)!;
   const b = parseSerial(v.endSerial)!;
-  return { productId, prefix: a.prefix, width: a.width, startNo: a.number, endNo: b.number, productionDate: v.productionDate, bodyMaterial: v.bodyMaterial };
+  return {
+    productId,
+    prefix: a.prefix,
+    width: a.width,
+    startNo: a.number,
+    endNo: b.number,
+    productionDate: v.productionDate,
+    bodyMaterial: v.bodyMaterial,
+  };
 }
 
 /** What the audit log keeps of a range: its API shape without timestamps. */
@@ -95,7 +106,13 @@ export async function updateRange(db: Db, actor: AuditActor, id: string, v: Seri
       if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
       await repo.updateRange(tx, id, values);
       const after = await getRange(tx, id);
-      await recordAudit(tx, actor, { action: 'update', entity: RANGE_ENTITY, entityId: id, before: auditShape(before), after: auditShape(after) });
+      await recordAudit(tx, actor, {
+        action: 'update',
+        entity: RANGE_ENTITY,
+        entityId: id,
+        before: auditShape(before),
+        after: auditShape(after),
+      });
       return after;
     });
   } catch (err) {

@@ -59,7 +59,10 @@ type Changes = Partial<Omit<SettingsRow, 'singleton' | 'revision' | 'updatedAt' 
 
 /** The search-request retention: not on reports, so the revision (which versions reports) stays. */
 export async function updateSearchRetention(db: Executor, days: number): Promise<void> {
-  await db.update(settingsTable).set({ searchRetentionDays: days, updatedAt: sql`now()` }).where(one);
+  await db
+    .update(settingsTable)
+    .set({ searchRetentionDays: days, updatedAt: sql`now()` })
+    .where(one);
 }
 
 /** Applies `changes` and bumps the revision (reports issued after it are new reports). */
@@ -76,10 +79,19 @@ export async function updateSettings(db: Executor, changes: Changes, opts: { bum
 }
 
 /** Stores a generated certificate only if none exists yet (two instances starting at once: one wins). */
-export async function storeGeneratedCertificate(db: Executor, v: { certPem: string; keyPem: string; fingerprint: string }): Promise<boolean> {
+export async function storeGeneratedCertificate(
+  db: Executor,
+  v: { certPem: string; keyPem: string; fingerprint: string },
+): Promise<boolean> {
   const rows = await db
     .update(settingsTable)
-    .set({ certSource: 'generated', certPem: v.certPem, keyPem: v.keyPem, certFingerprint: v.fingerprint, revision: sql`${settingsTable.revision} + 1` })
+    .set({
+      certSource: 'generated',
+      certPem: v.certPem,
+      keyPem: v.keyPem,
+      certFingerprint: v.fingerprint,
+      revision: sql`${settingsTable.revision} + 1`,
+    })
     .where(sql`${settingsTable.singleton} and ${settingsTable.certPem} is null`)
     .returning({ ok: settingsTable.singleton });
   return rows.length > 0;

@@ -70,7 +70,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   if (!app.hasContentTypeParser('multipart/form-data')) {
     // One bound for both uploads; each is checked against its own limit below. A byte over is enough to
     // tell "too large" from "exactly at the limit".
-    await app.register(multipart, { limits: { fileSize: Math.max(LOGO_MAX_BYTES, CERTIFICATE_MAX_BYTES) + 1, files: 1, fields: 2, parts: 3 } });
+    await app.register(multipart, {
+      limits: { fileSize: Math.max(LOGO_MAX_BYTES, CERTIFICATE_MAX_BYTES) + 1, files: 1, fields: 2, parts: 3 },
+    });
   }
 
   app.get('/api/v1/settings', { schema: { tags, response: { 200: settingsEnvelope } }, config: can('read') }, async () => ({
@@ -86,12 +88,16 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/v1/settings/search-retention',
     { schema: { tags, body: searchRetentionInput, response: { 200: saved } }, config: can('update') },
-    async (req) => ({ data: await service.updateSearchRetention(db, actorOf(req), req.body.days), ...successMessage(req, 'settings.saved') }),
+    async (req) => ({
+      data: await service.updateSearchRetention(db, actorOf(req), req.body.days),
+      ...successMessage(req, 'settings.saved'),
+    }),
   );
 
   app.put('/api/v1/settings/logo', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {
     const up = await readUpload(req);
-    if (up.truncated) throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
+    if (up.truncated)
+      throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
     if (!up.bytes) throw noFile('settings.logoMissing');
     return { data: await service.setLogo(db, actorOf(req), up.bytes), ...successMessage(req, 'settings.logoSaved') };
   });
@@ -110,12 +116,18 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/api/v1/settings/certificate', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {
     const up = await readUpload(req);
     if (up.truncated || (up.bytes && up.bytes.length > CERTIFICATE_MAX_BYTES)) {
-      throw new AppError('out-of-range', 'settings.certificateTooLarge', { fields: [{ field: 'file', key: 'settings.certificateTooLarge' }] });
+      throw new AppError('out-of-range', 'settings.certificateTooLarge', {
+        fields: [{ field: 'file', key: 'settings.certificateTooLarge' }],
+      });
     }
     if (!up.bytes || up.bytes.length === 0) throw noFile('settings.certificateMissing');
     const password = certificatePassword.safeParse(up.fields.password ?? '');
-    if (!password.success) throw new AppError('invalid-argument', 'validation.tooLong', { fields: [{ field: 'password', key: 'validation.tooLong' }] });
-    return { data: await service.uploadCertificate(db, actorOf(req), up.bytes, password.data), ...successMessage(req, 'settings.certificateSaved') };
+    if (!password.success)
+      throw new AppError('invalid-argument', 'validation.tooLong', { fields: [{ field: 'password', key: 'validation.tooLong' }] });
+    return {
+      data: await service.uploadCertificate(db, actorOf(req), up.bytes, password.data),
+      ...successMessage(req, 'settings.certificateSaved'),
+    };
   });
 
   app.post('/api/v1/settings/certificate/generate', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => ({
@@ -123,9 +135,13 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     ...successMessage(req, 'settings.certificateGenerated'),
   }));
 
-  app.get('/api/v1/public/settings', { schema: { tags, response: { 200: publicSettingsEnvelope } }, config: { access: 'public' } }, async () => ({
-    data: await service.getPublicSettings(db),
-  }));
+  app.get(
+    '/api/v1/public/settings',
+    { schema: { tags, response: { 200: publicSettingsEnvelope } }, config: { access: 'public' } },
+    async () => ({
+      data: await service.getPublicSettings(db),
+    }),
+  );
 
   app.get('/api/v1/public/logo', { schema: { tags }, config: { access: 'public' } }, async (_req, reply) => {
     const logo = await service.getLogo(db);

@@ -146,7 +146,8 @@ function logoError(key: string): AppError {
 /** Checks the logo by content: PNG or JPEG by magic bytes, at most 1 MB, and readable by the PDF writer. */
 export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
   if (bytes.length === 0) throw logoError('settings.logoMissing');
-  if (bytes.length > LOGO_MAX_BYTES) throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
+  if (bytes.length > LOGO_MAX_BYTES)
+    throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
   const type = logoTypeOf(bytes);
   if (!type) throw logoError('settings.logoType');
   try {

@@ -12,10 +12,17 @@ import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { auditView } from '../auth/auth.service';
 import { endPendingResets } from '../auth/password-reset';
 import { revokeUserSessions, toSessionUser, type SessionUser } from '../../lib/sessions';
-import { deleteUser, findUserByEmail, findUserById, insertUser, isUniqueViolation, lockActiveAdminsExcept, updateUser } from '../auth/auth.service';
+import {
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  isUniqueViolation,
+  lockActiveAdminsExcept,
+  updateUser,
+} from '../auth/auth.service';
 
-const emailTaken = () =>
-  new AppError('already-exists', 'staff.emailTaken', { fields: [{ field: 'email', key: 'staff.emailTaken' }] });
+const emailTaken = () => new AppError('already-exists', 'staff.emailTaken', { fields: [{ field: 'email', key: 'staff.emailTaken' }] });
 const notFound = () => new AppError('not-found', 'errors.userNotFound');
 
 export function toStaffMember(u: UserRow) {

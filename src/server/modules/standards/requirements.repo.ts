@@ -10,7 +10,12 @@ import { productRequirements, products, type ProductRow } from '../../db/schema/
 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
-export function judgedProduct(p: Pick<ProductRow, 'testStandard' | 'valveType' | 'nominalSize' | 'seatType' | 'leakageRate' | 'pressureFc' | 'pressureWcb' | 'pressureSus'>): JudgedProduct {
+export function judgedProduct(
+  p: Pick<
+    ProductRow,
+    'testStandard' | 'valveType' | 'nominalSize' | 'seatType' | 'leakageRate' | 'pressureFc' | 'pressureWcb' | 'pressureSus'
+  >,
+): JudgedProduct {
   return {
     testStandard: p.testStandard,
     valveType: p.valveType,
@@ -42,7 +47,17 @@ function rowsFor(productId: string, p: JudgedProduct): Row[] {
 }
 
 const key = (r: Row) =>
-  [r.bodyMaterial, r.testType, r.required, r.unrated, num(r.pressureMin ?? null), num(r.pressureMax ?? null), r.holdMin, r.leakKind, num(r.leakMax ?? null)].join('|');
+  [
+    r.bodyMaterial,
+    r.testType,
+    r.required,
+    r.unrated,
+    num(r.pressureMin ?? null),
+    num(r.pressureMax ?? null),
+    r.holdMin,
+    r.leakKind,
+    num(r.leakMax ?? null),
+  ].join('|');
 
 /**
  * Derives the requirement rows of the given products (all when `ids` is omitted) and, for each product whose
@@ -51,12 +66,20 @@ const key = (r: Row) =>
  */
 export async function syncRequirements(db: Executor, ids?: string[]): Promise<string[]> {
   if (ids && ids.length === 0) return [];
-  const list = await db.select().from(products).where(ids ? inArray(products.id, ids) : undefined);
+  const list = await db
+    .select()
+    .from(products)
+    .where(ids ? inArray(products.id, ids) : undefined);
   if (list.length === 0) return [];
   const stored = await db
     .select()
     .from(productRequirements)
-    .where(inArray(productRequirements.productId, list.map((p) => p.id)))
+    .where(
+      inArray(
+        productRequirements.productId,
+        list.map((p) => p.id),
+      ),
+    )
     .orderBy(asc(productRequirements.productId));
   const storedBy = new Map<string, string[]>();
   for (const r of stored) storedBy.set(r.productId, [...(storedBy.get(r.productId) ?? []), key(r)]);

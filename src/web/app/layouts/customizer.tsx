@@ -57,7 +57,13 @@ function Flag({ name, disabled }: { name: FlagKey; disabled?: boolean }) {
       sx={{ display: 'flex', justifyContent: 'space-between', ml: 0, mb: 1 }}
       labelPlacement="start"
       disabled={disabled}
-      control={<Switch checked={preferences[name]} onChange={(e) => setPreference(name, e.target.checked)} slotProps={{ input: { 'data-testid': `pref-${name}` } as object }} />}
+      control={
+        <Switch
+          checked={preferences[name]}
+          onChange={(e) => setPreference(name, e.target.checked)}
+          slotProps={{ input: { 'data-testid': `pref-${name}` } as object }}
+        />
+      }
       label={t(`prefs.${name}`)}
     />
   );
@@ -94,7 +100,12 @@ export function Customizer({ overlayNav, open, onClose }: { overlayNav: boolean;
   const horizontal = preferences.layout === 'horizontal' && !overlayNav;
   return (
     <>
-      <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 360 } }, role: 'dialog', 'aria-labelledby': 'customizer-title' } as object }}>
+      <Drawer
+        anchor="right"
+        open={open}
+        onClose={onClose}
+        slotProps={{ paper: { sx: { width: { xs: '100%', sm: 360 } }, role: 'dialog', 'aria-labelledby': 'customizer-title' } as object }}
+      >
         <Box sx={{ display: 'flex', alignItems: 'center', p: 2 }}>
           <Box sx={{ flex: 1 }}>
             <Typography id="customizer-title" variant="h6" component="h2">

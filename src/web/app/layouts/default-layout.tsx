@@ -104,7 +104,16 @@ export default function DefaultLayout() {
       <Box
         component="a"
         href="#main-content"
-        sx={{ position: 'absolute', left: -9999, top: 8, zIndex: 2000, bgcolor: 'background.paper', color: 'primary.main', p: 1, '&:focus': { left: 8 } }}
+        sx={{
+          position: 'absolute',
+          left: -9999,
+          top: 8,
+          zIndex: 2000,
+          bgcolor: 'background.paper',
+          color: 'primary.main',
+          p: 1,
+          '&:focus': { left: 8 },
+        }}
       >
         {t('app.skipToContent')}
       </Box>
@@ -133,7 +142,12 @@ export default function DefaultLayout() {
                 </IconButton>
               )}
               {horizontal && (
-                <Box component={RouterLink} to="/dashboard" aria-label={t('nav.home')} sx={{ textDecoration: 'none', color: 'inherit', mr: 2 }}>
+                <Box
+                  component={RouterLink}
+                  to="/dashboard"
+                  aria-label={t('nav.home')}
+                  sx={{ textDecoration: 'none', color: 'inherit', mr: 2 }}
+                >
                   <Brand />
                 </Box>
               )}
@@ -147,7 +161,11 @@ export default function DefaultLayout() {
           </AppBar>
         )}
         {navbarHidden && !horizontal && overlayNav && (
-          <IconButton aria-label={t('nav.open')} onClick={() => setNavOpen(true)} sx={{ position: 'fixed', left: 8, top: 8, zIndex: 2, bgcolor: 'background.paper' }}>
+          <IconButton
+            aria-label={t('nav.open')}
+            onClick={() => setNavOpen(true)}
+            sx={{ position: 'fixed', left: 8, top: 8, zIndex: 2, bgcolor: 'background.paper' }}
+          >
             <MenuIcon />
           </IconButton>
         )}

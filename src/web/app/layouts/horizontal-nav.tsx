@@ -27,7 +27,12 @@ export function HorizontalNav() {
   const { t } = useTranslation();
   const items = useNavItems();
   return (
-    <Box component="nav" aria-label={t('nav.main')} data-testid="horizontal-nav" sx={{ display: 'flex', gap: 1, px: 3, py: 1, overflowX: 'auto', borderTop: 1, borderColor: 'divider' }}>
+    <Box
+      component="nav"
+      aria-label={t('nav.main')}
+      data-testid="horizontal-nav"
+      sx={{ display: 'flex', gap: 1, px: 3, py: 1, overflowX: 'auto', borderTop: 1, borderColor: 'divider' }}
+    >
       {items.map((item) => (
         <HorizontalNavLink key={item.to} item={item} />
       ))}

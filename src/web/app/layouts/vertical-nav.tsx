@@ -66,10 +66,23 @@ function NavContent({ collapsed, overlay, onClose }: { collapsed: boolean; overl
   const items = useNavItems();
   return (
     <Box component="nav" aria-label={t('nav.main')} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'space-between', px: collapsed ? 1 : 2.5, minHeight: 64 }}>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: collapsed ? 'center' : 'space-between',
+          px: collapsed ? 1 : 2.5,
+          minHeight: 64,
+        }}
+      >
         <RouterLinkBrand collapsed={collapsed} />
         {!overlay && !collapsed && (
-          <IconButton size="small" color="inherit" aria-label={t('nav.collapse')} onClick={() => setPreference('verticalNavCollapsed', true)}>
+          <IconButton
+            size="small"
+            color="inherit"
+            aria-label={t('nav.collapse')}
+            onClick={() => setPreference('verticalNavCollapsed', true)}
+          >
             <ChevronLeft />
           </IconButton>
         )}
@@ -81,7 +94,12 @@ function NavContent({ collapsed, overlay, onClose }: { collapsed: boolean; overl
       </List>
       {!overlay && collapsed && (
         <Box sx={{ display: 'flex', justifyContent: 'center', pb: 2 }}>
-          <IconButton size="small" color="inherit" aria-label={t('nav.expand')} onClick={() => setPreference('verticalNavCollapsed', false)}>
+          <IconButton
+            size="small"
+            color="inherit"
+            aria-label={t('nav.expand')}
+            onClick={() => setPreference('verticalNavCollapsed', false)}
+          >
             <ChevronRight />
           </IconButton>
         </Box>
@@ -106,16 +124,35 @@ export function VerticalNav({ overlay, open, onClose }: { overlay: boolean; open
   const navTheme = useMemo(() => (semiDark ? createSemiDarkTheme(base) : base), [semiDark, base]);
   const collapsed = !overlay && preferences.verticalNavCollapsed;
   const width = collapsed ? NAV_COLLAPSED_WIDTH : NAV_WIDTH;
-  const paperSx = { width, boxSizing: 'border-box' as const, bgcolor: 'background.paper', color: 'text.primary', borderRight: 1, borderColor: 'divider', overflowX: 'hidden' as const };
+  const paperSx = {
+    width,
+    boxSizing: 'border-box' as const,
+    bgcolor: 'background.paper',
+    color: 'text.primary',
+    borderRight: 1,
+    borderColor: 'divider',
+    overflowX: 'hidden' as const,
+  };
 
   return (
     <ThemeProvider theme={navTheme}>
       {overlay ? (
-        <Drawer variant="temporary" open={open} onClose={onClose} ModalProps={{ keepMounted: false }} slotProps={{ paper: { sx: paperSx } }}>
+        <Drawer
+          variant="temporary"
+          open={open}
+          onClose={onClose}
+          ModalProps={{ keepMounted: false }}
+          slotProps={{ paper: { sx: paperSx } }}
+        >
           <NavContent collapsed={false} overlay onClose={onClose} />
         </Drawer>
       ) : (
-        <Drawer variant="permanent" sx={{ width, flexShrink: 0 }} slotProps={{ paper: { sx: paperSx, elevation: 0 } }} data-testid="vertical-nav">
+        <Drawer
+          variant="permanent"
+          sx={{ width, flexShrink: 0 }}
+          slotProps={{ paper: { sx: paperSx, elevation: 0 } }}
+          data-testid="vertical-nav"
+        >
           <NavContent collapsed={collapsed} overlay={false} onClose={onClose} />
         </Drawer>
       )}

@@ -38,7 +38,10 @@ export function uploadCsv(
       } catch {
         return fail('errors.invalidJsonResponse', 'INTERNAL');
       }
-      const body = (json ?? {}) as { data?: ImportResult; error?: { status?: string; key?: string; message?: string; params?: Record<string, string | number>; fields?: [] } };
+      const body = (json ?? {}) as {
+        data?: ImportResult;
+        error?: { status?: string; key?: string; message?: string; params?: Record<string, string | number>; fields?: [] };
+      };
       if (xhr.status >= 400 || body.error) {
         const e = body.error ?? {};
         return reject(

@@ -74,7 +74,9 @@ const PHONE_PAGINATION = {
   '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 2, rowGap: 0.5 },
   '& .MuiTablePagination-spacer': { display: 'none' },
   // Nested selectors: MUI's own margin on the page buttons is as specific as a single class.
-  '& .MuiTablePagination-toolbar .MuiTablePagination-displayedRows, & .MuiTablePagination-toolbar .MuiTablePagination-actions': { ml: 'auto' },
+  '& .MuiTablePagination-toolbar .MuiTablePagination-displayedRows, & .MuiTablePagination-toolbar .MuiTablePagination-actions': {
+    ml: 'auto',
+  },
 } as const;
 const ALL = -1;
 
@@ -163,8 +165,21 @@ export function DataTable<T, S extends string>({
       {query.isError && <RetryAlert error={query.error} retry={() => void query.refetch()} sx={{ mx: 2, mb: 2 }} />}
       {cards ? (
         <>
-          <CardSort columns={columns} sort={params.sort} order={params.order} onChange={(sort, order) => onParamsChange({ sort: sort as S, order, page: 1 })} />
-          <RowCards columns={columns} rows={rows} getRowId={getRowId} label={t(label)} pending={query.isPending} busy={query.isFetching} empty={emptyMessage} />
+          <CardSort
+            columns={columns}
+            sort={params.sort}
+            order={params.order}
+            onChange={(sort, order) => onParamsChange({ sort: sort as S, order, page: 1 })}
+          />
+          <RowCards
+            columns={columns}
+            rows={rows}
+            getRowId={getRowId}
+            label={t(label)}
+            pending={query.isPending}
+            busy={query.isFetching}
+            empty={emptyMessage}
+          />
         </>
       ) : (
         <TableContainer>
@@ -179,7 +194,11 @@ export function DataTable<T, S extends string>({
                     aria-sort={params.sort === c.id ? (params.order === 'asc' ? 'ascending' : 'descending') : undefined}
                   >
                     {c.sortable ? (
-                      <TableSortLabel active={params.sort === c.id} direction={params.sort === c.id ? params.order : 'asc'} onClick={() => sortBy(c.id)}>
+                      <TableSortLabel
+                        active={params.sort === c.id}
+                        direction={params.sort === c.id ? params.order : 'asc'}
+                        onClick={() => sortBy(c.id)}
+                      >
                         {t(c.label)}
                       </TableSortLabel>
                     ) : (

@@ -91,7 +91,16 @@ export function RowCards<T>({
           {keys.length > 0 && (
             <Box
               component="dl"
-              sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, max-content) minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.5, m: 0, mt: 1, fontSize: 14, alignItems: 'baseline' }}
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: 'minmax(0, max-content) minmax(0, 1fr)',
+                columnGap: 1.5,
+                rowGap: 0.5,
+                m: 0,
+                mt: 1,
+                fontSize: 14,
+                alignItems: 'baseline',
+              }}
             >
               {keys.map((c) => {
                 const value = show(c, row);

@@ -30,7 +30,14 @@ export type FormTextFieldProps<T extends FieldValues, U extends FieldValues> = O
   hint?: string;
 };
 
-export function FormTextField<T extends FieldValues, U extends FieldValues>({ control, name, label, hint, type, ...rest }: FormTextFieldProps<T, U>) {
+export function FormTextField<T extends FieldValues, U extends FieldValues>({
+  control,
+  name,
+  label,
+  hint,
+  type,
+  ...rest
+}: FormTextFieldProps<T, U>) {
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
   const [revealed, setRevealed] = useState(false);

@@ -40,7 +40,15 @@ export interface RecordFormProps<V extends FieldValues, Out> {
   children: ReactNode;
 }
 
-export function RecordForm<V extends FieldValues, Out>({ form, fields, save, onSaved, submitLabel, cancelTo, children }: RecordFormProps<V, Out>) {
+export function RecordForm<V extends FieldValues, Out>({
+  form,
+  fields,
+  save,
+  onSaved,
+  submitLabel,
+  cancelTo,
+  children,
+}: RecordFormProps<V, Out>) {
   const { t } = useTranslation();
   const { dialog, allowLeave } = useUnsavedChangesWarning(form.formState.isDirty);
   const onSubmit = form.handleSubmit(async (values) => {

@@ -8,11 +8,7 @@ import { encodeFieldMessage } from './zod-resolver';
  * Puts each server field error on its field (`fields` lists the form's field names). Returns true when
  * at least one landed on a field; otherwise the error is shown as a toast.
  */
-export function applyServerErrors<T extends FieldValues>(
-  error: unknown,
-  setError: UseFormSetError<T>,
-  fields: readonly string[],
-): boolean {
+export function applyServerErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, fields: readonly string[]): boolean {
   let placed = false;
   if (error instanceof ApiError) {
     for (const f of error.fields) {

@@ -24,9 +24,7 @@ export function decodeFieldMessage(message: string): { key: string; params: Reco
   }
 }
 
-export function zodFormResolver<S extends z.ZodType<FieldValues, FieldValues>>(
-  schema: S,
-): Resolver<z.input<S>, unknown, z.output<S>> {
+export function zodFormResolver<S extends z.ZodType<FieldValues, FieldValues>>(schema: S): Resolver<z.input<S>, unknown, z.output<S>> {
   return async (values, _context, options) => {
     const result = await schema.safeParseAsync(values);
     if (result.success) return { values: result.data, errors: {} };
@@ -37,7 +35,10 @@ export function zodFormResolver<S extends z.ZodType<FieldValues, FieldValues>>(
       const bounds = issue as { minimum?: unknown; maximum?: unknown };
       flat[path] = {
         type: issue.code,
-        message: encodeFieldMessage(issue.message, { min: Number(bounds.minimum ?? NaN) || undefined, max: Number(bounds.maximum ?? NaN) || undefined }),
+        message: encodeFieldMessage(issue.message, {
+          min: Number(bounds.minimum ?? NaN) || undefined,
+          max: Number(bounds.maximum ?? NaN) || undefined,
+        }),
       };
     }
     return { values: {}, errors: toNestErrors(flat, options) };

@@ -19,9 +19,12 @@ export function LoadMore({ more }: { more: MoreRows }) {
   useEffect(() => {
     const el = sentinel.current;
     if (!active || !hasMore || !el) return undefined;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) loadMore();
-    }, { rootMargin: '600px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) loadMore();
+      },
+      { rootMargin: '600px 0px' },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [active, hasMore, loadMore]);

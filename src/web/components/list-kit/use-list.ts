@@ -78,7 +78,10 @@ export function useList<T, S extends string = string, F extends string = string>
     },
     [setSearch],
   );
-  const setFilter = useCallback((name: F, value: string | undefined) => setFilters({ [name]: value } as Partial<Record<F, string>>), [setFilters]);
+  const setFilter = useCallback(
+    (name: F, value: string | undefined) => setFilters({ [name]: value } as Partial<Record<F, string>>),
+    [setFilters],
+  );
 
   const { query, more } = useListQuery<T>(key, path, params, sent);
   return { path, params, setParams, filters, setFilter, setFilters, query, more, exportHref: exportHref(path, params, sent) };

@@ -24,7 +24,10 @@ export function useAuditLog(filters: AuditFilters) {
     queryKey: auditKeys.list(filters),
     initialPageParam: 1,
     queryFn: ({ signal, pageParam }) =>
-      api.get<{ items: AuditEntry[]; total: number }>('/audit-log', { signal, query: { ...filters, page: pageParam, pageSize: AUDIT_PAGE } }),
+      api.get<{ items: AuditEntry[]; total: number }>('/audit-log', {
+        signal,
+        query: { ...filters, page: pageParam, pageSize: AUDIT_PAGE },
+      }),
     getNextPageParam: (last, pages) => (pages.length * AUDIT_PAGE < last.total ? pages.length + 1 : undefined),
     placeholderData: keepPreviousData,
   });

@@ -50,10 +50,16 @@ export function useUpdateMachine() {
 
 export function useRotateMachineKey() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => api.post<MachineWithKey>(`/machines/${encodeURIComponent(id)}/rotate-key`, {}), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => api.post<MachineWithKey>(`/machines/${encodeURIComponent(id)}/rotate-key`, {}),
+    onSuccess: invalidate,
+  });
 }
 
 export function useDeleteMachine() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (id: string) => api.delete<MachineDeleteOutcome>(`/machines/${encodeURIComponent(id)}`), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => api.delete<MachineDeleteOutcome>(`/machines/${encodeURIComponent(id)}`),
+    onSuccess: invalidate,
+  });
 }

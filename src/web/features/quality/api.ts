@@ -1,6 +1,14 @@
 /** Quality analysis (staff, admin): the summary, the failures never retested, a control chart. */
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { ControlChart, ControlMeasure, HeldRequest, OpenFailure, QualityInterval, QualitySummary, RatingMaterial } from '../../../shared/contract/quality';
+import type {
+  ControlChart,
+  ControlMeasure,
+  HeldRequest,
+  OpenFailure,
+  QualityInterval,
+  QualitySummary,
+  RatingMaterial,
+} from '../../../shared/contract/quality';
 import type { TestType } from '../../../shared/contract/machine-data';
 import { api } from '../../lib/api';
 
@@ -32,7 +40,10 @@ export function useOpenFailures(range: QualityRange) {
     queryKey: qualityKeys.open(range),
     initialPageParam: 1,
     queryFn: ({ signal, pageParam }) =>
-      api.get<{ items: OpenFailure[]; total: number }>('/quality/open-failures', { signal, query: { ...range, page: pageParam, pageSize: OPEN_PAGE } }),
+      api.get<{ items: OpenFailure[]; total: number }>('/quality/open-failures', {
+        signal,
+        query: { ...range, page: pageParam, pageSize: OPEN_PAGE },
+      }),
     getNextPageParam: (last, pages) => (pages.length * OPEN_PAGE < last.total ? pages.length + 1 : undefined),
   });
 }
@@ -59,7 +70,10 @@ export function useHeldRequests(range: QualityRange) {
     queryKey: [...qualityKeys.all, 'held', range.from, range.to] as const,
     initialPageParam: 1,
     queryFn: ({ signal, pageParam }) =>
-      api.get<{ items: HeldRequest[]; total: number }>('/quality/held-requests', { signal, query: { ...range, page: pageParam, pageSize: OPEN_PAGE } }),
+      api.get<{ items: HeldRequest[]; total: number }>('/quality/held-requests', {
+        signal,
+        query: { ...range, page: pageParam, pageSize: OPEN_PAGE },
+      }),
     getNextPageParam: (last, pages) => (pages.length * OPEN_PAGE < last.total ? pages.length + 1 : undefined),
   });
 }

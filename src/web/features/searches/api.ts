@@ -1,6 +1,12 @@
 /** Searches (staff, admin): the list of public requests with its filters, one request's detail, resend. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SEARCH_SORTS, SEARCH_STATUSES, type SearchRequest, type SearchRequestDetail, type SearchSort } from '../../../shared/contract/searches';
+import {
+  SEARCH_SORTS,
+  SEARCH_STATUSES,
+  type SearchRequest,
+  type SearchRequestDetail,
+  type SearchSort,
+} from '../../../shared/contract/searches';
 import { useList, type FilterSpec } from '../../components/list-kit';
 import { api } from '../../lib/api';
 

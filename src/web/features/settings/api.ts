@@ -36,7 +36,11 @@ async function send(method: 'PUT' | 'DELETE' | 'POST', path: string, body?: Form
     response = await fetch(`${API_BASE}${path}`, {
       method,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', 'accept-language': currentLanguage(), ...(json ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        accept: 'application/json',
+        'accept-language': currentLanguage(),
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      },
       body: json ? JSON.stringify(body) : body,
     });
   } catch {

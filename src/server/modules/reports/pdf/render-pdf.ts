@@ -8,7 +8,21 @@ import PDFDocument from 'pdfkit';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
-import { allowedLeakage, docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, PDF_LANG, requiredHold, requiredPressure, seconds, t, verdictText } from '../format';
+import {
+  allowedLeakage,
+  docKey,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatNumber,
+  mpa,
+  PDF_LANG,
+  requiredHold,
+  requiredPressure,
+  seconds,
+  t,
+  verdictText,
+} from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { reportFonts, shareLayoutCache } from './fonts';
 import { reportJson } from '../report-json';
@@ -96,7 +110,10 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   const para = (text: string, o: { size?: number; color?: string; font?: string; gap?: number; width?: number; x?: number } = {}) => {
     root.add(
       doc.struct('P', () => {
-        doc.font(o.font ?? 'R').fontSize(o.size ?? 9).fillColor(o.color ?? INK);
+        doc
+          .font(o.font ?? 'R')
+          .fontSize(o.size ?? 9)
+          .fillColor(o.color ?? INK);
         doc.text(text, o.x ?? M.left, doc.y, { width: o.width ?? W });
       }),
     );
@@ -125,12 +142,35 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     textX = M.left + 122;
   }
   doc.y = top;
-  root.add(doc.struct('P', () => doc.font('B').fontSize(13).fillColor(INK).text(m.company.name, textX, top, { width: W - (textX - M.left) })));
+  root.add(
+    doc.struct('P', () =>
+      doc
+        .font('B')
+        .fontSize(13)
+        .fillColor(INK)
+        .text(m.company.name, textX, top, { width: W - (textX - M.left) }),
+    ),
+  );
   if (m.company.address) {
-    root.add(doc.struct('P', () => doc.font('R').fontSize(8.5).fillColor(MUTED).text(m.company.address, textX, doc.y + 1, { width: W - (textX - M.left) })));
+    root.add(
+      doc.struct('P', () =>
+        doc
+          .font('R')
+          .fontSize(8.5)
+          .fillColor(MUTED)
+          .text(m.company.address, textX, doc.y + 1, { width: W - (textX - M.left) }),
+      ),
+    );
   }
   doc.y = Math.max(doc.y, top + 48) + 6;
-  artifact(doc, () => doc.moveTo(M.left, doc.y).lineTo(M.left + W, doc.y).lineWidth(1).strokeColor(RULE).stroke());
+  artifact(doc, () =>
+    doc
+      .moveTo(M.left, doc.y)
+      .lineTo(M.left + W, doc.y)
+      .lineWidth(1)
+      .strokeColor(RULE)
+      .stroke(),
+  );
   doc.y += 12;
 
   heading('H1', `${title}`, 18);
@@ -152,7 +192,9 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   keyValueTable(doc, root, factRows, { width: W - qrSize - 16, labelWidth: 120 });
   const afterFacts = doc.y;
   root.add(
-    doc.struct('Figure', { alt: t(lang, 'qrAlt', { url: m.verifyUrl }) }, () => drawQr(doc, m.verifyUrl, M.left + W - qrSize, factsTop, qrSize)),
+    doc.struct('Figure', { alt: t(lang, 'qrAlt', { url: m.verifyUrl }) }, () =>
+      drawQr(doc, m.verifyUrl, M.left + W - qrSize, factsTop, qrSize),
+    ),
   );
   doc.y = Math.max(afterFacts, factsTop + qrSize) + 12;
 
@@ -167,20 +209,32 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     ...(p.nominalSize ? [[t(lang, 'field.nominalSize'), `DN ${p.nominalSize} (${npsLabel(p.nominalSize)})`] as [string, string]] : []),
     ...(p.pressureClass ? [[t(lang, 'field.pressureClass'), p.pressureClass] as [string, string]] : []),
     ...(p.seatType
-      ? [[t(lang, 'field.seatType'), `${t(lang, `seatType.${p.seatType}`)}${p.leakageRate && m.standard && m.standard.id !== 'api-598' ? `, ${t(lang, 'value.leakageRate', { rate: p.leakageRate })}` : ''}`] as [string, string]]
+      ? [
+          [
+            t(lang, 'field.seatType'),
+            `${t(lang, `seatType.${p.seatType}`)}${p.leakageRate && m.standard && m.standard.id !== 'api-598' ? `, ${t(lang, 'value.leakageRate', { rate: p.leakageRate })}` : ''}`,
+          ] as [string, string],
+        ]
       : []),
     ...(m.bodyMaterial ? [[t(lang, 'field.bodyMaterial'), t(lang, `material.${m.bodyMaterial}`)] as [string, string]] : []),
     ...(p.pressureFc !== null ? [[t(lang, 'field.pressureFc'), mpa(lang, p.pressureFc)] as [string, string]] : []),
     ...(p.pressureWcb !== null ? [[t(lang, 'field.pressureWcb'), mpa(lang, p.pressureWcb)] as [string, string]] : []),
     ...(p.pressureSus !== null ? [[t(lang, 'field.pressureSus'), mpa(lang, p.pressureSus)] as [string, string]] : []),
-    [t(lang, 'field.temperature'), t(lang, 'value.celsius', { min: formatNumber(lang, p.temperatureMin, 2), max: formatNumber(lang, p.temperatureMax, 2) })],
+    [
+      t(lang, 'field.temperature'),
+      t(lang, 'value.celsius', { min: formatNumber(lang, p.temperatureMin, 2), max: formatNumber(lang, p.temperatureMax, 2) }),
+    ],
   ];
   keyValueTable(doc, root, ratingRows, { width: W, labelWidth: 160 });
   doc.y += 12;
 
   heading('H2', t(lang, 'heading.results'), 12);
   summaryTable(doc, root, m);
-  para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), { color: MUTED, size: 8, gap: 4 });
+  para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), {
+    color: MUTED,
+    size: 8,
+    gap: 4,
+  });
   doc.y += 10;
   for (const test of m.tests) testBlock(doc, root, m, test, heading);
 
@@ -270,7 +324,10 @@ function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { s
       let x = x0;
       for (const w of widths.slice(0, -1)) {
         x += w;
-        doc.moveTo(x, y).lineTo(x, y + h).stroke();
+        doc
+          .moveTo(x, y)
+          .lineTo(x, y + h)
+          .stroke();
       }
     });
     const tr = doc.struct('TR');
@@ -278,7 +335,10 @@ function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { s
     let x = x0;
     row.forEach((c, i) => {
       const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
-        doc.font(c.bold || c.header ? 'B' : 'R').fontSize(c.header ? o.size - 0.5 : o.size).fillColor(c.color ?? (c.header ? MUTED : INK));
+        doc
+          .font(c.bold || c.header ? 'B' : 'R')
+          .fontSize(c.header ? o.size - 0.5 : o.size)
+          .fillColor(c.color ?? (c.header ? MUTED : INK));
         doc.text(c.text, x + 4, y + o.pad, { width: widths[i]! - 8 });
       });
       if (c.header) cell.dictionary.data.A = { O: 'Table', Scope: c.header };
@@ -294,7 +354,13 @@ function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { s
 
 function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: TableLook): void {
   const size = o.size ?? 9;
-  drawTable(doc, root, rows.map(([k, v]) => [{ text: k, header: 'Row' as const }, { text: v }]), [o.labelWidth, o.width - o.labelWidth], { size, pad: o.pad ?? 3 });
+  drawTable(
+    doc,
+    root,
+    rows.map(([k, v]) => [{ text: k, header: 'Row' as const }, { text: v }]),
+    [o.labelWidth, o.width - o.labelWidth],
+    { size, pad: o.pad ?? 3 },
+  );
 }
 
 /**
@@ -303,7 +369,10 @@ function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: Ta
  */
 function summaryTable(doc: Doc, root: Doc, m: ReportModel): void {
   const lang = m.language;
-  const head: Cell[] = ['test', 'testPressure', 'holding', 'leakage', 'verdict'].map((k) => ({ text: t(lang, `field.${k}`), header: 'Column' as const }));
+  const head: Cell[] = ['test', 'testPressure', 'holding', 'leakage', 'verdict'].map((k) => ({
+    text: t(lang, `field.${k}`),
+    header: 'Column' as const,
+  }));
   ensureSpace(doc, (m.tests.length + 1) * 26);
   const rows: Cell[][] = m.tests.map((x) => {
     const r = x.requirement;
@@ -324,17 +393,38 @@ function leakageText(lang: ReportModel['language'], x: ReportTest): string {
   return x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`.trim();
 }
 
-function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: (tag: 'H3', text: string, size: number, color?: string) => void): void {
+function testBlock(
+  doc: Doc,
+  root: Doc,
+  m: ReportModel,
+  x: ReportTest,
+  heading: (tag: 'H3', text: string, size: number, color?: string) => void,
+): void {
   const lang = m.language;
   const c = x.checks;
   const req = x.requirement;
   const rows: Array<[string, string]> = [
     [t(lang, 'field.medium'), t(lang, `medium.${x.medium}`)],
-    [t(lang, 'field.testPressure'), req ? t(lang, 'required.line', { measured: mpa(lang, x.testPressure), required: requiredPressure(lang, req) }) : mpa(lang, x.testPressure)],
-    [t(lang, 'field.holding'), req ? t(lang, 'required.line', { measured: seconds(lang, x.holdingSeconds), required: requiredHold(lang, req) }) : seconds(lang, x.holdingSeconds)],
-    [t(lang, 'field.leakage'), req ? t(lang, 'required.line', { measured: leakageText(lang, x), required: allowedLeakage(lang, req) }) : leakageText(lang, x)],
+    [
+      t(lang, 'field.testPressure'),
+      req
+        ? t(lang, 'required.line', { measured: mpa(lang, x.testPressure), required: requiredPressure(lang, req) })
+        : mpa(lang, x.testPressure),
+    ],
+    [
+      t(lang, 'field.holding'),
+      req
+        ? t(lang, 'required.line', { measured: seconds(lang, x.holdingSeconds), required: requiredHold(lang, req) })
+        : seconds(lang, x.holdingSeconds),
+    ],
+    [
+      t(lang, 'field.leakage'),
+      req ? t(lang, 'required.line', { measured: leakageText(lang, x), required: allowedLeakage(lang, req) }) : leakageText(lang, x),
+    ],
     [t(lang, 'field.verdict'), verdictText(lang, x)],
-    ...(x.reasons.length ? [[t(lang, 'field.reasons'), x.reasons.map((code) => t(lang, `reason.${code}`)).join('; ')] as [string, string]] : []),
+    ...(x.reasons.length
+      ? [[t(lang, 'field.reasons'), x.reasons.map((code) => t(lang, `reason.${code}`)).join('; ')] as [string, string]]
+      : []),
     [t(lang, 'field.result'), t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })],
     [t(lang, 'field.testedAt'), formatDateTime(lang, x.testedAt)],
     [t(lang, 'field.bench'), x.bench ?? t(lang, 'value.none')],
@@ -344,7 +434,10 @@ function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: 
   ];
   if (c) {
     rows.push([t(lang, 'field.peak'), c.reached ? mpa(lang, c.peak) : `${mpa(lang, c.peak)} (${t(lang, 'value.notReached')})`]);
-    rows.push([t(lang, 'field.held'), c.holdMet ? seconds(lang, c.heldSeconds) : t(lang, 'value.heldShort', { value: formatNumber(lang, c.heldSeconds, 1) })]);
+    rows.push([
+      t(lang, 'field.held'),
+      c.holdMet ? seconds(lang, c.heldSeconds) : t(lang, 'value.heldShort', { value: formatNumber(lang, c.heldSeconds, 1) }),
+    ]);
     rows.push([t(lang, 'field.drop'), c.drop === null ? t(lang, 'value.none') : mpa(lang, c.drop)]);
   }
   const tableWidth = 282;
@@ -382,7 +475,15 @@ function testBlock(doc: Doc, root: Doc, m: ReportModel, x: ReportTest, heading: 
       ),
     );
   } else {
-    root.add(doc.struct('P', () => doc.font('R').fontSize(8.5).fillColor(MUTED).text(t(lang, 'value.noSamples'), box.x, top + 4, { width: box.width })));
+    root.add(
+      doc.struct('P', () =>
+        doc
+          .font('R')
+          .fontSize(8.5)
+          .fillColor(MUTED)
+          .text(t(lang, 'value.noSamples'), box.x, top + 4, { width: box.width }),
+      ),
+    );
   }
   doc.x = M.left;
   doc.y = Math.max(bottom, top + box.height) + 14;
@@ -398,7 +499,12 @@ function pageFurniture(doc: Doc, m: ReportModel): void {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.markContent('Artifact', { type: 'Pagination' });
-    doc.moveTo(M.left, footerY - 6).lineTo(M.left + W, footerY - 6).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(M.left, footerY - 6)
+      .lineTo(M.left + W, footerY - 6)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.font('R').fontSize(7.5).fillColor(MUTED);
     const pageText = t(m.language, 'page', { page: i + 1, pages: range.count });
     const pageWidth = doc.widthOfString(pageText);

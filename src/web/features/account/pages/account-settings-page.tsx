@@ -17,7 +17,14 @@ import { changePasswordInput, languageField } from '../../../../shared/contract/
 import { requiredText } from '../../../../shared/contract/common';
 import { LANGUAGES } from '../../../../shared/i18n/index';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
+import {
+  applyServerErrors,
+  FormSelectField,
+  FormTextField,
+  SubmitButton,
+  useUnsavedChangesWarning,
+  zodFormResolver,
+} from '../../../components/form';
 import { PageHeader } from '../../../components/page-header';
 import { changeLanguage } from '../../../lib/i18n';
 import { notifyError, notifySuccess } from '../../../lib/toast';
@@ -58,7 +65,12 @@ function ProfileTab() {
               <FormTextField control={form.control} name="name" label="account.name" autoComplete="name" />
             </Grid>
             <Grid size={{ xs: 12, md: 6 }}>
-              <FormSelectField control={form.control} name="language" label="account.language" options={LANGUAGES.map((l) => ({ value: l, label: `app.languages.${l}` }))} />
+              <FormSelectField
+                control={form.control}
+                name="language"
+                label="account.language"
+                options={LANGUAGES.map((l) => ({ value: l, label: `app.languages.${l}` }))}
+              />
             </Grid>
           </Grid>
           <Stack direction="row" spacing={1.5} sx={{ mt: 3 }}>
@@ -79,7 +91,10 @@ function AccountTab() {
   const change = useChangePassword();
   const revoke = useRevokeOtherSessions();
   const [confirm, setConfirm] = useState(false);
-  const form = useForm({ resolver: zodFormResolver(passwordForm), defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+  const form = useForm({
+    resolver: zodFormResolver(passwordForm),
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+  });
   const { dialog } = useUnsavedChangesWarning(form.formState.isDirty);
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -107,14 +122,33 @@ function AccountTab() {
           <form noValidate onSubmit={onSubmit} aria-label={t('account.changePassword')}>
             <Grid container spacing={2.5}>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormTextField control={form.control} name="currentPassword" label="account.currentPassword" type="password" autoComplete="current-password" />
+                <FormTextField
+                  control={form.control}
+                  name="currentPassword"
+                  label="account.currentPassword"
+                  type="password"
+                  autoComplete="current-password"
+                />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }} sx={{ display: { xs: 'none', md: 'block' } }} />
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormTextField control={form.control} name="newPassword" label="authScreens.newPassword" type="password" autoComplete="new-password" hint="authScreens.passwordHint" />
+                <FormTextField
+                  control={form.control}
+                  name="newPassword"
+                  label="authScreens.newPassword"
+                  type="password"
+                  autoComplete="new-password"
+                  hint="authScreens.passwordHint"
+                />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormTextField control={form.control} name="confirmPassword" label="authScreens.confirmPassword" type="password" autoComplete="new-password" />
+                <FormTextField
+                  control={form.control}
+                  name="confirmPassword"
+                  label="authScreens.confirmPassword"
+                  type="password"
+                  autoComplete="new-password"
+                />
               </Grid>
             </Grid>
             <Stack direction="row" sx={{ mt: 3 }}>
@@ -156,7 +190,12 @@ export default function AccountSettingsPage() {
   return (
     <>
       <PageHeader title="pages.accountSettings" />
-      <Tabs value={tab} onChange={(_, v: string) => void navigate(`/account-settings/${v}`)} sx={{ mb: 3 }} aria-label={t('pages.accountSettings')}>
+      <Tabs
+        value={tab}
+        onChange={(_, v: string) => void navigate(`/account-settings/${v}`)}
+        sx={{ mb: 3 }}
+        aria-label={t('pages.accountSettings')}
+      >
         <Tab value="profile" label={t('account.profileTab')} id="tab-profile" aria-controls="panel-profile" />
         <Tab value="account" label={t('account.accountTab')} id="tab-account" aria-controls="panel-account" />
       </Tabs>

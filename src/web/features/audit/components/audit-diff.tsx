@@ -25,7 +25,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 /** The fields an entry changed, in the order the record lists them. */
 export function changesOf(e: Pick<AuditEntry, 'before' | 'after'>): FieldChange[] {
   const keys = [...new Set([...Object.keys(e.before ?? {}), ...Object.keys(e.after ?? {})])].filter((k) => !SKIP.has(k));
-  if (e.before && e.after) return keys.filter((k) => !same(e.before![k], e.after![k])).map((k) => ({ field: k, before: e.before![k], after: e.after![k] }));
+  if (e.before && e.after)
+    return keys.filter((k) => !same(e.before![k], e.after![k])).map((k) => ({ field: k, before: e.before![k], after: e.after![k] }));
   if (e.after) return keys.map((k) => ({ field: k, after: e.after![k] }));
   return keys.map((k) => ({ field: k, before: e.before![k] }));
 }
@@ -54,7 +55,11 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
     );
   }
   return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25, m: 0, fontSize: 14 }} data-testid="audit-diff">
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25, m: 0, fontSize: 14 }}
+      data-testid="audit-diff"
+    >
       {changes.map((c) => (
         <Fragment key={c.field}>
           <Box component="dt" sx={{ color: 'text.secondary' }}>
@@ -67,14 +72,22 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
                   {text(t, c.before)}
                 </Box>
                 {' → '}
-                <Box component="ins" sx={{ textDecoration: 'none', color: 'success.dark', fontWeight: 500 }} aria-label={`${t('audit.diff.after')}: ${text(t, c.after)}`}>
+                <Box
+                  component="ins"
+                  sx={{ textDecoration: 'none', color: 'success.dark', fontWeight: 500 }}
+                  aria-label={`${t('audit.diff.after')}: ${text(t, c.after)}`}
+                >
                   {text(t, c.after)}
                 </Box>
               </>
             ) : 'after' in c ? (
-              <Box component="ins" sx={{ textDecoration: 'none' }}>{text(t, c.after)}</Box>
+              <Box component="ins" sx={{ textDecoration: 'none' }}>
+                {text(t, c.after)}
+              </Box>
             ) : (
-              <Box component="del" sx={{ color: 'text.secondary' }}>{text(t, c.before)}</Box>
+              <Box component="del" sx={{ color: 'text.secondary' }}>
+                {text(t, c.before)}
+              </Box>
             )}
           </Box>
         </Fragment>

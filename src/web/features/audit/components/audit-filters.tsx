@@ -39,8 +39,27 @@ export function AuditFilters({ filters, set }: Props) {
     />
   );
   return (
-    <Box role="group" aria-label={t('audit.title')} sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '2fr 1.2fr 1fr 1fr auto' }, gap: 1.5, alignItems: 'center', mb: 2 }}>
-      <TextField select size="small" fullWidth id="audit-actor" label={t('audit.filters.user')} value={filters.actor ?? ''} onChange={(e) => set({ actor: e.target.value || undefined })} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+    <Box
+      role="group"
+      aria-label={t('audit.title')}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '2fr 1.2fr 1fr 1fr auto' },
+        gap: 1.5,
+        alignItems: 'center',
+        mb: 2,
+      }}
+    >
+      <TextField
+        select
+        size="small"
+        fullWidth
+        id="audit-actor"
+        label={t('audit.filters.user')}
+        value={filters.actor ?? ''}
+        onChange={(e) => set({ actor: e.target.value || undefined })}
+        sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
+      >
         <MenuItem value="">{t('audit.filters.any')}</MenuItem>
         {actorOptions.map((a) => (
           <MenuItem key={a} value={a}>
@@ -48,7 +67,16 @@ export function AuditFilters({ filters, set }: Props) {
           </MenuItem>
         ))}
       </TextField>
-      <TextField select size="small" fullWidth id="audit-entity" label={t('audit.filters.entity')} value={filters.entity ?? ''} onChange={(e) => set({ entity: e.target.value || undefined, entityId: undefined })} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+      <TextField
+        select
+        size="small"
+        fullWidth
+        id="audit-entity"
+        label={t('audit.filters.entity')}
+        value={filters.entity ?? ''}
+        onChange={(e) => set({ entity: e.target.value || undefined, entityId: undefined })}
+        sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
+      >
         <MenuItem value="">{t('audit.filters.any')}</MenuItem>
         {entities.map((e) => (
           <MenuItem key={e} value={e}>
@@ -59,7 +87,13 @@ export function AuditFilters({ filters, set }: Props) {
       {date('from')}
       {date('to')}
       {active && (
-        <Button size="small" color="inherit" startIcon={<FilterAltOffOutlined />} onClick={() => set({ actor: undefined, entity: undefined, entityId: undefined, from: undefined, to: undefined })} sx={{ justifySelf: 'start' }}>
+        <Button
+          size="small"
+          color="inherit"
+          startIcon={<FilterAltOffOutlined />}
+          onClick={() => set({ actor: undefined, entity: undefined, entityId: undefined, from: undefined, to: undefined })}
+          sx={{ justifySelf: 'start' }}
+        >
           {t('audit.filters.clear')}
         </Button>
       )}

@@ -80,22 +80,41 @@ export default function AuditPage() {
           {query.isPending && <Skeleton variant="rounded" height={120} />}
           {query.isError && <Alert severity="error">{errorMessage(t, query.error)}</Alert>}
           {query.isSuccess && items.length === 0 && <Typography color="text.secondary">{t('audit.empty')}</Typography>}
-          <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, opacity: query.isPlaceholderData ? 0.6 : 1 }} data-testid="audit-entries">
+          <Box
+            component="ol"
+            sx={{ listStyle: 'none', p: 0, m: 0, opacity: query.isPlaceholderData ? 0.6 : 1 }}
+            data-testid="audit-entries"
+          >
             {items.map((e, i) => {
               const path = recordPath(e);
               return (
                 <Fragment key={e.id}>
                   {i > 0 && <Divider component="li" aria-hidden sx={{ my: 1.5 }} />}
-                  <Box component="li" sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', md: 'minmax(220px, 1fr) 2fr' } }} data-testid="audit-entry">
+                  <Box
+                    component="li"
+                    sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', md: 'minmax(220px, 1fr) 2fr' } }}
+                    data-testid="audit-entry"
+                  >
                     <Box sx={{ minWidth: 0 }}>
                       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
-                        <Chip size="small" variant="outlined" color={e.action === 'delete' ? 'error' : e.action === 'create' ? 'success' : 'primary'} label={t(`audit.actions.${e.action}`, { defaultValue: e.action })} />
+                        <Chip
+                          size="small"
+                          variant="outlined"
+                          color={e.action === 'delete' ? 'error' : e.action === 'create' ? 'success' : 'primary'}
+                          label={t(`audit.actions.${e.action}`, { defaultValue: e.action })}
+                        />
                         <Typography variant="body2" sx={{ fontWeight: 500 }}>
                           {entityLabel(t, e.entity)}
                         </Typography>
                       </Box>
                       <Typography variant="body2" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
-                        <Link component="button" type="button" variant="body2" onClick={() => set({ actor: e.actorLabel })} aria-label={`${t('audit.filters.user')}: ${e.actorLabel}`}>
+                        <Link
+                          component="button"
+                          type="button"
+                          variant="body2"
+                          onClick={() => set({ actor: e.actorLabel })}
+                          aria-label={`${t('audit.filters.user')}: ${e.actorLabel}`}
+                        >
                           {e.actorLabel}
                         </Link>
                       </Typography>
@@ -103,7 +122,12 @@ export default function AuditPage() {
                         {formatDateTime(lang, e.at)}
                       </Typography>
                       <Box sx={{ display: 'flex', gap: 1.5, mt: 0.5, flexWrap: 'wrap' }}>
-                        <Link component="button" type="button" variant="caption" onClick={() => set({ entity: e.entity, entityId: e.entityId })}>
+                        <Link
+                          component="button"
+                          type="button"
+                          variant="caption"
+                          onClick={() => set({ entity: e.entity, entityId: e.entityId })}
+                        >
                           {t('audit.viewAll')}
                         </Link>
                         {path && (

@@ -49,7 +49,13 @@ export default function LoginPage() {
           </Alert>
         )}
         <FormTextField control={form.control} name="email" label="authScreens.email" type="email" autoComplete="username" autoFocus />
-        <FormTextField control={form.control} name="password" label="authScreens.password" type="password" autoComplete="current-password" />
+        <FormTextField
+          control={form.control}
+          name="password"
+          label="authScreens.password"
+          type="password"
+          autoComplete="current-password"
+        />
         <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
           <Link component={RouterLink} to="/forgot-password" underline="hover">
             {t('authScreens.forgotPasswordLink')}

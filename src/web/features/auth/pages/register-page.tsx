@@ -44,7 +44,14 @@ export default function RegisterPage() {
   if (setup.isError) {
     return (
       <BlankCard title="pages.register">
-        <Alert severity="error" action={<Button color="inherit" onClick={() => void setup.refetch()}>{t('app.retry')}</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void setup.refetch()}>
+              {t('app.retry')}
+            </Button>
+          }
+        >
           {errorMessage(t, setup.error)}
         </Alert>
       </BlankCard>

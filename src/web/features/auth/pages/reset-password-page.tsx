@@ -50,8 +50,22 @@ export default function ResetPasswordPage() {
     <BlankCard title="pages.resetPassword" subtitle="authScreens.resetSubtitle">
       <Stack component="form" noValidate spacing={2.5} onSubmit={onSubmit} aria-label={t('pages.resetPassword')}>
         {!token && <Alert severity="error">{t('auth.resetLinkInvalid')}</Alert>}
-        <FormTextField control={form.control} name="password" label="authScreens.newPassword" type="password" autoComplete="new-password" hint="authScreens.passwordHint" autoFocus />
-        <FormTextField control={form.control} name="confirmPassword" label="authScreens.confirmPassword" type="password" autoComplete="new-password" />
+        <FormTextField
+          control={form.control}
+          name="password"
+          label="authScreens.newPassword"
+          type="password"
+          autoComplete="new-password"
+          hint="authScreens.passwordHint"
+          autoFocus
+        />
+        <FormTextField
+          control={form.control}
+          name="confirmPassword"
+          label="authScreens.confirmPassword"
+          type="password"
+          autoComplete="new-password"
+        />
         <SubmitButton saving={form.formState.isSubmitting} label="authScreens.setNewPassword" size="large" fullWidth disabled={!token} />
         <Link component={RouterLink} to="/login" underline="hover" sx={{ alignSelf: 'center' }}>
           {t('authScreens.backToLogin')}

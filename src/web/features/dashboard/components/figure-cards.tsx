@@ -15,9 +15,19 @@ export function FigureCards({ d }: { d: Dashboard }) {
   const n = (v: number) => formatNumber(lang, v, 0);
   const days = DASHBOARD_DAYS;
   const cards = [
-    { id: 'requests', label: t('dashboard.cards.requests'), value: n(d.requests.total), detail: t('dashboard.cards.requestsDetail', { count: n(d.requests.windowTotal), days }) },
+    {
+      id: 'requests',
+      label: t('dashboard.cards.requests'),
+      value: n(d.requests.total),
+      detail: t('dashboard.cards.requestsDetail', { count: n(d.requests.windowTotal), days }),
+    },
     { id: 'products', label: t('dashboard.cards.products'), value: n(d.products), detail: '' },
-    { id: 'serials', label: t('dashboard.cards.serials'), value: n(d.serials.units), detail: t('dashboard.cards.serialsDetail', { ranges: n(d.serials.ranges) }) },
+    {
+      id: 'serials',
+      label: t('dashboard.cards.serials'),
+      value: n(d.serials.units),
+      detail: t('dashboard.cards.serialsDetail', { ranges: n(d.serials.ranges) }),
+    },
     {
       id: 'last-received',
       label: t('dashboard.cards.lastReceived'),
@@ -74,7 +84,12 @@ export function FigureCards({ d }: { d: Dashboard }) {
               variant="h4"
               component="p"
               data-testid={`dashboard-value-${c.id}`}
-              sx={{ fontWeight: 600, my: 0.5, fontSize: c.small ? { xs: '1.1rem', sm: '1.35rem' } : { xs: '1.6rem', sm: '2.125rem' }, overflowWrap: 'anywhere' }}
+              sx={{
+                fontWeight: 600,
+                my: 0.5,
+                fontSize: c.small ? { xs: '1.1rem', sm: '1.35rem' } : { xs: '1.6rem', sm: '2.125rem' },
+                overflowWrap: 'anywhere',
+              }}
             >
               {c.value}
             </Typography>

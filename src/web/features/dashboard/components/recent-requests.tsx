@@ -16,7 +16,12 @@ export function RecentRequests({ items }: { items: Dashboard['recentRequests'] }
   return (
     <List dense disablePadding data-testid="recent-requests">
       {items.map((r) => (
-        <ListItem key={r.id} divider disableGutters secondaryAction={<Chip size="small" color={COLORS[r.status]} label={t(`searches.statuses.${r.status}`)} />}>
+        <ListItem
+          key={r.id}
+          divider
+          disableGutters
+          secondaryAction={<Chip size="small" color={COLORS[r.status]} label={t(`searches.statuses.${r.status}`)} />}
+        >
           <ListItemText
             sx={{ pr: 12, m: 0 }}
             primary={r.email ?? t('dashboard.recent.erased')}

@@ -32,9 +32,21 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
   const total = days.reduce((s, d) => s + d.requests, 0);
   const notFound = days.reduce((s, d) => s + d.notFound, 0);
   return (
-    <svg width={width} height={height} role="img" aria-labelledby={titleId} data-testid="requests-chart" style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}>
+    <svg
+      width={width}
+      height={height}
+      role="img"
+      aria-labelledby={titleId}
+      data-testid="requests-chart"
+      style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}
+    >
       <title id={titleId}>
-        {t('dashboard.chart.describe', { from: shortDay(lang, days[0]!.day), to: shortDay(lang, days[days.length - 1]!.day), total: formatNumber(lang, total, 0), notFound: formatNumber(lang, notFound, 0) })}
+        {t('dashboard.chart.describe', {
+          from: shortDay(lang, days[0]!.day),
+          to: shortDay(lang, days[days.length - 1]!.day),
+          total: formatNumber(lang, total, 0),
+          notFound: formatNumber(lang, notFound, 0),
+        })}
       </title>
       {ticks.values.map((v) => (
         <g key={v}>
@@ -59,7 +71,13 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
       {days.map((d, i) =>
         // Every `every`-th day and the last, unless the last would crowd the one before it.
         (i % every === 0 && days.length - 1 - i >= every / 2) || i === days.length - 1 ? (
-          <text key={d.day} x={PAD.left + i * band + band / 2} y={height - 8} textAnchor={i === days.length - 1 ? 'end' : 'middle'} fill={muted}>
+          <text
+            key={d.day}
+            x={PAD.left + i * band + band / 2}
+            y={height - 8}
+            textAnchor={i === days.length - 1 ? 'end' : 'middle'}
+            fill={muted}
+          >
             {shortDay(lang, d.day)}
           </text>
         ) : null,

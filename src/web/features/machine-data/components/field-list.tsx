@@ -12,7 +12,16 @@ export interface FieldItem {
 
 export function FieldList({ items }: { items: FieldItem[] }) {
   return (
-    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' }, columnGap: 2, rowGap: 2 }}>
+    <Box
+      component="dl"
+      sx={{
+        m: 0,
+        display: 'grid',
+        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' },
+        columnGap: 2,
+        rowGap: 2,
+      }}
+    >
       {items.map((item) => (
         <Box key={item.label} sx={{ minWidth: 0 }}>
           <Typography component="dt" variant="body2" color="text.secondary">

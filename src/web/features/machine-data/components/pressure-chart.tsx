@@ -18,7 +18,6 @@ const BASELINE: Record<ChartText['baseline'], 'hanging' | 'central' | 'text-afte
   bottom: 'text-after-edge',
 };
 
-
 export interface PressureChartProps {
   samples: readonly Sample[];
   testPressure: number | null;
@@ -38,15 +37,22 @@ export function PressureChart({ samples, testPressure, holdingSeconds }: Pressur
 
   const chart = useMemo(
     () =>
-      buildChart({ samples, testPressure, holdingSeconds }, { x: 0, y: 0, width, height }, {
-        fontSize: 12,
-        labels: {
-          x: t('machineScreens.chart.timeAxis'),
-          y: t('machineScreens.chart.pressureAxis'),
-          reference: testPressure !== null ? t('machineScreens.chart.referenceLabel', { value: formatNumber(lang, testPressure), unit: mpa }) : undefined,
-          hold: holdingSeconds ? t('machineScreens.chart.holdLabel') : undefined,
+      buildChart(
+        { samples, testPressure, holdingSeconds },
+        { x: 0, y: 0, width, height },
+        {
+          fontSize: 12,
+          labels: {
+            x: t('machineScreens.chart.timeAxis'),
+            y: t('machineScreens.chart.pressureAxis'),
+            reference:
+              testPressure !== null
+                ? t('machineScreens.chart.referenceLabel', { value: formatNumber(lang, testPressure), unit: mpa })
+                : undefined,
+            hold: holdingSeconds ? t('machineScreens.chart.holdLabel') : undefined,
+          },
         },
-      }),
+      ),
     [samples, testPressure, holdingSeconds, width, height, t, lang, mpa],
   );
 
@@ -54,7 +60,11 @@ export function PressureChart({ samples, testPressure, holdingSeconds }: Pressur
     t('machineScreens.chart.describeSamples', { count: chart.sampleCount, formatted: formatNumber(lang, chart.sampleCount, 0) }),
     testPressure !== null ? t('machineScreens.chart.describeReference', { value: formatNumber(lang, testPressure), unit: mpa }) : '',
     chart.hold
-      ? t('machineScreens.chart.describeHold', { start: formatNumber(lang, chart.hold.start, 1), end: formatNumber(lang, chart.hold.end, 1), unit: sec })
+      ? t('machineScreens.chart.describeHold', {
+          start: formatNumber(lang, chart.hold.start, 1),
+          end: formatNumber(lang, chart.hold.end, 1),
+          unit: sec,
+        })
       : '',
   ]
     .filter(Boolean)
@@ -84,7 +94,14 @@ export function PressureChart({ samples, testPressure, holdingSeconds }: Pressur
         <title id={titleId}>{t('machineScreens.chart.title')}</title>
         <desc id={descId}>{describe}</desc>
         {chart.hold && (
-          <rect x={chart.hold.x} y={chart.hold.y} width={chart.hold.width} height={chart.hold.height} fill={alpha(theme.palette.info.main, 0.1)} data-testid="chart-hold" />
+          <rect
+            x={chart.hold.x}
+            y={chart.hold.y}
+            width={chart.hold.width}
+            height={chart.hold.height}
+            fill={alpha(theme.palette.info.main, 0.1)}
+            data-testid="chart-hold"
+          />
         )}
         <g stroke={theme.palette.divider} strokeWidth={1}>
           {chart.grid.map((l, i) => (
@@ -114,7 +131,15 @@ export function PressureChart({ samples, testPressure, holdingSeconds }: Pressur
           />
         )}
         {points && (
-          <polyline points={points} fill="none" stroke={curveColor} strokeWidth={1.75} strokeLinejoin="round" strokeLinecap="round" data-testid="chart-curve" />
+          <polyline
+            points={points}
+            fill="none"
+            stroke={curveColor}
+            strokeWidth={1.75}
+            strokeLinejoin="round"
+            strokeLinecap="round"
+            data-testid="chart-curve"
+          />
         )}
         {chart.curve.length === 1 && <circle cx={chart.curve[0]![0]} cy={chart.curve[0]![1]} r={3} fill={curveColor} />}
         {chart.texts.map((text, i) => (

@@ -21,7 +21,17 @@ import { RECORD_VERDICT_FILTERS, type RecordFilter } from '../api';
 
 type List = ListState<TestRecord, TestRecordSort, RecordFilter>;
 
-function SelectFilter({ list, name, label, options }: { list: List; name: RecordFilter; label: string; options: { value: string; label: string }[] }) {
+function SelectFilter({
+  list,
+  name,
+  label,
+  options,
+}: {
+  list: List;
+  name: RecordFilter;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
   const { t } = useTranslation();
   return (
     <TextField
@@ -79,7 +89,8 @@ function BenchFilter({ list }: { list: List }) {
   if (canList) {
     const options = (benches.data?.items ?? []).map((m) => ({ value: m.id, label: m.name }));
     // A bench from an old link that the options do not hold yet still shows as chosen.
-    if (benchId && !options.some((o) => o.value === benchId)) options.push({ value: benchId, label: t('machineScreens.list.benchUnknown') });
+    if (benchId && !options.some((o) => o.value === benchId))
+      options.push({ value: benchId, label: t('machineScreens.list.benchUnknown') });
     return <SelectFilter list={list} name="bench" label={t('machineScreens.fields.machine')} options={options} />;
   }
   if (!benchId) return null;
@@ -99,7 +110,10 @@ export function RecordFilters({ list }: { list: List }) {
       label={label}
       value={list.filters[name] ?? ''}
       onChange={(e) => list.setFilter(name, e.target.value || undefined)}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined } }}
+      slotProps={{
+        inputLabel: { shrink: true },
+        htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined },
+      }}
     />
   );
   return (
@@ -107,12 +121,33 @@ export function RecordFilters({ list }: { list: List }) {
     <Box
       role="group"
       aria-label={t('machineScreens.list.filters')}
-      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(160px, 1fr))' }, gap: 1.5, alignItems: 'center', width: '100%' }}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(160px, 1fr))' },
+        gap: 1.5,
+        alignItems: 'center',
+        width: '100%',
+      }}
     >
       <ProductFilter list={list} />
-      <SelectFilter list={list} name="result" label={t('machineScreens.fields.result')} options={TEST_RESULTS.map((v) => ({ value: v, label: t(`machineScreens.results.${v}`) }))} />
-      <SelectFilter list={list} name="verdict" label={t('standards.filter.verdict')} options={RECORD_VERDICT_FILTERS.map((v) => ({ value: v, label: t(`standards.verdicts.${v}`) }))} />
-      <SelectFilter list={list} name="type" label={t('machineScreens.fields.testType')} options={TEST_TYPES.map((v) => ({ value: v, label: t(`machineScreens.testTypes.${v}`) }))} />
+      <SelectFilter
+        list={list}
+        name="result"
+        label={t('machineScreens.fields.result')}
+        options={TEST_RESULTS.map((v) => ({ value: v, label: t(`machineScreens.results.${v}`) }))}
+      />
+      <SelectFilter
+        list={list}
+        name="verdict"
+        label={t('standards.filter.verdict')}
+        options={RECORD_VERDICT_FILTERS.map((v) => ({ value: v, label: t(`standards.verdicts.${v}`) }))}
+      />
+      <SelectFilter
+        list={list}
+        name="type"
+        label={t('machineScreens.fields.testType')}
+        options={TEST_TYPES.map((v) => ({ value: v, label: t(`machineScreens.testTypes.${v}`) }))}
+      />
       <BenchFilter list={list} />
       <SelectFilter
         list={list}
@@ -131,7 +166,18 @@ export function RecordFilters({ list }: { list: List }) {
           color="inherit"
           sx={{ justifySelf: 'start' }}
           startIcon={<FilterAltOffOutlined />}
-          onClick={() => list.setFilters({ product: undefined, result: undefined, verdict: undefined, type: undefined, bench: undefined, matched: undefined, from: undefined, to: undefined })}
+          onClick={() =>
+            list.setFilters({
+              product: undefined,
+              result: undefined,
+              verdict: undefined,
+              type: undefined,
+              bench: undefined,
+              matched: undefined,
+              from: undefined,
+              to: undefined,
+            })
+          }
         >
           {t('machineScreens.list.clearFilters')}
         </Button>

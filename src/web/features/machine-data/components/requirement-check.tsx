@@ -45,7 +45,18 @@ const LEAKAGE_REASONS: ReasonCode[] = ['leakage-high', 'leakage-unit'];
 function Status({ ok }: { ok: boolean }) {
   const { t } = useTranslation();
   return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap', fontWeight: ok ? 400 : 600, color: ok ? 'success.main' : 'error.main' }} data-status={ok ? 'ok' : 'not-met'}>
+    <Box
+      component="span"
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 0.5,
+        whiteSpace: 'nowrap',
+        fontWeight: ok ? 400 : 600,
+        color: ok ? 'success.main' : 'error.main',
+      }}
+      data-status={ok ? 'ok' : 'not-met'}
+    >
       {ok ? <CheckCircleOutline fontSize="small" /> : <CancelOutlined fontSize="small" />}
       {t(ok ? 'standards.check.ok' : 'standards.check.notMet')}
     </Box>
@@ -134,7 +145,12 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
 
   return (
     <Card data-testid="requirement-check">
-      {header(t('standards.standardEdition', { name: req.standardName, edition: i18n.language === 'zh' ? STANDARDS[req.standard].editionZh : req.edition }))}
+      {header(
+        t('standards.standardEdition', {
+          name: req.standardName,
+          edition: i18n.language === 'zh' ? STANDARDS[req.standard].editionZh : req.edition,
+        }),
+      )}
       <CardContent sx={{ pt: 0 }}>
         <Stack spacing={2}>
           {a.disagreement && (
@@ -143,18 +159,40 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
             </Alert>
           )}
           {phone ? (
-            <Box component="ul" aria-label={t('standards.check.tableLabel')} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
+            <Box
+              component="ul"
+              aria-label={t('standards.check.tableLabel')}
+              sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}
+            >
               {lines.map((l) => (
-                <Box component="li" key={l.id} data-testid={`check-${l.id}`} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+                <Box
+                  component="li"
+                  key={l.id}
+                  data-testid={`check-${l.id}`}
+                  sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
+                >
                   <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, mb: 0.5 }}>
-                    <Typography variant="subtitle2" component="h3">{l.label}</Typography>
+                    <Typography variant="subtitle2" component="h3">
+                      {l.label}
+                    </Typography>
                     <Status ok={l.ok} />
                   </Box>
-                  <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25 }}>
-                    <Typography component="dt" variant="body2" color="text.secondary">{t('standards.check.required')}</Typography>
-                    <Typography component="dd" variant="body2" sx={{ m: 0 }}>{l.required}</Typography>
-                    <Typography component="dt" variant="body2" color="text.secondary">{t('standards.check.measured')}</Typography>
-                    <Typography component="dd" variant="body2" sx={{ m: 0 }}>{l.measured}</Typography>
+                  <Box
+                    component="dl"
+                    sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25 }}
+                  >
+                    <Typography component="dt" variant="body2" color="text.secondary">
+                      {t('standards.check.required')}
+                    </Typography>
+                    <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+                      {l.required}
+                    </Typography>
+                    <Typography component="dt" variant="body2" color="text.secondary">
+                      {t('standards.check.measured')}
+                    </Typography>
+                    <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+                      {l.measured}
+                    </Typography>
                   </Box>
                 </Box>
               ))}
@@ -165,17 +203,23 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
                 <TableHead>
                   <TableRow>
                     {(['item', 'required', 'measured', 'status'] as const).map((k) => (
-                      <TableCell key={k} sx={{ fontWeight: 600 }}>{t(`standards.check.${k}`)}</TableCell>
+                      <TableCell key={k} sx={{ fontWeight: 600 }}>
+                        {t(`standards.check.${k}`)}
+                      </TableCell>
                     ))}
                   </TableRow>
                 </TableHead>
                 <TableBody>
                   {lines.map((l) => (
                     <TableRow key={l.id} data-testid={`check-${l.id}`}>
-                      <TableCell component="th" scope="row">{l.label}</TableCell>
+                      <TableCell component="th" scope="row">
+                        {l.label}
+                      </TableCell>
                       <TableCell>{l.required}</TableCell>
                       <TableCell>{l.measured}</TableCell>
-                      <TableCell><Status ok={l.ok} /></TableCell>
+                      <TableCell>
+                        <Status ok={l.ok} />
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
@@ -184,7 +228,9 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
           )}
           {a.reasons.length > 0 && (
             <Box>
-              <Typography variant="subtitle2" component="h3">{t('standards.check.reasons')}</Typography>
+              <Typography variant="subtitle2" component="h3">
+                {t('standards.check.reasons')}
+              </Typography>
               <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 3 }} data-testid="requirement-reasons">
                 {a.reasons.map((r) => (
                   <Typography component="li" variant="body2" key={r}>

@@ -15,7 +15,9 @@ export function ScreenHeader({ title, children }: { title: string; children?: Re
   const { t } = useTranslation();
   const backTo = useBackTo();
   return (
-    <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
+    <Box
+      sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}
+    >
       <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
         {title}
       </Typography>

@@ -33,10 +33,22 @@ export function VerdictChip({ assessment }: { assessment: Pick<Assessment, 'verd
       />
     );
   }
-  if (assessment.verdict === 'conforms') return <Chip size="small" color="success" variant="outlined" label={label} data-testid="verdict-chip" data-verdict="conforms" />;
+  if (assessment.verdict === 'conforms')
+    return <Chip size="small" color="success" variant="outlined" label={label} data-testid="verdict-chip" data-verdict="conforms" />;
   if (assessment.verdict === 'nonconforming') {
     // The same fixed dark red as the fail chip: the dark theme's lighter error colour fails contrast under white.
-    return <Chip size="small" label={label} data-testid="verdict-chip" data-verdict="nonconforming" sx={{ bgcolor: '#c62828', color: '#fff' }} />;
+    return (
+      <Chip size="small" label={label} data-testid="verdict-chip" data-verdict="nonconforming" sx={{ bgcolor: '#c62828', color: '#fff' }} />
+    );
   }
-  return <Chip size="small" variant="outlined" label={label} data-testid="verdict-chip" data-verdict="not-assessed" sx={{ color: 'text.secondary' }} />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      label={label}
+      data-testid="verdict-chip"
+      data-verdict="not-assessed"
+      sx={{ color: 'text.secondary' }}
+    />
+  );
 }

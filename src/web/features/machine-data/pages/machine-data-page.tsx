@@ -62,7 +62,14 @@ export default function MachineDataPage() {
       id: 'product',
       label: 'machineScreens.fields.product',
       card: 'key',
-      render: (r) => (r.productName ? <Typography variant="body2" sx={{ minWidth: 120 }}>{r.productName}</Typography> : <UnmatchedChip />),
+      render: (r) =>
+        r.productName ? (
+          <Typography variant="body2" sx={{ minWidth: 120 }}>
+            {r.productName}
+          </Typography>
+        ) : (
+          <UnmatchedChip />
+        ),
     },
     { id: 'testType', label: 'machineScreens.fields.testType', sortable: true, card: 'key', render: (r) => testTypeLabel(t, r.testType) },
     {
@@ -103,7 +110,13 @@ export default function MachineDataPage() {
       card: 'actions',
       render: (r) => (
         <Tooltip title={t('machineScreens.list.open')}>
-          <IconButton component={RouterLink} to={recordPath(r)} state={state} size="small" aria-label={t('machineScreens.list.openRecord', { recordId: r.recordId })}>
+          <IconButton
+            component={RouterLink}
+            to={recordPath(r)}
+            state={state}
+            size="small"
+            aria-label={t('machineScreens.list.openRecord', { recordId: r.recordId })}
+          >
             <OpenInNew fontSize="small" />
           </IconButton>
         </Tooltip>

@@ -33,7 +33,11 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
   return (
     <Stack spacing={3}>
       <Card>
-        <CardHeader title={t('machineScreens.record.test')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} action={<ResultChip result={record.result} />} />
+        <CardHeader
+          title={t('machineScreens.record.test')}
+          slotProps={{ title: { component: 'h2', variant: 'h6' } }}
+          action={<ResultChip result={record.result} />}
+        />
         <CardContent sx={{ pt: 0 }}>
           <FieldList
             items={[
@@ -53,7 +57,11 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
       </Card>
       <RequirementCheck record={record} />
       <Card>
-        <CardHeader title={t('machineScreens.chart.title')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} subheader={t('machineScreens.chart.samples', { formatted: formatNumber(lang, record.samples.length, 0) })} />
+        <CardHeader
+          title={t('machineScreens.chart.title')}
+          slotProps={{ title: { component: 'h2', variant: 'h6' } }}
+          subheader={t('machineScreens.chart.samples', { formatted: formatNumber(lang, record.samples.length, 0) })}
+        />
         <CardContent sx={{ pt: 0 }}>
           <PressureChart samples={record.samples} testPressure={record.testPressure} holdingSeconds={record.holdingSeconds} />
         </CardContent>
@@ -101,9 +109,17 @@ export default function RecordPage() {
   const location = useLocation();
   return (
     <>
-      <ScreenHeader title={query.data ? t('machineScreens.record.heading', { recordId: query.data.recordId }) : t('machineScreens.record.title')}>
+      <ScreenHeader
+        title={query.data ? t('machineScreens.record.heading', { recordId: query.data.recordId }) : t('machineScreens.record.title')}
+      >
         {query.data && (
-          <Button component={RouterLink} to={unitHistoryPath(query.data.serial)} state={backState(location)} startIcon={<HistoryOutlined />} variant="outlined">
+          <Button
+            component={RouterLink}
+            to={unitHistoryPath(query.data.serial)}
+            state={backState(location)}
+            startIcon={<HistoryOutlined />}
+            variant="outlined"
+          >
             {t('machineScreens.units.title')}
           </Button>
         )}

@@ -50,7 +50,12 @@ function RecordLink({ record, children }: { record: TestRecord; children: ReactN
   const { t } = useTranslation();
   const location = useLocation();
   return (
-    <Link component={RouterLink} to={`/machine-data/${record.id}`} state={backState(location)} aria-label={t('machineScreens.list.openRecord', { recordId: record.recordId })}>
+    <Link
+      component={RouterLink}
+      to={`/machine-data/${record.id}`}
+      state={backState(location)}
+      aria-label={t('machineScreens.list.openRecord', { recordId: record.recordId })}
+    >
       {children}
     </Link>
   );
@@ -103,8 +108,23 @@ function Tests({ history }: { history: UnitHistory }) {
       <Table size="small" aria-label={t('machineScreens.units.tests')}>
         <TableHead>
           <TableRow>
-            {['testedAt', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'leakageValue', 'result', 'verdict', 'machine', 'recordId'].map((k) => (
-              <TableCell key={k} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} align={k === 'testPressure' || k === 'holdingSeconds' ? 'right' : undefined}>
+            {[
+              'testedAt',
+              'testType',
+              'medium',
+              'testPressure',
+              'holdingSeconds',
+              'leakageValue',
+              'result',
+              'verdict',
+              'machine',
+              'recordId',
+            ].map((k) => (
+              <TableCell
+                key={k}
+                sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+                align={k === 'testPressure' || k === 'holdingSeconds' ? 'right' : undefined}
+              >
                 {k === 'verdict' ? t('standards.filter.verdict') : f(k)}
               </TableCell>
             ))}
@@ -121,10 +141,18 @@ function Tests({ history }: { history: UnitHistory }) {
               <TableCell align="right">{formatNumber(lang, r.testPressure)}</TableCell>
               <TableCell align="right">{formatNumber(lang, r.holdingSeconds, 0)}</TableCell>
               <TableCell>{leakage(lang, r)}</TableCell>
-              <TableCell><ResultChip result={r.result} /></TableCell>
-              <TableCell><VerdictChip assessment={r.assessment} /></TableCell>
+              <TableCell>
+                <ResultChip result={r.result} />
+              </TableCell>
+              <TableCell>
+                <VerdictChip assessment={r.assessment} />
+              </TableCell>
               <TableCell>{originLabel(t, r)}</TableCell>
-              <TableCell><Box component="span" sx={MONO}>{r.recordId}</Box></TableCell>
+              <TableCell>
+                <Box component="span" sx={MONO}>
+                  {r.recordId}
+                </Box>
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -144,7 +172,14 @@ function UnitDetail({ history }: { history: UnitHistory }) {
         <CardContent sx={{ pt: 0 }}>
           <FieldList
             items={[
-              { label: f('serial'), value: <Box component="span" sx={MONO}>{history.serial}</Box> },
+              {
+                label: f('serial'),
+                value: (
+                  <Box component="span" sx={MONO}>
+                    {history.serial}
+                  </Box>
+                ),
+              },
               {
                 label: f('product'),
                 value: history.product ? (
@@ -179,7 +214,11 @@ function UnitDetail({ history }: { history: UnitHistory }) {
         </CardContent>
       </Card>
       <Card>
-        <CardHeader title={t('machineScreens.units.tests')} subheader={t('machineScreens.units.newestFirst')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+        <CardHeader
+          title={t('machineScreens.units.tests')}
+          subheader={t('machineScreens.units.newestFirst')}
+          slotProps={{ title: { component: 'h2', variant: 'h6' } }}
+        />
         <CardContent sx={{ pt: 0 }}>
           <Tests history={history} />
         </CardContent>

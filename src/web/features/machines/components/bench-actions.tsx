@@ -35,7 +35,9 @@ export function BenchActions({ machine, onAction }: { machine: Machine; onAction
       </IconButton>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         <MenuItem onClick={() => pick('rename')}>
-          <ListItemIcon><EditOutlined fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <EditOutlined fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('machineScreens.benches.rename')}</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => pick('toggle')}>
@@ -43,11 +45,15 @@ export function BenchActions({ machine, onAction }: { machine: Machine; onAction
           <ListItemText>{t(machine.disabled ? 'machineScreens.benches.enable' : 'machineScreens.benches.disable')}</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => pick('rotate')}>
-          <ListItemIcon><KeyOutlined fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <KeyOutlined fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('machineScreens.benches.rotate')}</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => pick('delete')} sx={{ color: 'error.main' }}>
-          <ListItemIcon sx={{ color: 'inherit' }}><DeleteOutline fontSize="small" /></ListItemIcon>
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <DeleteOutline fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('app.delete')}</ListItemText>
         </MenuItem>
       </Menu>

@@ -60,9 +60,16 @@ export function KeyDialog({ issued, onClose }: { issued: MachineWithKey | null; 
               fullWidth
               inputRef={input}
               onFocus={(e) => e.target.select()}
-              helperText={copied === 'yes' ? t('machineScreens.key.copied') : copied === 'failed' ? t('machineScreens.key.copyFailed') : ' '}
+              helperText={
+                copied === 'yes' ? t('machineScreens.key.copied') : copied === 'failed' ? t('machineScreens.key.copyFailed') : ' '
+              }
               slotProps={{
-                htmlInput: { readOnly: true, spellCheck: false, 'data-testid': 'machine-key', style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } },
+                htmlInput: {
+                  readOnly: true,
+                  spellCheck: false,
+                  'data-testid': 'machine-key',
+                  style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 },
+                },
                 formHelperText: { role: 'status' },
               }}
             />

@@ -44,7 +44,14 @@ export function NameDialog({
         <DialogTitle id="bench-name-title">{title}</DialogTitle>
         <DialogContent>
           {text && <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>}
-          <FormTextField control={form.control} name="name" label="machineScreens.benches.name" autoFocus autoComplete="off" sx={{ mt: 1 }} />
+          <FormTextField
+            control={form.control}
+            name="name"
+            label="machineScreens.benches.name"
+            autoFocus
+            autoComplete="off"
+            sx={{ mt: 1 }}
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{t('app.cancel')}</Button>

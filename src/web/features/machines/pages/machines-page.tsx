@@ -45,29 +45,63 @@ export default function MachinesPage() {
     update.mutate(
       { id: machine.id, disabled: !machine.disabled },
       {
-        onSuccess: () => notifySuccess(machine.disabled ? 'machineScreens.benches.enabledDone' : 'machineScreens.benches.disabledDone', { name: machine.name }),
+        onSuccess: () =>
+          notifySuccess(machine.disabled ? 'machineScreens.benches.enabledDone' : 'machineScreens.benches.disabledDone', {
+            name: machine.name,
+          }),
         onError: notifyError,
       },
     );
   };
 
   const columns: Column<Machine>[] = [
-    { id: 'name', label: 'machineScreens.benches.name', sortable: true, render: (m) => <Typography variant="body2" sx={{ fontWeight: 500 }}>{m.name}</Typography> },
-    { id: 'keyPrefix', label: 'machineScreens.benches.keyPrefix', card: 'key', render: (m) => <Box component="span" sx={mono}>{`${m.keyPrefix}…`}</Box> },
+    {
+      id: 'name',
+      label: 'machineScreens.benches.name',
+      sortable: true,
+      render: (m) => (
+        <Typography variant="body2" sx={{ fontWeight: 500 }}>
+          {m.name}
+        </Typography>
+      ),
+    },
+    {
+      id: 'keyPrefix',
+      label: 'machineScreens.benches.keyPrefix',
+      card: 'key',
+      render: (m) => <Box component="span" sx={mono}>{`${m.keyPrefix}…`}</Box>,
+    },
     {
       id: 'status',
       label: 'machineScreens.benches.status',
       card: 'key',
-      render: (m) => <Chip size="small" color={m.disabled ? 'default' : 'success'} label={t(m.disabled ? 'machineScreens.benches.disabled' : 'machineScreens.benches.active')} />,
+      render: (m) => (
+        <Chip
+          size="small"
+          color={m.disabled ? 'default' : 'success'}
+          label={t(m.disabled ? 'machineScreens.benches.disabled' : 'machineScreens.benches.active')}
+        />
+      ),
     },
     {
       id: 'lastUsedAt',
       label: 'machineScreens.benches.lastUsed',
       sortable: true,
       card: 'key',
-      render: (m) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{m.lastUsedAt ? formatDateTime(lang, m.lastUsedAt) : t('machineScreens.benches.never')}</Box>,
+      render: (m) => (
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {m.lastUsedAt ? formatDateTime(lang, m.lastUsedAt) : t('machineScreens.benches.never')}
+        </Box>
+      ),
     },
-    { id: 'recordCount', label: 'machineScreens.benches.records', sortable: true, align: 'right', card: 'key', render: (m) => formatNumber(lang, m.recordCount, 0) },
+    {
+      id: 'recordCount',
+      label: 'machineScreens.benches.records',
+      sortable: true,
+      align: 'right',
+      card: 'key',
+      render: (m) => formatNumber(lang, m.recordCount, 0),
+    },
     { id: 'actions', label: 'app.actions', align: 'right', render: (m) => <BenchActions machine={m} onAction={onAction} /> },
   ];
 

@@ -39,10 +39,22 @@ export default function AccessControlPage() {
               <TableBody>
                 {ability.rules.map((rule, i) => (
                   <TableRow key={i}>
-                    <TableCell>{list(rule.action).map((a) => t(`app.aclActions.${a}`, { defaultValue: a })).join(', ')}</TableCell>
-                    <TableCell>{list(rule.subject).map((s) => t(`app.aclSubjects.${s}`, { defaultValue: s })).join(', ')}</TableCell>
                     <TableCell>
-                      <Chip size="small" color={rule.inverted ? 'default' : 'success'} label={t(rule.inverted ? 'app.cannot' : 'app.can')} />
+                      {list(rule.action)
+                        .map((a) => t(`app.aclActions.${a}`, { defaultValue: a }))
+                        .join(', ')}
+                    </TableCell>
+                    <TableCell>
+                      {list(rule.subject)
+                        .map((s) => t(`app.aclSubjects.${s}`, { defaultValue: s }))
+                        .join(', ')}
+                    </TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        color={rule.inverted ? 'default' : 'success'}
+                        label={t(rule.inverted ? 'app.cannot' : 'app.can')}
+                      />
                     </TableCell>
                   </TableRow>
                 ))}

@@ -26,8 +26,10 @@ export function productValue(t: TFunction, language: string, field: string, valu
   if (CHOICES[field] && typeof value === 'string') return t(`${CHOICES[field]}.${value}`, { defaultValue: value });
   if (field === 'testStandard' && typeof value === 'string') return standardName(value as Parameters<typeof standardName>[0]);
   if (field === 'nominalSize' && typeof value === 'number') return sizeText(value);
-  if ((PRESSURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number') return withUnit(language, value, t('products.units.mpa'));
-  if ((TEMPERATURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number') return withUnit(language, value, t('products.units.celsius'));
+  if ((PRESSURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number')
+    return withUnit(language, value, t('products.units.mpa'));
+  if ((TEMPERATURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number')
+    return withUnit(language, value, t('products.units.celsius'));
   if (typeof value === 'number') return formatNumber(language, value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -9,7 +9,15 @@ import InputAdornment from '@mui/material/InputAdornment';
 import { useEffect, useMemo } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FLUIDS, PRESSURE_CLASSES, PRODUCT_FIELDS, productInput, type Product, type ProductInput, type ProductValues } from '../../../../shared/contract/products';
+import {
+  FLUIDS,
+  PRESSURE_CLASSES,
+  PRODUCT_FIELDS,
+  productInput,
+  type Product,
+  type ProductInput,
+  type ProductValues,
+} from '../../../../shared/contract/products';
 import { STANDARDS } from '../../../../shared/standards/requirement';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../../../../shared/standards/types';
@@ -23,7 +31,10 @@ const VALVE_TYPE_OPTIONS = [NOT_STATED, ...VALVE_TYPES.map((v) => ({ value: v, l
 const SEAT_TYPE_OPTIONS = [NOT_STATED, ...SEAT_TYPES.map((v) => ({ value: v, label: `standards.seatTypes.${v}` }))];
 const LEAKAGE_RATE_OPTIONS = [NOT_STATED, ...LEAKAGE_RATES.map((v) => ({ value: v, label: `standards.leakageRates.${v}` }))];
 // Standard names are proper names, the same in every language (t() returns an unknown key as it is).
-const STANDARD_OPTIONS = [{ value: '', label: 'standards.none' }, ...TEST_STANDARD_IDS.map((id) => ({ value: id, label: STANDARDS[id].name }))];
+const STANDARD_OPTIONS = [
+  { value: '', label: 'standards.none' },
+  ...TEST_STANDARD_IDS.map((id) => ({ value: id, label: STANDARDS[id].name })),
+];
 
 type FormValues = ProductFormValues;
 
@@ -79,7 +90,10 @@ export function ProductForm({
   const form = useForm<FormValues, unknown, ProductValues>({ resolver, defaultValues: productFormValues(product) });
   const decimal = { inputMode: 'decimal' as const };
   const mpa = { htmlInput: decimal, input: { endAdornment: <InputAdornment position="end">{t('products.units.mpa')}</InputAdornment> } };
-  const celsius = { htmlInput: decimal, input: { endAdornment: <InputAdornment position="end">{t('products.units.celsius')}</InputAdornment> } };
+  const celsius = {
+    htmlInput: decimal,
+    input: { endAdornment: <InputAdornment position="end">{t('products.units.celsius')}</InputAdornment> },
+  };
 
   const c = form.control;
   const values = useWatch({ control: c }) as FormValues;
@@ -121,7 +135,13 @@ export function ProductForm({
         </Grid>
       ))}
       <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-        <FormSelectField control={c} name="valveType" label="products.fields.valveType" options={VALVE_TYPE_OPTIONS} required={!!judged.testStandard} />
+        <FormSelectField
+          control={c}
+          name="valveType"
+          label="products.fields.valveType"
+          options={VALVE_TYPE_OPTIONS}
+          required={!!judged.testStandard}
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 4 }}>
         <FormTextField
@@ -159,7 +179,13 @@ export function ProductForm({
         </datalist>
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-        <FormSelectField control={c} name="seatType" label="products.fields.seatType" options={SEAT_TYPE_OPTIONS} required={!!judged.testStandard} />
+        <FormSelectField
+          control={c}
+          name="seatType"
+          label="products.fields.seatType"
+          options={SEAT_TYPE_OPTIONS}
+          required={!!judged.testStandard}
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 4 }}>
         <FormSelectField
@@ -173,7 +199,14 @@ export function ProductForm({
       </Grid>
       {usesLeakageRate && (
         <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-          <FormSelectField control={c} name="leakageRate" label="products.fields.leakageRate" options={LEAKAGE_RATE_OPTIONS} hint="products.leakageRateHint" required />
+          <FormSelectField
+            control={c}
+            name="leakageRate"
+            label="products.fields.leakageRate"
+            options={LEAKAGE_RATE_OPTIONS}
+            hint="products.leakageRateHint"
+            required
+          />
         </Grid>
       )}
       <Grid size={12}>

@@ -77,11 +77,19 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
   });
   const base = deriveRequirement(product, rated[0] ?? null);
   if (!base) return null;
-  const standard = t('standards.standardEdition', { name: base.standard.name, edition: i18n.language === 'zh' ? base.standard.editionZh : base.standard.edition });
-  const pressureLabel = (col: Column) => (col.material ? t('standards.requirement.pressureFor', { material: t(`standards.materialShort.${col.material}`) }) : t('standards.requirement.pressure'));
-  const ratedLabel = (col: Column) => (col.rated === null ? null : t('standards.requirement.ratedAt', { value: formatPressure(lang, col.rated) }));
+  const standard = t('standards.standardEdition', {
+    name: base.standard.name,
+    edition: i18n.language === 'zh' ? base.standard.editionZh : base.standard.edition,
+  });
+  const pressureLabel = (col: Column) =>
+    col.material
+      ? t('standards.requirement.pressureFor', { material: t(`standards.materialShort.${col.material}`) })
+      : t('standards.requirement.pressure');
+  const ratedLabel = (col: Column) =>
+    col.rated === null ? null : t('standards.requirement.ratedAt', { value: formatPressure(lang, col.rated) });
   const testLabel = (test: TestRequirement) => t(`machineScreens.testTypes.${test.testType}`);
-  const requiredLabel = (test: TestRequirement) => t(test.required ? 'standards.requirement.requiredYes' : 'standards.requirement.requiredNo');
+  const requiredLabel = (test: TestRequirement) =>
+    t(test.required ? 'standards.requirement.requiredYes' : 'standards.requirement.requiredNo');
   const pressureOf = (col: Column, i: number) => {
     const test = col.tests[i];
     return test ? pressureRequirementText(t, lang, test) : '—';
@@ -99,18 +107,33 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
         </Alert>
       )}
       {phone ? (
-        <Box component="ul" aria-label={t('standards.requirement.tableLabel')} sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1.5 }}>
+        <Box
+          component="ul"
+          aria-label={t('standards.requirement.tableLabel')}
+          sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1.5 }}
+        >
           {base.tests.map((test, i) => (
-            <Box component="li" key={test.testType} data-testid={`requirement-${test.testType}`} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+            <Box
+              component="li"
+              key={test.testType}
+              data-testid={`requirement-${test.testType}`}
+              sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
+            >
               <Typography variant="subtitle2" component="h3">
                 {testLabel(test)} · {requiredLabel(test)}
               </Typography>
-              <Box component="dl" sx={{ m: 0, mt: 0.5, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25 }}>
+              <Box
+                component="dl"
+                sx={{ m: 0, mt: 0.5, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25 }}
+              >
                 {columns.map((col) => (
                   <Line key={col.material ?? 'none'} label={pressureLabel(col)} value={pressureOf(col, i)} />
                 ))}
                 <Line label={t('standards.requirement.hold')} value={holdText(t, lang, test.holdMin)} />
-                <Line label={t('standards.requirement.leakage')} value={leakageRequirementText(t, lang, test.leakage.kind, test.leakage.max)} />
+                <Line
+                  label={t('standards.requirement.leakage')}
+                  value={leakageRequirementText(t, lang, test.leakage.kind, test.leakage.max)}
+                />
               </Box>
             </Box>
           ))}
@@ -139,10 +162,14 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
             <TableBody>
               {base.tests.map((test, i) => (
                 <TableRow key={test.testType} data-testid={`requirement-${test.testType}`}>
-                  <TableCell component="th" scope="row">{testLabel(test)}</TableCell>
+                  <TableCell component="th" scope="row">
+                    {testLabel(test)}
+                  </TableCell>
                   <TableCell>{requiredLabel(test)}</TableCell>
                   {columns.map((col) => (
-                    <TableCell key={col.material ?? 'none'} sx={{ whiteSpace: 'nowrap' }}>{pressureOf(col, i)}</TableCell>
+                    <TableCell key={col.material ?? 'none'} sx={{ whiteSpace: 'nowrap' }}>
+                      {pressureOf(col, i)}
+                    </TableCell>
                   ))}
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{holdText(t, lang, test.holdMin)}</TableCell>
                   <TableCell>{leakageRequirementText(t, lang, test.leakage.kind, test.leakage.max)}</TableCell>

@@ -28,7 +28,13 @@ const FILTERS = [{ url: 'fluid', parse: (v: string) => ((FLUIDS as readonly stri
 export default function ProductsPage() {
   const { t, i18n } = useTranslation();
   const ability = useAppAbility();
-  const list = useList<Product, ProductSort, 'fluid'>({ key: productKeys.lists(), path: '/products', sorts: PRODUCT_SORTS, defaultSort: 'name', filters: FILTERS });
+  const list = useList<Product, ProductSort, 'fluid'>({
+    key: productKeys.lists(),
+    path: '/products',
+    sorts: PRODUCT_SORTS,
+    defaultSort: 'name',
+    filters: FILTERS,
+  });
   const remove = useDeleteProduct();
   const actions = useRecordActions<Product>({
     ns: 'products',
@@ -42,7 +48,11 @@ export default function ProductsPage() {
   const columns = useMemo<Column<Product>[]>(() => {
     const mpa = t('products.units.mpa');
     const celsius = t('products.units.celsius');
-    const unit = (text: string) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{text}</Box>;
+    const unit = (text: string) => (
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {text}
+      </Box>
+    );
     return [
       {
         id: 'name',
@@ -54,14 +64,26 @@ export default function ProductsPage() {
           return (
             <Box sx={{ minWidth: 140 }}>
               {canEdit ? (
-                <Typography component={RouterLink} to={`/edit-product/${p.id}`} variant="body2" sx={{ fontWeight: 500, color: 'text.primary', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}>
+                <Typography
+                  component={RouterLink}
+                  to={`/edit-product/${p.id}`}
+                  variant="body2"
+                  sx={{ fontWeight: 500, color: 'text.primary', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}
+                >
                   {p.name}
                 </Typography>
               ) : (
-                <Typography variant="body2" sx={{ fontWeight: 500 }}>{p.name}</Typography>
+                <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                  {p.name}
+                </Typography>
               )}
               {details && (
-                <Typography variant="caption" color="text.secondary" component="div" title={`${t('products.fields.connection')} · ${t('products.fields.application')} · ${t('products.fields.applicationMedium')}`}>
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  component="div"
+                  title={`${t('products.fields.connection')} · ${t('products.fields.application')} · ${t('products.fields.applicationMedium')}`}
+                >
                   {details}
                 </Typography>
               )}
@@ -69,7 +91,13 @@ export default function ProductsPage() {
           );
         },
       },
-      { id: 'fluid', label: 'products.list.columns.fluid', sortable: true, card: 'key', render: (p) => <Chip size="small" variant="outlined" label={t(`products.fluids.${p.fluid}`)} /> },
+      {
+        id: 'fluid',
+        label: 'products.list.columns.fluid',
+        sortable: true,
+        card: 'key',
+        render: (p) => <Chip size="small" variant="outlined" label={t(`products.fluids.${p.fluid}`)} />,
+      },
       ...PRESSURE_FIELDS.map((f): Column<Product> => ({
         id: f,
         label: `products.fields.${f}`,
@@ -96,31 +124,59 @@ export default function ProductsPage() {
         card: 'key',
         render: (p) => (
           <Box data-testid="product-standard">
-            <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>{p.testStandard ? standardName(p.testStandard) : '—'}</Typography>
+            <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+              {p.testStandard ? standardName(p.testStandard) : '—'}
+            </Typography>
             {p.nominalSize !== null && (
               // DN and NPS may break onto two lines: the column stays narrow enough for twelve at 1440 px.
               <Typography variant="caption" color="text.secondary" component="div">
-                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>DN {p.nominalSize}</Box> <Box component="span" sx={{ whiteSpace: 'nowrap' }}>({npsLabel(p.nominalSize)})</Box>
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  DN {p.nominalSize}
+                </Box>{' '}
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  ({npsLabel(p.nominalSize)})
+                </Box>
               </Typography>
             )}
           </Box>
         ),
         cardRender: (p) =>
           p.testStandard || p.nominalSize !== null
-            ? [p.testStandard ? standardName(p.testStandard) : null, p.nominalSize !== null ? sizeText(p.nominalSize) : null].filter(Boolean).join(' · ')
+            ? [p.testStandard ? standardName(p.testStandard) : null, p.nominalSize !== null ? sizeText(p.nominalSize) : null]
+                .filter(Boolean)
+                .join(' · ')
             : null,
       },
-      { id: 'rangeCount', label: 'products.fields.rangeCount', sortable: true, align: 'right', card: 'key', render: (p) => formatNumber(lang, p.rangeCount) },
+      {
+        id: 'rangeCount',
+        label: 'products.fields.rangeCount',
+        sortable: true,
+        align: 'right',
+        card: 'key',
+        render: (p) => formatNumber(lang, p.rangeCount),
+      },
       ...actions.columns,
     ];
   }, [t, lang, canEdit, actions.columns]);
 
   return (
-    <ListView list={list} columns={columns} ns="products" title="pages.products"
+    <ListView
+      list={list}
+      columns={columns}
+      ns="products"
+      title="pages.products"
       add={ability.can('create', 'Product') ? { to: '/add-product', label: 'pages.addProduct' } : undefined}
       sx={DENSE}
       filters={
-        <TextField select size="small" label={t('products.list.fluidFilter')} value={list.filters.fluid ?? ''} onChange={(e) => list.setFilter('fluid', e.target.value)} sx={{ minWidth: 160 }} id="fluid-filter">
+        <TextField
+          select
+          size="small"
+          label={t('products.list.fluidFilter')}
+          value={list.filters.fluid ?? ''}
+          onChange={(e) => list.setFilter('fluid', e.target.value)}
+          sx={{ minWidth: 160 }}
+          id="fluid-filter"
+        >
           <MenuItem value="">{t('products.list.allFluids')}</MenuItem>
           {FLUIDS.map((f: Fluid) => (
             <MenuItem key={f} value={f}>

@@ -25,7 +25,11 @@ export function LookupResults({ rows }: { rows: LookupRow[] }) {
   return (
     <Box component="section" aria-labelledby="lookup-result-heading" data-testid="lookup-results">
       <Typography id="lookup-result-heading" ref={heading} tabIndex={-1} variant="h6" component="h3" sx={{ mb: 1.5, outline: 'none' }}>
-        {single ? (single.found ? single.result.product.name : t('search.lookup.notFound')) : t('search.lookup.summary', { found, total: rows.length })}
+        {single
+          ? single.found
+            ? single.result.product.name
+            : t('search.lookup.notFound')
+          : t('search.lookup.summary', { found, total: rows.length })}
       </Typography>
       {single?.found && (
         <>

@@ -99,7 +99,18 @@ export default function PdfPreview({ url, filename, title }: PdfPreviewProps) {
         {t('search.preview.title')}
       </Typography>
       {failed && <Alert severity="error">{t('search.preview.failed')}</Alert>}
-      <Box ref={box} sx={{ position: 'relative', border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden', bgcolor: '#fff', minHeight: 200 }}>
+      <Box
+        ref={box}
+        sx={{
+          position: 'relative',
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+          overflow: 'hidden',
+          bgcolor: '#fff',
+          minHeight: 200,
+        }}
+      >
         <canvas ref={canvas} role="img" aria-label={t('search.preview.pageImage', { title, page, pages })} style={{ display: 'block' }} />
         {(!doc || rendering) && !failed && (
           <Box sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>

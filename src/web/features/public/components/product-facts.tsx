@@ -35,7 +35,13 @@ export function FactList({ items }: { items: Fact[] }) {
   return (
     <Box
       component="dl"
-      sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: 'minmax(0,1fr)', sm: 'max-content minmax(0,1fr)' }, columnGap: 3, rowGap: { xs: 0, sm: 1 } }}
+      sx={{
+        m: 0,
+        display: 'grid',
+        gridTemplateColumns: { xs: 'minmax(0,1fr)', sm: 'max-content minmax(0,1fr)' },
+        columnGap: 3,
+        rowGap: { xs: 0, sm: 1 },
+      }}
     >
       {items.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>

@@ -11,7 +11,16 @@ export function PublicHeader({ site }: { site: PublicSettings | null }) {
   return (
     <Box
       component="header"
-      sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: { xs: 2, sm: 3 }, py: 1.25, bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider' }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1.5,
+        px: { xs: 2, sm: 3 },
+        py: 1.25,
+        bgcolor: 'background.paper',
+        borderBottom: 1,
+        borderColor: 'divider',
+      }}
     >
       {site?.logoUrl ? (
         <Box component="img" src={site.logoUrl} alt="" sx={{ height: 32, maxWidth: 120, objectFit: 'contain' }} />

@@ -43,7 +43,10 @@ export default function RequestOutcome({ result, email }: { result: ReportReques
                 </Typography>
               )}
             </Typography>
-            <Typography variant="body2" color={r.outcome === 'issued' ? 'success.main' : r.outcome === 'not-found' ? 'error' : 'text.primary'}>
+            <Typography
+              variant="body2"
+              color={r.outcome === 'issued' ? 'success.main' : r.outcome === 'not-found' ? 'error' : 'text.primary'}
+            >
               {t(`search.outcome.${r.outcome}`)}
             </Typography>
           </Box>

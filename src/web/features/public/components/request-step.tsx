@@ -61,7 +61,8 @@ export default function RequestStep({ serials, site, onDone }: RequestStepProps)
       onDone(result, values.email);
     } catch (err) {
       challenge.renew();
-      if (!(err instanceof ApiError) || !applyServerErrors(err, form.setError, ['email', 'agreeToTerms', 'language'])) showFailure(errorMessage(t, err));
+      if (!(err instanceof ApiError) || !applyServerErrors(err, form.setError, ['email', 'agreeToTerms', 'language']))
+        showFailure(errorMessage(t, err));
     }
   });
 
@@ -91,7 +92,16 @@ export default function RequestStep({ serials, site, onDone }: RequestStepProps)
           aria-labelledby="terms-heading"
           tabIndex={0}
           data-testid="terms-text"
-          sx={{ mt: 1, p: 1.5, maxHeight: 180, overflowY: 'auto', whiteSpace: 'pre-wrap', bgcolor: 'action.hover', borderRadius: 1, typography: 'body2' }}
+          sx={{
+            mt: 1,
+            p: 1.5,
+            maxHeight: 180,
+            overflowY: 'auto',
+            whiteSpace: 'pre-wrap',
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            typography: 'body2',
+          }}
         >
           {terms || t('search.request.noTerms')}
         </Box>
@@ -108,7 +118,9 @@ export default function RequestStep({ serials, site, onDone }: RequestStepProps)
                   onChange={(e) => field.onChange(e.target.checked)}
                   onBlur={field.onBlur}
                   inputRef={field.ref}
-                  slotProps={{ input: { 'aria-describedby': fieldState.error ? 'agree-error' : undefined, 'aria-invalid': !!fieldState.error } }}
+                  slotProps={{
+                    input: { 'aria-describedby': fieldState.error ? 'agree-error' : undefined, 'aria-invalid': !!fieldState.error },
+                  }}
                 />
               }
               label={t('search.request.agree')}
@@ -124,7 +136,13 @@ export default function RequestStep({ serials, site, onDone }: RequestStepProps)
         render={({ field }) => (
           <FormControl>
             <FormLabel id="report-language-label">{t('search.request.language')}</FormLabel>
-            <RadioGroup row aria-labelledby="report-language-label" name={field.name} value={field.value} onChange={(e) => field.onChange(e.target.value)}>
+            <RadioGroup
+              row
+              aria-labelledby="report-language-label"
+              name={field.name}
+              value={field.value}
+              onChange={(e) => field.onChange(e.target.value)}
+            >
               {LANGUAGES.map((l) => (
                 <FormControlLabel key={l} value={l} control={<Radio />} label={<span lang={l}>{t(`app.languages.${l}`)}</span>} />
               ))}

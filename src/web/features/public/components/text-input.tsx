@@ -21,12 +21,7 @@ export function TextInput({ id, label, helperText, error = false, sx, fullWidth 
   return (
     <FormControl variant="outlined" error={error} fullWidth={fullWidth} sx={sx}>
       <InputLabel htmlFor={id}>{label}</InputLabel>
-      <OutlinedInput
-        id={id}
-        label={label}
-        inputProps={{ ...inputProps, 'aria-describedby': helperId, 'aria-invalid': error }}
-        {...rest}
-      />
+      <OutlinedInput id={id} label={label} inputProps={{ ...inputProps, 'aria-describedby': helperId, 'aria-invalid': error }} {...rest} />
       {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
     </FormControl>
   );

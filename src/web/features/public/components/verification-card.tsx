@@ -48,8 +48,13 @@ export function VerificationCard({ state }: { state: VerificationState }) {
       </Alert>
       {r.supersededBy ? (
         <Alert severity="warning" sx={{ mb: 2 }} data-testid="superseded">
-          {t(`search.verify.superseded.${r.supersededBy.reason}`, { number: r.supersededBy.number, date: formatDateTime(i18n.language, r.supersededBy.issuedAt) })}{' '}
-          <Link href={`/search?report=${encodeURIComponent(r.supersededBy.id)}`}>{t('search.verify.superseded.open', { number: r.supersededBy.number })}</Link>
+          {t(`search.verify.superseded.${r.supersededBy.reason}`, {
+            number: r.supersededBy.number,
+            date: formatDateTime(i18n.language, r.supersededBy.issuedAt),
+          })}{' '}
+          <Link href={`/search?report=${encodeURIComponent(r.supersededBy.id)}`}>
+            {t('search.verify.superseded.open', { number: r.supersededBy.number })}
+          </Link>
         </Alert>
       ) : (
         r.newerDataExists && (

@@ -70,7 +70,14 @@ export function VerifyPanel() {
           {t('search.verify.intro')}
         </Typography>
       </Box>
-      <Stack component="form" noValidate direction={{ xs: 'column', sm: 'row' }} spacing={1.5} onSubmit={byCode} aria-label={t('search.verify.byCode')}>
+      <Stack
+        component="form"
+        noValidate
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1.5}
+        onSubmit={byCode}
+        aria-label={t('search.verify.byCode')}
+      >
         <TextInput
           id="report-code"
           label={t('search.verify.codeLabel')}

@@ -45,6 +45,13 @@ export async function solveChallenge(c: AltchaChallenge, signal?: AbortSignal): 
   const started = performance.now();
   const number = await findNumber(c, signal);
   if (number === null) return null;
-  const payload = { algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature, took: Math.round(performance.now() - started) };
+  const payload = {
+    algorithm: c.algorithm,
+    challenge: c.challenge,
+    number,
+    salt: c.salt,
+    signature: c.signature,
+    took: Math.round(performance.now() - started),
+  };
   return btoa(JSON.stringify(payload));
 }

@@ -13,4 +13,8 @@ export const requestFormInput = reportRequestInput.in.pick({ email: true, agreeT
 /** The form's values: the checkbox starts unchecked, although only `true` passes the schema. */
 export type RequestFormFields = Omit<z.input<typeof requestFormInput>, 'agreeToTerms'> & { agreeToTerms: boolean };
 
-export const requestFormResolver = zodFormResolver(requestFormInput) as unknown as Resolver<RequestFormFields, unknown, z.output<typeof requestFormInput>>;
+export const requestFormResolver = zodFormResolver(requestFormInput) as unknown as Resolver<
+  RequestFormFields,
+  unknown,
+  z.output<typeof requestFormInput>
+>;

@@ -83,7 +83,10 @@ export default function SearchPage() {
   return (
     <>
       <PublicHeader site={site} />
-      <Box component="main" sx={{ flex: 1, width: '100%', maxWidth: 720, mx: 'auto', px: { xs: 1.5, sm: 3 }, py: { xs: 2, sm: 4 }, display: 'grid', gap: 2 }}>
+      <Box
+        component="main"
+        sx={{ flex: 1, width: '100%', maxWidth: 720, mx: 'auto', px: { xs: 1.5, sm: 3 }, py: { xs: 2, sm: 4 }, display: 'grid', gap: 2 }}
+      >
         <Box sx={{ px: { xs: 0.5, sm: 0 } }}>
           <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
             {t('pages.search')}

@@ -19,7 +19,9 @@ export function Breakdown({ summary }: { summary: QualitySummary }) {
   const [dim, setDim] = useState<(typeof DIMS)[number]>('product');
   const rows: YieldGroup[] = summary[FIELD[dim]];
   const name = (g: YieldGroup) =>
-    dim === 'testType' ? testTypeLabel(t, g.key ?? '') : g.label ?? t(dim === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded');
+    dim === 'testType'
+      ? testTypeLabel(t, g.key ?? '')
+      : (g.label ?? t(dim === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded'));
   const cols = 'minmax(0, 2fr) repeat(4, minmax(0, 1fr))';
   return (
     <>
@@ -29,7 +31,18 @@ export function Breakdown({ summary }: { summary: QualitySummary }) {
         ))}
       </Tabs>
       <Box role="table" aria-label={t(`quality.breakdown.${dim}`)} sx={{ fontSize: 14 }} data-testid="yield-breakdown">
-        <Box role="row" sx={{ display: 'grid', gridTemplateColumns: cols, gap: 1, color: 'text.secondary', py: 0.5, borderBottom: 1, borderColor: 'divider' }}>
+        <Box
+          role="row"
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: cols,
+            gap: 1,
+            color: 'text.secondary',
+            py: 0.5,
+            borderBottom: 1,
+            borderColor: 'divider',
+          }}
+        >
           {(['group', 'units', 'firstPass', 'finalPass', 'retested'] as const).map((c) => (
             <Box role="columnheader" key={c} sx={{ textAlign: c === 'group' ? 'left' : 'right', fontSize: 12 }}>
               {t(`quality.breakdown.${c}`)}
@@ -37,14 +50,26 @@ export function Breakdown({ summary }: { summary: QualitySummary }) {
           ))}
         </Box>
         {rows.map((g) => (
-          <Box role="row" key={g.key ?? '-'} sx={{ display: 'grid', gridTemplateColumns: cols, gap: 1, py: 0.75, borderBottom: 1, borderColor: 'divider' }}>
+          <Box
+            role="row"
+            key={g.key ?? '-'}
+            sx={{ display: 'grid', gridTemplateColumns: cols, gap: 1, py: 0.75, borderBottom: 1, borderColor: 'divider' }}
+          >
             <Box role="cell" sx={{ overflowWrap: 'anywhere' }}>
               {name(g)}
             </Box>
-            <Box role="cell" sx={{ textAlign: 'right' }}>{formatNumber(lang, g.units, 0)}</Box>
-            <Box role="cell" sx={{ textAlign: 'right' }}>{percent(lang, rate(g.firstPass, g.units))}</Box>
-            <Box role="cell" sx={{ textAlign: 'right' }}>{percent(lang, rate(g.finalPass, g.units))}</Box>
-            <Box role="cell" sx={{ textAlign: 'right' }}>{percent(lang, rate(g.retested, g.units))}</Box>
+            <Box role="cell" sx={{ textAlign: 'right' }}>
+              {formatNumber(lang, g.units, 0)}
+            </Box>
+            <Box role="cell" sx={{ textAlign: 'right' }}>
+              {percent(lang, rate(g.firstPass, g.units))}
+            </Box>
+            <Box role="cell" sx={{ textAlign: 'right' }}>
+              {percent(lang, rate(g.finalPass, g.units))}
+            </Box>
+            <Box role="cell" sx={{ textAlign: 'right' }}>
+              {percent(lang, rate(g.retested, g.units))}
+            </Box>
           </Box>
         ))}
         {rows.length === 0 && (

@@ -34,10 +34,18 @@ function Chart({ width, chart, range, title }: { width: number; chart: ControlCh
   const y = linearScale([ticks.min, ticks.max], [height - PAD.bottom, PAD.top]);
   const muted = theme.palette.text.secondary;
   const outside = (min: number, max: number) => (chart.ucl !== null && max > chart.ucl) || (chart.lcl !== null && min < chart.lcl);
-  const dayLabel = (ms: number) => new Date(ms).toLocaleDateString(lang === 'zh' ? 'zh-TW' : 'en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  const dayLabel = (ms: number) =>
+    new Date(ms).toLocaleDateString(lang === 'zh' ? 'zh-TW' : 'en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const xTicks = [t0, (t0 + t1) / 2, t1 - 1];
   return (
-    <svg width={width} height={height} role="img" aria-labelledby={titleId} data-testid="control-chart" style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}>
+    <svg
+      width={width}
+      height={height}
+      role="img"
+      aria-labelledby={titleId}
+      data-testid="control-chart"
+      style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}
+    >
       <title id={titleId}>{title}</title>
       {ticks.values.map((v) => (
         <g key={v}>
@@ -54,7 +62,15 @@ function Chart({ width, chart, range, title }: { width: number; chart: ControlCh
       ))}
       {lines.map((l) => (
         <g key={l.id} data-testid={`control-${l.id}`}>
-          <line x1={PAD.left} x2={width - PAD.right} y1={y(l.value)} y2={y(l.value)} stroke={l.color} strokeWidth={l.id === 'mean' ? 1.5 : 1.25} strokeDasharray={l.dash} />
+          <line
+            x1={PAD.left}
+            x2={width - PAD.right}
+            y1={y(l.value)}
+            y2={y(l.value)}
+            stroke={l.color}
+            strokeWidth={l.id === 'mean' ? 1.5 : 1.25}
+            strokeDasharray={l.dash}
+          />
           <text x={width - PAD.right + 4} y={y(l.value)} dominantBaseline="central" fill={l.color} fontSize={10}>
             {t(`quality.control.${l.id}`)}
           </text>

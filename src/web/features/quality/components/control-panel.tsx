@@ -27,7 +27,19 @@ interface Props {
   set: (patch: Partial<Record<keyof QualityParams, string | undefined>>) => void;
 }
 
-function Select({ id, label, value, options, onChange }: { id: string; label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }) {
+function Select({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (v: string) => void;
+}) {
   return (
     <TextField select size="small" fullWidth id={id} label={label} value={value} onChange={(e) => onChange(e.target.value)}>
       {options.map((o) => (
@@ -44,9 +56,24 @@ export function ControlPanel({ params, set }: Props) {
   const lang = i18n.language;
   const known = useProduct(params.product);
   const [picked, setPicked] = useState<ProductOption | null>(null);
-  const product = params.product ? (picked?.id === params.product ? picked : known.data ? { id: known.data.id, name: known.data.name } : null) : null;
+  const product = params.product
+    ? picked?.id === params.product
+      ? picked
+      : known.data
+        ? { id: known.data.id, name: known.data.name }
+        : null
+    : null;
   const query = useControlChart(
-    params.product ? { from: params.from, to: params.to, productId: params.product, testType: params.type, measure: params.measure, material: params.material } : null,
+    params.product
+      ? {
+          from: params.from,
+          to: params.to,
+          productId: params.product,
+          testType: params.type,
+          measure: params.measure,
+          material: params.material,
+        }
+      : null,
   );
   const c = query.data;
   const measureLabel = t(`quality.control.measures.${params.measure}`);
@@ -54,7 +81,14 @@ export function ControlPanel({ params, set }: Props) {
   const unit = c?.unit ? ` ${c.unit}` : '';
   return (
     <>
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: '2fr 1fr 1.4fr 1.4fr' }, gap: 1.5, mb: 2 }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: '2fr 1fr 1.4fr 1.4fr' },
+          gap: 1.5,
+          mb: 2,
+        }}
+      >
         <ProductPicker
           id="quality-product"
           label={t('quality.control.product')}
@@ -65,15 +99,30 @@ export function ControlPanel({ params, set }: Props) {
             set({ product: p?.id, material: undefined });
           }}
         />
-        <Select id="quality-type" label={t('quality.control.testType')} value={params.type} onChange={(v) => set({ type: v })} options={TEST_TYPES.map((v) => ({ value: v, label: testTypeLabel(t, v) }))} />
-        <Select id="quality-measure" label={t('quality.control.measure')} value={params.measure} onChange={(v) => set({ measure: v })} options={CONTROL_MEASURES.map((v) => ({ value: v, label: t(`quality.control.measures.${v}`) }))} />
+        <Select
+          id="quality-type"
+          label={t('quality.control.testType')}
+          value={params.type}
+          onChange={(v) => set({ type: v })}
+          options={TEST_TYPES.map((v) => ({ value: v, label: testTypeLabel(t, v) }))}
+        />
+        <Select
+          id="quality-measure"
+          label={t('quality.control.measure')}
+          value={params.measure}
+          onChange={(v) => set({ measure: v })}
+          options={CONTROL_MEASURES.map((v) => ({ value: v, label: t(`quality.control.measures.${v}`) }))}
+        />
         {c && c.materials.length > 1 && params.measure === 'testPressure' && (
           <Select
             id="quality-material"
             label={t('quality.control.material')}
             value={params.material ?? ''}
             onChange={(v) => set({ material: v })}
-            options={RATING_MATERIALS.filter((m) => c.materials.includes(m)).map((m) => ({ value: m, label: t(`quality.control.materials.${m}`) }))}
+            options={RATING_MATERIALS.filter((m) => c.materials.includes(m)).map((m) => ({
+              value: m,
+              label: t(`quality.control.materials.${m}`),
+            }))}
           />
         )}
       </Box>
@@ -83,14 +132,34 @@ export function ControlPanel({ params, set }: Props) {
       {c && c.n === 0 && <Typography color="text.secondary">{t('quality.control.empty')}</Typography>}
       {c && c.n > 0 && (
         <>
-          <Box component="dl" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 0.5, m: 0, mb: 1.5, fontSize: 14, '& dt': { color: 'text.secondary' }, '& dd': { m: 0, fontWeight: 500 } }} data-testid="control-figures">
+          <Box
+            component="dl"
+            sx={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              columnGap: 3,
+              rowGap: 0.5,
+              m: 0,
+              mb: 1.5,
+              fontSize: 14,
+              '& dt': { color: 'text.secondary' },
+              '& dd': { m: 0, fontWeight: 500 },
+            }}
+            data-testid="control-figures"
+          >
             {[
               ['n', formatNumber(lang, c.n, 0)],
               ['mean', num(c.mean) + unit],
               ['sigma', num(c.sigmaWithin)],
               ['ucl', num(c.ucl)],
               ['lcl', num(c.lcl)],
-              ...(c.spec ? [['lsl', num(c.spec.lsl)], ['usl', num(c.spec.usl)], ['ppk', num(c.ppk, 2)]] : []),
+              ...(c.spec
+                ? [
+                    ['lsl', num(c.spec.lsl)],
+                    ['usl', num(c.spec.usl)],
+                    ['ppk', num(c.ppk, 2)],
+                  ]
+                : []),
             ].map(([k, v]) => (
               <Box key={k} sx={{ display: 'flex', gap: 0.75 }}>
                 <dt>{t(`quality.control.${k}`)}</dt>
@@ -103,17 +172,26 @@ export function ControlPanel({ params, set }: Props) {
               <CpkGauge cpk={c.cpk} />
             ) : (
               <Typography variant="body2" color="text.secondary">
-                {params.measure === 'testPressure' && c.materials.length > 1 && !c.spec ? t('quality.control.chooseMaterial') : t('quality.control.noLimits')}
+                {params.measure === 'testPressure' && c.materials.length > 1 && !c.spec
+                  ? t('quality.control.chooseMaterial')
+                  : t('quality.control.noLimits')}
               </Typography>
             )}
           </Box>
           <ControlChartSvg
             chart={c}
             range={params}
-            title={t('quality.control.describe', { measure: measureLabel, n: formatNumber(lang, c.n, 0), mean: num(c.mean), lcl: num(c.lcl), ucl: num(c.ucl) })}
+            title={t('quality.control.describe', {
+              measure: measureLabel,
+              n: formatNumber(lang, c.n, 0),
+              mean: num(c.mean),
+              lcl: num(c.lcl),
+              ucl: num(c.ucl),
+            })}
           />
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
-            {c.spec ? (c.standard ? t('quality.control.limitsStandard', { standard: c.standard }) : t('quality.control.limitsHelp')) : null} {c.limited ? t('quality.control.limited', { count: PRESSURE_DROP_LIMIT }) : null}
+            {c.spec ? (c.standard ? t('quality.control.limitsStandard', { standard: c.standard }) : t('quality.control.limitsHelp')) : null}{' '}
+            {c.limited ? t('quality.control.limited', { count: PRESSURE_DROP_LIMIT }) : null}
           </Typography>
         </>
       )}

@@ -16,7 +16,10 @@ export function CpkGauge({ cpk }: { cpk: number }) {
   const color = verdict === 'capable' ? 'success' : verdict === 'marginal' ? 'warning' : 'error';
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }} data-testid="cpk">
-      <Chip color={color} label={`${t('quality.control.cpk')} ${formatNumber(i18n.language, cpk, 2)} · ${t(`quality.control.${verdict}`)}`} />
+      <Chip
+        color={color}
+        label={`${t('quality.control.cpk')} ${formatNumber(i18n.language, cpk, 2)} · ${t(`quality.control.${verdict}`)}`}
+      />
       <svg width={width} height={30} aria-hidden style={{ fontSize: 10, fontFamily: theme.typography.fontFamily }}>
         <rect x={x(0)} y={6} width={x(CPK_MARGINAL) - x(0)} height={8} fill={theme.palette.error.light} />
         <rect x={x(CPK_MARGINAL)} y={6} width={x(CPK_CAPABLE) - x(CPK_MARGINAL)} height={8} fill={theme.palette.warning.light} />

@@ -44,15 +44,36 @@ export function HeldRequests({ range }: { range: QualityRange }) {
         {items.map((r, i) => (
           <Fragment key={r.id}>
             {i > 0 && <Divider component="li" aria-hidden />}
-            <Box component="li" sx={{ py: 1.25, display: 'grid', gap: 0.5, gridTemplateColumns: { xs: '1fr', md: 'minmax(140px, 1fr) 1.4fr 2fr' }, alignItems: 'center' }}>
+            <Box
+              component="li"
+              sx={{
+                py: 1.25,
+                display: 'grid',
+                gap: 0.5,
+                gridTemplateColumns: { xs: '1fr', md: 'minmax(140px, 1fr) 1.4fr 2fr' },
+                alignItems: 'center',
+              }}
+            >
               <SerialLink serial={r.serial} />
               <Typography variant="body2" color="text.secondary">
                 {t('quality.held.requestedAt')} <time dateTime={r.requestedAt}>{formatDateTime(lang, r.requestedAt)}</time>
               </Typography>
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                <Chip size="small" color={COLOR[r.reason]} variant="outlined" label={t(`quality.held.reasons.${r.reason}`)} data-testid={`held-reason-${r.reason}`} />
+                <Chip
+                  size="small"
+                  color={COLOR[r.reason]}
+                  variant="outlined"
+                  label={t(`quality.held.reasons.${r.reason}`)}
+                  data-testid={`held-reason-${r.reason}`}
+                />
                 {r.heldFor.map((h) => (
-                  <Typography key={`${h.testType}-${h.kind}`} variant="caption" color="text.secondary" component="span" sx={{ width: '100%' }}>
+                  <Typography
+                    key={`${h.testType}-${h.kind}`}
+                    variant="caption"
+                    color="text.secondary"
+                    component="span"
+                    sx={{ width: '100%' }}
+                  >
                     <HoldLine h={h} />
                   </Typography>
                 ))}

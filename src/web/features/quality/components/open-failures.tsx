@@ -35,7 +35,13 @@ export function OpenFailures({ range }: { range: QualityRange }) {
             {i > 0 && <Divider component="li" aria-hidden />}
             <Box
               component="li"
-              sx={{ py: 1.25, display: 'grid', gap: 0.5, gridTemplateColumns: { xs: '1fr', md: 'minmax(140px, 1fr) 1fr 1.4fr 1.2fr auto' }, alignItems: 'center' }}
+              sx={{
+                py: 1.25,
+                display: 'grid',
+                gap: 0.5,
+                gridTemplateColumns: { xs: '1fr', md: 'minmax(140px, 1fr) 1fr 1.4fr 1.2fr auto' },
+                alignItems: 'center',
+              }}
             >
               <SerialLink serial={f.serial} />
               <Typography variant="body2">{testTypeLabel(t, f.testType)}</Typography>
@@ -45,7 +51,12 @@ export function OpenFailures({ range }: { range: QualityRange }) {
               <Typography variant="body2" color="text.secondary">
                 {[f.productName ?? t('quality.breakdown.unmatched'), f.machineName ?? t('quality.breakdown.uploaded')].join(' · ')}
               </Typography>
-              <Link component={RouterLink} to={`/machine-data/${f.id}`} variant="body2" aria-label={`${t('quality.open.record')} ${f.recordId}`}>
+              <Link
+                component={RouterLink}
+                to={`/machine-data/${f.id}`}
+                variant="body2"
+                aria-label={`${t('quality.open.record')} ${f.recordId}`}
+              >
                 {t('quality.open.record')}
               </Link>
             </Box>

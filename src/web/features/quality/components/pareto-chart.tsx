@@ -53,7 +53,14 @@ function Chart({ width, items, by, range, label }: Props & { width: number }) {
   const cumulative = items.map((i) => (running += i.failures) / total);
   const muted = theme.palette.text.secondary;
   return (
-    <svg width={width} height={height} role="group" aria-labelledby={titleId} data-testid="pareto-chart" style={{ display: 'block', fontSize: 12, fontFamily: theme.typography.fontFamily }}>
+    <svg
+      width={width}
+      height={height}
+      role="group"
+      aria-labelledby={titleId}
+      data-testid="pareto-chart"
+      style={{ display: 'block', fontSize: 12, fontFamily: theme.typography.fontFamily }}
+    >
       <title id={titleId}>{t('quality.pareto.title')}</title>
       {[0, 0.5, 1].map((s) => (
         <text key={s} x={xShare(s)} y={12} textAnchor={s === 0 ? 'start' : s === 1 ? 'end' : 'middle'} fill={muted} fontSize={10}>
@@ -77,10 +84,25 @@ function Chart({ width, items, by, range, label }: Props & { width: number }) {
             style={{ cursor: 'pointer' }}
           >
             <rect x={0} y={yTop} width={width} height={ROW} fill="transparent" />
-            <text x={labelWidth} y={yTop + ROW / 2} textAnchor="end" dominantBaseline="central" fill={theme.palette.primary.main} textDecoration="underline">
+            <text
+              x={labelWidth}
+              y={yTop + ROW / 2}
+              textAnchor="end"
+              dominantBaseline="central"
+              fill={theme.palette.primary.main}
+              textDecoration="underline"
+            >
               {name.length > labelWidth / 7 ? `${name.slice(0, Math.floor(labelWidth / 7) - 1)}…` : name}
             </text>
-            <rect x={x(0)} y={yTop + 7} width={Math.max(2, x(item.failures) - x(0))} height={ROW - 14} rx={3} fill={theme.palette.error.main} opacity={0.8} />
+            <rect
+              x={x(0)}
+              y={yTop + 7}
+              width={Math.max(2, x(item.failures) - x(0))}
+              height={ROW - 14}
+              rx={3}
+              fill={theme.palette.error.main}
+              opacity={0.8}
+            />
             <text x={width - 4} y={yTop + ROW / 2} textAnchor="end" dominantBaseline="central" fill={theme.palette.text.primary}>
               {formatNumber(lang, item.failures, 0)}
             </text>

@@ -14,10 +14,30 @@ export function YieldCards({ totals }: { totals: QualitySummary['totals'] }) {
   const n = (v: number) => formatNumber(lang, v, 0);
   const of = (part: number) => t('quality.cards.ofUnits', { part: n(part), whole: n(totals.units) });
   const cards = [
-    { id: 'units', label: t('quality.cards.units'), value: n(totals.units), detail: t('quality.cards.tests', { formatted: n(totals.tests) }) },
-    { id: 'first-pass', label: t('quality.cards.firstPass'), value: percent(lang, rate(totals.firstPass, totals.units)), detail: of(totals.firstPass) },
-    { id: 'final-pass', label: t('quality.cards.finalPass'), value: percent(lang, rate(totals.finalPass, totals.units)), detail: of(totals.finalPass) },
-    { id: 'retest', label: t('quality.cards.retestRate'), value: percent(lang, rate(totals.retested, totals.units)), detail: of(totals.retested) },
+    {
+      id: 'units',
+      label: t('quality.cards.units'),
+      value: n(totals.units),
+      detail: t('quality.cards.tests', { formatted: n(totals.tests) }),
+    },
+    {
+      id: 'first-pass',
+      label: t('quality.cards.firstPass'),
+      value: percent(lang, rate(totals.firstPass, totals.units)),
+      detail: of(totals.firstPass),
+    },
+    {
+      id: 'final-pass',
+      label: t('quality.cards.finalPass'),
+      value: percent(lang, rate(totals.finalPass, totals.units)),
+      detail: of(totals.finalPass),
+    },
+    {
+      id: 'retest',
+      label: t('quality.cards.retestRate'),
+      value: percent(lang, rate(totals.retested, totals.units)),
+      detail: of(totals.retested),
+    },
   ];
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }, gap: 2 }}>

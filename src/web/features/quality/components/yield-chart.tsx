@@ -20,8 +20,18 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
   const lang = i18n.language;
   const height = width < 500 ? 200 : 240;
   const series = [
-    { id: 'firstPass', label: t('quality.cards.firstPass'), color: theme.palette.info.main, values: periods.map((p) => rate(p.firstPass, p.units) ?? 0) },
-    { id: 'finalPass', label: t('quality.cards.finalPass'), color: theme.palette.success.main, values: periods.map((p) => rate(p.finalPass, p.units) ?? 0) },
+    {
+      id: 'firstPass',
+      label: t('quality.cards.firstPass'),
+      color: theme.palette.info.main,
+      values: periods.map((p) => rate(p.firstPass, p.units) ?? 0),
+    },
+    {
+      id: 'finalPass',
+      label: t('quality.cards.finalPass'),
+      color: theme.palette.success.main,
+      values: periods.map((p) => rate(p.finalPass, p.units) ?? 0),
+    },
   ];
   const lowest = Math.min(...series.flatMap((s) => s.values), 1);
   const ticks = niceTicks(Math.max(0, lowest * 100 - 2), 100, 4);
@@ -33,9 +43,20 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
   const labelled = periods.map((_, i) => i).filter((i) => i % every === 0 || i === periods.length - 1);
   const muted = theme.palette.text.secondary;
   return (
-    <svg width={width} height={height} role="img" aria-labelledby={titleId} data-testid="yield-chart" style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}>
+    <svg
+      width={width}
+      height={height}
+      role="img"
+      aria-labelledby={titleId}
+      data-testid="yield-chart"
+      style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}
+    >
       <title id={titleId}>
-        {t('quality.yieldChart.describe', { interval: t(`quality.${interval}`), from: periods[0]?.key ?? '', to: periods[periods.length - 1]?.key ?? '' })}
+        {t('quality.yieldChart.describe', {
+          interval: t(`quality.${interval}`),
+          from: periods[0]?.key ?? '',
+          to: periods[periods.length - 1]?.key ?? '',
+        })}
       </title>
       {ticks.values.map((v) => (
         <g key={v}>
@@ -46,13 +67,25 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
         </g>
       ))}
       {labelled.map((i) => (
-        <text key={i} x={xAt(i)} y={height - 8} textAnchor={i === 0 && periods.length > 1 ? 'start' : i === periods.length - 1 && periods.length > 1 ? 'end' : 'middle'} fill={muted}>
+        <text
+          key={i}
+          x={xAt(i)}
+          y={height - 8}
+          textAnchor={i === 0 && periods.length > 1 ? 'start' : i === periods.length - 1 && periods.length > 1 ? 'end' : 'middle'}
+          fill={muted}
+        >
           {shortDay(lang, periods[i]!.key!)}
         </text>
       ))}
       {series.map((s) => (
         <g key={s.id} data-testid={`yield-line-${s.id}`}>
-          <polyline points={s.values.map((v, i) => `${xAt(i)},${y(v * 100)}`).join(' ')} fill="none" stroke={s.color} strokeWidth={2} strokeLinejoin="round" />
+          <polyline
+            points={s.values.map((v, i) => `${xAt(i)},${y(v * 100)}`).join(' ')}
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2}
+            strokeLinejoin="round"
+          />
           {s.values.map((v, i) => (
             <circle key={i} cx={xAt(i)} cy={y(v * 100)} r={periods.length > 60 ? 1.5 : 3} fill={s.color}>
               <title>{`${shortDay(lang, periods[i]!.key!)} ${s.label} ${percent(lang, v)}`}</title>

@@ -32,7 +32,19 @@ import { PARETO_DIMENSIONS, useQualityParams } from '../components/use-quality-p
 import { YieldCards } from '../components/yield-cards';
 import { YieldChart } from '../components/yield-chart';
 
-function Section({ id, title, help, children, action }: { id: string; title: string; help?: string; children: ReactNode; action?: ReactNode }) {
+function Section({
+  id,
+  title,
+  help,
+  children,
+  action,
+}: {
+  id: string;
+  title: string;
+  help?: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <Card component="section" aria-labelledby={`${id}-title`} sx={{ mt: 3 }}>
       <CardContent>
@@ -60,7 +72,9 @@ export default function QualityPage() {
   const summary = useQualitySummary(range, params.interval);
   const s = summary.data;
   const paretoLabel = (i: ParetoItem) =>
-    params.by === 'testType' ? testTypeLabel(t, i.key ?? '') : i.label ?? t(params.by === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded');
+    params.by === 'testType'
+      ? testTypeLabel(t, i.key ?? '')
+      : (i.label ?? t(params.by === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded'));
   const date = (name: 'from' | 'to') => (
     <TextField
       type="date"
@@ -83,10 +97,22 @@ export default function QualityPage() {
           </Button>
         }
       />
-      <Box role="group" aria-label={t('quality.title')} sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, max-content)' }, gap: 1.5, mb: 3 }}>
+      <Box
+        role="group"
+        aria-label={t('quality.title')}
+        sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, max-content)' }, gap: 1.5, mb: 3 }}
+      >
         {date('from')}
         {date('to')}
-        <TextField select size="small" id="quality-interval" label={t('quality.interval')} value={params.interval} onChange={(e) => set({ interval: e.target.value })} sx={{ minWidth: 120 }}>
+        <TextField
+          select
+          size="small"
+          id="quality-interval"
+          label={t('quality.interval')}
+          value={params.interval}
+          onChange={(e) => set({ interval: e.target.value })}
+          sx={{ minWidth: 120 }}
+        >
           <MenuItem value="day">{t('quality.day')}</MenuItem>
           <MenuItem value="week">{t('quality.week')}</MenuItem>
         </TextField>
@@ -106,7 +132,13 @@ export default function QualityPage() {
             id="pareto"
             title={t('quality.pareto.title')}
             action={
-              <ToggleButtonGroup size="small" exclusive value={params.by} onChange={(_, v) => v && set({ by: v })} aria-label={t('quality.pareto.by')}>
+              <ToggleButtonGroup
+                size="small"
+                exclusive
+                value={params.by}
+                onChange={(_, v) => v && set({ by: v })}
+                aria-label={t('quality.pareto.by')}
+              >
                 {PARETO_DIMENSIONS.map((d) => (
                   <ToggleButton key={d} value={d}>
                     {t(`quality.pareto.${d}`)}

@@ -26,7 +26,10 @@ const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURICompone
 
 function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, auto) 1fr' }, columnGap: 2, rowGap: 0.5, m: 0 }}>
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, auto) 1fr' }, columnGap: 2, rowGap: 0.5, m: 0 }}
+    >
       {items.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>
           <Typography component="dt" variant="body2" color="text.secondary">
@@ -74,7 +77,14 @@ function Detail({ r }: { r: SearchRequestDetail }) {
             </Typography>
             <StatusChip status={s.status} />
             {s.reportId && (
-              <Link href={pdfHref(s.reportId)} target="_blank" rel="noopener" variant="body2" sx={{ ml: 1 }} aria-label={t('searches.detail.openReport', { serial: s.serial })}>
+              <Link
+                href={pdfHref(s.reportId)}
+                target="_blank"
+                rel="noopener"
+                variant="body2"
+                sx={{ ml: 1 }}
+                aria-label={t('searches.detail.openReport', { serial: s.serial })}
+              >
                 PDF
               </Link>
             )}
@@ -115,7 +125,15 @@ function Detail({ r }: { r: SearchRequestDetail }) {
   );
 }
 
-export function RequestDialog({ id, onClose, onResend }: { id: string | undefined; onClose: () => void; onResend: (r: SearchRequestDetail) => void }) {
+export function RequestDialog({
+  id,
+  onClose,
+  onResend,
+}: {
+  id: string | undefined;
+  onClose: () => void;
+  onResend: (r: SearchRequestDetail) => void;
+}) {
   const { t } = useTranslation();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const q = useSearchRequest(id);

@@ -56,14 +56,23 @@ export function SearchFilters({ list, wholeAddress }: { list: List; wholeAddress
       label={t(`searches.list.${name}`)}
       value={list.filters[name] ?? ''}
       onChange={(e) => list.setFilter(name, e.target.value || undefined)}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined } }}
+      slotProps={{
+        inputLabel: { shrink: true },
+        htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined },
+      }}
     />
   );
   return (
     <Box
       role="group"
       aria-label={t('searches.list.filters')}
-      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(160px, 1fr))' }, gap: 1.5, alignItems: 'center', width: '100%' }}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(160px, 1fr))' },
+        gap: 1.5,
+        alignItems: 'center',
+        width: '100%',
+      }}
     >
       <TextField
         select

@@ -13,6 +13,7 @@ export function StatusChip({ status }: { status: Shown }) {
   if (status === 'failed') return <Chip size="small" label={label} sx={{ bgcolor: '#c62828', color: '#fff' }} />;
   if (status === 'held') return <Chip size="small" variant="outlined" label={label} sx={{ borderColor: 'warning.main' }} />;
   // The info colour outlines only: as text on white it fails contrast.
-  if (status === 'queued' || status === 'sending') return <Chip size="small" variant="outlined" label={label} sx={{ borderColor: 'info.main', borderStyle: 'dashed' }} />;
+  if (status === 'queued' || status === 'sending')
+    return <Chip size="small" variant="outlined" label={label} sx={{ borderColor: 'info.main', borderStyle: 'dashed' }} />;
   return <Chip size="small" variant="outlined" label={label} />;
 }

@@ -144,7 +144,13 @@ export default function SearchesPage() {
         if (issued.length === 0) return none;
         return issued.map((s) => (
           <div key={s.serial}>
-            <Link href={pdfHref(s.reportId!)} target="_blank" rel="noopener" variant="body2" aria-label={t('searches.detail.openReport', { serial: s.serial })}>
+            <Link
+              href={pdfHref(s.reportId!)}
+              target="_blank"
+              rel="noopener"
+              variant="body2"
+              aria-label={t('searches.detail.openReport', { serial: s.serial })}
+            >
               PDF
             </Link>
           </div>
@@ -160,7 +166,11 @@ export default function SearchesPage() {
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5 }}>
           {canResend && r.canResend && (
             <Tooltip title={t('searches.list.resend')}>
-              <IconButton size="small" onClick={() => setConfirming({ id: r.id, createdAt: r.createdAt })} aria-label={t('searches.list.resendRequest', { time: time(r) })}>
+              <IconButton
+                size="small"
+                onClick={() => setConfirming({ id: r.id, createdAt: r.createdAt })}
+                aria-label={t('searches.list.resendRequest', { time: time(r) })}
+              >
                 <SendOutlined fontSize="small" />
               </IconButton>
             </Tooltip>

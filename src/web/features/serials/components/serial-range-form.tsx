@@ -71,7 +71,10 @@ export function SerialRangeForm({
   const keep = (m: BodyMaterial) => m === material && (!chosen.data || (m === range?.bodyMaterial && chosen.data.id === range.productId));
   const offered = BODY_MATERIALS.filter((m) => rated.includes(m) || keep(m));
   const offeredKey = offered.join();
-  const materialOptions = [{ value: '', label: 'standards.notStated' }, ...offered.map((m) => ({ value: m, label: `standards.materials.${m}` }))];
+  const materialOptions = [
+    { value: '', label: 'standards.notStated' },
+    ...offered.map((m) => ({ value: m, label: `standards.materials.${m}` })),
+  ];
 
   // Another product: a material it has no rating for is dropped.
   useEffect(() => {
@@ -86,8 +89,7 @@ export function SerialRangeForm({
   }, [form, totalText]);
 
   const totalError = form.formState.errors.totalUnits?.message;
-  const totalHelper =
-    total.kind === 'reason' ? t(total.key, total.params) : totalError ? errorText(totalError) : t('serials.total.hint');
+  const totalHelper = total.kind === 'reason' ? t(total.key, total.params) : totalError ? errorText(totalError) : t('serials.total.hint');
 
   return (
     <RecordForm form={form} fields={FIELDS} save={save} onSaved={onSaved} submitLabel={submitLabel} cancelTo="/serial-numbers">
@@ -123,10 +125,25 @@ export function SerialRangeForm({
         />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
-        <FormTextField control={form.control} name="startSerial" label="serials.fields.startSerial" autoComplete="off" required hint="serials.form.serialHint" slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }} />
+        <FormTextField
+          control={form.control}
+          name="startSerial"
+          label="serials.fields.startSerial"
+          autoComplete="off"
+          required
+          hint="serials.form.serialHint"
+          slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }}
+        />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
-        <FormTextField control={form.control} name="endSerial" label="serials.fields.endSerial" autoComplete="off" required slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }} />
+        <FormTextField
+          control={form.control}
+          name="endSerial"
+          label="serials.fields.endSerial"
+          autoComplete="off"
+          required
+          slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }}
+        />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
         <TextField

@@ -5,9 +5,7 @@
 import { MAX_RANGE_UNITS, measureRange } from '../../../../shared/serial';
 
 export type TotalUnits =
-  | { kind: 'units'; units: bigint }
-  | { kind: 'empty' }
-  | { kind: 'reason'; key: string; params?: Record<string, string | number> };
+  { kind: 'units'; units: bigint } | { kind: 'empty' } | { kind: 'reason'; key: string; params?: Record<string, string | number> };
 
 export function computeTotalUnits(start: string, end: string): TotalUnits {
   if (start.trim() === '' || end.trim() === '') return { kind: 'empty' };

@@ -13,7 +13,16 @@ const HISTORY_ORDER = ['productName', 'startSerial', 'endSerial', 'totalUnits', 
 function RangeHistory({ id }: { id: string }) {
   const history = useSerialRangeHistory(id);
   // productId changes together with productName, which reads better.
-  return <HistoryCard query={history} ns="serials" hidden={['productId']} value={rangeValue} order={HISTORY_ORDER} auditLink={auditLink('serialRange', id)} />;
+  return (
+    <HistoryCard
+      query={history}
+      ns="serials"
+      hidden={['productId']}
+      value={rangeValue}
+      order={HISTORY_ORDER}
+      auditLink={auditLink('serialRange', id)}
+    />
+  );
 }
 
 export default function EditSerialNumberPage() {

@@ -57,17 +57,52 @@ export default function SerialNumbersPage() {
         label: 'serials.fields.productName',
         sortable: true,
         card: 'title',
-        render: (r) => <Typography variant="body2" sx={{ fontWeight: 500, minWidth: 140 }}>{r.productName}</Typography>,
+        render: (r) => (
+          <Typography variant="body2" sx={{ fontWeight: 500, minWidth: 140 }}>
+            {r.productName}
+          </Typography>
+        ),
       },
-      { id: 'startSerial', label: 'serials.fields.startSerial', sortable: true, card: 'key', render: (r) => <Box component="span" sx={mono}>{r.startSerial}</Box> },
-      { id: 'endSerial', label: 'serials.fields.endSerial', sortable: true, card: 'key', render: (r) => <Box component="span" sx={mono}>{r.endSerial}</Box> },
-      { id: 'totalUnits', label: 'serials.fields.totalUnits', sortable: true, align: 'right', card: 'key', render: (r) => formatNumber(lang, r.totalUnits, 0) },
+      {
+        id: 'startSerial',
+        label: 'serials.fields.startSerial',
+        sortable: true,
+        card: 'key',
+        render: (r) => (
+          <Box component="span" sx={mono}>
+            {r.startSerial}
+          </Box>
+        ),
+      },
+      {
+        id: 'endSerial',
+        label: 'serials.fields.endSerial',
+        sortable: true,
+        card: 'key',
+        render: (r) => (
+          <Box component="span" sx={mono}>
+            {r.endSerial}
+          </Box>
+        ),
+      },
+      {
+        id: 'totalUnits',
+        label: 'serials.fields.totalUnits',
+        sortable: true,
+        align: 'right',
+        card: 'key',
+        render: (r) => formatNumber(lang, r.totalUnits, 0),
+      },
       {
         id: 'productionDate',
         label: 'serials.fields.productionDate',
         sortable: true,
         card: 'key',
-        render: (r) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{r.productionDate}</Box>,
+        render: (r) => (
+          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {r.productionDate}
+          </Box>
+        ),
       },
       {
         id: 'bodyMaterial',
@@ -88,7 +123,11 @@ export default function SerialNumbersPage() {
   }, [t, lang, actions.columns]);
 
   return (
-    <ListView list={list} columns={columns} ns="serials" title="pages.serialNumbers"
+    <ListView
+      list={list}
+      columns={columns}
+      ns="serials"
+      title="pages.serialNumbers"
       add={ability.can('create', 'SerialRange') ? { to: '/add-serial-number', label: 'pages.addSerialNumber' } : undefined}
       filters={
         <Box sx={{ minWidth: 240, flex: { xs: '1 1 100%', sm: '0 0 260px' } }}>

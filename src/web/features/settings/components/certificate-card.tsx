@@ -29,7 +29,10 @@ function Fact({ label, value, mono = false, wide = false }: { label: string; val
       <Typography component="dt" variant="body2" color="text.secondary">
         {label}
       </Typography>
-      <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere', fontFamily: mono ? 'monospace' : undefined, fontSize: mono ? '0.85rem' : undefined }}>
+      <Typography
+        component="dd"
+        sx={{ m: 0, overflowWrap: 'anywhere', fontFamily: mono ? 'monospace' : undefined, fontSize: mono ? '0.85rem' : undefined }}
+      >
         {value}
       </Typography>
     </Box>
@@ -58,7 +61,11 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
       notifySuccess(saved.messageKey);
     } catch (err) {
       const field = err instanceof ApiError ? err.fields[0] : undefined;
-      if (field && (field.field === 'file' || field.field === 'password')) setFieldError({ field: field.field, text: t(field.key, { ...field.params, defaultValue: err instanceof Error ? err.message : '' }) });
+      if (field && (field.field === 'file' || field.field === 'password'))
+        setFieldError({
+          field: field.field,
+          text: t(field.key, { ...field.params, defaultValue: err instanceof Error ? err.message : '' }),
+        });
       else if (err instanceof ApiError && err.httpStatus === 400) setFieldError({ field: 'file', text: errorMessage(t, err) });
       else notifyError(err);
     }
@@ -75,7 +82,11 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
 
   return (
     <Card>
-      <CardHeader title={t('settingsScreen.certificate.title')} subheader={t('settingsScreen.certificate.subtitle')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+      <CardHeader
+        title={t('settingsScreen.certificate.title')}
+        subheader={t('settingsScreen.certificate.subtitle')}
+        slotProps={{ title: { component: 'h2', variant: 'h6' } }}
+      />
       <CardContent sx={{ pt: 0 }}>
         {cert ? (
           <>
@@ -84,7 +95,11 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
               {cert.selfSigned && <Chip size="small" variant="outlined" label={t('settingsScreen.certificate.selfSigned')} />}
               {expired && <Chip size="small" color="error" label={t('settingsScreen.certificate.expired')} />}
             </Stack>
-            <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }} data-testid="certificate-facts">
+            <Box
+              component="dl"
+              sx={{ m: 0, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}
+              data-testid="certificate-facts"
+            >
               <Fact label={t('settingsScreen.certificate.subject')} value={cert.subject} />
               <Fact label={t('settingsScreen.certificate.issuer')} value={cert.issuer} />
               <Fact label={t('settingsScreen.certificate.notBefore')} value={formatDateTime(i18n.language, cert.notBefore)} />
@@ -96,13 +111,24 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
           <Alert severity="info">{t('settingsScreen.certificate.none')}</Alert>
         )}
         {canEdit && (
-          <Box component="form" noValidate onSubmit={(e) => void onUpload(e)} aria-label={t('settingsScreen.certificate.uploadTitle')} sx={{ mt: 3 }}>
+          <Box
+            component="form"
+            noValidate
+            onSubmit={(e) => void onUpload(e)}
+            aria-label={t('settingsScreen.certificate.uploadTitle')}
+            sx={{ mt: 3 }}
+          >
             <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
               {t('settingsScreen.certificate.uploadTitle')}
             </Typography>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ alignItems: { md: 'flex-start' } }}>
               <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Button variant="outlined" component="label" fullWidth sx={{ justifyContent: 'flex-start', height: 56, textTransform: 'none' }}>
+                <Button
+                  variant="outlined"
+                  component="label"
+                  fullWidth
+                  sx={{ justifyContent: 'flex-start', height: 56, textTransform: 'none' }}
+                >
                   <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                     {file ? file.name : t('settingsScreen.certificate.choose')}
                   </Box>

@@ -62,18 +62,38 @@ export function LogoField({ settings, canEdit }: { settings: Settings; canEdit: 
         {t('settingsScreen.logo.title')}
       </Typography>
       <Box
-        sx={{ height: 96, border: 1, borderColor: 'divider', borderRadius: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', p: 1, bgcolor: '#fff' }}
+        sx={{
+          height: 96,
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          p: 1,
+          bgcolor: '#fff',
+        }}
         data-testid="logo-preview"
       >
         {shown ? (
-          <Box component="img" src={shown} alt={t(preview ? 'settingsScreen.logo.previewAlt' : 'settingsScreen.logo.currentAlt')} sx={{ maxHeight: '100%', maxWidth: '100%', objectFit: 'contain' }} />
+          <Box
+            component="img"
+            src={shown}
+            alt={t(preview ? 'settingsScreen.logo.previewAlt' : 'settingsScreen.logo.currentAlt')}
+            sx={{ maxHeight: '100%', maxWidth: '100%', objectFit: 'contain' }}
+          />
         ) : (
           <Typography variant="body2" color="text.secondary">
             {t('settingsScreen.logo.none')}
           </Typography>
         )}
       </Box>
-      <Typography variant="caption" color={error ? 'error' : 'text.secondary'} role={error ? 'alert' : undefined} sx={{ display: 'block', mt: 0.5 }}>
+      <Typography
+        variant="caption"
+        color={error ? 'error' : 'text.secondary'}
+        role={error ? 'alert' : undefined}
+        sx={{ display: 'block', mt: 0.5 }}
+      >
         {error ?? t('settingsScreen.logo.hint')}
       </Typography>
       {canEdit && (
@@ -91,7 +111,13 @@ export function LogoField({ settings, canEdit }: { settings: Settings; canEdit: 
             <>
               <Button variant="outlined" size="small" component="label">
                 {t('settingsScreen.logo.choose')}
-                <input hidden type="file" accept={LOGO_TYPES.join(',')} data-testid="logo-input" onChange={(e) => choose(e.target.files?.[0])} />
+                <input
+                  hidden
+                  type="file"
+                  accept={LOGO_TYPES.join(',')}
+                  data-testid="logo-input"
+                  onChange={(e) => choose(e.target.files?.[0])}
+                />
               </Button>
               {settings.logo && (
                 <Button size="small" color="error" onClick={() => void remove()} disabled={removeLogo.isPending}>

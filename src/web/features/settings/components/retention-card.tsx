@@ -62,7 +62,12 @@ export function RetentionCard({ settings, canEdit }: { settings: Settings; canEd
             sx={{ width: { xs: '100%', sm: 300 } }}
           />
           {canEdit && (
-            <Button type="submit" variant="contained" disabled={save.isPending || value === String(settings.searchRetentionDays)} sx={{ mt: 1 }}>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={save.isPending || value === String(settings.searchRetentionDays)}
+              sx={{ mt: 1 }}
+            >
               {t('searches.retention.save')}
             </Button>
           )}

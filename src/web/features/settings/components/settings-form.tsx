@@ -14,8 +14,21 @@ import Stack from '@mui/material/Stack';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { DOCUMENT_TYPES, SETTINGS_TEXT_FIELDS, settingsUpdateInput, type Settings, type SettingsUpdateInput } from '../../../../shared/contract/settings';
-import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
+import {
+  DOCUMENT_TYPES,
+  SETTINGS_TEXT_FIELDS,
+  settingsUpdateInput,
+  type Settings,
+  type SettingsUpdateInput,
+} from '../../../../shared/contract/settings';
+import {
+  applyServerErrors,
+  FormSelectField,
+  FormTextField,
+  SubmitButton,
+  useUnsavedChangesWarning,
+  zodFormResolver,
+} from '../../../components/form';
 import { notifySuccess } from '../../../lib/toast';
 import { useUpdateSettings } from '../api';
 import { LogoField } from './logo-field';
@@ -60,7 +73,12 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             <Stack spacing={2.5}>
               <FormTextField {...common} name="companyName" label="settingsScreen.fields.companyName" />
               <FormTextField {...common} name="companyAddress" label="settingsScreen.fields.companyAddress" {...multiline(3)} />
-              <FormTextField {...common} name="contact" label="settingsScreen.fields.contact" hint={readOnly ? undefined : 'settingsScreen.fields.contactHint'} />
+              <FormTextField
+                {...common}
+                name="contact"
+                label="settingsScreen.fields.contact"
+                hint={readOnly ? undefined : 'settingsScreen.fields.contactHint'}
+              />
             </Stack>
           </Grid>
           <Grid size={{ xs: 12, md: 4 }}>
@@ -71,7 +89,15 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
       <Section
         title={t('settingsScreen.terms.title')}
         subheader={t('settingsScreen.terms.hint')}
-        action={<Chip color="primary" variant="outlined" label={t('settingsScreen.terms.version', { version: settings.termsVersion })} data-testid="terms-version" sx={{ mt: 1, mr: 1 }} />}
+        action={
+          <Chip
+            color="primary"
+            variant="outlined"
+            label={t('settingsScreen.terms.version', { version: settings.termsVersion })}
+            data-testid="terms-version"
+            sx={{ mt: 1, mr: 1 }}
+          />
+        }
       >
         <Grid container spacing={2.5}>
           <Grid size={{ xs: 12, md: 6 }}>
@@ -98,7 +124,12 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
-            <FormTextField {...common} name="inspectorName" label="settingsScreen.fields.inspectorName" hint={readOnly ? undefined : 'settingsScreen.fields.inspectorHint'} />
+            <FormTextField
+              {...common}
+              name="inspectorName"
+              label="settingsScreen.fields.inspectorName"
+              hint={readOnly ? undefined : 'settingsScreen.fields.inspectorHint'}
+            />
           </Grid>
         </Grid>
       </Section>

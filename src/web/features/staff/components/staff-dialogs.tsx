@@ -73,8 +73,21 @@ export function PasswordDialog({ member, onClose }: { member: StaffMember; onClo
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>{t('staffScreens.resetPasswordText')}</DialogContentText>
           <Stack spacing={2}>
-            <FormTextField control={form.control} name="password" label="authScreens.newPassword" type="password" autoComplete="new-password" hint="authScreens.passwordHint" />
-            <FormTextField control={form.control} name="confirmPassword" label="authScreens.confirmPassword" type="password" autoComplete="new-password" />
+            <FormTextField
+              control={form.control}
+              name="password"
+              label="authScreens.newPassword"
+              type="password"
+              autoComplete="new-password"
+              hint="authScreens.passwordHint"
+            />
+            <FormTextField
+              control={form.control}
+              name="confirmPassword"
+              label="authScreens.confirmPassword"
+              type="password"
+              autoComplete="new-password"
+            />
           </Stack>
         </DialogContent>
         <DialogActions>

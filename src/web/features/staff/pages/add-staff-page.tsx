@@ -7,7 +7,14 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { staffInput } from '../../../../shared/contract/staff';
-import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, useUnsavedChangesWarning, zodFormResolver } from '../../../components/form';
+import {
+  applyServerErrors,
+  FormSelectField,
+  FormTextField,
+  SubmitButton,
+  useUnsavedChangesWarning,
+  zodFormResolver,
+} from '../../../components/form';
 import { PageHeader } from '../../../components/page-header';
 import { notifySuccess } from '../../../lib/toast';
 import { useAddStaff } from '../api';
@@ -48,7 +55,14 @@ export default function AddStaffPage() {
                 <FormTextField control={form.control} name="email" label="staffScreens.email" type="email" autoComplete="off" />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
-                <FormTextField control={form.control} name="password" label="staffScreens.password" type="password" autoComplete="new-password" hint="authScreens.passwordHint" />
+                <FormTextField
+                  control={form.control}
+                  name="password"
+                  label="staffScreens.password"
+                  type="password"
+                  autoComplete="new-password"
+                  hint="authScreens.passwordHint"
+                />
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
                 <FormSelectField control={form.control} name="role" label="staffScreens.role" options={ROLE_OPTIONS} />

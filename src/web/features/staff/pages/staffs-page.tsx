@@ -40,24 +40,53 @@ function RowActions({ member, self, onOpen }: { member: StaffMember; self: boole
   };
   return (
     <>
-      <IconButton aria-label={t('staffScreens.actionsFor', { name: member.name })} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)} size="small">
+      <IconButton
+        aria-label={t('staffScreens.actionsFor', { name: member.name })}
+        aria-haspopup="menu"
+        onClick={(e) => setAnchor(e.currentTarget)}
+        size="small"
+      >
         <MoreVert fontSize="small" />
       </IconButton>
       <Menu anchorEl={anchor} open={!!anchor} onClose={close}>
-        <MenuItem disabled={self} onClick={() => { close(); onOpen({ kind: 'role', member }); }}>
-          <ListItemIcon><SwapHoriz fontSize="small" /></ListItemIcon>
+        <MenuItem
+          disabled={self}
+          onClick={() => {
+            close();
+            onOpen({ kind: 'role', member });
+          }}
+        >
+          <ListItemIcon>
+            <SwapHoriz fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('staffScreens.changeRole')}</ListItemText>
         </MenuItem>
         <MenuItem disabled={self} onClick={() => void toggleDisabled()}>
           <ListItemIcon>{member.disabled ? <PersonOutline fontSize="small" /> : <PersonOffOutlined fontSize="small" />}</ListItemIcon>
           <ListItemText>{t(member.disabled ? 'staffScreens.enable' : 'staffScreens.disable')}</ListItemText>
         </MenuItem>
-        <MenuItem onClick={() => { close(); onOpen({ kind: 'password', member }); }}>
-          <ListItemIcon><KeyOutlined fontSize="small" /></ListItemIcon>
+        <MenuItem
+          onClick={() => {
+            close();
+            onOpen({ kind: 'password', member });
+          }}
+        >
+          <ListItemIcon>
+            <KeyOutlined fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('staffScreens.resetPassword')}</ListItemText>
         </MenuItem>
-        <MenuItem disabled={self} onClick={() => { close(); onOpen({ kind: 'delete', member }); }} sx={{ color: 'error.main' }}>
-          <ListItemIcon sx={{ color: 'inherit' }}><DeleteOutline fontSize="small" /></ListItemIcon>
+        <MenuItem
+          disabled={self}
+          onClick={() => {
+            close();
+            onOpen({ kind: 'delete', member });
+          }}
+          sx={{ color: 'error.main' }}
+        >
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <DeleteOutline fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('app.delete')}</ListItemText>
         </MenuItem>
       </Menu>
@@ -68,7 +97,12 @@ function RowActions({ member, self, onOpen }: { member: StaffMember; self: boole
 export default function StaffsPage() {
   const { t, i18n } = useTranslation();
   const me = useMe();
-  const list = useList<StaffMember, (typeof STAFF_SORTS)[number]>({ key: staffKeys.lists(), path: '/staff', sorts: STAFF_SORTS, defaultSort: 'name' });
+  const list = useList<StaffMember, (typeof STAFF_SORTS)[number]>({
+    key: staffKeys.lists(),
+    path: '/staff',
+    sorts: STAFF_SORTS,
+    defaultSort: 'name',
+  });
   const remove = useDeleteStaff();
   const [dialog, setDialog] = useState<Dialog>(null);
   // A refusal (the last administrator) is shown in the dialog with the server's reason.
@@ -93,7 +127,8 @@ export default function StaffsPage() {
             {m.name}
             {m.id === me?.user.id && (
               <Typography component="span" variant="body2" color="text.secondary">
-                {' '}({t('staffScreens.you')})
+                {' '}
+                ({t('staffScreens.you')})
               </Typography>
             )}
           </Typography>
@@ -116,14 +151,22 @@ export default function StaffsPage() {
         label: 'staffScreens.role',
         sortable: true,
         card: 'key',
-        render: (m) => <Chip size="small" variant="outlined" color={m.role === 'admin' ? 'primary' : 'default'} label={t(`app.roles.${m.role}`)} />,
+        render: (m) => (
+          <Chip size="small" variant="outlined" color={m.role === 'admin' ? 'primary' : 'default'} label={t(`app.roles.${m.role}`)} />
+        ),
       },
       {
         id: 'disabled',
         label: 'staffScreens.status',
         sortable: true,
         card: 'key',
-        render: (m) => <Chip size="small" color={m.disabled ? 'default' : 'success'} label={t(m.disabled ? 'staffScreens.disabled' : 'staffScreens.active')} />,
+        render: (m) => (
+          <Chip
+            size="small"
+            color={m.disabled ? 'default' : 'success'}
+            label={t(m.disabled ? 'staffScreens.disabled' : 'staffScreens.active')}
+          />
+        ),
       },
       {
         id: 'createdAt',
