@@ -53,14 +53,9 @@ export type IssueResult =
 export interface IssueInput {
   serial: string;
   language: ReportLanguage;
-  /**
-   * origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`), passed by
-   * the caller; without it, the default of config.ts for PORT 3000 (scripts and tests that issue directly)
-   */
-  publicBaseUrl?: string;
+  /** origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`) */
+  publicBaseUrl: string;
 }
-
-const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
 export function reportFilename(serial: string): string {
@@ -99,7 +94,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
-  const baseUrl = (input.publicBaseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = input.publicBaseUrl.replace(/\/+$/, '');
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
   // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);

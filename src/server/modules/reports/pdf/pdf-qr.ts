@@ -1,8 +1,7 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
 import QRCode from 'qrcode';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
+type Doc = PDFKit.PDFDocument;
 
 /** Draws the code of `text` in a square of `size` points at (x, y), with its quiet zone inside the square. */
 export function drawQr(doc: Doc, text: string, x: number, y: number, size: number): void {
