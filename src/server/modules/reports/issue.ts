@@ -25,6 +25,7 @@ import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
 import { signatureLength, signPdf } from '../../lib/signing/signing';
 import { docKey, t } from './format';
+import { toRequirementView } from '../../../shared/standards/requirement-view';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;
@@ -237,20 +238,7 @@ export async function buildModel(
   const judged = deriveRequirement(judgedProduct(unit.product), unit.range.bodyMaterial);
   const requirementOf = (testType: string): TestRequirementView | null => {
     const req = judged?.tests.find((x) => x.testType === testType);
-    if (!judged || !req) return null;
-    const st = judged.standard;
-    return {
-      standard: st.id,
-      standardName: st.name,
-      edition: c.language === 'zh' ? st.editionZh : st.edition,
-      required: req.required,
-      pressureMin: req.pressureMin,
-      pressureMax: req.pressureMax,
-      unrated: req.unrated,
-      holdMin: req.holdMin,
-      leakageKind: req.leakage.kind,
-      leakageMax: req.leakage.max,
-    };
+    return judged && req ? toRequirementView(judged.standard, req, c.language) : null;
   };
   const tests: ReportTest[] = rows.map((r) => {
     const samples = decodeSamples(r.samples);
