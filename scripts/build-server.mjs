@@ -5,7 +5,9 @@
 //
 // Files that locate things next to themselves through import.meta.url (the migrations folder, dist/web)
 // get a URL rewritten to where the file would sit in dist/server if it were not bundled, so dist/server
-// mirrors src/server and the same relative paths keep working. The SQL migrations are copied alongside.
+// mirrors src/server and the same relative paths keep working. The SQL migrations are copied alongside, and
+// the embedded database's migrated cluster is made next to them.
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +16,15 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcServer = path.join(root, 'src/server');
 const outServer = path.join(root, 'dist/server');
-export const ENTRIES = ['main.ts', 'cli/migrate.ts', 'cli/admin.ts', 'cli/backup.ts', 'cli/restore.ts', 'cli/move-to-postgres.ts'];
+export const ENTRIES = [
+  'main.ts',
+  'cli/cluster-template.ts',
+  'cli/migrate.ts',
+  'cli/admin.ts',
+  'cli/backup.ts',
+  'cli/restore.ts',
+  'cli/move-to-postgres.ts',
+];
 
 /** import.meta.url of a bundled source file, as the URL of its mirror in dist/server. */
 function mirrorImportMetaUrl(outFile) {
@@ -52,6 +62,10 @@ export async function buildServer() {
     });
   }
   fs.cpSync(path.join(srcServer, 'db/migrations'), path.join(outServer, 'db/migrations'), { recursive: true });
+  // The embedded database's cluster with every migration applied, for a new DATA_DIR to start from
+  // (src/server/db/cluster-template.ts): made here, in a process of its own, so that no server pays for initdb.
+  const made = spawnSync(process.execPath, [path.join(outServer, 'cli/cluster-template.js')], { cwd: root, stdio: 'inherit' });
+  if (made.status !== 0) throw new Error('making the embedded cluster template failed');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

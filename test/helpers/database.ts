@@ -10,12 +10,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { citext } from '@electric-sql/pglite/contrib/citext';
 import pg from 'pg';
-import { openDatabase, type Database, type RawSession } from '../../src/server/db/client';
+import { openDatabase, type Database } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
+import { makeMigratedCluster } from '../../src/server/db/migrated-cluster';
 
 /** File holding the dump of a migrated PGlite database (set by test/global-setup.ts). */
 export const PGLITE_TEMPLATE_ENV = 'TRC_TEST_PGLITE_TEMPLATE';
@@ -84,24 +82,9 @@ export function createTestDatabase(): Promise<TestDatabase> {
 
 /**
  * For test/global-setup.ts: a migrated PGlite database dumped to `file`, whose copies the tests open.
- * The same extensions as the app's own client (src/server/db/client.ts).
  */
 export async function writePgliteTemplate(file: string): Promise<void> {
-  const client = await PGlite.create(undefined, { extensions: { btree_gist, citext } });
-  try {
-    const session: RawSession = {
-      exec: async (text) => {
-        await client.exec(text);
-      },
-      query: async <R>(text: string, params: unknown[] = []) => (await client.query<R>(text, params)).rows,
-    };
-    // migrate() uses nothing of the handle but one session.
-    await migrate({ withSession: (fn) => fn(session) } as Database);
-    const dump = await client.dumpDataDir('none');
-    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  } finally {
-    await client.close();
-  }
+  fs.writeFileSync(file, await makeMigratedCluster('none'));
 }
 
 /** For test/global-setup.ts: a migrated template database on the server at `serverUrl`; its name and how to drop it. */

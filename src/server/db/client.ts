@@ -4,13 +4,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { readClusterTemplate } from './cluster-template';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -51,13 +52,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.url ? openPostgres(options.url, options.maxConnections ?? 10) : openPglite(options.dataDir, options.loadDataDir);
 }
 
+/**
+ * PostgreSQL's memory settings for the embedded database, which lives inside this process's memory: the
+ * defaults (128 MB of shared buffers, 64 MB for maintenance) suit a server of its own, not one process on
+ * a small machine. A product's year of data is a few hundred MB on disk, so 16 MB of buffers still holds
+ * the indexes the screens read (docs/decisions/0019-embedded-memory.md).
+ */
+const PGLITE_MEMORY = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'];
+
+/** A PGlite instance with the app's extensions and memory settings (`dir` omitted: in memory). */
+export function createPglite(dir?: string, extra: Partial<PGliteOptions> = {}): Promise<PGlite> {
+  return PGlite.create(dir, {
+    extensions: { btree_gist, citext },
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY.flatMap((p) => ['-c', p])],
+    ...extra,
+  });
+}
+
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   let dir: string | undefined;
+  let start = loadDataDir;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
+    // A new data directory starts from the cluster made at build time, not from initdb (see cluster-template.ts).
+    if (!start && !fs.existsSync(path.join(dir, 'PG_VERSION'))) start = readClusterTemplate();
   }
-  const client = await PGlite.create(dir, { extensions: { btree_gist, citext }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const client = await createPglite(dir, start ? { loadDataDir: start } : {});
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   // PGlite has one connection; its own queue serialises callers, so a "session" is the client itself.
   const session: RawSession = {

@@ -9,9 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { citext } from '@electric-sql/pglite/contrib/citext';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import { createPglite } from '../db/client';
 
 export const LOCK_FILE = 'server.lock';
 
@@ -69,7 +68,7 @@ export function refuseWhileServing(dataDir: string, what: string): void {
 }
 
 export function openPgliteDir(dir: string, extra: Partial<PGliteOptions> = {}): Promise<PGlite> {
-  return PGlite.create(dir, { extensions: { btree_gist, citext }, ...extra });
+  return createPglite(dir, extra);
 }
 
 /** Row counts of every table in the public schema, for the manifest and the checks after a copy. */
