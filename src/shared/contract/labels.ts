@@ -4,6 +4,7 @@
  * the route and the staff screen's dialog.
  */
 import { z } from 'zod';
+import { parseSerial, rangeLabel } from '../serial';
 import { serialField } from './serials';
 
 /** The most labels one file holds: a range of 10,000 units is one file; a larger one is printed in parts. */
@@ -31,4 +32,34 @@ export type LabelQuery = z.output<typeof labelQuery>;
 /** The address a label's QR code opens: the public page, which looks the serial up at once. */
 export function labelLink(publicBaseUrl: string, serial: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/search?serial=${encodeURIComponent(serial)}`;
+}
+
+export type LabelSelection =
+  | { ok: true; prefix: string; width: number; from: bigint; to: bigint; count: number }
+  | { ok: false; field: 'from' | 'to'; key: string; params: Record<string, string | number> };
+
+/**
+ * Which serials of the range `startSerial`–`endSerial` a request selects: `from`/`to` (canonical serials or
+ * undefined for the range's own ends) inside the range, from ≤ to, at most MAX_LABELS_PER_FILE. The route
+ * and the dialog both ask it, so the dialog shows the server's message before anything is sent.
+ */
+export function selectLabels(range: { startSerial: string; endSerial: string }, from?: string, to?: string): LabelSelection {
+  const start = parseSerial(range.startSerial);
+  const end = parseSerial(range.endSerial);
+  if (!start || !end) return { ok: false, field: 'from', key: 'labels.outsideRange', params: { range: '' } };
+  const inside = (serial: string | undefined, fallback: bigint): bigint | null => {
+    if (serial === undefined) return fallback;
+    const p = parseSerial(serial);
+    const fits = p && p.prefix === start.prefix && p.width === start.width && p.number >= start.number && p.number <= end.number;
+    return fits ? p.number : null;
+  };
+  const params = { range: rangeLabel(range.startSerial, range.endSerial) };
+  const a = inside(from, start.number);
+  if (a === null) return { ok: false, field: 'from', key: 'labels.outsideRange', params };
+  const b = inside(to, end.number);
+  if (b === null) return { ok: false, field: 'to', key: 'labels.outsideRange', params };
+  if (b < a) return { ok: false, field: 'to', key: 'labels.toBeforeFrom', params: {} };
+  if (b - a + 1n > BigInt(MAX_LABELS_PER_FILE))
+    return { ok: false, field: 'to', key: 'labels.tooMany', params: { max: MAX_LABELS_PER_FILE } };
+  return { ok: true, prefix: start.prefix, width: start.width, from: a, to: b, count: Number(b - a + 1n) };
 }

@@ -1,5 +1,5 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
-import QRCode from 'qrcode';
+import QRCode, { type QRCodeMaskPattern } from 'qrcode';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
@@ -9,7 +9,7 @@ export interface QrOptions {
    * A fixed mask pattern (0–7) instead of the best one: choosing it scores all eight, which is most of the
    * cost of a code; a sheet of thousands of labels (serials/labels-pdf.ts) fixes it. Any mask decodes.
    */
-  maskPattern?: number;
+  maskPattern?: QRCodeMaskPattern;
 }
 
 /** Draws the code of `text` in a square of `size` points at (x, y), with its quiet zone inside the square. */

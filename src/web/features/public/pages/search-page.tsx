@@ -18,7 +18,7 @@ import { PublicHeader } from '../components/public-header';
 import { SerialLookup } from '../components/serial-lookup';
 import { VerificationCard, type VerificationState } from '../components/verification-card';
 import { verify, VerifyPanel } from '../components/verify-panel';
-import type { LookupRow } from '../lib/lookup';
+import { lookupAll, type LookupRow } from '../lib/lookup';
 import type { ReportRequestResult } from '../lib/public-types';
 
 const RequestStep = lazy(() => import('../components/request-step'));
@@ -80,6 +80,18 @@ export default function SearchPage() {
     setRows(next);
   }
 
+  /** A near miss's suggestion, picked: looked up in place of the serial that was not found. */
+  function onPick(serial: string) {
+    void lookupAll({ serials: [serial], invalid: [], tooMany: false }).then(
+      (picked) =>
+        setRows((current) =>
+          current && current.length > 1 ? current.map((r) => (r.found ? r : r.suggestion === serial ? picked[0]! : r)) : picked,
+        ),
+      () => undefined,
+    );
+    setOutcome(null);
+  }
+
   return (
     <>
       <PublicHeader site={site} />
@@ -106,7 +118,7 @@ export default function SearchPage() {
           <SerialLookup initial={params.get('serial') ?? ''} onResult={onLookup} />
           {rows && (
             <Box sx={{ mt: 3 }}>
-              <LookupResults rows={rows} />
+              <LookupResults rows={rows} onPick={onPick} />
             </Box>
           )}
         </Section>
