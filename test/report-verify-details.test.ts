@@ -23,7 +23,15 @@ beforeAll(async () => {
       { testType: 'shell', testPressure: 2.4, holdingSeconds: 60, samples: curve(2.4, 60) },
       { testType: 'seat', testPressure: 1.76, holdingSeconds: 30, leakageValue: 0.5, leakageUnit: 'mL/min', samples: curve(1.76, 30) },
     ],
-    { name: 'Gate Valve DN50', testStandard: 'en-12266-1', valveType: 'gate', nominalSize: 50, seatType: 'metal', leakageRate: 'E', pressureWcb: '' },
+    {
+      name: 'Gate Valve DN50',
+      testStandard: 'en-12266-1',
+      valveType: 'gate',
+      nominalSize: 50,
+      seatType: 'metal',
+      leakageRate: 'E',
+      pressureWcb: '',
+    },
   );
   const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en' });
   if (r.status !== 'issued') throw new Error(r.status);
@@ -60,7 +68,14 @@ describe('verification details', () => {
     expect(shell.required.hold).toMatch(/^(At least|≥) ?\d+ s$/);
     expect(seat).toMatchObject({ testType: 'seat', measured: { pressure: '1.76 MPa', hold: '30 s', leakage: '0.5 mL/min' } });
     expect(seat.verdictText).toBe(
-      translate('en', seat.verdict === 'conforms' ? 'reports.verdict.conforms' : seat.verdict === 'nonconforming' ? 'reports.verdict.nonconforming' : 'reports.verdict.bench.pass'),
+      translate(
+        'en',
+        seat.verdict === 'conforms'
+          ? 'reports.verdict.conforms'
+          : seat.verdict === 'nonconforming'
+            ? 'reports.verdict.nonconforming'
+            : 'reports.verdict.bench.pass',
+      ),
     );
   });
 

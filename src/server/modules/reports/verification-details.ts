@@ -85,7 +85,11 @@ export function verificationDetails(pdf: Buffer, lang: ReportLanguage): Verifica
         name: t(lang, `test.${x.testType}`),
         medium: t(lang, `medium.${x.medium}`),
         required: requirement
-          ? { pressure: requiredPressure(lang, requirement), hold: requiredHold(lang, requirement), leakage: allowedLeakage(lang, requirement) }
+          ? {
+              pressure: requiredPressure(lang, requirement),
+              hold: requiredHold(lang, requirement),
+              leakage: allowedLeakage(lang, requirement),
+            }
           : null,
         measured: {
           pressure: mpa(lang, x.testPressureMPa),

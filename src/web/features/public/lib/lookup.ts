@@ -3,7 +3,8 @@
  * one may come with the existing serial it reads like ("Did you mean BF300-000002?"). Entries that are no
  * serial by the grammar are asked too: "BF300–000002" with an en dash is one such near miss.
  */
-import { ApiError, isNotFound, lookupSerial } from '../api';
+import { ApiError } from '../../../lib/api';
+import { isNotFound, lookupSerial } from '../api';
 import type { LookupResult } from './public-types';
 import type { SerialList } from './serial-list';
 

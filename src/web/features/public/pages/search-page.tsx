@@ -56,12 +56,12 @@ function useSite(): PublicSettings | null {
 }
 
 function useLinkedReport(id: string | null): VerificationState | null {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [state, setState] = useState<VerificationState | null>(null);
   useEffect(() => {
     if (id) void verify(() => verifyById(id), t).then(setState);
-    // t changes with the language; the answer does not, so only the id starts a verification
-  }, [id]);
+    // Asked again in another language: the results are worded by the server in the visitor's language.
+  }, [id, i18n.language]);
   return state;
 }
 

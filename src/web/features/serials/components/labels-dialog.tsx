@@ -133,10 +133,14 @@ export function LabelsDialog({ range, onClose }: { range: SerialRange | null; on
               slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'characters' } }}
             />
           </Stack>
-          <DialogContentText role="status" data-testid="labels-count">
-            {chosen.ok ? t('labels.count', { n: formatNumber(i18n.language, chosen.count, 0) }) : ''}{' '}
-            {t('labels.limit', { max: formatNumber(i18n.language, MAX_LABELS_PER_FILE, 0) })}
-          </DialogContentText>
+          <div>
+            <DialogContentText role="status" data-testid="labels-count" sx={{ fontWeight: 600, color: 'text.primary' }}>
+              {chosen.ok ? t('labels.count', { n: formatNumber(i18n.language, chosen.count, 0) }) : '\u00a0'}
+            </DialogContentText>
+            <DialogContentText variant="body2">
+              {t('labels.limit', { max: formatNumber(i18n.language, MAX_LABELS_PER_FILE, 0) })}
+            </DialogContentText>
+          </div>
           {failed && <Alert severity="error">{failed}</Alert>}
         </Stack>
       </DialogContent>
