@@ -33,7 +33,7 @@ beforeAll(async () => {
     { recordId: 'SHELL-1', testType: 'shell', testPressure: 2.4, holdingSeconds: 60, samples: curve(2.4, 60) },
     { recordId: 'SEAT-1', testType: 'seat', testPressure: 1.76, holdingSeconds: 30 },
   ]);
-  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en' });
+  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
   if (r.status !== 'issued') throw new Error(`expected issued, got ${r.status}`);
   report = r.report;
 }, 120_000);

@@ -12,7 +12,7 @@ import { mailOutbox } from '../src/server/db/schema/index';
 import { renderEmail } from '../src/server/mail/layout';
 import { enqueueMail, type NewMail } from '../src/server/mail/outbox';
 import { createMailTransport, type MailTransport } from '../src/server/mail/transports';
-import { createMailWorker, kickMailWorkers, startMailWorker } from '../src/server/mail/worker';
+import { createMailWorker, startMailWorker } from '../src/server/mail/worker';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 
@@ -82,7 +82,7 @@ describe('without SMTP_URL', () => {
     const stop = await startBackgroundWork(t.app);
     try {
       const id = await enqueueMail(t.app.ctx.db, { ...reportMail(), kind: 'background' });
-      kickMailWorkers();
+      t.app.ctx.mail.kick();
       const dir = path.join(t.config.dataDir, 'outbox');
       await until(() => fs.readdirSync(dir).find((f) => f.endsWith(`${id}.eml`)));
     } finally {
@@ -107,7 +107,7 @@ describe('with SMTP_URL', () => {
     const stop = await startBackgroundWork(t.app);
     try {
       await t.app.ctx.db.transaction((tx) => enqueueMail(tx, reportMail()));
-      kickMailWorkers();
+      t.app.ctx.mail.kick();
       const [m] = await sink.waitFor(1);
       expect(m!.from).toBe('reports@example.com');
       expect(m!.parsed!.subject).toBe('測試報告 VB2311-000123');

@@ -7,7 +7,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/server/db/schema/index';
 import { enqueueMail, type NewMail } from '../src/server/mail/outbox';
-import { onMailOutcome, type MailOutcome } from '../src/server/mail/outcomes';
+import type { MailOutcome } from '../src/server/mail/outcomes';
+import { mailHubOf } from '../src/server/mail/hub';
 import { createSmtpTransport, type MailLog, type MailTransport } from '../src/server/mail/transports';
 import { createMailWorker, type MailWorker } from '../src/server/mail/worker';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
@@ -213,7 +214,7 @@ describe('outcome hooks', () => {
   let off: () => void;
   beforeEach(() => {
     seen.length = 0;
-    off = onMailOutcome('hooked', (r, outcome) => {
+    off = mailHubOf(db()).onOutcome('hooked', (r, outcome) => {
       seen.push({ id: r.id, status: r.status, outcome });
     });
   });
@@ -240,7 +241,7 @@ describe('outcome hooks', () => {
   });
 
   it('keeps the outcome when a handler fails, even after a failed SQL statement', async () => {
-    onMailOutcome('hooked', async (_r, _o, tx) => {
+    mailHubOf(db()).onOutcome('hooked', async (_r, _o, tx) => {
       await tx.execute(sql`SELECT * FROM no_such_table`);
     });
     const id = await enqueueMail(db(), mail({ kind: 'hooked' }));
@@ -255,7 +256,7 @@ describe('outcome hooks', () => {
       .update(mailOutbox)
       .set({ nextAttemptAt: sql`now() + interval '1 hour'` })
       .where(eq(mailOutbox.id, other));
-    onMailOutcome('hooked', async (r, o, tx) => {
+    mailHubOf(db()).onOutcome('hooked', async (r, o, tx) => {
       await tx
         .update(mailOutbox)
         .set({ lastError: `${o.status}:${r.id}` })

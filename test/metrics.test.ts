@@ -48,7 +48,9 @@ describe('/metrics with METRICS_TOKEN', () => {
   it('gives every metric with its labels: routes as patterns, outbox, reports, ingestion, process', async () => {
     const u = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
     await postBatch(t.app, u.bench.key, { records: [record({ serial: u.serial, testType: 'shell', testedAt: '2024-05-03T08:00:00Z' })] });
-    expect((await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).status).toBe('issued');
+    expect(
+      (await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl })).status,
+    ).toBe('issued');
     await t.app.inject(`/api/v1/machine-data/units/${encodeURIComponent(u.serial)}`);
 
     const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });

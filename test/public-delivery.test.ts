@@ -85,11 +85,11 @@ describe('nothing half-written', () => {
     let calls = 0;
     const failing: IssueReport = async (db, input) => {
       if (++calls === 2) throw new Error('signing key unreadable');
-      return issueReport(db, input);
+      return issueReport(db, { ...input, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     };
     await expect(
       requestReports(
-        { db: t.app.ctx.db, issueReport: failing, termsVersion: async () => 1, contact: async () => '' },
+        { db: t.app.ctx.db, issueReport: failing, kick: () => t.app.ctx.mail.kick(), termsVersion: async () => 1, contact: async () => '' },
         { serials: [c.serial(3), c.serial(4)], email: 'x@example.com', language: 'en', challenge: 'x' },
         { ip: '10.0.0.1', language: 'en' },
       ),
@@ -105,7 +105,13 @@ describe('nothing half-written', () => {
     // insert of the transaction, after the outbox row was written.
     await expect(
       requestReports(
-        { db: t.app.ctx.db, issueReport, termsVersion: async () => 1, contact: async () => '' },
+        {
+          db: t.app.ctx.db,
+          issueReport: (db, input) => issueReport(db, { ...input, publicBaseUrl: t.app.ctx.config.publicBaseUrl }),
+          kick: () => t.app.ctx.mail.kick(),
+          termsVersion: async () => 1,
+          contact: async () => '',
+        },
         { serials: [c.serial(5)], email: 'y@example.com', language: 'en', challenge: 'x' },
         { ip: '10.0.0.2\u0000', language: 'en' },
       ),

@@ -18,7 +18,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const issue = (serial: string, language: 'en' | 'zh' = 'en') => issueReport(t.app.ctx.db, { serial, language });
+const issue = (serial: string, language: 'en' | 'zh' = 'en') =>
+  issueReport(t.app.ctx.db, { serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
 
 async function storedCount(serial: string): Promise<number> {
   const r = await t.app.ctx.db.execute(sql`select count(*)::int as n from reports where serial = ${serial}`);

@@ -19,7 +19,7 @@ const issued: Partial<Record<'en' | 'zh', IssuedReport>> = {};
 const shellSamples = curve(2.4, 60, 2000);
 
 async function issue(language: 'en' | 'zh'): Promise<IssuedReport> {
-  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language });
+  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
   if (r.status !== 'issued') throw new Error(`expected issued, got ${r.status}`);
   return r.report;
 }

@@ -19,7 +19,7 @@ let report: IssuedReport;
 beforeAll(async () => {
   t = await buildTestApp();
   unit = await unitWithRecords(t, [{ testType: 'shell' }], { name: 'Ball Valve 球閥' });
-  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'zh' });
+  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'zh', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
   if (r.status !== 'issued') throw new Error(r.status);
   report = r.report;
 }, 60_000);

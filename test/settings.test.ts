@@ -156,7 +156,7 @@ describe('settings', () => {
 
   it('generates a self-signed certificate on first use and shows its subject, expiry and fingerprint', async () => {
     const u = await unitWithRecords(t, [{ testType: 'shell' }]);
-    const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
+    const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     expect(r.status).toBe('issued');
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: { cookie: staff } });
     const cert = res.json().data.certificate;
@@ -214,7 +214,7 @@ describe('settings', () => {
     expect(ok.body).not.toMatch(/PRIVATE KEY|s3cret-pw/);
 
     const u = await unitWithRecords(t, [{ testType: 'shell' }]);
-    const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'zh' });
+    const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'zh', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     if (r.status !== 'issued') throw new Error(r.status);
     const sig = poppler('pdfsig', [tmpFile(r.report.bytes)]);
     expect(sig).toContain('Acme Signing Dept');
@@ -244,7 +244,7 @@ describe('settings', () => {
       }),
     );
     const u = await unitWithRecords(t, [{ testType: 'shell' }]);
-    const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
+    const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     if (r.status !== 'issued') throw new Error(r.status);
     const text = poppler('pdftotext', ['-layout', tmpFile(r.report.bytes), '-']);
     expect(text).toContain('Inspection Certificate');

@@ -89,7 +89,7 @@ describe('judgement of records', () => {
     expect(shell.assessment).toMatchObject({ verdict: 'conforms', reasons: [], disagreement: false });
     expect(shell.assessment.requirement).toMatchObject({ pressureMin: 2.94, holdMin: 60, leakageKind: 'none' });
 
-    const held = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
+    const held = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     expect(held).toMatchObject({
       status: 'held',
       held: [{ testType: 'backseat', kind: 'failed', bench: 'pass', reasons: ['leakage-high'] }],
@@ -142,24 +142,30 @@ describe('judgement of records', () => {
     ]);
     const [r] = await recordsOf(u.serial);
     expect(r!.assessment).toMatchObject({ verdict: 'not-assessed', requirement: null, disagreement: false });
-    expect((await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).status).toBe('issued');
+    expect(
+      (await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl })).status,
+    ).toBe('issued');
   });
 
   it('holds a unit that lacks a test its standard requires', async () => {
     const u = await unitWithRecords(t, conforming.slice(0, 2), API598_GATE, { bodyMaterial: 'wcb' });
-    expect(await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).toMatchObject({
+    expect(
+      await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl }),
+    ).toMatchObject({
       status: 'held',
       held: [{ testType: 'air-seat', kind: 'missing' }],
     });
     await postBatch(t.app, u.bench.key, { records: [record({ serial: u.serial, ...conforming[2] })] });
-    expect((await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).status).toBe('issued');
+    expect(
+      (await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl })).status,
+    ).toBe('issued');
   });
 });
 
 describe('re-judgement and report versions', () => {
   it('re-judges the records when the product changes, and the next request supersedes the earlier report', async () => {
     const u = await unitWithRecords(t, conforming, API598_GATE, { bodyMaterial: 'wcb' });
-    const first = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
+    const first = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     expect(first.status).toBe('issued');
     if (first.status !== 'issued') return;
     // A higher rating: the shell test at 2.94 MPa no longer reaches 1.5 × 2.5 = 3.75 MPa.
@@ -172,7 +178,9 @@ describe('re-judgement and report versions', () => {
     expect(res.statusCode).toBe(200);
     const shell = (await recordsOf(u.serial)).find((r) => r.testType === 'shell')!;
     expect(shell.assessment).toMatchObject({ verdict: 'nonconforming', reasons: ['pressure-low'] });
-    expect(await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' })).toMatchObject({ status: 'held' });
+    expect(
+      await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl }),
+    ).toMatchObject({ status: 'held' });
 
     // Back to the rating the tests meet: conforming again, and a new report that supersedes the first.
     await t.app.inject({
@@ -181,7 +189,7 @@ describe('re-judgement and report versions', () => {
       headers: { cookie: u.admin },
       payload: { ...(await productOf(u.product.id)), pressureWcb: 1.96, pressureClass: 'CL 150' },
     });
-    const second = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en' });
+    const second = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     expect(second.status).toBe('issued');
     if (second.status !== 'issued') return;
     expect(second.report.id).not.toBe(first.report.id);
@@ -195,8 +203,16 @@ describe('re-judgement and report versions', () => {
     const fresh = await buildTestApp();
     try {
       const u = await unitWithRecords(fresh, conforming, API598_GATE, { bodyMaterial: 'wcb' });
-      const a = await issueReport(fresh.app.ctx.db, { serial: u.serial, language: 'en' });
-      const b = await issueReport(fresh.app.ctx.db, { serial: u.serial, language: 'en' });
+      const a = await issueReport(fresh.app.ctx.db, {
+        serial: u.serial,
+        language: 'en',
+        publicBaseUrl: fresh.app.ctx.config.publicBaseUrl,
+      });
+      const b = await issueReport(fresh.app.ctx.db, {
+        serial: u.serial,
+        language: 'en',
+        publicBaseUrl: fresh.app.ctx.config.publicBaseUrl,
+      });
       expect(a.status === 'issued' && b.status === 'issued' && b.report.id === a.report.id && b.report.reused).toBe(true);
     } finally {
       await fresh.close();
@@ -250,7 +266,7 @@ describe('the report states the requirement', () => {
     } = await getSettings(t.app.ctx.db);
     await updateSettings(t.app.ctx.db, { id: null, label: 'test' }, { ...texts, inspectorName: 'Lin Mei-Hua' });
     for (const language of ['en', 'zh'] as const) {
-      const r = await issueReport(t.app.ctx.db, { serial: u.serial, language });
+      const r = await issueReport(t.app.ctx.db, { serial: u.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
       expect(r.status).toBe('issued');
       if (r.status !== 'issued') return;
       const file = tmpFile(r.report.bytes);

@@ -4,6 +4,7 @@ import type { TestRequirementView } from '../../src/shared/contract/machine-data
 import { deriveRequirement, type JudgedProduct } from '../../src/shared/standards/requirement';
 import { checkSamples } from '../../src/shared/standards/sample-checks';
 import type { ReportModel, ReportTest } from '../../src/server/modules/reports/report-model';
+import { toRequirementView } from '../../src/shared/standards/requirement-view';
 
 function curve(pressure: number, hold: number, points: number): Array<{ t: number; p: number }> {
   const total = 5 + hold + 3;
@@ -58,19 +59,7 @@ const PRODUCT: JudgedProduct = {
 function requirementView(testType: ReportTest['testType']): TestRequirementView | null {
   const r = deriveRequirement(PRODUCT, 'wcb')!;
   const x = r.tests.find((q) => q.testType === testType);
-  if (!x) return null;
-  return {
-    standard: r.standard.id,
-    standardName: r.standard.name,
-    edition: r.standard.edition,
-    required: x.required,
-    pressureMin: x.pressureMin,
-    pressureMax: x.pressureMax,
-    unrated: x.unrated,
-    holdMin: x.holdMin,
-    leakageKind: x.leakage.kind,
-    leakageMax: x.leakage.max,
-  };
+  return x ? toRequirementView(r.standard, x) : null;
 }
 
 export function benchModel(language: ReportLanguage): ReportModel {

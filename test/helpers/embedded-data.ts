@@ -36,7 +36,7 @@ export async function seedEmbedded(dataDir: string): Promise<{ serial: string }>
     const { t, close } = await appOn(database, dataDir);
     try {
       const u = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
-      const r = await issueReport(database.db, { serial: u.serial, language: 'en' });
+      const r = await issueReport(database.db, { serial: u.serial, language: 'en', publicBaseUrl: t.config.publicBaseUrl });
       if (r.status !== 'issued') throw new Error(`seed: report ${r.status}`);
       return { serial: u.serial };
     } finally {

@@ -16,9 +16,6 @@ export interface Wakeable {
   kick(): void;
 }
 
-/** Hubs with a running worker, for kickMailWorkers() (worker.ts) called without a database. */
-const active = new Set<MailHub>();
-
 export class MailHub {
   private readonly workers = new Set<Wakeable>();
   private readonly outcomes = new Map<string, MailOutcomeHandler>();
@@ -31,12 +28,10 @@ export class MailHub {
 
   join(worker: Wakeable): void {
     this.workers.add(worker);
-    active.add(this);
   }
 
   leave(worker: Wakeable): void {
     this.workers.delete(worker);
-    if (this.workers.size === 0) active.delete(this);
   }
 
   /** Registers the outcome handler of one kind, replacing an earlier one; returns a function that removes it. */
@@ -75,9 +70,4 @@ export function mailHubOf(db: Db): MailHub {
     hubs.set(db, hub);
   }
   return hub;
-}
-
-/** Wakes the workers of every hub in this process (scripts and tests; the request path kicks its own hub). */
-export function kickEveryHub(): void {
-  for (const hub of active) hub.kick();
 }

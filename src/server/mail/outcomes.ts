@@ -12,21 +12,3 @@ export type MailOutcome =
 
 /** `row` is the outbox row after the update (status, attempts, last_error, sent_at as recorded). */
 export type MailOutcomeHandler = (row: OutboxRow, outcome: MailOutcome, tx: Tx) => Promise<void> | void;
-
-/** Handlers registered outside any app, for a worker on a bare database (test/mail-worker.test.ts). */
-const handlers = new Map<string, MailOutcomeHandler>();
-
-/**
- * Registers a handler for one kind of message outside any app, replacing an earlier one; a hub's own
- * handler for the kind comes first. Returns a function that removes it.
- */
-export function onMailOutcome(kind: string, handler: MailOutcomeHandler): () => void {
-  handlers.set(kind, handler);
-  return () => {
-    if (handlers.get(kind) === handler) handlers.delete(kind);
-  };
-}
-
-export function outcomeHandlerFor(kind: string): MailOutcomeHandler | undefined {
-  return handlers.get(kind);
-}

@@ -10,8 +10,8 @@
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailOutbox, type OutboxRow } from '../db/schema/index';
-import { kickEveryHub, mailHubOf, type MailHub } from './hub';
-import { outcomeHandlerFor, type MailOutcome } from './outcomes';
+import { mailHubOf, type MailHub } from './hub';
+import type { MailOutcome } from './outcomes';
 import { classifySendError, DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy';
 import type { MailLog, MailTransport } from './transports';
 
@@ -40,14 +40,6 @@ export interface MailWorker {
 }
 
 const DEFAULTS = { batchSize: 10, pollIntervalMs: 1_500, leaseMs: 5 * 60_000 };
-
-/**
- * Wakes every worker running in this process (scripts and tests). The request path wakes only its own
- * app's workers, through `app.ctx.mail.kick()` (hub.ts).
- */
-export function kickMailWorkers(): void {
-  kickEveryHub();
-}
 
 const secondsSql = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
 
@@ -96,7 +88,7 @@ async function record(db: Db, hub: MailHub, row: OutboxRow, d: Decision, log: Ma
       .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'sending'), eq(mailOutbox.attempts, row.attempts)))
       .returning();
     if (!updated) return false;
-    const handler = hub.outcomeHandlerFor(row.kind) ?? outcomeHandlerFor(row.kind);
+    const handler = hub.outcomeHandlerFor(row.kind);
     if (handler) {
       const outcome: MailOutcome =
         d.status === 'retrying'

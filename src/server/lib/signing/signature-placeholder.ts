@@ -1,13 +1,14 @@
 /**
  * The signature field and its placeholder, written by pdfkit as it builds the document (the approach of
- * @signpdf/placeholder-pdfkit, whose peer range stops at pdfkit 0.11; this is its logic for pdfkit 0.20).
- * SubFilter ETSI.CAdES.detached makes it a PAdES signature; the widget is invisible but printable (PDF/A
- * wants the print flag on every annotation) and the form has no NeedAppearances (PDF/A forbids it).
+ * @signpdf/placeholder-pdfkit, whose peer range stops at pdfkit 0.11; this is its logic for pdfkit 0.20,
+ * through pdfkit's public form API). SubFilter ETSI.CAdES.detached makes it a PAdES signature; the widget
+ * is invisible but printable (PDF/A wants the print flag on every annotation).
+ *
+ * pdfkit's form dictionary always says NeedAppearances, which PDF/A forbids, and has no signature flags;
+ * it offers no way to change either. `finishSignatureForm` does, on the finished bytes, by overwriting
+ * that one entry with SigFlags and spaces of the same length, so no offset in the file moves.
  */
 import { DEFAULT_BYTE_RANGE_PLACEHOLDER, SIG_FLAGS, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
 
 export interface PlaceholderOptions {
   name: string;
@@ -21,8 +22,9 @@ export interface PlaceholderOptions {
 
 const ANNOT_PRINT = 4;
 const ANNOT_LOCKED = 128;
+const FIELD_NAME = 'Signature1';
 
-export function addSignaturePlaceholder(doc: Doc, o: PlaceholderOptions): void {
+export function addSignaturePlaceholder(doc: PDFKit.PDFDocument, o: PlaceholderOptions): void {
   // pdfkit writes String objects as PDF text strings and primitive strings as names.
   const signature = doc.ref({
     Type: 'Sig',
@@ -37,26 +39,30 @@ export function addSignaturePlaceholder(doc: Doc, o: PlaceholderOptions): void {
     Location: new String(o.location),
     Prop_Build: { Filter: { Name: 'Adobe.PPKLite' } },
   });
-  if (!doc._acroform) doc.initForm();
-  const form = doc._root.data.AcroForm;
-  form.data = {
-    Type: 'AcroForm',
-    SigFlags: SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY,
-    Fields: form.data.Fields,
-    DR: form.data.DR,
-  };
-  const widget = doc.ref({
+  doc.initForm();
+  // The signature field, merged with its invisible widget on the last page.
+  const field = doc.formField(FIELD_NAME);
+  Object.assign(field.data, {
     Type: 'Annot',
     Subtype: 'Widget',
     FT: 'Sig',
     Rect: [0, 0, 0, 0],
     F: ANNOT_PRINT | ANNOT_LOCKED,
     V: signature,
-    T: new String('Signature1'),
     P: doc.page.dictionary,
   });
-  doc.page.annotations.push(widget);
-  form.data.Fields.push(widget);
-  signature.end();
-  widget.end();
+  (doc.page.annotations as PDFKit.PDFKitReference[]).push(field);
+  field.end('');
+  signature.end('');
+}
+
+const NEED_APPEARANCES = Buffer.from('/NeedAppearances true');
+
+/** The finished document's form dictionary with SigFlags in place of NeedAppearances (see above). */
+export function finishSignatureForm(pdf: Buffer): Buffer {
+  const at = pdf.lastIndexOf(NEED_APPEARANCES);
+  if (at < 0) throw new Error('The document has no form dictionary to carry the signature flags.');
+  const flags = `/SigFlags ${SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY}`;
+  pdf.write(flags.padEnd(NEED_APPEARANCES.length, ' '), at, 'latin1');
+  return pdf;
 }

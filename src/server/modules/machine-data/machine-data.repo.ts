@@ -9,6 +9,7 @@ import { STANDARDS } from '../../../shared/standards/requirement';
 import { formatSerial, type ParsedSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { machines, productRequirements, products, serialRanges, testRecords } from '../../db/schema/index';
+import { toRequirementView } from '../../../shared/standards/requirement-view';
 
 const t = testRecords;
 
@@ -73,18 +74,14 @@ function assessmentOf(r: RecordRow): Assessment {
     reasons: reasonsOf(r.reasons),
     requirement:
       standard && r.reqLeakKind
-        ? {
-            standard: standard.id,
-            standardName: standard.name,
-            edition: standard.edition,
+        ? toRequirementView(standard, {
             required: Boolean(r.reqRequired),
             pressureMin: num(r.reqPressureMin),
             pressureMax: num(r.reqPressureMax),
             unrated: Boolean(r.reqUnrated),
             holdMin: Number(r.reqHoldMin),
-            leakageKind: r.reqLeakKind,
-            leakageMax: num(r.reqLeakMax),
-          }
+            leakage: { kind: r.reqLeakKind, max: num(r.reqLeakMax) },
+          })
         : null,
     heldSeconds: num(r.heldSeconds),
     disagreement: verdict === 'nonconforming' && r.result === 'pass',

@@ -11,7 +11,6 @@ import { translate } from '../../../shared/i18n/index';
 import type { Db } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
-import { mailHubOf } from '../../mail/hub';
 import { clipUserAgent, insertSearchRequests } from './searches.repo';
 import { readLookup, type VisitorMeta } from './lookup.service';
 import { reportMail, type IssuedPdf } from './report-mail';
@@ -28,8 +27,8 @@ export type IssueReport = (db: Db, input: { serial: string; language: 'en' | 'zh
 export interface ReportRequestDeps {
   db: Db;
   issueReport: IssueReport;
-  /** wakes the app's mail workers (`app.ctx.mail.kick`); default: those of `db`'s hub (mail/hub.ts) */
-  kick?: () => void;
+  /** wakes the app's mail workers (`app.ctx.mail.kick`) */
+  kick: () => void;
   /** the terms version currently in force (settings) */
   termsVersion: () => Promise<number>;
   /** whom a visitor asks when a report is not available (settings; '' = none set) */
@@ -110,7 +109,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     }));
     await insertSearchRequests(tx, rows);
   });
-  if (issued.length) (deps.kick ?? (() => mailHubOf(db).kick()))();
+  if (issued.length) deps.kick();
 
   const t = (key: string) => translate(meta.language, key);
   return {

@@ -25,6 +25,7 @@ import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
 import { signatureLength, signPdf } from '../../lib/signing/signing';
 import { docKey, t } from './format';
+import { toRequirementView } from '../../../shared/standards/requirement-view';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;
@@ -53,14 +54,9 @@ export type IssueResult =
 export interface IssueInput {
   serial: string;
   language: ReportLanguage;
-  /**
-   * origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`), passed by
-   * the caller; without it, the default of config.ts for PORT 3000 (scripts and tests that issue directly)
-   */
-  publicBaseUrl?: string;
+  /** origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`) */
+  publicBaseUrl: string;
 }
-
-const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
 export function reportFilename(serial: string): string {
@@ -99,7 +95,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
-  const baseUrl = (input.publicBaseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = input.publicBaseUrl.replace(/\/+$/, '');
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
   // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);
@@ -242,20 +238,7 @@ export async function buildModel(
   const judged = deriveRequirement(judgedProduct(unit.product), unit.range.bodyMaterial);
   const requirementOf = (testType: string): TestRequirementView | null => {
     const req = judged?.tests.find((x) => x.testType === testType);
-    if (!judged || !req) return null;
-    const st = judged.standard;
-    return {
-      standard: st.id,
-      standardName: st.name,
-      edition: c.language === 'zh' ? st.editionZh : st.edition,
-      required: req.required,
-      pressureMin: req.pressureMin,
-      pressureMax: req.pressureMax,
-      unrated: req.unrated,
-      holdMin: req.holdMin,
-      leakageKind: req.leakage.kind,
-      leakageMax: req.leakage.max,
-    };
+    return judged && req ? toRequirementView(judged.standard, req, c.language) : null;
   };
   const tests: ReportTest[] = rows.map((r) => {
     const samples = decodeSamples(r.samples);

@@ -1,9 +1,7 @@
 /** The pressure–time chart of src/shared/chart drawn as PDF vector paths (the web draws the same primitives as SVG). */
 import { buildChart, type Box, type Sample } from '../../../../shared/chart/index';
 
-// pdfkit's type declarations lag its API (struct, markContent, tables); the report uses this narrow view.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
+type Doc = PDFKit.PDFDocument;
 
 export const CHART_FONT_SIZE = 7;
 

@@ -1,8 +1,7 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
 import QRCode, { type QRCodeMaskPattern } from 'qrcode';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
+type Doc = PDFKit.PDFDocument;
 
 export interface QrOptions {
   /**

@@ -24,14 +24,13 @@ import {
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
-import { reportFonts, shareLayoutCache } from './fonts';
+import { BOLD as B, REGULAR as R, reportFonts } from './fonts';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
-import { addSignaturePlaceholder, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
+import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
-// pdfkit's type declarations lag its API (struct, markContent, tables, PDF/A); the report uses it untyped.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
+type Doc = PDFKit.PDFDocument;
+type Struct = PDFKit.PDFStructureElement;
 
 const PAGE = { width: 595.28, height: 841.89 };
 const M = { top: 40, left: 42, right: 42, bottom: 58 };
@@ -70,7 +69,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     pdfVersion: '1.7',
     lang: PDF_LANG[lang],
     displayTitle: true,
-    font: fonts.regular as string,
+    // No default font: pdfkit would otherwise open Helvetica, which PDF/A forbids unembedded.
+    font: '',
     info: {
       Title: `${title} ${m.number}`,
       Author: m.company.name,
@@ -83,16 +83,10 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     },
   });
   const done = collect(doc);
-  // Registered with a family name: pdfkit restores a table cell's font by (source, family). The regular face
-  // is already open as the document's default font (so that no unembedded Helvetica is ever created, which
-  // PDF/A forbids); pdfkit would not cache it under 'R' and would re-open and compare it on every cell.
-  doc.registerFont('R', fonts.regular, 'R');
-  doc.registerFont('B', fonts.bold, 'B');
-  doc._fontFamilies.R = doc._font;
-  doc.font('B');
-  shareLayoutCache(doc._fontFamilies.B, 'bold');
-  doc.font('R');
-  shareLayoutCache(doc._fontFamilies.R, 'regular');
+  // Registered under their PostScript names (see fonts.ts), so that pdfkit finds an opened face again.
+  doc.registerFont(R, fonts.regular, R);
+  doc.registerFont(B, fonts.bold, B);
+  doc.font(R);
   doc.addPage();
 
   const json = Buffer.from(JSON.stringify(reportJson(m)));
@@ -111,7 +105,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     root.add(
       doc.struct('P', () => {
         doc
-          .font(o.font ?? 'R')
+          .font(o.font ?? R)
           .fontSize(o.size ?? 9)
           .fillColor(o.color ?? INK);
         doc.text(text, o.x ?? M.left, doc.y, { width: o.width ?? W });
@@ -124,7 +118,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     ensureSpace(doc, size * 2 + 40);
     root.add(
       doc.struct(tag, () => {
-        doc.font('B').fontSize(size).fillColor(color).text(text, M.left, doc.y, { width: W });
+        doc.font(B).fontSize(size).fillColor(color).text(text, M.left, doc.y, { width: W });
       }),
     );
     doc.y += size * 0.3;
@@ -133,10 +127,11 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   // Header: logo, company name and address; a rule under it.
   const top = doc.y;
   let textX = M.left;
-  if (m.company.logo) {
+  const logo = m.company.logo;
+  if (logo) {
     root.add(
       doc.struct('Figure', { alt: m.company.name }, () => {
-        doc.image(m.company.logo, M.left, top, { fit: [110, 46] });
+        doc.image(logo, M.left, top, { fit: [110, 46] });
       }),
     );
     textX = M.left + 122;
@@ -145,7 +140,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   root.add(
     doc.struct('P', () =>
       doc
-        .font('B')
+        .font(B)
         .fontSize(13)
         .fillColor(INK)
         .text(m.company.name, textX, top, { width: W - (textX - M.left) }),
@@ -155,7 +150,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     root.add(
       doc.struct('P', () =>
         doc
-          .font('R')
+          .font(R)
           .fontSize(8.5)
           .fillColor(MUTED)
           .text(m.company.address, textX, doc.y + 1, { width: W - (textX - M.left) }),
@@ -241,10 +236,10 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   heading('H2', t(lang, 'heading.statement'), 12);
   para(m.statement, { size: 9.5, gap: 6 });
   if (m.documentType === 'inspection-certificate-3.1' && m.inspectorName) {
-    para(t(lang, 'validatedBy', { name: m.inspectorName }), { font: 'B', size: 9.5, gap: 6 });
+    para(t(lang, 'validatedBy', { name: m.inspectorName }), { font: B, size: 9.5, gap: 6 });
   } else if (m.inspectorName) {
     // A 2.2 test report is the manufacturer's own statement: it names the person who released it.
-    para(t(lang, 'releasedBy', { name: m.inspectorName }), { font: 'B', size: 9.5, gap: 6 });
+    para(t(lang, 'releasedBy', { name: m.inspectorName }), { font: B, size: 9.5, gap: 6 });
   }
   heading('H2', t(lang, 'heading.verify'), 12);
   para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
@@ -254,7 +249,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   root.end();
   pageFurniture(doc, m);
   doc.end();
-  return done;
+  return opts.signature ? finishSignatureForm(await done) : done;
 }
 
 /** Keeps at least `h` points on the page, else starts the next one. */
@@ -284,9 +279,9 @@ function tableHeight(doc: Doc, rows: Array<[string, string]>, o: TableLook): num
   const pad = o.pad ?? 3;
   let h = 0;
   for (const [k, v] of rows) {
-    doc.font('B').fontSize(size - 0.5);
+    doc.font(B).fontSize(size - 0.5);
     const kh = doc.heightOfString(k, { width: o.labelWidth - 8 });
-    doc.font('R').fontSize(size);
+    doc.font(R).fontSize(size);
     const vh = doc.heightOfString(v, { width: o.width - o.labelWidth - 8 });
     h += Math.max(kh, vh) + pad * 2 + 0.5;
   }
@@ -305,14 +300,14 @@ interface Cell {
   color?: string;
 }
 
-function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { size: number; pad: number; x?: number }): void {
+function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: { size: number; pad: number; x?: number }): void {
   const x0 = o.x ?? M.left;
   const total = widths.reduce((a, b) => a + b, 0);
   const table = doc.struct('Table');
   root.add(table);
   for (const row of rows) {
     const heights = row.map((c, i) => {
-      doc.font(c.bold || c.header ? 'B' : 'R').fontSize(c.header ? o.size - 0.5 : o.size);
+      doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size);
       return doc.heightOfString(c.text || ' ', { width: widths[i]! - 8 });
     });
     const h = Math.max(...heights) + o.pad * 2;
@@ -336,7 +331,7 @@ function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { s
     row.forEach((c, i) => {
       const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
         doc
-          .font(c.bold || c.header ? 'B' : 'R')
+          .font(c.bold || c.header ? B : R)
           .fontSize(c.header ? o.size - 0.5 : o.size)
           .fillColor(c.color ?? (c.header ? MUTED : INK));
         doc.text(c.text, x + 4, y + o.pad, { width: widths[i]! - 8 });
@@ -352,7 +347,7 @@ function drawTable(doc: Doc, root: Doc, rows: Cell[][], widths: number[], o: { s
   doc.x = M.left;
 }
 
-function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: TableLook): void {
+function keyValueTable(doc: Doc, root: Struct, rows: Array<[string, string]>, o: TableLook): void {
   const size = o.size ?? 9;
   drawTable(
     doc,
@@ -367,7 +362,7 @@ function keyValueTable(doc: Doc, root: Doc, rows: Array<[string, string]>, o: Ta
  * One line per test, required beside measured (test pressure, hold, leakage) and the judgement: the answer
  * at a glance, on page one.
  */
-function summaryTable(doc: Doc, root: Doc, m: ReportModel): void {
+function summaryTable(doc: Doc, root: Struct, m: ReportModel): void {
   const lang = m.language;
   const head: Cell[] = ['test', 'testPressure', 'holding', 'leakage', 'verdict'].map((k) => ({
     text: t(lang, `field.${k}`),
@@ -395,7 +390,7 @@ function leakageText(lang: ReportModel['language'], x: ReportTest): string {
 
 function testBlock(
   doc: Doc,
-  root: Doc,
+  root: Struct,
   m: ReportModel,
   x: ReportTest,
   heading: (tag: 'H3', text: string, size: number, color?: string) => void,
@@ -470,7 +465,7 @@ function testBlock(
           req?.pressureMin != null
             ? { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.required'), hold: t(lang, 'chart.minHold') }
             : { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.reference'), hold: t(lang, 'chart.hold') },
-          'R',
+          R,
         ),
       ),
     );
@@ -478,7 +473,7 @@ function testBlock(
     root.add(
       doc.struct('P', () =>
         doc
-          .font('R')
+          .font(R)
           .fontSize(8.5)
           .fillColor(MUTED)
           .text(t(lang, 'value.noSamples'), box.x, top + 4, { width: box.width }),
@@ -505,7 +500,7 @@ function pageFurniture(doc: Doc, m: ReportModel): void {
       .lineWidth(0.5)
       .strokeColor(RULE)
       .stroke();
-    doc.font('R').fontSize(7.5).fillColor(MUTED);
+    doc.font(R).fontSize(7.5).fillColor(MUTED);
     const pageText = t(m.language, 'page', { page: i + 1, pages: range.count });
     const pageWidth = doc.widthOfString(pageText);
     doc.text(pageText, M.left + W - pageWidth, footerY, { lineBreak: false });

@@ -1,0 +1,41 @@
+/**
+ * A test's requirement as the API, the report and its JSON show it (`TestRequirementView` of
+ * src/shared/contract/machine-data.ts): the standard's name and edition beside the figures. One mapping
+ * for every place that shows one, whether the figures come from the derivation (requirement.ts) or from
+ * the stored rows of `product_requirements`.
+ */
+import type { TestRequirement } from './requirement';
+import type { StandardEdition } from './types';
+
+export interface RequirementView {
+  standard: StandardEdition['id'];
+  standardName: string;
+  edition: string;
+  required: boolean;
+  pressureMin: number | null;
+  pressureMax: number | null;
+  unrated: boolean;
+  holdMin: number;
+  leakageKind: TestRequirement['leakage']['kind'];
+  leakageMax: number | null;
+}
+
+/** `language` picks the edition's wording (the report is written in one language; the API uses en). */
+export function toRequirementView(
+  standard: StandardEdition,
+  test: Omit<TestRequirement, 'testType'>,
+  language: 'en' | 'zh' = 'en',
+): RequirementView {
+  return {
+    standard: standard.id,
+    standardName: standard.name,
+    edition: language === 'zh' ? standard.editionZh : standard.edition,
+    required: test.required,
+    pressureMin: test.pressureMin,
+    pressureMax: test.pressureMax,
+    unrated: test.unrated,
+    holdMin: test.holdMin,
+    leakageKind: test.leakage.kind,
+    leakageMax: test.leakage.max,
+  };
+}
