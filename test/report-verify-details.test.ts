@@ -33,7 +33,7 @@ beforeAll(async () => {
       pressureWcb: '',
     },
   );
-  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en' });
+  const r = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
   if (r.status !== 'issued') throw new Error(r.status);
   report = r.report;
 }, 120_000);

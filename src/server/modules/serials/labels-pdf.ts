@@ -7,12 +7,12 @@
 import PDFDocument from 'pdfkit';
 import { labelLink, type LabelLayout } from '../../../shared/contract/labels';
 import { formatSerial } from '../../../shared/serial';
-import { reportFonts, shareLayoutCache } from '../reports/pdf/fonts';
+import { BOLD, REGULAR, reportFonts } from '../reports/pdf/fonts';
 import { drawQr } from '../reports/pdf/pdf-qr';
 
-// pdfkit's type declarations lag its API (fonts passed parsed, `_fontFamilies`); used untyped as in render-pdf.ts.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Doc = any;
+type Doc = PDFKit.PDFDocument;
+/** A written object of the file: pdfkit keeps its dictionary (`data`) after writing it. */
+type Written = { data: Record<string, unknown> } | undefined;
 
 const MM = 72 / 25.4;
 
@@ -73,25 +73,29 @@ export function createLabelsDocument(plan: LabelPlan): Doc {
     margin: 0,
     autoFirstPage: false,
     compress: true,
-    font: fonts.regular as string,
+    // No default font: pdfkit would otherwise open Helvetica, which only the report's faces replace.
+    font: '',
     info: { Title: plan.title, Creator: 'Test Report Center', Producer: 'Test Report Center (pdfkit)' },
   });
-  doc.registerFont('R', fonts.regular, 'R');
-  doc.registerFont('B', fonts.bold, 'B');
-  // The regular face is already open as the default font; cached under 'R' so that it is not opened twice.
-  doc._fontFamilies.R = doc._font;
-  // Only the regular face (product names: the same words on every label) uses the shared cache of shaped
-  // words; the bold one sets serials, each different, which writeLabels forgets page by page.
-  doc.font('B');
-  doc.font('R');
-  shareLayoutCache(doc._fontFamilies.R, 'regular');
+  // Registered under their PostScript names, as the report does (reports/pdf/fonts.ts).
+  doc.registerFont(REGULAR, fonts.regular, REGULAR);
+  doc.registerFont(BOLD, fonts.bold, BOLD);
+  doc.font(REGULAR);
   return doc;
 }
 
+/**
+ * Text options for serials. Every serial is a word never seen before, which pdfkit's per-document cache of
+ * shaped words and the process-wide one (reports/pdf/fonts.ts) would each keep: 10,000 of them for a full
+ * file. Text with OpenType features stated is shaped afresh and kept by neither; an empty list states the
+ * font's defaults, so the serial looks the same.
+ */
+const UNCACHED = { features: [] };
+
 /** The serial's font size: the layout's, smaller (down to 4.5 pt) when a long serial would not fit the width. */
 function fittedSize(doc: Doc, serial: string, width: number, max: number): number {
-  doc.font('B').fontSize(max);
-  const w = doc.widthOfString(serial);
+  doc.font(BOLD).fontSize(max);
+  const w = doc.widthOfString(serial, UNCACHED);
   return w <= width ? max : Math.max(4.5, (max * width) / w);
 }
 
@@ -102,10 +106,14 @@ function drawLabel(doc: Doc, plan: LabelPlan, g: Geometry, serial: string, x: nu
   const textWidth = g.cell.width - (textX - x) - g.pad;
   const top = qrY + g.qr * 0.12;
   const size = fittedSize(doc, serial, textWidth, g.serialSize);
-  doc.font('B').fontSize(size).fillColor('#000000').text(serial, textX, top, { width: textWidth, lineBreak: false });
+  doc
+    .font(BOLD)
+    .fontSize(size)
+    .fillColor('#000000')
+    .text(serial, textX, top, { width: textWidth, lineBreak: false, ...UNCACHED });
   const nameTop = top + size * 1.6;
   doc
-    .font('R')
+    .font(REGULAR)
     .fontSize(g.nameSize)
     .text(plan.productName, textX, nameTop, { width: textWidth, height: qrY + g.qr - nameTop, ellipsis: true });
 }
@@ -113,11 +121,12 @@ function drawLabel(doc: Doc, plan: LabelPlan, g: Geometry, serial: string, x: nu
 /**
  * A page's objects once pdfkit has written them (adding the next page ends it): the page tree keeps only
  * their references (written as "n 0 R"), so their dictionaries can go. Without this each page keeps a few
- * KB of objects until the end: 40 MB for a 10,000-page file of single labels.
+ * hundred bytes of objects until the end of the file.
  */
-function forgetWrittenPage(page: Doc): void {
-  for (const ref of [page.dictionary, page.resources, page.content]) if (ref) ref.data = {};
-  page.dictionary = page.resources = page.content = null;
+function forgetWrittenPage(page: PDFKit.PDFPage): void {
+  const dictionary = page.dictionary as unknown as Written;
+  const resources = dictionary?.data.Resources as Written;
+  for (const ref of [page.content as unknown as Written, resources, dictionary]) if (ref) ref.data = {};
 }
 
 /** Resolves once the client has read the backlog down (or gave up: `stopped` then answers true). */
@@ -145,7 +154,6 @@ export async function writeLabels(doc: Doc, plan: LabelPlan, stopped: () => bool
       const row = Math.floor(i / g.columns);
       drawLabel(doc, plan, g, serial, col * g.cell.width, row * g.cell.height);
     }
-    doc._fontFamilies.B.layoutCache = Object.create(null);
     await readDown(doc, stopped);
     await new Promise((resolve) => setImmediate(resolve));
   }
