@@ -12,6 +12,9 @@ import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { dataDir } from './helpers';
 import { freePort } from '../test/helpers/free-port';
+import { translator } from './screen-kit';
+
+const tr = translator(['labels']);
 
 type Language = 'en' | 'zh';
 const DOCS = path.resolve('docs', 'user-guide');
@@ -151,6 +154,15 @@ for (const lang of ['en', 'zh'] as const) {
     await open(page, lang, '/products', 'products');
     await open(page, lang, '/add-product', 'product-form');
     await open(page, lang, '/serial-numbers', 'serial-numbers');
+    // The first range's Print labels dialog.
+    await page
+      .getByRole('button', { name: new RegExp(`^${tr(lang, 'labels.print')}: `) })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await shoot(page, lang, 'labels-dialog');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
     await open(page, lang, '/add-serial-number', 'serial-number-form');
     await open(page, lang, '/machine-data', 'machine-data');
     await page.getByTestId('csv-import').click();

@@ -47,6 +47,9 @@ describe('verification', () => {
       newerDataExists: false,
       supersededBy: null,
       pdfPath: `/api/v1/public/reports/${report.id}.pdf`,
+      // A link says what was issued; only a file checked by its hash is called the same file.
+      fileChecked: false,
+      details: expect.objectContaining({ tests: [expect.objectContaining({ testType: 'shell' })] }),
     });
   });
 

@@ -63,7 +63,6 @@ export const lookupResult = z.object({
   }),
   /** YYYY-MM-DD */
   productionDate: z.string(),
-  range: z.object({ startSerial: z.string(), endSerial: z.string() }),
 });
 export type LookupResult = z.infer<typeof lookupResult>;
 

@@ -52,6 +52,35 @@ export const issuedReportSummary = z.object({
 });
 export type IssuedReportSummary = z.infer<typeof issuedReportSummary>;
 
+/** One test as the report states it, in the words of the request's language (the PDF's own formatting). */
+export const verificationTest = z.object({
+  testType: z.string(),
+  /** "Shell test" */
+  name: z.string(),
+  medium: z.string(),
+  /** what the standard asks; null when the test was not judged against one */
+  required: z.object({ pressure: z.string(), hold: z.string(), leakage: z.string() }).nullable(),
+  measured: z.object({ pressure: z.string(), hold: z.string(), leakage: z.string() }),
+  verdict: z.enum(['conforms', 'nonconforming', 'not-assessed']),
+  /** "Conforms", "Does not conform", "Pass, as judged by the test bench" */
+  verdictText: z.string(),
+  testedAt: z.string(),
+});
+export type VerificationTest = z.infer<typeof verificationTest>;
+
+/** What the report itself says, read from its embedded test-report.json; null when it cannot be read. */
+export const verificationDetails = z.object({
+  /** who signed the PDF (the certificate's holder as the report prints it) */
+  signer: z.string().nullable(),
+  /** the inspection representative of a 3.1 certificate */
+  inspector: z.string().nullable(),
+  standard: z.object({ name: z.string(), edition: z.string() }).nullable(),
+  productionDate: z.string().nullable(),
+  statement: z.string().nullable(),
+  tests: z.array(verificationTest),
+});
+export type VerificationDetails = z.infer<typeof verificationDetails>;
+
 /**
  * `GET /api/v1/public/reports/:id`, `…/by-code/:code`, `…/by-hash/:sha256`: a known report. An unknown one
  * is a 404 whose body says only "not known".
@@ -75,6 +104,12 @@ export const reportVerification = z.object({
    */
   supersededBy: z.object({ id: z.string(), number: z.string(), issuedAt: z.string(), reason: z.enum(['data', 'document']) }).nullable(),
   pdfPath: z.string(),
+  /**
+   * True only for `by-hash`: the file whose SHA-256 was sent is byte for byte the one issued. A link or a
+   * code shows what was issued, not that a copy in hand is unchanged.
+   */
+  fileChecked: z.boolean(),
+  details: verificationDetails.nullable(),
 });
 export type ReportVerification = z.infer<typeof reportVerification>;
 export const reportVerificationEnvelope = envelope(reportVerification);

@@ -66,6 +66,9 @@ import zhDashboard from './zh/dashboard.json';
 // Standards and judgement: valve types, seats, verdicts, reasons, the requirement tables
 import enStandards from './en/standards.json';
 import zhStandards from './zh/standards.json';
+// Nameplate QR labels of serial ranges
+import enLabels from './en/labels.json';
+import zhLabels from './zh/labels.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -103,6 +106,7 @@ export const catalogues: Record<Language, Tree> = {
     searches: enSearches,
     dashboard: enDashboard,
     standards: enStandards,
+    labels: enLabels,
   },
   zh: {
     errors: zhErrors,
@@ -133,6 +137,7 @@ export const catalogues: Record<Language, Tree> = {
     searches: zhSearches,
     dashboard: zhDashboard,
     standards: zhStandards,
+    labels: zhLabels,
   },
 };
 

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import type { AfterResponse } from '../../lib/after-response';
-import { findRangeBySerial } from '../serials/serials.service';
+import { findRangeBySerial, findSerialSpeltLike } from '../serials/serials.service';
 import { clipUserAgent, insertSearchRequests } from './searches.repo';
 import { LookupCache } from './lookup-cache';
 
@@ -40,8 +40,8 @@ export async function readLookup(db: Executor, serial: string): Promise<LookupRe
       temperatureMax: p.temperatureMax,
       temperatureMin: p.temperatureMin,
     },
+    // Not the range's start and end: a lookup answers about the serial asked, not which others exist.
     productionDate: range.productionDate,
-    range: { startSerial: range.startSerial, endSerial: range.endSerial },
   };
 }
 
@@ -50,9 +50,22 @@ export const LOOKUP_CACHE = { maxEntries: 20_000, maxStalenessMs: 1_000 };
 
 export class LookupService {
   readonly cache: LookupCache<Omit<LookupResult, 'serial'> | null>;
+  /** typed text that found nothing → the existing serial it reads like, or null */
+  readonly nearMisses: LookupCache<string | null>;
 
   constructor(private readonly db: Db) {
     this.cache = new LookupCache(db, { ...LOOKUP_CACHE });
+    this.nearMisses = new LookupCache(db, { ...LOOKUP_CACHE });
+  }
+
+  /**
+   * For a serial that was not found: the existing serial it reads like but for its separators ("Did you
+   * mean BF300-000002?"), or null. It tells only that the suggested serial exists, which its own lookup
+   * would; the product and the rest take that lookup (and its limits).
+   */
+  async nearMiss(serial: string): Promise<string | null> {
+    const found = await this.nearMisses.get(serial, () => findSerialSpeltLike(this.db, serial));
+    return found === serial ? null : found;
   }
 
   /** `serial` is already normalised (the contract does it). */

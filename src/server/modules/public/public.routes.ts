@@ -44,6 +44,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await lookups.lookup(serial);
       if (!found) {
         notFound.record(serial, metaOf(req));
+        const suggestion = await lookups.nearMiss(serial);
+        if (suggestion) throw new AppError('not-found', 'errors.serialNotFoundDidYouMean', { params: { suggestion } });
         throw new AppError('not-found', 'errors.serialNotFound');
       }
       return { data: found };

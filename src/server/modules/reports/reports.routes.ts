@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { reportCodeParams, reportHashParams, reportIdParams, reportVerificationEnvelope } from '../../../shared/contract/reports';
+import { requestLanguage } from '../../lib/request-language';
 import * as service from './reports.service';
 
 /** Per address and minute: a person checks a handful of reports; a script guessing codes is slowed to a crawl. */
@@ -29,18 +30,18 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'private, max-age=3600')
         .send(pdf.bytes);
     }
-    return reportVerificationEnvelope.parse({ data: await service.verifyById(db, id) });
+    return reportVerificationEnvelope.parse({ data: await service.verifyById(db, id, { language: requestLanguage(req) }) });
   });
 
   app.get(
     '/api/v1/public/reports/by-code/:code',
     { schema: { tags, params: reportCodeParams, response: { 200: reportVerificationEnvelope } }, config },
-    async (req) => ({ data: await service.verifyByCode(db, req.params.code) }),
+    async (req) => ({ data: await service.verifyByCode(db, req.params.code, { language: requestLanguage(req) }) }),
   );
 
   app.get(
     '/api/v1/public/reports/by-hash/:sha256',
     { schema: { tags, params: reportHashParams, response: { 200: reportVerificationEnvelope } }, config },
-    async (req) => ({ data: await service.verifyByHash(db, req.params.sha256) }),
+    async (req) => ({ data: await service.verifyByHash(db, req.params.sha256, { language: requestLanguage(req) }) }),
   );
 };

@@ -8,6 +8,7 @@ import {
   normaliseReportCode,
   REPORT_ID_RE,
   SHA256_HEX_RE,
+  type ReportLanguage,
   type ReportVerification,
 } from '../../../shared/contract/reports';
 import { AppError } from '../../../shared/errors';
@@ -16,13 +17,25 @@ import type { Executor } from '../../db/client';
 import { reportFilename } from './issue';
 import { dataVersion, readHeads } from './report-data';
 import * as repo from './reports.repo';
+import { verificationDetails } from './verification-details';
 
 function unknown(): AppError {
   return new AppError('not-found', 'reports.verify.unknown');
 }
 
-async function answer(db: Executor, f: repo.ReportFacts | null): Promise<ReportVerification> {
+/** How the report was asked for, and in which language its results are worded. */
+export interface VerifyOptions {
+  language: ReportLanguage;
+}
+
+async function answer(db: Executor, f: repo.ReportFacts | null, fileChecked: boolean, o: VerifyOptions): Promise<ReportVerification> {
   if (!f) throw unknown();
+  let details: ReportVerification['details'] = null;
+  try {
+    details = verificationDetails((await reportPdf(db, f.id)).bytes, o.language);
+  } catch {
+    // The facts stand without the results (a row whose bytes went missing is for the logs, not the visitor).
+  }
   const parsed = parseSerial(f.serial);
   const current = parsed ? dataVersion(await readHeads(db, parsed)) : f.dataVersion;
   return {
@@ -39,6 +52,8 @@ async function answer(db: Executor, f: repo.ReportFacts | null): Promise<ReportV
     newerDataExists: current !== f.dataVersion,
     supersededBy: await supersededBy(db, f),
     pdfPath: `/api/v1/public/reports/${f.id}.pdf`,
+    fileChecked,
+    details,
   };
 }
 
@@ -48,21 +63,21 @@ async function supersededBy(db: Executor, f: repo.ReportFacts): Promise<ReportVe
   return next ? { id: next.id, number: next.number, issuedAt: next.issuedAt.toISOString(), reason: f.supersededReason ?? 'data' } : null;
 }
 
-export async function verifyById(db: Executor, id: string): Promise<ReportVerification> {
+export async function verifyById(db: Executor, id: string, o: VerifyOptions = { language: 'en' }): Promise<ReportVerification> {
   if (!REPORT_ID_RE.test(id)) throw unknown();
-  return answer(db, await repo.findFactsBy(db, { id }));
+  return answer(db, await repo.findFactsBy(db, { id }), false, o);
 }
 
-export async function verifyByCode(db: Executor, code: string): Promise<ReportVerification> {
+export async function verifyByCode(db: Executor, code: string, o: VerifyOptions = { language: 'en' }): Promise<ReportVerification> {
   const c = normaliseReportCode(code);
   if (!c) throw unknown();
-  return answer(db, await repo.findFactsBy(db, { code: c }));
+  return answer(db, await repo.findFactsBy(db, { code: c }), false, o);
 }
 
-export async function verifyByHash(db: Executor, sha256: string): Promise<ReportVerification> {
+export async function verifyByHash(db: Executor, sha256: string, o: VerifyOptions = { language: 'en' }): Promise<ReportVerification> {
   const h = sha256.toLowerCase();
   if (!SHA256_HEX_RE.test(h)) throw unknown();
-  return answer(db, await repo.findFactsBy(db, { sha256: Buffer.from(h, 'hex') }));
+  return answer(db, await repo.findFactsBy(db, { sha256: Buffer.from(h, 'hex') }), true, o);
 }
 
 type StoredPdf = { bytes: Buffer; filename: string; sha256: string };

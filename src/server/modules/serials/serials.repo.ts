@@ -8,7 +8,7 @@ import { pageWindow } from '../../../shared/contract/common';
 import type { SerialRange, SerialRangeListQuery, SerialRangeSort } from '../../../shared/contract/serials';
 import { formatSerial, normaliseSerial, parseSerial, type ParsedSerial } from '../../../shared/serial';
 import type { BodyMaterial } from '../../../shared/standards/requirement';
-import type { Executor } from '../../db/client';
+import { rowsOf, type Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
 import { isUuid, likePattern, MAX_OFFSET, withoutNul } from '../../db/errors';
 
@@ -290,4 +290,36 @@ export async function productsExist(db: Executor, ids: string[]): Promise<Set<st
   if (valid.length === 0) return new Set();
   const rows = await db.select({ id: products.id }).from(products).where(inArray(products.id, valid));
   return new Set(rows.map((x) => x.id));
+}
+
+/** A series spelt without its separators, with a number of the width: one way of reading a mistyped serial. */
+export interface SerialReading {
+  /** the prefix with - _ / . removed */
+  skeleton: string;
+  width: number;
+  number: bigint;
+}
+
+/**
+ * The first serial (canonical) that exists among `readings`: a range whose prefix without separators is
+ * the reading's skeleton, of its width, holding its number. An index step per reading (migration 0013's
+ * index on the prefix without separators); the readings come from one typed text, so there are few.
+ */
+export async function findSerialSpeltLike(db: Executor, readings: SerialReading[]): Promise<string | null> {
+  if (readings.length === 0) return null;
+  const values = sql.join(
+    readings.map((x) => sql`(${x.skeleton}::text, ${x.width}::int, ${x.number.toString()}::bigint)`),
+    sql`, `,
+  );
+  const rows = rowsOf<{ prefix: string; width: number; n: string }>(
+    await db.execute(sql`
+      select r.prefix, r.width, c.n::text as n
+      from (values ${values}) as c(skeleton, width, n)
+      join serial_ranges r on translate(r.prefix, '-_/.', '') = c.skeleton and r.width = c.width
+        and r.start_no <= c.n and r.end_no >= c.n
+      order by r.prefix, r.width
+      limit 1`),
+  );
+  const hit = rows[0];
+  return hit ? formatSerial({ prefix: hit.prefix, width: hit.width, number: BigInt(hit.n) }) : null;
 }

@@ -1,4 +1,4 @@
-/** /api/v1/serial-ranges: list, add, read, update, delete, history, CSV template, export and import. */
+/** /api/v1/serial-ranges: list, add, read, update, delete, history, CSV template, export, import and QR labels. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, listEnvelope } from '../../../shared/contract/common';
@@ -6,6 +6,10 @@ import { historyEntry, importQuery, importResult } from '../../../shared/contrac
 import { SERIAL_RANGE_CSV_COLUMNS, serialRange, serialRangeInput, serialRangeListQuery } from '../../../shared/contract/serials';
 import { actorOf, languageOf, successMessage } from '../audit/actor';
 import { ensureMultipart, sendCsv, withUpload } from '../../lib/http-files';
+import { labelQuery } from '../../../shared/contract/labels';
+import { AppError } from '../../../shared/errors';
+import { createLabelsDocument, writeLabels } from './labels-pdf';
+import { planLabels } from './labels.service';
 import { importRanges } from './serials.import';
 import { rangePages } from './serials.repo';
 import * as service from './serials.service';
@@ -13,6 +17,11 @@ import * as service from './serials.service';
 const can = (action: 'read' | 'create' | 'update' | 'delete') => ({ access: { action, subject: 'SerialRange' as const } });
 // Any string: a malformed id is a 404 from the service, not a 400.
 const idParams = z.object({ id: z.string() });
+/** Per address: a label file is up to 10,000 labels of work; a person prints a few at a time. */
+export const LABELS_RATE_LIMIT = { max: 10, timeWindow: 60_000 };
+/** Label files drawn at once by this instance; beyond it a request is told to try again (429). */
+const LABELS_AT_ONCE = 2;
+
 const changed = envelope(serialRange).extend({ message: z.string(), messageKey: z.string() });
 const deleted = envelope(z.object({ id: z.string() })).extend({ message: z.string(), messageKey: z.string() });
 
@@ -86,6 +95,37 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       await service.deleteRange(db, actorOf(req), req.params.id);
       return { data: { id: req.params.id }, ...successMessage(req, 'serials.deleted') };
+    },
+  );
+
+  let drawingLabels = 0;
+  app.get(
+    '/api/v1/serial-ranges/:id/labels.pdf',
+    {
+      schema: { tags, params: idParams, querystring: labelQuery },
+      config: { ...can('read'), rateLimit: LABELS_RATE_LIMIT },
+    },
+    async (req, reply) => {
+      const plan = await planLabels(db, req.params.id, req.query, {
+        publicBaseUrl: app.ctx.config.publicBaseUrl,
+        language: languageOf(req),
+      });
+      if (drawingLabels >= LABELS_AT_ONCE) throw new AppError('resource-exhausted', 'labels.busy');
+      drawingLabels++;
+      const doc = createLabelsDocument(plan);
+      let left = false;
+      reply.raw.once('close', () => {
+        left = true;
+      });
+      // Drawn while the response streams; the count is released however it ends.
+      writeLabels(doc, plan, () => left)
+        .catch((err: unknown) => doc.destroy(err as Error))
+        .finally(() => drawingLabels--);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${plan.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(doc);
     },
   );
 

@@ -8,7 +8,7 @@ import type { Product } from '../../../shared/contract/products';
 import type { HistoryEntry } from '../../../shared/contract/record-history';
 import type { SerialRange, SerialRangeListQuery, SerialRangeValues } from '../../../shared/contract/serials';
 import { AppError } from '../../../shared/errors';
-import { parseSerial, rangeLabel } from '../../../shared/serial';
+import { normaliseSerial, parseSerial, rangeLabel, SERIAL_MAX_LENGTH, SERIAL_MAX_WIDTH } from '../../../shared/serial';
 import type { Db, Executor } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
@@ -136,6 +136,23 @@ export async function deleteRange(db: Db, actor: AuditActor, id: string): Promis
 export async function rangeHistory(db: Db, id: string): Promise<HistoryEntry[]> {
   await getRange(db, id);
   return recordHistory(db, RANGE_ENTITY, id);
+}
+
+/**
+ * A serial that exists and reads like `typed` but for its separators (a space or none for the dash, an
+ * underscore, a dot, an en dash…): "BF300 000002" or "BF300000002" → "BF300-000002". Null when none does.
+ * Each way of splitting the typed letters and digits into a prefix and a number of 1–18 digits is tried.
+ */
+export async function findSerialSpeltLike(db: Executor, typed: string): Promise<string | null> {
+  const letters = normaliseSerial(typed).replace(/[^A-Z0-9]/g, '');
+  if (letters.length === 0 || letters.length > SERIAL_MAX_LENGTH) return null;
+  const readings: repo.SerialReading[] = [];
+  for (let width = 1; width <= Math.min(SERIAL_MAX_WIDTH, letters.length); width++) {
+    const digits = letters.slice(letters.length - width);
+    if (!/^\d+$/.test(digits)) break;
+    readings.push({ skeleton: letters.slice(0, letters.length - width), width, number: BigInt(digits) });
+  }
+  return repo.findSerialSpeltLike(db, readings);
 }
 
 /**

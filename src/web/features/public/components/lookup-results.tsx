@@ -6,6 +6,7 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import HighlightOffOutlined from '@mui/icons-material/HighlightOffOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
@@ -13,7 +14,21 @@ import { useTranslation } from 'react-i18next';
 import type { LookupRow } from '../lib/lookup';
 import { ProductFacts } from './product-facts';
 
-export function LookupResults({ rows }: { rows: LookupRow[] }) {
+/** "Did you mean BF300-000002?": a button that looks the suggested serial up. */
+function Suggestion({ serial, onPick }: { serial: string; onPick?: (serial: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ mt: 1 }} data-testid="did-you-mean">
+      {t('search.lookup.didYouMean')}{' '}
+      <Button size="small" variant="outlined" onClick={() => onPick?.(serial)} sx={{ textTransform: 'none', fontWeight: 700, mx: 0.5 }}>
+        {serial}
+      </Button>
+      {t('search.lookup.didYouMeanEnd')}
+    </Box>
+  );
+}
+
+export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (serial: string) => void }) {
   const { t } = useTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -42,6 +57,7 @@ export function LookupResults({ rows }: { rows: LookupRow[] }) {
       {single && !single.found && (
         <Alert severity="warning" data-testid="not-found">
           {t('search.lookup.notFoundText', { serial: single.serial })}
+          {single.suggestion && <Suggestion serial={single.suggestion} onPick={onPick} />}
         </Alert>
       )}
       {!single && (
@@ -63,6 +79,7 @@ export function LookupResults({ rows }: { rows: LookupRow[] }) {
                 <Typography variant="body2" color={row.found ? 'text.primary' : 'error'}>
                   {row.found ? row.result.product.name : t('search.lookup.notFound')}
                 </Typography>
+                {!row.found && row.suggestion && <Suggestion serial={row.suggestion} onPick={onPick} />}
               </Box>
             </Box>
           ))}

@@ -8,7 +8,7 @@ import type { LookupResult } from '../lib/public-types';
 type Fact = [label: string, value: string];
 
 /** A YYYY-MM-DD date as that day everywhere: read as UTC midnight, shown in UTC (not the visitor's zone). */
-function calendarDate(lang: string, ymd: string): string {
+export function calendarDate(lang: string, ymd: string): string {
   return new Date(`${ymd.slice(0, 10)}T00:00:00Z`).toLocaleDateString(locale(lang), { timeZone: 'UTC', dateStyle: 'medium' });
 }
 

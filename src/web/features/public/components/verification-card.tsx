@@ -1,6 +1,8 @@
 /**
  * The answer of a verification (by the QR code's link, a typed code or a dropped file): genuine with the
- * report's key facts, or "this report is not known" and nothing else. Takes the focus when it appears.
+ * report's key facts, its results and whether a newer one replaces it, or "this report is not known" and
+ * nothing else. Only a dropped file is called unchanged; otherwise the card says how to check the file.
+ * Takes the focus when it appears.
  */
 import GppBadOutlined from '@mui/icons-material/GppBadOutlined';
 import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
@@ -12,9 +14,32 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReportVerification } from '../../../../shared/contract/reports';
 import { formatDateTime } from '../../../components/format';
-import { FactList } from './product-facts';
+import { calendarDate, FactList } from './product-facts';
+import { VerificationResults } from './verification-results';
 
 export type VerificationState = { kind: 'known'; report: ReportVerification } | { kind: 'unknown' } | { kind: 'error'; message: string };
+
+type Fact = [string, string];
+
+/** The report's key facts: what it is, of which unit, when and by whom it was issued and signed. */
+function facts(t: (k: string) => string, lang: string, r: ReportVerification): Fact[] {
+  const d = r.details;
+  const out: Array<[string, string | null | undefined]> = [
+    [t('search.verify.number'), r.number],
+    [t('search.verify.code'), r.code],
+    [t('search.verify.serial'), r.serial],
+    [t('search.verify.product'), r.productName],
+    [t('search.verify.productionDate'), d?.productionDate ? calendarDate(lang, d.productionDate) : null],
+    [t('search.verify.documentType'), t(`search.documentTypes.${r.documentType}`)],
+    [t('search.verify.standard'), d?.standard ? `${d.standard.name} (${d.standard.edition})` : null],
+    [t('search.verify.issuedAt'), formatDateTime(lang, r.issuedAt)],
+    [t('search.verify.signer'), d?.signer],
+    [t('search.verify.inspector'), d?.inspector],
+    [t('search.verify.sha256'), r.sha256],
+    [t('search.verify.newerDataLabel'), t(r.newerDataExists ? 'search.verify.yes' : 'search.verify.no')],
+  ];
+  return out.filter((f): f is Fact => !!f[1]);
+}
 
 export function VerificationCard({ state }: { state: VerificationState }) {
   const { t, i18n } = useTranslation();
@@ -38,13 +63,15 @@ export function VerificationCard({ state }: { state: VerificationState }) {
     );
   }
   const r = state.report;
+  const d = r.details;
   return (
     <Box data-testid="verification-genuine">
       <Alert severity="success" icon={<VerifiedOutlined />} ref={focus} tabIndex={-1} role="status" sx={{ mb: 2 }}>
         <Typography component="h3" sx={{ fontWeight: 600 }}>
           {t('search.verify.genuine')}
         </Typography>
-        {t('search.verify.genuineText')}
+        {/* Only a file's own hash shows that the file is unchanged; a link or a code shows what was issued. */}
+        {r.fileChecked ? t('search.verify.fileUnchanged') : t('search.verify.genuineText')}
       </Alert>
       {r.supersededBy ? (
         <Alert severity="warning" sx={{ mb: 2 }} data-testid="superseded">
@@ -63,18 +90,18 @@ export function VerificationCard({ state }: { state: VerificationState }) {
           </Alert>
         )
       )}
-      <FactList
-        items={[
-          [t('search.verify.number'), r.number],
-          [t('search.verify.code'), r.code],
-          [t('search.verify.serial'), r.serial],
-          [t('search.verify.product'), r.productName],
-          [t('search.verify.documentType'), t(`search.documentTypes.${r.documentType}`)],
-          [t('search.verify.issuedAt'), formatDateTime(i18n.language, r.issuedAt)],
-          [t('search.verify.sha256'), r.sha256],
-          [t('search.verify.newerDataLabel'), t(r.newerDataExists ? 'search.verify.yes' : 'search.verify.no')],
-        ]}
-      />
+      <FactList items={facts(t, i18n.language, r)} />
+      {d && <VerificationResults tests={d.tests} />}
+      {d?.statement && (
+        <Typography variant="body2" sx={{ mt: 2 }} data-testid="verification-statement">
+          {d.statement}
+        </Typography>
+      )}
+      {!r.fileChecked && (
+        <Alert severity="info" variant="outlined" sx={{ mt: 2 }} data-testid="check-the-file">
+          {t('search.verify.checkTheFile')}
+        </Alert>
+      )}
     </Box>
   );
 }

@@ -18,7 +18,7 @@ import { PublicHeader } from '../components/public-header';
 import { SerialLookup } from '../components/serial-lookup';
 import { VerificationCard, type VerificationState } from '../components/verification-card';
 import { verify, VerifyPanel } from '../components/verify-panel';
-import type { LookupRow } from '../lib/lookup';
+import { lookupAll, type LookupRow } from '../lib/lookup';
 import type { ReportRequestResult } from '../lib/public-types';
 
 const RequestStep = lazy(() => import('../components/request-step'));
@@ -56,12 +56,12 @@ function useSite(): PublicSettings | null {
 }
 
 function useLinkedReport(id: string | null): VerificationState | null {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [state, setState] = useState<VerificationState | null>(null);
   useEffect(() => {
     if (id) void verify(() => verifyById(id), t).then(setState);
-    // t changes with the language; the answer does not, so only the id starts a verification
-  }, [id]);
+    // Asked again in another language: the results are worded by the server in the visitor's language.
+  }, [id, i18n.language]);
   return state;
 }
 
@@ -78,6 +78,18 @@ export default function SearchPage() {
   function onLookup(next: LookupRow[]) {
     setOutcome(null);
     setRows(next);
+  }
+
+  /** A near miss's suggestion, picked: looked up in place of the serial that was not found. */
+  function onPick(serial: string) {
+    void lookupAll({ serials: [serial], invalid: [], tooMany: false }).then(
+      (picked) =>
+        setRows((current) =>
+          current && current.length > 1 ? current.map((r) => (r.found ? r : r.suggestion === serial ? picked[0]! : r)) : picked,
+        ),
+      () => undefined,
+    );
+    setOutcome(null);
   }
 
   return (
@@ -106,7 +118,7 @@ export default function SearchPage() {
           <SerialLookup initial={params.get('serial') ?? ''} onResult={onLookup} />
           {rows && (
             <Box sx={{ mt: 3 }}>
-              <LookupResults rows={rows} />
+              <LookupResults rows={rows} onPick={onPick} />
             </Box>
           )}
         </Section>

@@ -1,4 +1,7 @@
+import QrCode2 from '@mui/icons-material/QrCode2';
 import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +13,7 @@ import { ListView, useList, useRecordActions } from '../../../components/list-ki
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
+import { LabelsDialog } from '../components/labels-dialog';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' } as const;
@@ -49,6 +53,7 @@ export default function SerialNumbersPage() {
     remove: ability.can('delete', 'SerialRange') ? (r) => remove.mutateAsync(r.id) : undefined,
   });
   const lang = i18n.language;
+  const [labelsFor, setLabelsFor] = useState<SerialRange | null>(null);
 
   const columns = useMemo<Column<SerialRange>[]>(() => {
     const cols: Column<SerialRange>[] = [
@@ -119,7 +124,20 @@ export default function SerialNumbersPage() {
         cardRender: (r) => (r.bodyMaterial ? t(`standards.materials.${r.bodyMaterial}`) : null),
       },
     ];
-    return [...cols, ...actions.columns];
+    const labels: Column<SerialRange> = {
+      id: 'labels',
+      label: 'labels.print',
+      align: 'right',
+      card: 'actions',
+      render: (r) => (
+        <Tooltip title={t('labels.print')}>
+          <IconButton size="small" onClick={() => setLabelsFor(r)} aria-label={`${t('labels.print')}: ${named(r)}`}>
+            <QrCode2 fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    };
+    return [...cols, labels, ...actions.columns];
   }, [t, lang, actions.columns]);
 
   return (
@@ -150,6 +168,7 @@ export default function SerialNumbersPage() {
       }}
     >
       {actions.dialog}
+      <LabelsDialog range={labelsFor} onClose={() => setLabelsFor(null)} />
     </ListView>
   );
 }

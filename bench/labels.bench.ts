@@ -1,0 +1,50 @@
+/**
+ * Nameplate QR labels (docs/decisions/0023-nameplate-labels-and-near-miss.md): a file of 10,000 labels in
+ * each layout, drawn as the route draws it and read as fast as it comes: wall-clock and CPU time, size, and
+ * the most the heap grew. Target: the file in seconds, memory not growing with its size.
+ * `LABELS_BENCH_UNITS` sets a smaller count for a quick check.
+ */
+import os from 'node:os';
+import { LABEL_LAYOUTS, MAX_LABELS_PER_FILE } from '../src/shared/contract/labels';
+import { createLabelsDocument, writeLabels } from '../src/server/modules/serials/labels-pdf';
+import { ms } from './lib/stats';
+
+const UNITS = Number(process.env.LABELS_BENCH_UNITS ?? MAX_LABELS_PER_FILE);
+
+export default async function labels(log: (line: string) => void): Promise<void> {
+  for (const layout of LABEL_LAYOUTS) {
+    const plan = {
+      prefix: 'BF300-',
+      width: 6,
+      from: 1n,
+      to: BigInt(UNITS),
+      productName: 'Gate Valve DN50 PN16 閘閥',
+      layout,
+      publicBaseUrl: 'https://reports.example.com',
+      title: 'bench',
+    };
+    // Warm: fonts parsed, code compiled.
+    const warm = createLabelsDocument({ ...plan, to: 30n });
+    warm.resume();
+    await writeLabels(warm, { ...plan, to: 30n });
+    const heap0 = process.memoryUsage().heapUsed;
+    let peak = heap0;
+    let bytes = 0;
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const doc = createLabelsDocument(plan);
+    doc.on('data', (c: Buffer) => {
+      bytes += c.length;
+      if (bytes % 64 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+    });
+    const ended = new Promise((resolve) => doc.on('end', resolve));
+    await writeLabels(doc, plan);
+    await ended;
+    const wall = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    log(
+      `${layout}: ${UNITS} labels in ${ms(wall)} (CPU ${ms((c.user + c.system) / 1000)}), ${(bytes / 1048576).toFixed(1)} MB, ` +
+        `heap grew at most ${((peak - heap0) / 1048576).toFixed(1)} MB; target: seconds (load ${os.loadavg()[0]!.toFixed(2)})`,
+    );
+  }
+}

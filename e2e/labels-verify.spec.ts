@@ -1,0 +1,181 @@
+/**
+ * Nameplate labels and the scan-to-report path, in a real Chromium at 390 and 1440 px, English and Chinese:
+ * staff print QR labels of a range from Serial Numbers (the dialog, a part of the range, the PDF saved);
+ * a visitor's near-miss serial is offered and looked up with one tap; the verification opened by the
+ * report's link shows its results and says that only the file can show it is unchanged. Screenshots under
+ * e2e/artifacts/labels-verify.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { solveChallenge } from 'altcha-lib/v1';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createProduct, createRange, stamp, staffBrowser } from './catalogue-helpers';
+import { ADMIN_STATE } from './helpers';
+import { expectAxeClean, translator, type Language } from './screen-kit';
+
+const OUT = path.join('e2e', 'artifacts', 'labels-verify');
+const tr = translator(['search', 'labels', 'pages']);
+
+interface World {
+  prefix: string;
+  product: string;
+  reportId: string;
+}
+
+function curve(n: number, p: number, hold: number) {
+  const end = 30 + hold;
+  return Array.from({ length: n }, (_, i) => {
+    const t = Math.round((i / (n - 1)) * end * 1000) / 1000;
+    const v = t < 20 ? (p * t) / 20 : t < 20 + hold ? p - (t - 20) * 0.0005 : Math.max(0, p * (1 - (t - 20 - hold) / 10));
+    return { t, p: Math.round(v * 1000) / 1000 };
+  });
+}
+
+/** A report issued through the public API as the page would ask for it (one solved challenge). */
+async function issue(request: APIRequestContext, serial: string): Promise<string> {
+  const c = ((await (await request.get('/api/v1/public/challenge')).json()) as { data: Record<string, string> & { maxnumber: number } })
+    .data;
+  const solution = await solveChallenge(c.challenge!, c.salt!, c.algorithm!, c.maxnumber).promise;
+  const challenge = Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
+  const res = await request.post('/api/v1/public/report-requests', {
+    data: { serial, email: `labels.${stamp()}@example.com`, agreeToTerms: true, language: 'en', challenge },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const id = ((await res.json()) as { data: { results: Array<{ reportId: string | null }> } }).data.results[0]!.reportId;
+  expect(id).toBeTruthy();
+  return id!;
+}
+
+async function makeWorld(request: APIRequestContext): Promise<World> {
+  const s = stamp().toUpperCase();
+  const prefix = `LV${s}-`;
+  const product = await createProduct(request, {
+    name: `Check Valve DN50 ${s}`,
+    pressureWcb: 2.5,
+    testStandard: 'api-598',
+    valveType: 'check',
+    nominalSize: 50,
+    seatType: 'metal',
+    pressureClass: 'CL300',
+  });
+  await createRange(request, {
+    productId: product.id,
+    startSerial: `${prefix}000001`,
+    endSerial: `${prefix}000500`,
+    totalUnits: 500,
+    productionDate: '2025-03-01',
+    bodyMaterial: 'wcb',
+  });
+  const bench = await request.post('/api/v1/machines', { data: { name: `Labels Bench ${s}` } });
+  expect(bench.status(), await bench.text()).toBe(201);
+  const key = ((await bench.json()) as { data: { key: string } }).data.key;
+  const serial = `${prefix}000001`;
+  const base = { medium: 'water', holdingSeconds: 60, leakageValue: null, leakageUnit: null, operator: 'Lin', result: 'pass', serial };
+  const records = [
+    {
+      ...base,
+      recordId: `${s}-shell`,
+      testType: 'shell',
+      testPressure: 3.75,
+      testedAt: '2025-03-03T08:00:00Z',
+      samples: curve(300, 3.75, 60),
+    },
+    {
+      ...base,
+      recordId: `${s}-seat`,
+      testType: 'seat',
+      testPressure: 2.75,
+      testedAt: '2025-03-03T08:05:00Z',
+      samples: curve(300, 2.75, 60),
+    },
+  ];
+  const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
+  expect(res.status(), await res.text()).toBe(200);
+  return { prefix, product: product.name, reportId: await issue(request, serial) };
+}
+
+async function shot(page: Page, name: string, lang: Language) {
+  const width = page.viewportSize()?.width ?? 1440;
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
+  await expectAxeClean(page, `${name} ${lang} ${width}`);
+}
+
+let world: World;
+
+test.beforeAll(async ({ browser }) => {
+  fs.mkdirSync(OUT, { recursive: true });
+  const admin = await browser.newContext({ storageState: ADMIN_STATE });
+  world = await makeWorld(admin.request);
+  await admin.close();
+});
+
+for (const lang of ['en', 'zh'] as const) {
+  for (const width of [390, 1440]) {
+    test(`labels, near miss and verification: ${lang} ${width}`, async ({ browser, baseURL }) => {
+      const viewport = { width, height: width < 600 ? 844 : 900 };
+      // Staff: Print labels of a part of the range.
+      const staff = await staffBrowser(browser, { lang, baseURL: baseURL!, viewport });
+      await staff.page.goto(`/serial-numbers?q=${encodeURIComponent(world.prefix)}`);
+      await staff.page.getByRole('button', { name: `${tr(lang, 'labels.print')}: ${world.prefix}000001 – ${world.prefix}000500` }).click();
+      const dialog = staff.page.getByRole('dialog', { name: tr(lang, 'labels.title') });
+      await expect(dialog).toContainText(world.product);
+      await dialog.getByLabel(tr(lang, 'labels.from')).fill(`${world.prefix.toLowerCase()}000010`);
+      await dialog.getByLabel(tr(lang, 'labels.to')).fill(`${world.prefix}000009`);
+      await expect(dialog.getByText(tr(lang, 'labels.toBeforeFrom'))).toBeVisible();
+      await expect(dialog.getByRole('button', { name: tr(lang, 'labels.download') })).toBeDisabled();
+      await dialog.getByLabel(tr(lang, 'labels.to')).fill(`${world.prefix}000033`);
+      await expect(dialog.getByTestId('labels-count')).toContainText('24');
+      await dialog.getByLabel(tr(lang, 'labels.layouts.single')).check();
+      await shot(staff.page, 'labels-dialog', lang);
+      const [download] = await Promise.all([
+        staff.page.waitForEvent('download'),
+        dialog.getByRole('button', { name: tr(lang, 'labels.download') }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`labels-${world.prefix}000010-${world.prefix}000033.pdf`);
+      const file = fs.readFileSync((await download.path())!);
+      expect(file.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((file.toString('latin1').match(/\/Type \/Page\b(?!s)/g) ?? []).length).toBe(24);
+      await expect(dialog).toHaveCount(0);
+      await staff.context.close();
+
+      // A visitor types the serial with a space for the dash: offered, and looked up with one tap.
+      const context = await browser.newContext({ viewport });
+      await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);
+      const page = await context.newPage();
+      await page.goto('/search');
+      await page.locator('#serial-input').fill(`${world.prefix.slice(0, -1).toLowerCase()} 000002`);
+      await page.locator('#serial-input').press('Enter');
+      const offer = page.getByTestId('did-you-mean');
+      await expect(offer).toContainText(tr(lang, 'search.lookup.didYouMean'));
+      await shot(page, 'near-miss', lang);
+      await offer.getByRole('button', { name: `${world.prefix}000002` }).click();
+      await expect(page.getByRole('heading', { level: 3, name: world.product })).toBeVisible();
+      await expect(page.getByTestId('lookup-results')).toContainText(`${world.prefix}000002`);
+
+      // The report's link: results with required and measured, and the file is not called unchanged.
+      await page.goto(`/search?report=${world.reportId}`);
+      const linked = page.getByTestId('linked-verification');
+      await expect(linked.getByTestId('verification-genuine')).toBeVisible();
+      await expect(linked).toContainText(tr(lang, 'search.verify.genuineText'));
+      await expect(linked).not.toContainText(tr(lang, 'search.verify.fileUnchanged'));
+      await expect(linked.getByTestId('check-the-file')).toBeVisible();
+      await expect(linked.getByTestId('verification-test')).toHaveCount(2);
+      await expect(linked.getByTestId('verification-test').first()).toContainText('3.75 MPa');
+      await expect(linked).toContainText(tr(lang, 'search.verify.results.required'));
+      await expect(linked).toContainText('API 598');
+      await shot(page, 'verify-link', lang);
+
+      // The file itself dropped on the page: now it is called unchanged.
+      const pdf = await (await context.request.get(`/api/v1/public/reports/${world.reportId}.pdf`)).body();
+      const panel = page.getByTestId('verify');
+      await panel.locator('#report-file').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+      await expect(panel.getByTestId('verification-genuine')).toContainText(tr(lang, 'search.verify.fileUnchanged'));
+      await expect(panel.getByTestId('check-the-file')).toHaveCount(0);
+      await shot(page, 'verify-file', lang);
+      await context.close();
+    });
+  }
+}

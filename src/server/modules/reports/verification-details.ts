@@ -1,0 +1,105 @@
+/**
+ * The verification page's facts and results of a report, read from the test-report.json embedded in the
+ * stored PDF (what was issued, not today's data), and worded as the PDF words them (format.ts) in the
+ * visitor's language. A file that cannot be read gives null: the page then shows the key facts alone.
+ */
+import { z } from 'zod';
+import type { VerificationDetails } from '../../../shared/contract/reports';
+import type { ReportLanguage } from '../../../shared/contract/reports';
+import type { TestRequirementView } from '../../../shared/contract/machine-data';
+import { embeddedFileBytes } from '../../lib/pdf-attachment';
+import { allowedLeakage, formatNumber, mpa, requiredHold, requiredPressure, seconds, t, verdictText } from './format';
+
+const num = z.number();
+const text = z.string();
+// What this page reads of test-report.json (docs: report-json.ts); anything else in it is left alone.
+const stored = z.object({
+  B02_testStandard: z.object({ name: text, edition: text }).nullable().optional(),
+  B07_productIdentification: z.object({ productionDate: text.nullable().optional() }).optional(),
+  D02_pressureTests: z.array(
+    z.object({
+      testType: text,
+      medium: text,
+      testPressureMPa: num,
+      holdingSeconds: num,
+      leakage: z.object({ value: num, unit: text }).nullable(),
+      result: z.enum(['pass', 'fail']),
+      verdict: z.enum(['conforms', 'nonconforming', 'not-assessed']).optional(),
+      requirement: z
+        .object({
+          testPressureMPa: z.object({ min: num.nullable(), max: num.nullable() }),
+          minHoldingSeconds: num,
+          allowedLeakage: z.union([z.object({ none: z.literal(true) }), z.object({ max: num.nullable(), unit: text }), z.null()]),
+          requiredByStandard: z.boolean().optional(),
+        })
+        .nullable()
+        .optional(),
+      testedAt: text,
+    }),
+  ),
+  Z01_statementOfCompliance: text.nullable().optional(),
+  Z03_validation: z.object({ signedBy: text.nullable().optional(), inspectionRepresentative: text.nullable().optional() }).optional(),
+});
+type StoredRequirement = NonNullable<z.infer<typeof stored>['D02_pressureTests'][number]['requirement']>;
+
+/** The stored requirement back as the view format.ts words. */
+function view(r: StoredRequirement): TestRequirementView {
+  const leak = r.allowedLeakage;
+  return {
+    standard: 'en-12266-1',
+    standardName: '',
+    edition: '',
+    required: r.requiredByStandard ?? true,
+    pressureMin: r.testPressureMPa.min,
+    pressureMax: r.testPressureMPa.max,
+    unrated: false,
+    holdMin: r.minHoldingSeconds,
+    leakageKind: leak === null ? 'any' : 'none' in leak ? 'none' : (leak.unit as TestRequirementView['leakageKind']),
+    leakageMax: leak !== null && 'max' in leak ? leak.max : null,
+  } as TestRequirementView;
+}
+
+export function verificationDetails(pdf: Buffer, lang: ReportLanguage): VerificationDetails | null {
+  const bytes = embeddedFileBytes(pdf);
+  if (!bytes) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = stored.safeParse(json);
+  if (!parsed.success) return null;
+  const d = parsed.data;
+  return {
+    signer: d.Z03_validation?.signedBy ?? null,
+    inspector: d.Z03_validation?.inspectionRepresentative ?? null,
+    standard: d.B02_testStandard ? { name: d.B02_testStandard.name, edition: d.B02_testStandard.edition } : null,
+    productionDate: d.B07_productIdentification?.productionDate ?? null,
+    statement: d.Z01_statementOfCompliance ?? null,
+    tests: d.D02_pressureTests.map((x) => {
+      const verdict = x.verdict ?? 'not-assessed';
+      const requirement = x.requirement ? view(x.requirement) : null;
+      return {
+        testType: x.testType,
+        name: t(lang, `test.${x.testType}`),
+        medium: t(lang, `medium.${x.medium}`),
+        required: requirement
+          ? {
+              pressure: requiredPressure(lang, requirement),
+              hold: requiredHold(lang, requirement),
+              leakage: allowedLeakage(lang, requirement),
+            }
+          : null,
+        measured: {
+          pressure: mpa(lang, x.testPressureMPa),
+          hold: seconds(lang, x.holdingSeconds),
+          leakage: x.leakage ? `${formatNumber(lang, x.leakage.value, 3)} ${x.leakage.unit}` : t(lang, 'value.none'),
+        },
+        verdict,
+        verdictText: verdictText(lang, { verdict, result: x.result }),
+        testedAt: x.testedAt,
+      };
+    }),
+  };
+}
