@@ -300,7 +300,7 @@ test('the language switch is remembered in the browser', async ({ browser, baseU
   await expect(page.getByRole('heading', { level: 1, name: tr('zh', 'pages.search') })).toBeVisible();
   await expect(page.locator('#serial-input')).toBeVisible();
   await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(page.getByText(tr('zh', 'search.lookup.serial')).first()).toBeVisible();
   await context.close();
 });

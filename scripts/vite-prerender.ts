@@ -51,8 +51,21 @@ export function assemblePage(
   return replaced;
 }
 
+/**
+ * The built stylesheets (the fonts' @font-face rules) written into the page: a render-blocking stylesheet
+ * costs one more round trip before the first paint (562 ms on "Slow 4G"); the fonts themselves still load
+ * as files, and text shows in a fallback font until they are there (font-display: swap).
+ */
+export function inlineStylesheets(html: string, outDir: string): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (_tag, file: string) => {
+    const css = fs.readFileSync(path.join(outDir, file), 'utf8');
+    if (/<\/style/i.test(css)) throw new Error(`${file} cannot be inlined`);
+    return `<style>${css}</style>`;
+  });
+}
+
 export async function prerenderInto(root: string, outDir: string): Promise<string[]> {
-  const template = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  const template = inlineStylesheets(fs.readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
   const server = await createServer({
     configFile: false,
     root,

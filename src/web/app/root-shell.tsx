@@ -51,6 +51,8 @@ function useScrollOnNavigate(): void {
 function useRemovePrerenderedShell(): void {
   useLayoutEffect(() => {
     document.getElementById('app-shell')?.remove();
+    // For tests and the web-page bench: the app has taken over the page.
+    document.documentElement.dataset.ready = 'true';
   }, []);
 }
 

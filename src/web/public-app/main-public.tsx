@@ -39,6 +39,8 @@ function PublicShell({ wanted }: { wanted: Language }) {
   }, [t, i18n.language]);
   // After hydration, not during it: a language change while React adopts the HTML would make it redraw.
   useEffect(() => {
+    // For tests and the web-page bench: React has taken over the prerendered page.
+    document.documentElement.dataset.ready = 'true';
     if (switched.current) return;
     switched.current = true;
     if (i18n.language !== wanted) void showLanguage(wanted);
