@@ -20,7 +20,7 @@ function byNamespace(modules: Record<string, { default: Tree }>): Tree {
 // the first bundle; the staff app fetches the rest of English before it
 // starts (see loadFullCatalogue), so the public page does not carry the staff screens' strings.
 const englishCore = byNamespace(
-  import.meta.glob<{ default: Tree }>(['../../shared/i18n/en/{app,pages,errors,validation,search,public}.json'], { eager: true }),
+  import.meta.glob<{ default: Tree }>(['../../shared/i18n/en/{app,pages,errors,validation,search,public,visitor}.json'], { eager: true }),
 );
 const catalogues: Record<Language, () => Promise<Tree>> = {
   en: () => import('./catalogue-en').then((m) => m.default),

@@ -34,7 +34,7 @@ export interface PrerenderedHtml {
 }
 
 /** The namespaces the public page's first bundle carries in English (src/web/lib/i18n.ts): a zh page carries them inline. */
-export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'public'] as const;
+export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'public', 'visitor'] as const;
 
 export function publicCatalogue(language: Language): Record<string, unknown> {
   const all = catalogues[language] as Record<string, unknown>;
