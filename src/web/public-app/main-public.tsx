@@ -16,6 +16,8 @@ import type { Language } from '../../shared/i18n/index';
 import { isPublicHost } from '../app/guard';
 import { ThemeProviders } from '../app/theme-providers';
 import { showLanguage, type StartedLanguage } from '../lib/i18n';
+import { DEFAULT_PREFERENCES } from '../lib/preferences-model';
+import { readStored } from '../lib/storage';
 // Imported, not lazy: this bundle exists only to show this page, and a lazy page would cost one more
 // round trip before the first paint (562 ms on "Slow 4G"). Step 2, the preview and pdf.js stay lazy.
 import SearchPage from '../features/public/pages/search-page';
@@ -52,6 +54,17 @@ function PublicShell({ wanted }: { wanted: Language }) {
   );
 }
 
+/**
+ * The prerendered HTML is drawn in the default look (light, default skin). React does not correct class
+ * names when it hydrates, so a visitor who chose another look gets the page drawn afresh instead.
+ */
+function looksLikeThePrerender(): boolean {
+  const theme = readStored('theme') ?? DEFAULT_PREFERENCES.theme;
+  const skin = readStored('skin') ?? DEFAULT_PREFERENCES.skin;
+  const light = theme === 'light' || (theme === 'system' && !window.matchMedia('(prefers-color-scheme: dark)').matches);
+  return light && skin === DEFAULT_PREFERENCES.skin;
+}
+
 export function mountPublic(container: HTMLElement, language: StartedLanguage): void {
   keepOnSearch();
   window.addEventListener('popstate', keepOnSearch);
@@ -62,6 +75,6 @@ export function mountPublic(container: HTMLElement, language: StartedLanguage): 
       </ThemeProviders>
     </StrictMode>
   );
-  if (language.prerendered && container.firstElementChild) hydrateRoot(container, app);
+  if (language.prerendered && container.firstElementChild && looksLikeThePrerender()) hydrateRoot(container, app);
   else createRoot(container).render(app);
 }
