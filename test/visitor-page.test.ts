@@ -16,6 +16,7 @@ import {
   LANGUAGE_COOKIE,
   pageLanguage,
 } from '../src/shared/i18n/negotiate';
+import { assemblePage, inlineStylesheets } from '../scripts/vite-prerender';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { pickEncoding } from '../src/server/web/pages';
@@ -60,6 +61,52 @@ describe('language negotiation', () => {
     expect(pickEncoding('gzip')).toBe('gzip');
     expect(pickEncoding(undefined)).toBe('identity');
     expect(pickEncoding('deflate')).toBe('identity');
+  });
+});
+
+describe('the prerendered page assembled from the built index.html', () => {
+  const template =
+    '<!doctype html><html lang="en" dir="ltr"><head><title>Test Report Center</title>' +
+    '<link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head><body><div id="app"></div>' +
+    '<script type="module" src="/assets/index-abc.js"></script></body></html>';
+  const drawn = {
+    html: '<main><textarea id="serial-input"></textarea></main>',
+    styleNames: ['a1', 'b2'],
+    css: '.css-a1{color:red}',
+    title: 'A < B',
+  };
+
+  it('/search: drawn into the container, its language and strings for hydration, nothing that closes the script', () => {
+    const html = assemblePage(template, 'search', 'zh', drawn, { language: 'zh', catalogue: { search: { x: '</script><b>' } } });
+    expect(html).toContain('<html lang="zh-Hant" dir="ltr">');
+    expect(html).toContain('<title>A &lt; B</title>');
+    expect(html).toContain('<style data-emotion="css a1 b2">.css-a1{color:red}</style></head>');
+    expect(html).toContain(
+      '<div id="app"><main><textarea id="serial-input"></textarea></main></div><script type="application/json" id="trc-prerendered">',
+    );
+    expect(html).not.toContain('</script><b>');
+    const json = html.match(/id="trc-prerendered">(.*?)<\/script>/)![1]!;
+    expect(JSON.parse(json)).toEqual({ language: 'zh', catalogue: { search: { x: '</script><b>' } } });
+  });
+
+  it('/login: the frame beside an empty container, which the staff app fills', () => {
+    const html = assemblePage(template, 'login', 'en', drawn);
+    expect(html).toContain('<div id="app-shell"><main>');
+    expect(html).toContain('</main></div><div id="app"></div>');
+    expect(html).not.toContain('trc-prerendered');
+  });
+
+  it('writes the built stylesheet into the page instead of a link to it', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-prerender-'));
+    try {
+      fs.mkdirSync(path.join(out, 'assets'));
+      fs.writeFileSync(path.join(out, 'assets', 'index-abc.css'), '@font-face{font-family:Roboto;src:url(/assets/r.woff2)}');
+      const html = inlineStylesheets(template, out);
+      expect(html).toContain('<style>@font-face{font-family:Roboto;src:url(/assets/r.woff2)}</style>');
+      expect(html).not.toContain('rel="stylesheet"');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
