@@ -55,7 +55,7 @@ export default defineConfig({
     {
       name: 'chromium',
       testIgnore:
-        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts/,
+        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts|visitor-page\.spec\.ts/,
       dependencies: ['setup'],
       use: chromium,
     },
@@ -87,6 +87,8 @@ export default defineConfig({
     // Standards and judgement: the product form's live requirement, a range's body material, the verdict
     // filter and a record's required vs measured, en/zh at 1440 and 390 px.
     { name: 'standards', testMatch: /standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // The visitor's first screen: prerendered /search and /login in the visitor's language, the language choice.
+    { name: 'visitor-page', testMatch: /visitor-page\.spec\.ts/, use: chromium },
     // The user guide's screenshots (docs/user-guide): the demo server on its own data, from this run's snapshot.
     { name: 'user-guide', testMatch: /user-guide\.spec\.ts/, use: chromium },
   ],

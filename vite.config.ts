@@ -5,6 +5,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress';
+import { prerender } from './scripts/vite-prerender';
 
 const API_TARGET = process.env.API_TARGET ?? 'http://localhost:3000';
 
@@ -31,8 +32,9 @@ function manualChunks(id: string): string | undefined {
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  // precompress: .br and .gz of each built asset, served by @fastify/static's preCompressed
-  plugins: [react(), precompress()],
+  // precompress: .br and .gz of each built asset, served by @fastify/static's preCompressed;
+  // prerender: /search and /login drawn in each language (scripts/vite-prerender.ts)
+  plugins: [react(), precompress(), prerender()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -1,7 +1,7 @@
 /**
  * The JavaScript the public /search page and the /login page download on first load, gzipped: the entry
  * of dist/web/index.html with its static imports, plus the lazy chunk of the route and its static imports
- * (Vite's manifest). Target (docs/product.md §7): under 150 KB for /search, and no staff screen's code there.
+ * (Vite's manifest). Target (docs/product.md §7): at most 100 KB for /search, and no staff screen's code there.
  * Builds the web app first when dist/web is missing.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,7 +23,7 @@ type Manifest = Record<string, ManifestChunk>;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** WEB_DIST: measure another build directory (default dist/web). */
 const dist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(root, 'dist/web');
-const TARGET_SEARCH = 150 * 1024;
+const TARGET_SEARCH = 100 * 1024;
 
 /** Source modules whose code is the staff back office; none of it may load on /search or /login. */
 const STAFF_CODE =
@@ -96,7 +96,7 @@ export default async function webBundle(log: (line: string) => void): Promise<vo
     const raw = files.reduce((sum, f) => sum + fs.statSync(path.join(dist, f)).size, 0);
     const staff = [...keys].filter((k) => STAFF_CODE.test(k) || (manifest[k]?.src && STAFF_CODE.test(manifest[k]!.src!)));
     log(
-      `${route}: ${kb(total)} gzipped JavaScript (${kb(raw)} raw) in ${files.length} files${route === '/search' ? `; target < ${kb(TARGET_SEARCH)}: ${total < TARGET_SEARCH ? 'met' : 'MISSED'}` : ''}`,
+      `${route}: ${kb(total)} gzipped JavaScript (${kb(raw)} raw) in ${files.length} files${route === '/search' ? `; target <= ${kb(TARGET_SEARCH)}: ${total <= TARGET_SEARCH ? 'met' : 'MISSED'}` : ''}`,
     );
     const biggest = files
       .map((f) => [f, gzipSize(f)] as const)

@@ -15,7 +15,7 @@ import { ADMIN_STATE, waitForEmail } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'public-search');
-const tr = translator(['search', 'validation', 'publicApi', 'pages']);
+const tr = translator(['search', 'validation', 'publicApi', 'pages', 'visitor']);
 
 interface World {
   prefix: string;
@@ -182,6 +182,17 @@ for (const lang of ['en', 'zh'] as const) {
         await page.getByRole('button', { name: tr(lang, 'search.preview.previous') }).click();
         await expect(indicator).toHaveText(tr(lang, 'search.preview.pageOf', { page: 1, pages }));
       }
+      if (width < 600) {
+        // On a phone the page spans the screen and can be zoomed: wider than the screen, the box then scrolls.
+        const viewport = page.getByTestId('preview-viewport');
+        expect((await viewport.boundingBox())!.width).toBeGreaterThanOrEqual(width - 1);
+        await page.getByRole('button', { name: tr(lang, 'visitor.preview.zoomIn') }).click();
+        await expect(page.getByTestId('zoom-level')).toHaveText('150%');
+        await expect.poll(async () => (await preview.locator('canvas').boundingBox())!.width).toBeGreaterThan(width * 1.4);
+        await page.getByTestId('preview-viewport').screenshot({ path: path.join(OUT, `preview-zoomed-${lang}-${width}.png`) });
+        await page.getByRole('button', { name: tr(lang, 'visitor.preview.zoomOut') }).click();
+        await expect(page.getByTestId('zoom-level')).toHaveText('100%');
+      }
       const download = page.getByRole('link', { name: tr(lang, 'search.preview.download') });
       await expect(download).toHaveAttribute('href', /^\/api\/v1\/public\/reports\/[A-Za-z0-9_-]{22}\.pdf$/);
       issued ??= { href: (await download.getAttribute('href'))!, serial: world.good[0]! };
@@ -300,7 +311,7 @@ test('the language switch is remembered in the browser', async ({ browser, baseU
   await expect(page.getByRole('heading', { level: 1, name: tr('zh', 'pages.search') })).toBeVisible();
   await expect(page.locator('#serial-input')).toBeVisible();
   await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(page.getByText(tr('zh', 'search.lookup.serial')).first()).toBeVisible();
   await context.close();
 });

@@ -20,22 +20,25 @@ function* files(dir: string): Generator<string> {
   }
 }
 
+/** Writes .br and .gz of one file beside it when that saves bytes; false when the file is not worth it. */
+export function precompressFile(file: string): boolean {
+  if (!COMPRESSIBLE.test(file)) return false;
+  const data = fs.readFileSync(file);
+  if (data.length < MIN_BYTES) return false;
+  const br = zlib.brotliCompressSync(data, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+  });
+  const gz = zlib.gzipSync(data, { level: 9 });
+  // A copy that saves nothing would only cost a disk read: the server then sends the file as it is.
+  if (br.length < data.length) fs.writeFileSync(`${file}.br`, br);
+  if (gz.length < data.length) fs.writeFileSync(`${file}.gz`, gz);
+  return true;
+}
+
 /** Writes .br and .gz beside each compressible file of `dir`; returns how many files were compressed. */
 export function precompressDir(dir: string): number {
   let count = 0;
-  for (const file of files(dir)) {
-    if (!COMPRESSIBLE.test(file)) continue;
-    const data = fs.readFileSync(file);
-    if (data.length < MIN_BYTES) continue;
-    const br = zlib.brotliCompressSync(data, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length },
-    });
-    const gz = zlib.gzipSync(data, { level: 9 });
-    // A copy that saves nothing would only cost a disk read: the server then sends the file as it is.
-    if (br.length < data.length) fs.writeFileSync(`${file}.br`, br);
-    if (gz.length < data.length) fs.writeFileSync(`${file}.gz`, gz);
-    count++;
-  }
+  for (const file of files(dir)) if (precompressFile(file)) count++;
   return count;
 }
 

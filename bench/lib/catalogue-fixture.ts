@@ -135,11 +135,12 @@ export async function startWorld(database: Database): Promise<World> {
       },
     );
   // The same pipeline without the database: separates the app's own per-request cost from the lookup's.
+  // Access 'anonymous', as the public lookup's: no session hook (src/server/lib/access.ts).
   app
     .withTypeProvider<ZodTypeProvider>()
     .post(
       '/api/v1/bench/noop',
-      { schema: { hide: true, body: z.object({ serial: z.string().max(200) }) }, config: { access: 'public' } },
+      { schema: { hide: true, body: z.object({ serial: z.string().max(200) }) }, config: { access: 'anonymous' } },
       async (req) => ({ data: { serial: req.body.serial } }),
     );
   const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -14,8 +14,8 @@ const publicPage = isPublicHost(window.location.hostname) || window.location.pat
 // Two separate import() statements: written as one conditional expression, Vite's build gave both
 // branches one preload list (the staff app's), so /search fetched the router and the staff app too.
 async function loadPublic(): Promise<void> {
-  const [app] = await Promise.all([import('./public-app/main-public'), initI18n()]);
-  app.mountPublic(container);
+  const [app, language] = await Promise.all([import('./public-app/main-public'), initI18n()]);
+  app.mountPublic(container, language);
 }
 
 async function loadStaff(): Promise<void> {

@@ -9,6 +9,8 @@ import zlib from 'node:zlib';
 import type { FastifyCompressOptions } from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { prerenderedPage } from './pages';
+import { PRERENDERED_SCREENS } from './prerendered';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
 
@@ -39,6 +41,10 @@ export interface WebApp {
 export function webApp(dir: string = WEB_DIST): WebApp {
   const hasBuild = () => fs.existsSync(path.join(dir, 'index.html'));
   let registered = false;
+  const fallback: WebApp['fallback'] = (_req, reply) => {
+    if (!registered) return reply.status(404).send({ error: { status: 'NOT_FOUND', message: 'Not Found', key: 'errors.notFound' } });
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', dir);
+  };
   return {
     async register(app) {
       if (!hasBuild()) return;
@@ -60,10 +66,9 @@ export function webApp(dir: string = WEB_DIST): WebApp {
           );
         },
       });
+      // The first screens, drawn at build time in each language (pages.ts).
+      for (const screen of PRERENDERED_SCREENS) app.get(`/${screen}`, prerenderedPage(dir, screen, fallback));
     },
-    fallback(_req, reply) {
-      if (!registered) return reply.status(404).send({ error: { status: 'NOT_FOUND', message: 'Not Found', key: 'errors.notFound' } });
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', dir);
-    },
+    fallback,
   };
 }

@@ -46,11 +46,13 @@ import enReports from './en/reports.json';
 import enSettings from './en/settings.json';
 import enPublicApi from './en/publicApi.json';
 import enSearch from './en/search.json';
+import enVisitor from './en/visitor.json';
 import enSettingsScreen from './en/settingsScreen.json';
 import zhReports from './zh/reports.json';
 import zhSettings from './zh/settings.json';
 import zhPublicApi from './zh/publicApi.json';
 import zhSearch from './zh/search.json';
+import zhVisitor from './zh/visitor.json';
 import zhSettingsScreen from './zh/settingsScreen.json';
 // Quality analysis and the audit trail
 import enQuality from './en/quality.json';
@@ -100,6 +102,7 @@ export const catalogues: Record<Language, Tree> = {
     settings: enSettings,
     publicApi: enPublicApi,
     search: enSearch,
+    visitor: enVisitor,
     settingsScreen: enSettingsScreen,
     quality: enQuality,
     audit: enAudit,
@@ -131,6 +134,7 @@ export const catalogues: Record<Language, Tree> = {
     settings: zhSettings,
     publicApi: zhPublicApi,
     search: zhSearch,
+    visitor: zhVisitor,
     settingsScreen: zhSettingsScreen,
     quality: zhQuality,
     audit: zhAudit,

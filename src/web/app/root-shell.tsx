@@ -2,7 +2,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation, useRouteError } from 'react-router';
 import { HASH_SCROLL_OFFSET } from '../lib/constants';
@@ -44,8 +44,21 @@ function useScrollOnNavigate(): void {
   }, [location.pathname, location.hash]);
 }
 
+/**
+ * The sign-in frame the server drew before any script (scripts/vite-prerender.ts) stays on screen while the
+ * router loads the first page, and goes in the same frame as that page appears, so nothing flashes blank.
+ */
+function useRemovePrerenderedShell(): void {
+  useLayoutEffect(() => {
+    document.getElementById('app-shell')?.remove();
+    // For tests and the web-page bench: the app has taken over the page.
+    document.documentElement.dataset.ready = 'true';
+  }, []);
+}
+
 export function RootShell() {
   const navigation = useNavigation();
+  useRemovePrerenderedShell();
   useDocumentTitle();
   useScrollOnNavigate();
   return (
@@ -61,6 +74,7 @@ export function InitialLoading() {
 }
 
 export function RouteError() {
+  useRemovePrerenderedShell();
   const error = useRouteError();
   const { t } = useTranslation();
   return (

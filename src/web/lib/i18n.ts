@@ -6,8 +6,9 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../shared/i18n/index';
+import { htmlLang, languageFromTags } from '../../shared/i18n/negotiate';
 import { setApiLanguage } from './api';
-import { readStored, writeStored } from './storage';
+import { readCookie, readStored, storageKey, writeCookie, writeStored } from './storage';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -19,7 +20,7 @@ function byNamespace(modules: Record<string, { default: Tree }>): Tree {
 // the first bundle; the staff app fetches the rest of English before it
 // starts (see loadFullCatalogue), so the public page does not carry the staff screens' strings.
 const englishCore = byNamespace(
-  import.meta.glob<{ default: Tree }>(['../../shared/i18n/en/{app,pages,errors,validation,search,public}.json'], { eager: true }),
+  import.meta.glob<{ default: Tree }>(['../../shared/i18n/en/{app,pages,errors,validation,search,public,visitor}.json'], { eager: true }),
 );
 const catalogues: Record<Language, () => Promise<Tree>> = {
   en: () => import('./catalogue-en').then((m) => m.default),
@@ -29,9 +30,37 @@ let fullCatalogue = false;
 
 const LANGUAGE_KEY = 'language';
 
-function initialLanguage(): Language {
+/**
+ * The language chosen on a page before (remembered), else the browser's (navigator.languages, as the
+ * server reads Accept-Language). A choice kept only in localStorage is copied into the cookie, so that the
+ * server serves the next page in it already.
+ */
+function wantedLanguage(): Language {
   const stored = readStored(LANGUAGE_KEY);
-  return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+  if (isLanguage(stored)) {
+    if (readCookie(storageKey(LANGUAGE_KEY)) !== stored) writeCookie(storageKey(LANGUAGE_KEY), stored);
+    return stored;
+  }
+  return languageFromTags(navigator.languages?.length ? navigator.languages : [navigator.language ?? '']);
+}
+
+/** What a prerendered page (scripts/prerender) says about itself: its language and, for zh, its strings. */
+interface PrerenderedPage {
+  language: Language;
+  catalogue?: Tree;
+}
+
+export const PRERENDERED_DATA_ID = 'trc-prerendered';
+
+function prerenderedPage(): PrerenderedPage | null {
+  const el = document.getElementById(PRERENDERED_DATA_ID);
+  if (!el?.textContent) return null;
+  try {
+    const data = JSON.parse(el.textContent) as PrerenderedPage;
+    return isLanguage(data.language) ? data : null;
+  } catch {
+    return null;
+  }
 }
 
 const loaded = new Set<Language>();
@@ -62,15 +91,28 @@ function loadFontFor(language: Language): void {
 }
 
 function applyToDocument(language: Language): void {
-  document.documentElement.lang = language;
+  document.documentElement.lang = htmlLang(language);
   document.documentElement.dir = i18next.dir(language);
   loadFontFor(language);
   setApiLanguage(language);
 }
 
-/** Starts i18next in the stored language (default en, fallback en); resolves when its catalogue is there. */
-export async function initI18n(): Promise<void> {
-  const start = initialLanguage();
+export interface StartedLanguage {
+  /** the language the page is first drawn in: the prerendered HTML's, so that React can hydrate it */
+  rendered: Language;
+  /** the language the visitor wants (remembered choice, else the browser's); switched to after hydration */
+  wanted: Language;
+  prerendered: boolean;
+}
+
+/**
+ * Starts i18next (fallback en). On a prerendered page it starts synchronously in the HTML's language with
+ * the strings the HTML carries; otherwise in the wanted language once its catalogue is there.
+ */
+export async function initI18n(): Promise<StartedLanguage> {
+  const wanted = wantedLanguage();
+  const page = prerenderedPage();
+  const start = page?.language ?? wanted;
   await i18next.use(initReactI18next).init({
     resources: { en: { translation: englishCore } },
     lng: 'en',
@@ -84,10 +126,20 @@ export async function initI18n(): Promise<void> {
     if (isLanguage(lng)) applyToDocument(lng);
   });
   applyToDocument('en');
-  if (start !== 'en') {
+  if (page?.catalogue && start !== 'en') {
+    i18next.addResourceBundle(start, 'translation', page.catalogue, true, true);
+    await i18next.changeLanguage(start);
+  } else if (start !== 'en') {
     await ensureCatalogue(start);
     await i18next.changeLanguage(start);
   }
+  return { rendered: start, wanted, prerendered: page !== null };
+}
+
+/** Shows the page in a language without remembering it as a choice (the browser's, after hydration). */
+export async function showLanguage(language: Language): Promise<void> {
+  await ensureCatalogue(language);
+  if (i18next.language !== language) await i18next.changeLanguage(language);
 }
 
 export function currentLanguage(): Language {
@@ -97,8 +149,7 @@ export function currentLanguage(): Language {
 /** Switch the interface language and remember it in this browser. */
 export async function changeLanguage(language: Language): Promise<void> {
   writeStored(LANGUAGE_KEY, language);
-  await ensureCatalogue(language);
-  if (i18next.language !== language) await i18next.changeLanguage(language);
+  await showLanguage(language);
 }
 
 export { i18next };

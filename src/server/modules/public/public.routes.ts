@@ -1,7 +1,8 @@
 /**
  * /api/v1/public: the Test Report Center's API for anonymous visitors (docs/product.md §5). Lookup of a serial,
  * the proof-of-work challenge, and the report request. The report PDF and its verification are served by
- * the reports module.
+ * the reports module. Access 'anonymous' (src/server/lib/access.ts): these routes never read the session,
+ * so the lookup, the busiest route of the app, runs without the staff side's session hook.
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -35,7 +36,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/public/lookup',
     {
-      config: { access: 'public', rateLimit: limits.lookupPerIp },
+      config: { access: 'anonymous', rateLimit: limits.lookupPerIp },
       schema: { tags: ['public'], body: lookupInput, response: { 200: envelope(lookupResult) } },
     },
     async (req, reply) => {
@@ -55,7 +56,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/v1/public/challenge',
     {
-      config: { access: 'public', rateLimit: limits.challengePerIp },
+      config: { access: 'anonymous', rateLimit: limits.challengePerIp },
       schema: { tags: ['public'], response: { 200: envelope(powChallenge) } },
     },
     async () => ({ data: await pow.challenge() }),
@@ -64,7 +65,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/public/report-requests',
     {
-      config: { access: 'public', rateLimit: limits.requestPerIp },
+      config: { access: 'anonymous', rateLimit: limits.requestPerIp },
       schema: { tags: ['public'], body: reportRequestInput, response: { 200: envelope(reportRequestResult) } },
     },
     async (req, reply) => {

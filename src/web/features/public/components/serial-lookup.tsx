@@ -7,27 +7,47 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/errors';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import { MAX_SERIALS, parseSerialList } from '../lib/serial-list';
 import { TextInput } from './text-input';
 
-export function SerialLookup({ initial, onResult }: { initial: string; onResult: (rows: LookupRow[]) => void }) {
+/**
+ * Step 1's form. It works before the page's JavaScript has arrived too: what is typed into the prerendered
+ * field is taken over when React starts, and the button then submits as a plain form to `/search?serial=…`,
+ * which (like a nameplate's QR code) `linked` fills in and looks up at once.
+ */
+export function SerialLookup({ linked, onResult }: { linked: string | null; onResult: (rows: LookupRow[]) => void }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(initial);
+  const [text, setText] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const alert = useRef<HTMLDivElement>(null);
 
-  async function search(e?: FormEvent) {
+  // Typing that happened before hydration is in the field but not in the state yet.
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed) setText(typed);
+  }, []);
+
+  const lookedUpLink = useRef(false);
+  useEffect(() => {
+    if (!linked || lookedUpLink.current) return;
+    lookedUpLink.current = true;
+    setText(linked);
+    void search(undefined, linked);
+    // once per page: the link is looked up when it is first known
+  }, [linked]);
+
+  async function search(e?: FormEvent, value: string = text) {
     e?.preventDefault();
     if (busy) return;
     setFailure(null);
-    const list = parseSerialList(text);
+    const list = parseSerialList(value);
     if (list.serials.length + list.invalid.length === 0) return refuse('search.lookup.required');
     if (list.tooMany) return refuse('search.lookup.tooMany');
     setFieldError(null);
@@ -52,7 +72,15 @@ export function SerialLookup({ initial, onResult }: { initial: string; onResult:
   }
 
   return (
-    <Stack component="form" noValidate spacing={2} onSubmit={(e) => void search(e)} aria-label={t('search.lookup.title')}>
+    <Stack
+      component="form"
+      action="/search"
+      method="get"
+      noValidate
+      spacing={2}
+      onSubmit={(e) => void search(e)}
+      aria-label={t('search.lookup.title')}
+    >
       {failure && (
         <Alert severity="error" role="alert" ref={alert} tabIndex={-1}>
           {failure}
@@ -60,6 +88,8 @@ export function SerialLookup({ initial, onResult }: { initial: string; onResult:
       )}
       <TextInput
         id="serial-input"
+        name="serial"
+        shrinkLabel
         inputRef={input}
         label={t('search.lookup.serial')}
         value={text}

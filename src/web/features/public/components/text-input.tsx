@@ -14,14 +14,34 @@ export interface TextInputProps extends Omit<OutlinedInputProps, 'label' | 'erro
   helperText?: string;
   error?: boolean;
   sx?: SxProps<Theme>;
+  /** the label always above the field: no script is needed to move it out of the way of typing */
+  shrinkLabel?: boolean;
 }
 
-export function TextInput({ id, label, helperText, error = false, sx, fullWidth = true, inputProps, ...rest }: TextInputProps) {
+export function TextInput({
+  id,
+  label,
+  helperText,
+  error = false,
+  sx,
+  fullWidth = true,
+  inputProps,
+  shrinkLabel,
+  ...rest
+}: TextInputProps) {
   const helperId = helperText ? `${id}-helper` : undefined;
   return (
     <FormControl variant="outlined" error={error} fullWidth={fullWidth} sx={sx}>
-      <InputLabel htmlFor={id}>{label}</InputLabel>
-      <OutlinedInput id={id} label={label} inputProps={{ ...inputProps, 'aria-describedby': helperId, 'aria-invalid': error }} {...rest} />
+      <InputLabel htmlFor={id} shrink={shrinkLabel}>
+        {label}
+      </InputLabel>
+      <OutlinedInput
+        id={id}
+        label={label}
+        notched={shrinkLabel}
+        inputProps={{ ...inputProps, 'aria-describedby': helperId, 'aria-invalid': error }}
+        {...rest}
+      />
       {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
     </FormControl>
   );

@@ -65,10 +65,23 @@ function useLinkedReport(id: string | null): VerificationState | null {
   return state;
 }
 
+/**
+ * The link's parameters (`?serial=` from a nameplate's QR code, `?report=` from a report's), read after the
+ * first render: the first render must equal the prerendered HTML, which knows no query string.
+ */
+function useLinkParams(): { serial: string | null; report: string | null } | null {
+  const [params, setParams] = useState<{ serial: string | null; report: string | null } | null>(null);
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    setParams({ serial: query.get('serial'), report: query.get('report') });
+  }, []);
+  return params;
+}
+
 export default function SearchPage() {
   const { t } = useTranslation();
-  const params = new URLSearchParams(window.location.search);
-  const reportId = params.get('report');
+  const params = useLinkParams();
+  const reportId = params?.report ?? null;
   const site = useSite();
   const linked = useLinkedReport(reportId);
   const [rows, setRows] = useState<LookupRow[] | null>(null);
@@ -115,7 +128,7 @@ export default function SearchPage() {
         )}
         <Section testId="step-lookup">
           <StepTitle step={1} title={t('search.lookup.title')} id="lookup-heading" />
-          <SerialLookup initial={params.get('serial') ?? ''} onResult={onLookup} />
+          <SerialLookup linked={params?.serial ?? null} onResult={onLookup} />
           {rows && (
             <Box sx={{ mt: 3 }}>
               <LookupResults rows={rows} onPick={onPick} />

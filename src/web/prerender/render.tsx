@@ -1,0 +1,97 @@
+/**
+ * The first screens drawn at build time (scripts/vite-prerender.ts runs this in Node through Vite): /search
+ * in each language, which the page then hydrates, and the /login screen's frame, which the staff app
+ * replaces when it starts (docs/decisions/0022-prerendered-first-screens.md). The theme is the default one
+ * (light); the emotion styles are collected rather than written inline, for the page's <head>.
+ */
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import Box from '@mui/material/Box';
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createInstance, type Resource } from 'i18next';
+import type { ReactNode } from 'react';
+// server.node, not server: the lint rule keeping the web app off src/server matches any path ending in /server.
+import { renderToString } from 'react-dom/server.node';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { catalogues, type Language } from '../../shared/i18n/index';
+import LoginPage from '../features/auth/pages/login-page';
+import SearchPage from '../features/public/pages/search-page';
+import { DEFAULT_PREFERENCES } from '../lib/preferences-model';
+import { createAppTheme } from '../lib/theme';
+import { PublicFrame } from '../public-app/main-public';
+
+export type PrerenderedScreen = 'search' | 'login';
+
+export interface PrerenderedHtml {
+  /** the markup of the app's container */
+  html: string;
+  /** the emotion style names and their CSS, for `<style data-emotion="css names…">` */
+  styleNames: string[];
+  css: string;
+  title: string;
+}
+
+/** The namespaces the public page's first bundle carries in English (src/web/lib/i18n.ts): a zh page carries them inline. */
+export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'public', 'visitor'] as const;
+
+export function publicCatalogue(language: Language): Record<string, unknown> {
+  const all = catalogues[language] as Record<string, unknown>;
+  return Object.fromEntries(PUBLIC_NAMESPACES.filter((ns) => ns in all).map((ns) => [ns, all[ns]]));
+}
+
+function withProviders(language: Language, screen: ReactNode) {
+  const i18n = createInstance();
+  void i18n.use(initReactI18next).init({
+    resources: Object.fromEntries(Object.entries(catalogues).map(([l, tree]) => [l, { translation: tree }])) as Resource,
+    lng: language,
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  });
+  const cache = createCache({ key: 'css' });
+  // As @emotion/server does: styles are kept in cache.inserted instead of <style> elements in the markup.
+  cache.compat = true;
+  const theme = createAppTheme('light', DEFAULT_PREFERENCES.skin);
+  const html = renderToString(
+    <CacheProvider value={cache}>
+      <I18nextProvider i18n={i18n}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline enableColorScheme />
+          {screen}
+        </ThemeProvider>
+      </I18nextProvider>
+    </CacheProvider>,
+  );
+  const inserted = Object.entries(cache.inserted).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return { html, styleNames: inserted.map(([name]) => name), css: inserted.map(([, css]) => css).join(''), i18n };
+}
+
+export function renderScreen(screen: PrerenderedScreen, language: Language): PrerenderedHtml {
+  if (screen === 'search') {
+    const out = withProviders(
+      language,
+      <PublicFrame>
+        <SearchPage />
+      </PublicFrame>,
+    );
+    return { ...out, title: out.i18n.t('pages.search') };
+  }
+  const queries = new QueryClient();
+  const out = withProviders(
+    language,
+    <QueryClientProvider client={queries}>
+      <MemoryRouter initialEntries={['/login']}>
+        {/* as BlankLayout (src/web/app/layouts/blank-layout.tsx) */}
+        <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+          <LoginPage />
+        </Box>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  queries.clear();
+  return { ...out, title: out.i18n.t('pages.login') };
+}
