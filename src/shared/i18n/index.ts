@@ -67,6 +67,10 @@ import zhDashboard from './zh/dashboard.json';
 import enStandards from './en/standards.json';
 import zhStandards from './zh/standards.json';
 
+// Limits on what a request may cost: batch bodies, busy renderers, uploads
+import enLimits from './en/limits.json';
+import zhLimits from './zh/limits.json';
+
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
@@ -103,6 +107,7 @@ export const catalogues: Record<Language, Tree> = {
     searches: enSearches,
     dashboard: enDashboard,
     standards: enStandards,
+    limits: enLimits,
   },
   zh: {
     errors: zhErrors,
@@ -133,6 +138,7 @@ export const catalogues: Record<Language, Tree> = {
     searches: zhSearches,
     dashboard: zhDashboard,
     standards: zhStandards,
+    limits: zhLimits,
   },
 };
 
