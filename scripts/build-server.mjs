@@ -14,7 +14,16 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcServer = path.join(root, 'src/server');
 const outServer = path.join(root, 'dist/server');
-export const ENTRIES = ['main.ts', 'cli/migrate.ts', 'cli/admin.ts', 'cli/backup.ts', 'cli/restore.ts', 'cli/move-to-postgres.ts'];
+export const ENTRIES = [
+  'main.ts',
+  // the report pool's worker thread, loaded by path from main.js (modules/reports/render-job.ts)
+  'modules/reports/render-worker.ts',
+  'cli/migrate.ts',
+  'cli/admin.ts',
+  'cli/backup.ts',
+  'cli/restore.ts',
+  'cli/move-to-postgres.ts',
+];
 
 /** import.meta.url of a bundled source file, as the URL of its mirror in dist/server. */
 function mirrorImportMetaUrl(outFile) {

@@ -25,6 +25,7 @@ import { createMetrics, registerRequestTiming } from './lib/metrics';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
+import { createReportPool } from './modules/reports/render-job';
 import { compressOptions, webApp } from './web/static';
 
 export interface BuildAppOptions {
@@ -89,6 +90,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     redis,
     afterResponse: new AfterResponse(app.log),
     mail: mailHubOf(database.db),
+    reportPool: createReportPool(config.reports),
   };
   if (config.metricsToken || config.metricsPort) {
     ctx.metrics = createMetrics(ctx);
@@ -97,6 +99,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     await ctx.afterResponse.idle();
+    await ctx.reportPool.close();
     await redis?.quit();
   });
 

@@ -4,6 +4,7 @@
  */
 import net from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -120,6 +121,18 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: milliseconds(60_000),
   IDLE_TIMEOUT_MS: milliseconds(60_000),
   KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+  REPORT_WORKERS: z.coerce
+    .number({ message: 'must be a number of threads' })
+    .int()
+    .min(0)
+    .max(16, { message: 'must be at most 16' })
+    .optional(),
+  REPORT_QUEUE: z.coerce
+    .number({ message: 'must be a number of reports' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .max(10_000, { message: 'must be at most 10000' })
+    .default(60),
 });
 
 export interface Config {
@@ -149,6 +162,18 @@ export interface Config {
     /** a kept-alive connection waiting for its next request is closed after this */
     keepAliveMs: number;
   };
+  /** The report pool (modules/reports/render-job.ts, docs/decisions/0020). */
+  reports: {
+    /** worker threads; 0 renders in the app's thread through the same queue */
+    workers: number;
+    /** reports admitted at once, rendering and waiting; a request names how many it may need */
+    queue: number;
+  };
+}
+
+/** One worker thread per core but one (the event loop keeps a core), at least one, at most four. */
+export function defaultReportWorkers(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
 
 export class ConfigError extends Error {
@@ -189,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: e.IDLE_TIMEOUT_MS,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
     },
+    reports: { workers: e.REPORT_WORKERS ?? defaultReportWorkers(), queue: e.REPORT_QUEUE },
   };
 }
