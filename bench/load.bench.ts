@@ -48,13 +48,13 @@ function freePort(): Promise<number> {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-interface Reply {
+export interface Reply {
   status: number;
   body: string;
   headers: http.IncomingHttpHeaders;
 }
 
-function send(base: string, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+export function send(base: string, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   const target = new URL(url, base);
   const payload = body === undefined ? undefined : Buffer.from(body);
   return new Promise((resolve) => {
@@ -86,7 +86,7 @@ function visitorIp(): string {
 }
 
 /** Solves ALTCHA v1 challenges off the main thread (find n with SHA-256(salt + n) = challenge). */
-function solverWorker(): { solve(salt: string, challenge: string, max: number): Promise<number | null>; close(): Promise<number> } {
+export function solverWorker(): { solve(salt: string, challenge: string, max: number): Promise<number | null>; close(): Promise<number> } {
   const code = `
     const { parentPort } = require('node:worker_threads');
     const { createHash } = require('node:crypto');
@@ -183,7 +183,7 @@ async function schedule(
   await Promise.all(inflight);
 }
 
-interface Server {
+export interface Server {
   url: string;
   pid: number;
   rssMb(): number;
@@ -191,7 +191,7 @@ interface Server {
   output(): string;
 }
 
-async function startBuiltServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
+export async function startBuiltServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {

@@ -19,6 +19,8 @@ const outServer = path.join(root, 'dist/server');
 export const ENTRIES = [
   'main.ts',
   'cli/cluster-template.ts',
+  // the report pool's worker thread, loaded by path from main.js (modules/reports/render-job.ts)
+  'modules/reports/render-worker.ts',
   'cli/migrate.ts',
   'cli/admin.ts',
   'cli/backup.ts',

@@ -59,6 +59,35 @@ describe('TRUST_PROXY', () => {
   });
 });
 
+describe('TRUST_PROXY ranges', () => {
+  it.each(['0.0.0.0/0', '::/0', '0/0', '0.0.0.0/1', '::ffff:0.0.0.0/96', '10.0.0.5, ::/0', '1.2.3.4/40', '999.1.1.1', '10.0.0.0/8/8'])(
+    'refuses %s with a configuration error naming the variable, never a raw TypeError at start',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(new RegExp(`^Invalid TRUST_PROXY=.*proxy's addresses`));
+    },
+  );
+
+  it('says that a range of everyone trusts everyone', () => {
+    expect(() => loadConfig({ TRUST_PROXY: '0.0.0.0/0' })).toThrow(/trusts everyone/);
+    expect(() => loadConfig({ TRUST_PROXY: '::/0' })).toThrow(/trusts everyone/);
+  });
+
+  it('keeps the proxies a real deployment names, and the app starts with them', async () => {
+    const value = '127.0.0.1, 10.0.0.0/8, fd00::/8, ::ffff:10.0.0.0/104, loopback';
+    const config = loadConfig({ TRUST_PROXY: value, LOG_LEVEL: 'silent' });
+    expect(config.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::ffff:10.0.0.0/104', 'loopback']);
+    const { buildApp } = await import('../src/server/app');
+    const { createTestDatabase } = await import('./helpers/database');
+    const testDb = await createTestDatabase();
+    const app = await buildApp({ config, database: testDb.database, logger: false });
+    await app.ready();
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    await app.close();
+    await testDb.drop();
+  });
+});
+
 describe('start-up failures', () => {
   const main = path.resolve('src/server/main.ts');
   const tsx = path.resolve('node_modules/tsx/dist/cli.mjs');

@@ -25,6 +25,7 @@ import { createMetrics, registerRequestTiming } from './lib/metrics';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
+import { createReportPool } from './modules/reports/render-job';
 import { compressOptions, webApp } from './web/static';
 
 export interface BuildAppOptions {
@@ -46,11 +47,27 @@ export function requestForLog(req: FastifyRequest) {
   return { method: req.method, url: req.url.split('?')[0], host: req.host, remoteAddress: req.ip };
 }
 
+/**
+ * Fastify/Node options for the connection deadlines, so a client trickling bytes (a slow-loris) cannot
+ * hold a connection open: Fastify's default request timeout is none at all. Node checks the header and
+ * request deadlines on a timer; it runs often enough that a deadline is kept to within a quarter of itself.
+ */
+export function connectionDeadlines(timeouts: Config['timeouts']) {
+  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)));
+  return {
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checkEvery },
+  };
+}
+
 export async function buildApp({ config, database, logger = true, webDist }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel, serializers: { req: requestForLog } } : false,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
+    ...connectionDeadlines(config.timeouts),
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed URL (e.g. a broken %-escape) gets the usual error envelope instead of Fastify's own body.
@@ -73,6 +90,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     redis,
     afterResponse: new AfterResponse(app.log),
     mail: mailHubOf(database.db),
+    reportPool: createReportPool(config.reports),
   };
   if (config.metricsToken || config.metricsPort) {
     ctx.metrics = createMetrics(ctx);
@@ -81,6 +99,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     await ctx.afterResponse.idle();
+    await ctx.reportPool.close();
     await redis?.quit();
   });
 

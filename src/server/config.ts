@@ -2,7 +2,9 @@
  * Configuration from the environment, parsed once at start. A bad value stops the program with one line
  * naming the variable (see main.ts), never a stack trace.
  */
+import net from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -51,12 +53,56 @@ const trustProxy = z
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    if (parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) || p === 'loopback' || p === 'uniquelocal' || p === 'linklocal')) {
-      return parts;
+    for (const part of parts) {
+      const problem = proxyRangeProblem(part);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: `${part}: ${problem}; ${PROXY_HINT}` });
+        return z.NEVER;
+      }
     }
-    ctx.addIssue({ code: 'custom', message: "must be false or a list of the proxies' addresses" });
-    return z.NEVER;
+    return parts;
   });
+
+const NAMED_RANGES = new Set(['loopback', 'uniquelocal', 'linklocal']);
+/** IPv6 unique-local addresses (fc00::/7), where a private network's proxies may sit in a wide range. */
+const PRIVATE_IPV6 = new net.BlockList();
+PRIVATE_IPV6.addSubnet('fc00::', 7, 'ipv6');
+/** Shortest prefix accepted: anything wider holds a large part of the Internet, not a proxy. */
+const MIN_PREFIX = { 4: 8, 6: 16 } as const;
+
+/**
+ * Why one TRUST_PROXY entry cannot be used, or null. Checked here rather than left to Fastify, whose
+ * range parser throws a bare TypeError at start for an address it cannot read (`0/0`, `1.2.3.4/40`), and
+ * which would accept `0.0.0.0/0` or `::/0`: trusting everyone, the same as `true`.
+ */
+function proxyRangeProblem(entry: string): string | null {
+  if (NAMED_RANGES.has(entry)) return null;
+  const [address = '', prefixText, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return 'not an IP address or CIDR range';
+  if (prefixText === undefined) return null;
+  if (!/^\d{1,3}$/.test(prefixText)) return 'not an IP address or CIDR range';
+  const prefix = Number(prefixText);
+  const bits = family === 4 ? 32 : 128;
+  if (prefix > bits) return `a prefix longer than /${bits}`;
+  // ::ffff:a.b.c.d/96+n is the IPv4 range a.b.c.d/n as a dual-stack listener sees it.
+  const mapped = family === 6 && /^::ffff:/i.test(address) && prefix >= 96;
+  const effective = mapped ? { prefix: prefix - 96, min: MIN_PREFIX[4] } : { prefix, min: MIN_PREFIX[family as 4 | 6] };
+  if (effective.prefix === 0) return 'this range trusts everyone, so any client could forge its address, protocol and host';
+  if (family === 6 && prefix >= 7 && PRIVATE_IPV6.check(address, 'ipv6')) return null;
+  if (effective.prefix < effective.min) return `a range wider than /${effective.min + (mapped ? 96 : 0)} trusts far more than a proxy`;
+  return null;
+}
+
+/** A connection deadline: a whole number of milliseconds, at least 100 and at most an hour. */
+function milliseconds(fallback: number) {
+  return z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int({ message: 'must be a whole number of milliseconds' })
+    .min(100, { message: 'must be at least 100 (milliseconds)' })
+    .max(3_600_000, { message: 'must be at most 3600000 (one hour, in milliseconds)' })
+    .default(fallback);
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
@@ -71,6 +117,22 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   METRICS_TOKEN: z.string().trim().min(16, { message: 'must be at least 16 characters (a random secret)' }).optional(),
   METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535).optional(),
+  HEADERS_TIMEOUT_MS: milliseconds(15_000),
+  REQUEST_TIMEOUT_MS: milliseconds(60_000),
+  IDLE_TIMEOUT_MS: milliseconds(60_000),
+  KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+  REPORT_WORKERS: z.coerce
+    .number({ message: 'must be a number of threads' })
+    .int()
+    .min(0)
+    .max(16, { message: 'must be at most 16' })
+    .optional(),
+  REPORT_QUEUE: z.coerce
+    .number({ message: 'must be a number of reports' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .max(10_000, { message: 'must be at most 10000' })
+    .default(60),
 });
 
 export interface Config {
@@ -89,6 +151,29 @@ export interface Config {
   metricsToken?: string;
   /** a separate listener serving only /metrics (bound to HOST); the token is required there too when set */
   metricsPort?: number;
+  /** Connection deadlines (docs/operations.md, "Connection deadlines"); see connectionDeadlines() in app.ts. */
+  timeouts: {
+    /** the request line and headers must arrive within this */
+    headersMs: number;
+    /** the whole request, body included, must arrive within this (not the answer's time) */
+    requestMs: number;
+    /** a connection with nothing sent or received for this long is closed */
+    idleMs: number;
+    /** a kept-alive connection waiting for its next request is closed after this */
+    keepAliveMs: number;
+  };
+  /** The report pool (modules/reports/render-job.ts, docs/decisions/0020). */
+  reports: {
+    /** worker threads; 0 renders in the app's thread through the same queue */
+    workers: number;
+    /** reports admitted at once, rendering and waiting; a request names how many it may need */
+    queue: number;
+  };
+}
+
+/** One worker thread per core but one (the event loop keeps a core), at least one, at most four. */
+export function defaultReportWorkers(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
 
 export class ConfigError extends Error {
@@ -122,5 +207,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      // Node refuses a header deadline later than the request's, which includes the headers.
+      requestMs: Math.max(e.REQUEST_TIMEOUT_MS, e.HEADERS_TIMEOUT_MS),
+      idleMs: e.IDLE_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
+    reports: { workers: e.REPORT_WORKERS ?? defaultReportWorkers(), queue: e.REPORT_QUEUE },
   };
 }

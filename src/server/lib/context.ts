@@ -4,6 +4,7 @@ import type { Database, Db } from '../db/client';
 import type { MailHub } from '../mail/hub';
 import type { AfterResponse } from './after-response';
 import type { MetricsEndpoint } from './metrics';
+import type { WorkerPool } from './worker-pool';
 
 /** What every route and service can reach, decorated on the Fastify instance as `app.ctx`. */
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   mail: MailHub;
   /** set when METRICS_TOKEN or METRICS_PORT is set (lib/metrics.ts) */
   metrics?: MetricsEndpoint;
+  /** this app's threads for rendering and signing reports, behind a bounded queue (modules/reports/render-job.ts) */
+  reportPool: WorkerPool;
 }
 
 declare module 'fastify' {

@@ -11,8 +11,8 @@ export interface CounterState {
 }
 
 export interface CounterStore {
-  /** Adds one; the window starts at the first hit and lasts `windowMs`. */
-  hit(key: string, windowMs: number): Promise<CounterState>;
+  /** Adds `by` (one by default); the window starts at the first hit and lasts `windowMs`. */
+  hit(key: string, windowMs: number, by?: number): Promise<CounterState>;
   get(key: string): Promise<CounterState>;
   /** Takes one back (never below zero, window unchanged): an attempt counted up front that turned out fine. */
   undo(key: string): Promise<void>;
@@ -23,7 +23,7 @@ export class MemoryCounterStore implements CounterStore {
   private readonly entries = new Map<string, { count: number; endsAt: number }>();
   private sweeps = 0;
 
-  async hit(key: string, windowMs: number): Promise<CounterState> {
+  async hit(key: string, windowMs: number, by = 1): Promise<CounterState> {
     const now = Date.now();
     // An attacker spraying keys must not grow the map without bound: expired entries go every so often.
     if (++this.sweeps % 1000 === 0) this.sweep(now);
@@ -32,7 +32,7 @@ export class MemoryCounterStore implements CounterStore {
       e = { count: 0, endsAt: now + windowMs };
       this.entries.set(key, e);
     }
-    e.count += 1;
+    e.count += by;
     return { count: e.count, ttlMs: e.endsAt - now };
   }
 
@@ -57,11 +57,11 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-// INCR and set the expiry on the first hit in one step, so that a crash between them cannot leave a
+// INCRBY and set the expiry on the first hit in one step, so that a crash between them cannot leave a
 // counter that never expires (which would lock an account out indefinitely).
 const HIT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
@@ -78,8 +78,8 @@ export class RedisCounterStore implements CounterStore {
     private readonly prefix = 'trc-counter:',
   ) {}
 
-  async hit(key: string, windowMs: number): Promise<CounterState> {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
+  async hit(key: string, windowMs: number, by = 1): Promise<CounterState> {
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs), String(by))) as [number, number];
     return { count, ttlMs: Math.max(0, ttl) };
   }
 

@@ -63,6 +63,8 @@ function isMalformedMultipart(req: FastifyRequest, err: Error): boolean {
 export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
     if (err instanceof AppError) {
+      // Busy (a full queue, worker-pool.ts): the client is told when to come back.
+      if (err.code === 'unavailable') reply.header('retry-after', String(err.params?.seconds ?? 5));
       const fields = err.fields?.map((f) => fieldError(req, f.field, f.key, f.params));
       return send(req, reply, err.code, err.messageKey, { params: err.params, fields });
     }

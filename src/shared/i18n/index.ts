@@ -72,6 +72,10 @@ import zhStandards from './zh/standards.json';
 import enLabels from './en/labels.json';
 import zhLabels from './zh/labels.json';
 
+// Limits on what a request may cost: batch bodies, busy renderers, uploads
+import enLimits from './en/limits.json';
+import zhLimits from './zh/limits.json';
+
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
@@ -110,6 +114,7 @@ export const catalogues: Record<Language, Tree> = {
     dashboard: enDashboard,
     standards: enStandards,
     labels: enLabels,
+    limits: enLimits,
   },
   zh: {
     errors: zhErrors,
@@ -142,6 +147,7 @@ export const catalogues: Record<Language, Tree> = {
     dashboard: zhDashboard,
     standards: zhStandards,
     labels: zhLabels,
+    limits: zhLimits,
   },
 };
 

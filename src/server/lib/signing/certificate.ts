@@ -7,6 +7,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, X509Cer
 import forge from 'node-forge';
 import type { CertificateInfo } from '../../../shared/contract/settings';
 import { AppError } from '../../../shared/errors';
+import { largestIterationCount, MAX_PKCS12_ITERATIONS } from './pkcs12-cost';
 
 export interface SigningMaterial {
   certPem: string;
@@ -56,11 +57,27 @@ function badCertificate(key = 'settings.certificateUnreadable'): AppError {
   return new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
 }
 
+/** RSA keys shorter than this are refused: NIST SP 800-131A has disallowed them for signatures since 2013. */
+export const MIN_RSA_BITS = 2048;
+
 /**
- * The certificate and key of a PKCS#12 file. Refused (400, naming the field): not PKCS#12, a wrong password,
- * no key, a key without its certificate, an expired certificate.
+ * The certificate and key of a PKCS#12 file. Refused (400, naming the field): not PKCS#12, one asking for
+ * more key-derivation rounds than MAX_PKCS12_ITERATIONS (checked before any is run), a wrong password, no
+ * key, a key without its certificate, an expired certificate, an RSA key under MIN_RSA_BITS.
  */
 export function readPkcs12(bytes: Buffer, password: string, now = new Date()): SigningMaterial {
+  let iterations: number;
+  try {
+    iterations = largestIterationCount(bytes);
+  } catch {
+    throw badCertificate();
+  }
+  if (iterations > MAX_PKCS12_ITERATIONS) {
+    throw new AppError('invalid-argument', 'limits.pkcs12Iterations', {
+      params: { max: MAX_PKCS12_ITERATIONS },
+      fields: [{ field: 'file', key: 'limits.pkcs12Iterations', params: { max: MAX_PKCS12_ITERATIONS } }],
+    });
+  }
   let p12: forge.pkcs12.Pkcs12Pfx;
   try {
     const asn = forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
@@ -86,7 +103,15 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
   });
   if (!cert) throw badCertificate('settings.certificateNoKey');
   if (cert.validity.notAfter < now) throw badCertificate('settings.certificateExpired');
-  const keyPem = createPrivateKey(forge.pki.privateKeyToPem(key)).export({ type: 'pkcs8', format: 'pem' }).toString();
+  const privateKey = createPrivateKey(forge.pki.privateKeyToPem(key));
+  const bits = privateKey.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (privateKey.asymmetricKeyType === 'rsa' && bits < MIN_RSA_BITS) {
+    throw new AppError('invalid-argument', 'limits.rsaKeyTooShort', {
+      params: { bits, min: MIN_RSA_BITS },
+      fields: [{ field: 'file', key: 'limits.rsaKeyTooShort', params: { bits, min: MIN_RSA_BITS } }],
+    });
+  }
+  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const certPem = forge.pki.certificateToPem(cert);
   return { certPem, keyPem, fingerprint: fingerprintOf(certPem) };
 }

@@ -22,6 +22,7 @@ import { fieldError } from '../../lib/error-handler';
 import { requestLanguage } from '../../lib/request-language';
 import { sendCsv } from '../../lib/http-files';
 import { hashKey } from '../machines/machine-keys';
+import { guardBatchBody } from './batch-body-guard';
 import { authenticateBench, ingestBatch, type Bench, type Refusal } from './machine-data.ingest';
 import { recordPages } from './machine-data.list';
 import * as service from './machine-data.service';
@@ -29,7 +30,8 @@ import * as service from './machine-data.service';
 /**
  * 64 MiB: a full batch of 5,000 records without samples is about 2 MB of JSON; with samples, one record at
  * 10,000 points is about 300 KB, so this admits a full batch with ~200 points each, or ~200 records at the
- * sample limit. A larger body is a 413 before it is parsed.
+ * sample limit. A larger body is a 413 before it is parsed; so is one with more records, a larger record or
+ * more sample points than a batch holds, as soon as the bytes show it (batch-body-guard.ts).
  */
 export const INGEST_BODY_LIMIT = 64 * 1024 * 1024;
 
@@ -112,7 +114,7 @@ export const machineDataRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.header('www-authenticate', 'Bearer');
         req.bench = await authenticateBench(db, req.headers.authorization);
         reply.removeHeader('www-authenticate');
-        return payload;
+        return guardBatchBody(payload, () => reply.header('connection', 'close'));
       },
     },
     async (req, reply) => {

@@ -21,6 +21,8 @@ export const PUBLIC_LIMITS = {
   challengePerIp: { max: 30, timeWindow: MINUTE },
   /** report requests (each may carry 20 serials) from one address */
   requestPerIp: { max: 10, timeWindow: 15 * MINUTE },
+  /** serials named in report requests from one address: each may cost a report to render and sign */
+  requestSerialsPerIp: { max: 100, windowMs: 15 * MINUTE },
   /** emails to one recipient: enough for a buyer receiving a shipment, too few to flood an inbox */
   requestPerRecipient: { max: 5, windowMs: HOUR },
   /** reports of one serial sent out, whoever asks */
@@ -28,7 +30,7 @@ export const PUBLIC_LIMITS = {
 };
 
 /**
- * Counts one hit on each key; when any is over its limit, answers 429 with Retry-After (the longest wait
+ * Counts `cost` hits (one by default) on each key; when any is over its limit, answers 429 with Retry-After (the longest wait
  * among the exceeded keys). Every key is counted, exceeded or not, so that a refused request still counts.
  */
 export async function limitKeys(
@@ -36,8 +38,9 @@ export async function limitKeys(
   reply: FastifyReply,
   keys: string[],
   rule: { max: number; windowMs: number },
+  cost = 1,
 ): Promise<void> {
-  const states = await Promise.all(keys.map((k) => store.hit(`public:${k}`, rule.windowMs)));
+  const states = await Promise.all(keys.map((k) => store.hit(`public:${k}`, rule.windowMs, cost)));
   const over = states.filter((s) => s.count > rule.max);
   if (over.length === 0) return;
   const seconds = Math.max(1, Math.ceil(Math.max(...over.map((s) => s.ttlMs)) / 1000));

@@ -12,6 +12,7 @@ import { AppError } from '../../../shared/errors';
 import { createCounterStore } from '../../lib/counters';
 import { requestLanguage } from '../../lib/request-language';
 import { issueReport } from '../reports/issue';
+import { renderThrough } from '../reports/render-job';
 import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from './search-mail-outcome';
 import { LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
@@ -73,6 +74,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
       // or anyone could use up a stranger's allowance for free.
       await pow.consume(input.challenge);
+      // Each serial may cost a report to render and sign, so each counts against the address's allowance.
+      await limitKeys(counters, reply, [`request-serials-ip:${req.ip}`], limits.requestSerialsPerIp, input.serials.length);
       await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
       await limitKeys(
         counters,
@@ -80,17 +83,21 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
         input.serials.map((s) => `request-serial:${s}`),
         limits.requestPerSerial,
       );
+      // Room in the report pool for every serial named, taken before any work: a full pool is a 503 with
+      // Retry-After now, not a request that waits behind everyone else's (docs/decisions/0020).
+      const room = app.ctx.reportPool.reserve(input.serials.length);
+      const render = renderThrough(room.run);
       const data = await requestReports(
         {
           db,
-          issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl }),
+          issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl, render }),
           kick: () => app.ctx.mail.kick(),
           termsVersion: async () => (await getSettings(db)).termsVersion,
           contact: async () => (await getSettings(db)).contact,
         },
         input,
         metaOf(req),
-      );
+      ).finally(() => room.release());
       return { data };
     },
   );

@@ -2,7 +2,8 @@
  * Issuing a test report: the release gate, reuse of the stored report, numbering, rendering and signing,
  * storing. The same request issued many times at once (or on several instances) stores one report: an
  * in-process single flight saves the duplicate work, and a transaction-scoped advisory lock on the reuse
- * key plus the unique reuse index make it hold across instances.
+ * key plus the unique reuse index make it hold across instances. Rendering runs between two short
+ * transactions, in the app's report pool when the caller passes one (render-job.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
@@ -14,7 +15,7 @@ import { getLogo, getSettingsWithRevision, signingMaterial, textOr } from '../se
 import { certificateName } from '../../lib/signing/certificate';
 import { checkSamples } from '../../../shared/standards/sample-checks';
 import { decodeSamples } from '../machine-data/record-codec';
-import { renderReportPdf } from './pdf/render-pdf';
+import { renderAndSign, type RenderReport } from './render-job';
 import { reportGeneration } from '../../lib/metrics';
 import { dataVersion, gateOf, latestByType, type HoldReason, readRecords, readUnit, type UnitData } from './report-data';
 import type { ReportModel, ReportTest } from './report-model';
@@ -23,7 +24,6 @@ import { reasonsOf } from '../../../shared/standards/reasons';
 import { deriveRequirement } from '../../../shared/standards/requirement';
 import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
-import { signatureLength, signPdf } from '../../lib/signing/signing';
 import { docKey, t } from './format';
 import { toRequirementView } from '../../../shared/standards/requirement-view';
 
@@ -56,6 +56,11 @@ export interface IssueInput {
   language: ReportLanguage;
   /** origin of the verification link: the app's PUBLIC_BASE_URL (`app.ctx.config.publicBaseUrl`) */
   publicBaseUrl: string;
+  /**
+   * how the PDF is rendered and signed: through the app's report pool (a reservation of
+   * `app.ctx.reportPool`, see render-job.ts); without it, in this thread (scripts and tests)
+   */
+  render?: RenderReport;
 }
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
@@ -125,10 +130,12 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (running) return running;
   const work = (async (): Promise<IssueResult> => {
     try {
-      return await db.transaction(async (tx) => {
+      // Numbered and modelled in one short transaction, rendered outside any (a transaction held while a
+      // worker renders would, on PGlite's one connection, hold every other query), stored in a second.
+      const prepared = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
         const again = await repo.findReusable(tx, key);
-        if (again) return { status: 'issued', report: toIssued(again, true) };
+        if (again) return { reused: again };
         const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
         const year = issuedAt.getUTCFullYear();
         const number = `TR-${year}-${String(await repo.nextNumber(tx, year)).padStart(6, '0')}`;
@@ -146,44 +153,54 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           certificateFingerprint: material.fingerprint,
           signerName: certificateName(material.certPem),
         });
-        const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(settings.documentType)}`), number });
-        const endTimer = reportGeneration.startTimer({ language: input.language });
-        const unsigned = await renderReportPdf(model, {
-          signature: {
-            name:
-              settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
-            reason,
-            location: settings.companyAddress.split('\n')[0] ?? '',
-            contactInfo: baseUrl,
-            signingTime: issuedAt,
-            signatureLength: signatureLength(material),
-          },
-        });
-        const bytes = await signPdf(unsigned, material);
-        endTimer();
-        const row: ReportRow = {
-          id,
-          code,
-          number,
-          serial: unit.serial,
-          productId: unit.product.id,
-          productName: unit.product.name,
-          documentType: settings.documentType,
-          language: input.language,
-          dataVersion: dataV,
-          sourceVersion,
-          sha256: createHash('sha256').update(bytes).digest(),
-          bytes,
-          size: bytes.length,
-          issuedAt,
-          certificateFingerprint: material.fingerprint,
-          flags,
-          supersededBy: null,
-          supersededReason: null,
-        };
+        return { reused: null, id, code, number, issuedAt, model, flags };
+      });
+      if (prepared.reused) return { status: 'issued', report: toIssued(prepared.reused, true) };
+      const { id, code, number, issuedAt, model, flags } = prepared;
+      const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(settings.documentType)}`), number });
+      const endTimer = reportGeneration.startTimer({ language: input.language });
+      const bytes = await (input.render ?? renderAndSign)({
+        model,
+        signature: {
+          name:
+            settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
+          reason,
+          location: settings.companyAddress.split('\n')[0] ?? '',
+          contactInfo: baseUrl,
+          signingTime: issuedAt,
+        },
+        material,
+      });
+      endTimer();
+      const row: ReportRow = {
+        id,
+        code,
+        number,
+        serial: unit.serial,
+        productId: unit.product.id,
+        productName: unit.product.name,
+        documentType: settings.documentType,
+        language: input.language,
+        dataVersion: dataV,
+        sourceVersion,
+        sha256: createHash('sha256').update(bytes).digest(),
+        bytes,
+        size: bytes.length,
+        issuedAt,
+        certificateFingerprint: material.fingerprint,
+        flags,
+        supersededBy: null,
+        supersededReason: null,
+      };
+      return await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
+        // Another instance stored the same report while this one rendered: serve that one (this number
+        // stays unused, docs/decisions/0020).
+        const winner = await repo.findReusable(tx, key);
+        if (winner) return { status: 'issued', report: toIssued(winner, true) } as const;
         await repo.insertReport(tx, row);
         await repo.supersedeEarlier(tx, row);
-        return { status: 'issued', report: toIssued(row, false) };
+        return { status: 'issued', report: toIssued(row, false) } as const;
       });
     } catch (err) {
       // Another instance stored the same report between our check and insert: serve that one.

@@ -17,6 +17,7 @@ import { translate } from '../../../shared/i18n/index';
 import type { Db, Executor } from '../../db/client';
 import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type SigningMaterial } from '../../lib/signing/certificate';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
+import { imageSize } from './image-size';
 import * as repo from './settings.repo';
 
 export const SETTINGS_ENTITY = 'settings';
@@ -143,7 +144,16 @@ function logoError(key: string): AppError {
   return new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
 }
 
-/** Checks the logo by content: PNG or JPEG by magic bytes, at most 1 MB, and readable by the PDF writer. */
+/**
+ * The logo's largest side in pixels: it prints at most 110 × 46 points, so 2000 pixels is sharper than any
+ * print, and decoding it for a report costs at most 16 MB (docs/decisions/0020).
+ */
+export const LOGO_MAX_PIXELS = 2000;
+
+/**
+ * Checks the logo by content: PNG or JPEG by magic bytes, at most 1 MB, at most LOGO_MAX_PIXELS a side
+ * (read from its header before anything decodes it), and readable by the PDF writer.
+ */
 export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
   if (bytes.length === 0) throw logoError('settings.logoMissing');
   if (bytes.length > LOGO_MAX_BYTES)
@@ -158,6 +168,17 @@ export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
     if (!(img.width > 0 && img.height > 0)) throw new Error('empty image');
   } catch {
     throw logoError('settings.logoUnreadable');
+  }
+  // Opening reads the chunks and markers only; the pixels are decoded when a report embeds the logo, so the
+  // size its header declares is checked here, before any report does.
+  const size = imageSize(bytes, type);
+  if (!size || size.width === 0 || size.height === 0) throw logoError('settings.logoUnreadable');
+  if (size.width > LOGO_MAX_PIXELS || size.height > LOGO_MAX_PIXELS) {
+    const params = { max: LOGO_MAX_PIXELS, width: size.width, height: size.height };
+    throw new AppError('invalid-argument', 'limits.logoDimensions', {
+      params,
+      fields: [{ field: 'file', key: 'limits.logoDimensions', params }],
+    });
   }
   return type;
 }

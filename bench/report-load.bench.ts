@@ -1,0 +1,218 @@
+/**
+ * `npm run bench -- report-load [--requests <n>] [--database pglite]`: the report-request attack against the
+ * real built server (modules/reports/render-job.ts, docs/decisions/0020). `--requests` report requests (100
+ * by default) of 20 serials each, half with test data and half never tested, each from its own address with
+ * its own solved challenge, all sent at once; meanwhile /healthz and a lookup are timed every 100 ms. Prints
+ * their latency during the attack, the requests' statuses (200, 503 with Retry-After, 429), the server's peak
+ * resident memory and the load average. On PostgreSQL (BENCH_DATABASE_URL or the local one) unless
+ * `--database pglite` or none answers.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEmptyPostgresDatabase } from '../test/helpers/database';
+import { send, solverWorker, startBuiltServer, type Reply, type Server } from './load.bench';
+import { percentile } from './lib/stats';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN = { name: 'Attack Admin', email: 'attack-admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+}
+
+function visitorIp(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+function summary(name: string, ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  return `${name}: ${s.length} answered during the attack, p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s[s.length - 1] ?? 0).toFixed(0)} ms`;
+}
+
+export default async function reportLoadBench(log: (line: string) => void, args: string[] = []): Promise<void> {
+  const at = args.indexOf('--requests');
+  const requests = at >= 0 ? Math.max(1, Number(args[at + 1]) || 100) : 100;
+  const pglite = args.includes('--database') && args[args.indexOf('--database') + 1] === 'pglite';
+  log(`${os.cpus().length} CPUs, load average ${loadAverage()} before, Node ${process.version}`);
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0) throw new Error('scripts/build-server.mjs failed');
+
+  let scratch: { url: string; drop(): Promise<void> } | undefined;
+  if (!pglite) {
+    const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_attack').catch((err: Error) => {
+      log(`PostgreSQL unavailable (${err.message}): PGlite instead`);
+      return undefined;
+    });
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-attack-'));
+  let server: Server | undefined;
+  const solver = solverWorker();
+  try {
+    server = await startBuiltServer(dataDir, scratch?.url);
+    const base = server.url;
+    log(`server: node dist/server/main.js on ${scratch ? 'PostgreSQL' : 'PGlite'}, default REPORT_WORKERS and REPORT_QUEUE`);
+    const json = { origin: base, 'x-forwarded-for': '127.0.0.1' };
+    const reg = await send(base, 'POST', '/api/v1/auth/register', json, JSON.stringify(ADMIN));
+    const cookie = reg.headers['set-cookie']?.[0]?.split(';')[0];
+    if (reg.status !== 201 || !cookie) throw new Error(`register: ${reg.status} ${reg.body}`);
+    const staff = { ...json, cookie };
+    const ok = (r: Reply, what: string) => {
+      if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.body.slice(0, 300)}`);
+      return JSON.parse(r.body).data;
+    };
+    const prefix = `AT${randomBytes(2)
+      .toString('hex')
+      .toUpperCase()
+      .replace(/[0-9]/g, (d) => 'ABCDEFGHJK'[Number(d)]!)}-`;
+    const serial = (n: number) => `${prefix}${String(n).padStart(6, '0')}`;
+    const product = ok(
+      await send(
+        base,
+        'POST',
+        '/api/v1/products',
+        staff,
+        JSON.stringify({
+          name: `Attack Valve ${prefix}`,
+          fluid: 'water',
+          connection: 'Flange',
+          application: 'Waterworks',
+          applicationMedium: 'Water',
+          pressureFc: 1.6,
+          pressureWcb: '2.5',
+          pressureSus: '',
+          temperatureMax: 120,
+          temperatureMin: -10,
+        }),
+      ),
+      'product',
+    ).id as string;
+    const units = 10_000;
+    ok(
+      await send(
+        base,
+        'POST',
+        '/api/v1/serial-ranges',
+        staff,
+        JSON.stringify({
+          productId: product,
+          startSerial: serial(1),
+          endSerial: serial(units),
+          totalUnits: units,
+          productionDate: '2024-03-01',
+        }),
+      ),
+      'range',
+    );
+    const key = ok(await send(base, 'POST', '/api/v1/machines', staff, JSON.stringify({ name: `Attack bench ${prefix}` })), 'machine').key;
+    // Every even unit up to 2 × (20 × requests / 2) has test data: each request names 10 of them and 10 odd ones.
+    // …and the last unit, for the warm-up report.
+    const tested = [...Array.from({ length: requests * 10 }, (_, i) => serial(2 * (i + 1))), serial(units)];
+    for (let from = 0; from < tested.length; from += 500) {
+      const records = tested.slice(from, from + 500).map((s) => ({
+        recordId: `AT-${randomBytes(6).toString('hex')}`,
+        serial: s,
+        testType: 'shell',
+        medium: 'water',
+        testPressure: 2.4,
+        holdingSeconds: 60,
+        result: 'pass',
+        testedAt: new Date().toISOString(),
+        operator: 'Attack',
+        samples: Array.from({ length: 60 }, (_, k) => ({ t: k, p: k < 5 ? (k * 2.4) / 5 : 2.4 })),
+      }));
+      ok(
+        await send(
+          base,
+          'POST',
+          '/api/v1/machine-data',
+          { authorization: `Bearer ${key}`, 'x-forwarded-for': '127.0.0.1' },
+          JSON.stringify({ records }),
+        ),
+        'records',
+      );
+    }
+    // The challenges solved before the attack, as an attacker would have them ready.
+    const bodies = [];
+    for (let i = 0; i < requests; i++) {
+      const ip = visitorIp();
+      const c = ok(await send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip }), 'challenge');
+      const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
+      const challenge = Buffer.from(
+        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
+      ).toString('base64');
+      const serials = Array.from({ length: 20 }, (_, k) => serial(i * 20 + k + 1));
+      bodies.push({
+        ip,
+        body: JSON.stringify({ serials, email: `attack-${i}@example.com`, agreeToTerms: true, language: 'en', challenge }),
+      });
+    }
+    log(`seeded: ${units} units, ${tested.length} with test data; ${requests} requests of 20 serials ready`);
+    // One report before the attack: the first makes the signing certificate (once per installation) and
+    // starts a worker, which the attack's figures should not include.
+    {
+      const ip = visitorIp();
+      const c = ok(await send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip }), 'challenge');
+      const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
+      const challenge = Buffer.from(
+        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
+      ).toString('base64');
+      const body = JSON.stringify({
+        serials: [serial(units)],
+        email: 'warm-up@example.com',
+        agreeToTerms: true,
+        language: 'en',
+        challenge,
+      });
+      await send(base, 'POST', '/api/v1/public/report-requests', { 'x-forwarded-for': ip, origin: base, 'user-agent': 'warm-up' }, body);
+    }
+
+    let peak = server.rssMb();
+    let running = true;
+    const rssTimer = setInterval(() => (peak = Math.max(peak, server!.rssMb())), 250);
+    const timings = { healthz: [] as number[], lookup: [] as number[] };
+    const probe = (async () => {
+      while (running) {
+        let t0 = performance.now();
+        await send(base, 'GET', '/healthz', {});
+        timings.healthz.push(performance.now() - t0);
+        t0 = performance.now();
+        await send(base, 'POST', '/api/v1/public/lookup', { 'x-forwarded-for': visitorIp() }, JSON.stringify({ serial: serial(2) }));
+        timings.lookup.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const started = performance.now();
+    const results = await Promise.all(
+      bodies.map(({ ip, body }) =>
+        send(base, 'POST', '/api/v1/public/report-requests', { 'x-forwarded-for': ip, origin: base, 'user-agent': 'attack' }, body),
+      ),
+    );
+    const took = (performance.now() - started) / 1000;
+    running = false;
+    await probe;
+    clearInterval(rssTimer);
+    const statuses = new Map<number, number>();
+    for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    log(`attack: ${requests} requests answered in ${took.toFixed(1)} s; statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
+    log(summary('GET /healthz', timings.healthz));
+    log(summary('POST /public/lookup', timings.lookup));
+    log(`server RSS peak ${peak.toFixed(0)} MB; load average ${loadAverage()} after`);
+  } finally {
+    await solver.close();
+    await server?.stop();
+    await scratch?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Rendering and signing one report: the CPU-heavy part of issuing (pdfkit layout, font subsetting, the
+ * CMS signature), run in a worker thread of the app's report pool (render-worker.ts) so that the event
+ * loop keeps answering (docs/decisions/0020). The job is plain data: it crosses to the worker by structured
+ * clone, which turns Buffers into Uint8Arrays, so they are turned back here.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import type { Config } from '../../config';
+import { WorkerPool } from '../../lib/worker-pool';
+import type { PlaceholderOptions } from '../../lib/signing/signature-placeholder';
+import type { SigningMaterial } from '../../lib/signing/certificate';
+import { signatureLength, signPdf } from '../../lib/signing/signing';
+import { renderReportPdf } from './pdf/render-pdf';
+import type { ReportModel } from './report-model';
+
+export interface RenderJob {
+  model: ReportModel;
+  /** the signature's visible fields; the space it needs is worked out from the certificate */
+  signature: Omit<PlaceholderOptions, 'signatureLength'>;
+  material: SigningMaterial;
+}
+
+/** Renders and signs `job`: the signed PDF. */
+export async function renderAndSign(job: RenderJob): Promise<Buffer> {
+  const logo = job.model.company.logo as Uint8Array | null;
+  const model: ReportModel = {
+    ...job.model,
+    company: {
+      ...job.model.company,
+      logo: logo && !Buffer.isBuffer(logo) ? Buffer.from(logo.buffer, logo.byteOffset, logo.byteLength) : logo,
+    },
+  };
+  const unsigned = await renderReportPdf(model, { signature: { ...job.signature, signatureLength: signatureLength(job.material) } });
+  return signPdf(unsigned, job.material);
+}
+
+/** How a report is rendered by issue.ts: through the app's pool (a reservation of it), or in this thread. */
+export type RenderReport = (job: RenderJob) => Promise<Buffer>;
+
+/**
+ * The app's report pool: REPORT_WORKERS threads (defaultReportWorkers of config.ts; 0: in this thread,
+ * through the same bounded queue), REPORT_QUEUE reports admitted at once. From the built server the worker
+ * is render-worker.js beside this file's bundle mirror (scripts/build-server.mjs builds it as its own
+ * entry); from source (tests, `npm run dev`) it is the .ts file, loaded through tsx as the rest of the
+ * source is.
+ */
+export function createReportPool(config: Config['reports']): WorkerPool {
+  return new WorkerPool({
+    createWorker: startRenderWorker,
+    size: config.workers,
+    maxUnits: config.queue,
+    retryAfterSeconds: 10,
+    inline: (input) => renderAndSign(input as RenderJob),
+  });
+}
+
+function startRenderWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./render-worker.js', import.meta.url));
+  // From source: tsx's loader registered in the worker first (a worker does not inherit the hooks of the
+  // thread that starts it, nor takes them from execArgv), then the .ts module.
+  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
+  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
+  const worker = new URL('./render-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); })`;
+  return new Worker(boot, { eval: true });
+}
+
+/** Renders `job` through `run` (a pool reservation's) and gives back a Buffer (a worker answers a Uint8Array). */
+export function renderThrough(run: <T>(input: unknown, transfer?: ArrayBuffer[]) => Promise<T>): RenderReport {
+  return async (job) => {
+    const out = await run<Uint8Array>(job);
+    return Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  };
+}
