@@ -9,6 +9,7 @@ import { envelope } from '../../../shared/contract/common';
 import { lookupInput, lookupResult, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
 import { AppError } from '../../../shared/errors';
 import { createCounterStore } from '../../lib/counters';
+import { inboxKey } from '../../lib/email-address';
 import { requestLanguage } from '../../lib/request-language';
 import { issueReport } from '../reports/issue';
 import { getSettings } from '../settings/settings.service';
@@ -40,7 +41,9 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const { serial } = req.body;
-      await limitKeys(counters, reply, [`lookup-serial:${serial}`], limits.lookupPerSerial);
+      // Per client and serial: a script looking one serial up again and again stops, without locking
+      // everyone else out of that serial (docs/decisions/0021-abuse-limits.md).
+      await limitKeys(counters, reply, [`lookup-serial:${req.ip}:${serial}`], limits.lookupPerSerial);
       const found = await lookups.lookup(serial);
       if (!found) {
         notFound.record(serial, metaOf(req));
@@ -70,11 +73,12 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
       // or anyone could use up a stranger's allowance for free.
       await pow.consume(input.challenge);
-      await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
+      // The inbox, not the spelling: `Jane+1@` and `j.a.n.e@gmail.com` count as jane's (lib/email-address.ts).
+      await limitKeys(counters, reply, [`request-to:${inboxKey(input.email)}`], limits.requestPerRecipient);
       await limitKeys(
         counters,
         reply,
-        input.serials.map((s) => `request-serial:${s}`),
+        input.serials.map((s) => `request-serial:${req.ip}:${s}`),
         limits.requestPerSerial,
       );
       const data = await requestReports(
