@@ -64,9 +64,7 @@ const trustProxy = z
  * and a proxy that passes a client's own X-Forwarded-Host through would let anyone choose it. The proxies of
  * docs/operations.md keep the Host header instead. Only with TRUST_PROXY (a header from anyone else is never believed).
  */
-const onOff = z
-  .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1');
+const onOff = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),

@@ -60,6 +60,9 @@ import zhAudit from './zh/audit.json';
 // Searches
 import enSearches from './en/searches.json';
 import zhSearches from './zh/searches.json';
+// Every CSV import: the file's encoding
+import enCsvImport from './en/csvImport.json';
+import zhCsvImport from './zh/csvImport.json';
 // The staff dashboard
 import enDashboard from './en/dashboard.json';
 import zhDashboard from './zh/dashboard.json';
@@ -103,6 +106,7 @@ export const catalogues: Record<Language, Tree> = {
     searches: enSearches,
     dashboard: enDashboard,
     standards: enStandards,
+    csvImport: enCsvImport,
   },
   zh: {
     errors: zhErrors,
@@ -133,6 +137,7 @@ export const catalogues: Record<Language, Tree> = {
     searches: zhSearches,
     dashboard: zhDashboard,
     standards: zhStandards,
+    csvImport: zhCsvImport,
   },
 };
 
