@@ -192,6 +192,35 @@ for (const lang of ['en', 'zh'] as const) {
   });
 }
 
+/** The request's status as the API answers it. */
+async function statusOf(page: Page): Promise<string> {
+  return ((await (await page.request.get(`/api/v1/search-requests/${world.groupId}`)).json()) as { data: { status: string } }).data.status;
+}
+
+test('a resend past the hourly limit of the request says so, in en and zh', async ({ browser, baseURL }) => {
+  // Two resends so far (one per language above); a third through the API reaches the limit of 3 an hour.
+  const first = await adminPage(browser, baseURL!, 'en', 1440);
+  await expect.poll(() => statusOf(first.page), { timeout: 20_000 }).toBe('sent');
+  expect((await first.page.request.post(`/api/v1/search-requests/${world.groupId}/resend`)).status()).toBe(200);
+  await expect.poll(() => statusOf(first.page), { timeout: 20_000 }).toBe('sent');
+  await first.context.close();
+  for (const lang of ['en', 'zh'] as const) {
+    const width = lang === 'en' ? 1440 : 390;
+    const { context, page } = await adminPage(browser, baseURL!, lang, width);
+    await page.goto(`/searches?q=${world.good}&request=${world.groupId}`);
+    const dialog = page.getByRole('dialog', { name: tr(lang, 'searches.detail.title') });
+    await dialog.getByTestId('detail-resend').click();
+    const confirm = page.getByRole('dialog', { name: tr(lang, 'searches.detail.confirmTitle') });
+    await confirm.getByRole('button', { name: tr(lang, 'searches.list.resend') }).click();
+    const [before, after] = tr(lang, 'searches.resendLimitRequest', { max: 3, minutes: '\u0000' }).split('\u0000');
+    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await expect(page.getByText(new RegExp(`${escape(before!)}\\d+${escape(after!)}`))).toBeVisible();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `resend-limit-${lang}-${width}.png`), fullPage: true });
+    await context.close();
+  }
+});
+
 test('staff see the address masked, in the list, the detail and the CSV', async ({ browser, baseURL }) => {
   const { context, page } = await staffBrowser(browser, { baseURL: baseURL!, lang: 'en', viewport: { width: 1440, height: 900 } });
   await page.goto(`/searches?q=${world.prefix}`);

@@ -64,7 +64,8 @@ describe('product CSV', () => {
       ['', 'products.import.empty'],
       [PRODUCT_HEADER, 'products.import.empty'],
       ['foo,bar\n1,2\n', 'products.import.missingColumns'],
-      [Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x00, 0x0a, 0x00]), 'products.import.missingColumns'],
+      // UTF-16 (a spreadsheet's "Unicode text"): not UTF-8, said as such
+      [Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x00, 0x0a, 0x00]), 'csvImport.invalidUtf8'],
       [`${PRODUCT_HEADER}"unclosed,water`, 'products.import.malformed'],
       [`${PRODUCT_HEADER}A,water,,,,1,,,1,0,surplus\n`, 'products.import.extraValues'],
     ];

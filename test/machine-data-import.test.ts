@@ -192,6 +192,20 @@ describe('machine data CSV import', () => {
     expect(await stored('SMQ-')).toEqual([]);
   });
 
+  it('refuses a samples file that is not UTF-8, naming its row', async () => {
+    const records = [HEADER, line('SME-1', 'SME-0001')].join('\r\n');
+    const samples = Buffer.concat([Buffer.from('recordId,t,p\r\nSME-1,0,0\r\nSME-1,0.5,'), Buffer.from([0xb2]), Buffer.from('\r\n')]);
+    const res = await uploadFiles([
+      ['samples', samples],
+      ['file', records],
+    ]);
+    expect(res.json().data).toMatchObject({ stored: 0, valid: false });
+    expect(res.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toContain(
+      '3 samples csvImport.invalidUtf8',
+    );
+    expect(await stored('SME-')).toEqual([]);
+  });
+
   it('answers junk with row errors or a 4xx, never a 500', async () => {
     const junk: [string | Buffer, string][] = [
       ['', 'machineImport.empty'],

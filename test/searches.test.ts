@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, mailOutbox, searchRequests, type NewSearchRequest } from '../src/server/db/schema/index';
 import { enqueueMail } from '../src/server/mail/outbox';
 import { applySearchRetention } from '../src/server/modules/public/search-retention';
-import { maskEmail } from '../src/server/modules/public/mask-email';
+import { maskEmail } from '../src/server/lib/email-address';
 import { insertSearchRequests } from '../src/server/modules/public/searches.repo';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { ORIGIN, staffCookie } from './helpers/catalogue';

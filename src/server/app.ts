@@ -19,6 +19,7 @@ import { AfterResponse } from './lib/after-response';
 import { registerBodyParsers } from './lib/body-parsers';
 import type { AppContext } from './lib/context';
 import { registerCsrfProtection } from './lib/csrf';
+import { registerForwardedHostPolicy } from './lib/forwarded-host';
 import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handler';
 import { registerPublicHostGuard } from './lib/public-host';
 import { createMetrics, registerRequestTiming } from './lib/metrics';
@@ -74,6 +75,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerForwardedHostPolicy(app, config.trustForwardedHost);
   registerBodyParsers(app);
 
   app.setValidatorCompiler(validatorCompiler);

@@ -103,6 +103,13 @@ function milliseconds(fallback: number) {
     .max(3_600_000, { message: 'must be at most 3600000 (one hour, in milliseconds)' })
     .default(fallback);
 }
+/**
+ * `TRUST_FORWARDED_HOST`: whether the host name may come from X-Forwarded-Host (a proxy that rewrites Host).
+ * Off by default: the host name decides public host or staff host (lib/public-host.ts) and the CSRF origin,
+ * and a proxy that passes a client's own X-Forwarded-Host through would let anyone choose it. The proxies of
+ * docs/operations.md keep the Host header instead. Only with TRUST_PROXY (a header from anyone else is never believed).
+ */
+const onOff = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
@@ -114,6 +121,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).default('Test Report Center <no-reply@localhost>'),
   PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://reports.example.com').optional(),
   TRUST_PROXY: trustProxy.default(false),
+  TRUST_FORWARDED_HOST: onOff.default(false),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   METRICS_TOKEN: z.string().trim().min(16, { message: 'must be at least 16 characters (a random secret)' }).optional(),
   METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535).optional(),
@@ -146,6 +154,8 @@ export interface Config {
   /** Base of links in emails, without a trailing slash. */
   publicBaseUrl: string;
   trustProxy: false | string[];
+  /** take the host name from X-Forwarded-Host of a trusted proxy (TRUST_FORWARDED_HOST); otherwise Host */
+  trustForwardedHost: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   /** /metrics on the main port needs `Authorization: Bearer <token>`; unset: /metrics is 404 there */
   metricsToken?: string;
@@ -194,6 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.TRUST_FORWARDED_HOST && e.TRUST_PROXY === false) {
+    throw new ConfigError('Invalid TRUST_FORWARDED_HOST="true": it needs TRUST_PROXY, the address of the proxy that sets the header');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -204,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
+    trustForwardedHost: e.TRUST_FORWARDED_HOST,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NewSearchRequest } from '../db/schema/index';
 import type { Random } from './random';
+import { maskEmailsIn } from '../lib/email-address';
 
 const DOMAINS = [
   'petrochem-asia.com',
@@ -88,7 +89,7 @@ export function* generateRequests(r: Random, plan: RequestPlan): Generator<NewSe
         ...meta,
       } as const;
       if (missing) yield { ...base, status: 'not-found' };
-      else if (failed) yield { ...base, status: 'failed', attempts: 5, lastError: r.pick(FAILURES).replace('{to}', to) };
+      else if (failed) yield { ...base, status: 'failed', attempts: 5, lastError: maskEmailsIn(r.pick(FAILURES).replace('{to}', to)) };
       else if (recent) yield { ...base, status: 'queued' };
       else yield { ...base, status: 'sent', attempts: 1, sentAt: new Date(createdAt.getTime() + r.int(2, 40) * 1000) };
       made++;

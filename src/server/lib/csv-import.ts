@@ -15,7 +15,7 @@ import { translate, type Language } from '../../shared/i18n/index';
 import { AppError } from '../../shared/errors';
 import type { Db, Tx } from '../db/client';
 import { chunkRowsFor, copyChunk, copyLine, type CopyValue } from './copy';
-import { CsvTooLargeError, readCsv } from './csv';
+import { CsvEncodingError, CsvTooLargeError, readCsv } from './csv';
 import { PG, pgErrorCode } from '../db/errors';
 
 export const MAX_ERRORS = 200;
@@ -81,6 +81,7 @@ export async function runImport<T>(
     errors.push({ row: f.row, field: f.field, key: f.key, message });
   };
   let rows = 0;
+  let notUtf8 = false;
   let stored = 0;
   let skipped = 0;
   // Rows per COPY chunk: large enough that per-statement costs vanish, small enough to keep memory flat
@@ -177,16 +178,21 @@ export async function runImport<T>(
           if (chunk.length >= chunkRows()) await flush();
         }
       } catch (err) {
-        if (!(err instanceof CsvTooLargeError)) {
+        if (err instanceof CsvEncodingError) {
+          notUtf8 = true;
+          fail({ row: err.row, field: '', key: 'csvImport.invalidUtf8' });
+        } else if (err instanceof CsvTooLargeError) {
+          fail({ row: err.row, field: '', key: k('malformed') });
+        } else {
           // The connection must be idle before the transaction is rolled back.
           await loading.catch(() => undefined);
           throw err;
         }
-        fail({ row: err.row, field: '', key: k('malformed') });
       }
       await flush();
       await loading;
-      if (!header) fail({ row: 1, field: '', key: k('empty') });
+      // A file that is not UTF-8 from its first line has no header: that is said once, as the encoding.
+      if (!header && !notUtf8) fail({ row: 1, field: '', key: k('empty') });
       else if (rows === 0 && found === 0) fail({ row: 2, field: '', key: k('empty') });
       if (found === 0 && spec.finish) await spec.finish(tx, fail);
       if (found > 0 || opts.dryRun) throw new Rollback();

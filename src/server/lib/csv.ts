@@ -20,6 +20,17 @@ export class CsvTooLargeError extends Error {
   }
 }
 
+/**
+ * The file is not UTF-8 text from record `row` on. Invalid bytes would otherwise become U+FFFD replacement
+ * characters and be stored silently (a serial or an operator's name garbled for good). A U+FFFD written in
+ * the file itself is refused too: it only ever comes from a conversion that already lost the text.
+ */
+export class CsvEncodingError extends Error {
+  constructor(readonly row: number) {
+    super(`CSV record ${row} is not valid UTF-8`);
+  }
+}
+
 export interface CsvReadOptions {
   /** longest field accepted; a longer one (usually an unclosed quote) stops the read with CsvTooLargeError */
   maxFieldLength?: number;
@@ -92,6 +103,14 @@ export async function* readCsv(source: AsyncIterable<Uint8Array | string>, optio
     }
   };
 
+  // The records before a broken byte are read as usual; the record holding it is the error's row.
+  const feedChecked = function* (text: string, final: boolean): Generator<CsvRecord> {
+    const bad = text.indexOf('\uFFFD');
+    if (bad < 0) return yield* feed(text, final);
+    yield* feed(text.slice(0, bad), false);
+    throw new CsvEncodingError(row + 1);
+  };
+
   let first = true;
   for await (const chunk of source) {
     // TextDecoder drops a leading BOM itself; text chunks need it done here.
@@ -100,9 +119,10 @@ export async function* readCsv(source: AsyncIterable<Uint8Array | string>, optio
       text = text.replace(/^\uFEFF/, '');
       first = false;
     }
-    yield* feed(text, false);
+    // Text handed in as text was decoded by the caller; only bytes can be invalid UTF-8 here.
+    yield* typeof chunk === 'string' ? feed(text, false) : feedChecked(text, false);
   }
-  yield* feed(decoder.decode(), true);
+  yield* feedChecked(decoder.decode(), true);
   if (inQuotes) malformed = true;
   if (field !== '' || fields.length > 0 || malformed) {
     const rec = endRecord();

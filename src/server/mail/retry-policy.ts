@@ -2,6 +2,7 @@
  * When a failed send is tried again, and which failures are not worth trying again. Pure functions,
  * so the policy can be read and tested apart from the worker.
  */
+import { maskEmailsIn } from '../lib/email-address';
 
 export interface RetryPolicy {
   /** delay after the first failed attempt; doubles with each further one */
@@ -31,7 +32,7 @@ export function retryDelayMs(attempts: number, policy: RetryPolicy = DEFAULT_RET
 
 export interface SendFailure {
   permanent: boolean;
-  /** short text for last_error: code, SMTP reply */
+  /** short text for last_error: code, SMTP reply, with any address in it masked */
   message: string;
 }
 
@@ -56,7 +57,9 @@ const CONFIGURATION_CODES = new Set(['EAUTH', 'ENOAUTH', 'EOAUTH2']);
 export function classifySendError(err: unknown): SendFailure {
   const e = (err ?? {}) as NodemailerLikeError;
   const code = e.code ?? e.originalCode;
-  const text = (e.message ?? String(err)).replace(/\s+/g, ' ').trim();
+  // A bounce quotes the recipient ("550 5.1.1 <jane@…>"); staff read last_error, so the address is masked
+  // before it is stored or logged (docs/decisions/0021-abuse-limits.md).
+  const text = maskEmailsIn((e.message ?? String(err)).replace(/\s+/g, ' ').trim());
   const message = (code && !text.startsWith(code) ? `${code}: ${text}` : text).slice(0, 1000);
   if (code && CONFIGURATION_CODES.has(code)) return { permanent: false, message };
   if (typeof e.responseCode === 'number') {

@@ -29,8 +29,13 @@ export const LEAKAGE_MAX = 1_000_000_000;
 export const HOLDING_SECONDS_MAX = 7 * 24 * 3600;
 /** Sample times in seconds from the test's start: at most a week, as the holding time. */
 export const SAMPLE_T_MAX = HOLDING_SECONDS_MAX;
-/** A clock a little ahead of ours is not an error; a test a day in the future is. */
-export const TESTED_AT_SKEW_MS = 24 * 3600_000;
+/**
+ * A bench clock a little ahead of ours is not an error; a test more than this in the future is refused,
+ * or it would become its unit's latest test until the clock caught up (docs/decisions/0021-abuse-limits.md).
+ * The message (machineData.validation.testedAtFuture) names the minutes.
+ */
+export const TESTED_AT_SKEW_MINUTES = 5;
+export const TESTED_AT_SKEW_MS = TESTED_AT_SKEW_MINUTES * 60_000;
 
 /** The fields of a test record as the bench API, the CSV template/export/import and the forms name them. */
 export const TEST_RECORD_FIELDS = [

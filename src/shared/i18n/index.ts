@@ -62,6 +62,9 @@ import zhAudit from './zh/audit.json';
 // Searches
 import enSearches from './en/searches.json';
 import zhSearches from './zh/searches.json';
+// Every CSV import: the file's encoding
+import enCsvImport from './en/csvImport.json';
+import zhCsvImport from './zh/csvImport.json';
 // The staff dashboard
 import enDashboard from './en/dashboard.json';
 import zhDashboard from './zh/dashboard.json';
@@ -115,6 +118,7 @@ export const catalogues: Record<Language, Tree> = {
     standards: enStandards,
     labels: enLabels,
     limits: enLimits,
+    csvImport: enCsvImport,
   },
   zh: {
     errors: zhErrors,
@@ -148,6 +152,7 @@ export const catalogues: Record<Language, Tree> = {
     standards: zhStandards,
     labels: zhLabels,
     limits: zhLimits,
+    csvImport: zhCsvImport,
   },
 };
 

@@ -5,7 +5,7 @@
 import { DASHBOARD_DAYS, DASHBOARD_RECENT, type Dashboard } from '../../../shared/contract/dashboard';
 import type { Executor } from '../../db/client';
 import { lastReceivedAt } from '../machine-data/machine-data.service';
-import { maskEmail } from '../public/mask-email';
+import { maskEmail } from '../../lib/email-address';
 import * as repo from './dashboard.repo';
 
 const DAY = 86_400_000;

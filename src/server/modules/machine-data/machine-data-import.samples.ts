@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { TEST_SAMPLE_CSV_COLUMNS } from '../../../shared/contract/machine-data';
 import { rowsOf, type Tx } from '../../db/client';
 import { copyChunk, copyLine } from '../../lib/copy';
-import { CsvTooLargeError, readCsv } from '../../lib/csv';
+import { CsvEncodingError, CsvTooLargeError, readCsv } from '../../lib/csv';
 import type { RowFailure } from '../../lib/csv-import';
 
 export const SAMPLE_STAGE = 'trc_import_samples';
@@ -67,6 +67,10 @@ export async function stageSamples(tx: Tx, source: AsyncIterable<Uint8Array>, fa
       }
     }
   } catch (err) {
+    if (err instanceof CsvEncodingError) {
+      fail({ row: err.row, field: 'samples', key: 'csvImport.invalidUtf8' });
+      return;
+    }
     if (!(err instanceof CsvTooLargeError)) throw err;
     fail({ row: err.row, field: 'samples', key: k('malformed') });
   }

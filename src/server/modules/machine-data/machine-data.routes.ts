@@ -21,8 +21,8 @@ import { translate } from '../../../shared/i18n/index';
 import { fieldError } from '../../lib/error-handler';
 import { requestLanguage } from '../../lib/request-language';
 import { sendCsv } from '../../lib/http-files';
-import { hashKey } from '../machines/machine-keys';
 import { guardBatchBody } from './batch-body-guard';
+import { createCounterStore } from '../../lib/counters';
 import { authenticateBench, ingestBatch, type Bench, type Refusal } from './machine-data.ingest';
 import { recordPages } from './machine-data.list';
 import * as service from './machine-data.service';
@@ -36,11 +36,26 @@ import * as service from './machine-data.service';
 export const INGEST_BODY_LIMIT = 64 * 1024 * 1024;
 
 /**
- * Per key (its hash; IP without one), shared across instances through Redis when REDIS_URL is set. 600 a
- * minute is 10 batches a second: 50,000 records/s per bench at the batch limit, far above what a bench
- * produces, while a runaway retry loop is cut off.
+ * Per verified bench, shared across instances through Redis when REDIS_URL is set. 600 a minute is 10
+ * batches a second: 50,000 records/s per bench at the batch limit, far above what a bench produces, while
+ * a runaway retry loop is cut off. Counted after the key is verified, on the bench it names, so that no
+ * spelling of the header (`bearer`, `BEARER`, two spaces, a tab) starts a fresh count
+ * (docs/decisions/0021-abuse-limits.md). Mutable only so that a test can reach it in a few requests.
  */
 export const INGEST_RATE_LIMIT = { max: 600, timeWindow: 60_000 };
+
+/**
+ * Requests whose key is missing, malformed, unknown or disabled, per client address: a misconfigured bench
+ * retrying is told 401 for a while, then 429; a script trying keys cannot make each guess a bucket of its
+ * own. A valid key is never refused for its address's failures.
+ */
+export const INGEST_FAILURE_LIMIT = { max: 30, timeWindow: 60_000 };
+
+function tooManyRequests(reply: FastifyReply, ttlMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  reply.header('retry-after', String(seconds));
+  return new AppError('resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
+}
 
 const read = { access: { action: 'read' as const, subject: 'MachineData' as const } };
 
@@ -93,27 +108,33 @@ export const machineDataRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
   const tags = ['machine-data'];
   app.decorateRequest('bench', null);
+  const counters = createCounterStore(app.ctx.redis);
 
   app.post(
     '/api/v1/machine-data',
     {
       bodyLimit: INGEST_BODY_LIMIT,
       schema: { tags, security: [{ benchKey: [] }], body: testRecordBatch, response: { 200: ingestEnvelope } },
-      config: {
-        access: 'bench',
-        rateLimit: {
-          ...INGEST_RATE_LIMIT,
-          keyGenerator: (req: FastifyRequest) => {
-            const auth = req.headers.authorization;
-            return auth ? `bench:${hashKey(auth).toString('base64url')}` : `bench-ip:${req.ip}`;
-          },
-        },
-      },
-      // After the rate limit (onRequest), before the body is read: a wrong key costs no parsing.
+      config: { access: 'bench' },
+      // Before the body is read: a wrong key costs no parsing, and neither does a bench over its limit.
       preParsing: async (req, reply, payload) => {
         reply.header('www-authenticate', 'Bearer');
-        req.bench = await authenticateBench(db, req.headers.authorization);
+        let bench: Bench;
+        try {
+          bench = await authenticateBench(db, req.headers.authorization);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== 'unauthenticated') throw err;
+          const failures = await counters.hit(`bench-fail:${req.ip}`, INGEST_FAILURE_LIMIT.timeWindow);
+          if (failures.count > INGEST_FAILURE_LIMIT.max) {
+            reply.removeHeader('www-authenticate');
+            throw tooManyRequests(reply, failures.ttlMs);
+          }
+          throw err;
+        }
         reply.removeHeader('www-authenticate');
+        const used = await counters.hit(`bench:${bench.id}`, INGEST_RATE_LIMIT.timeWindow);
+        if (used.count > INGEST_RATE_LIMIT.max) throw tooManyRequests(reply, used.ttlMs);
+        req.bench = bench;
         return guardBatchBody(payload, () => reply.header('connection', 'close'));
       },
     },

@@ -16,16 +16,16 @@ const HOUR = 60 * MINUTE;
 export const PUBLIC_LIMITS = {
   /** a person typing serials: one every second or so, sustained for a minute */
   lookupPerIp: { max: 60, timeWindow: MINUTE },
-  /** one serial looked up again and again is a script, not a person holding the valve */
+  /** one serial looked up again and again by one client is a script, not a person holding the valve */
   lookupPerSerial: { max: 30, windowMs: MINUTE },
   challengePerIp: { max: 30, timeWindow: MINUTE },
   /** report requests (each may carry 20 serials) from one address */
   requestPerIp: { max: 10, timeWindow: 15 * MINUTE },
   /** serials named in report requests from one address: each may cost a report to render and sign */
   requestSerialsPerIp: { max: 100, windowMs: 15 * MINUTE },
-  /** emails to one recipient: enough for a buyer receiving a shipment, too few to flood an inbox */
+  /** emails to one inbox (lib/email-address.ts inboxKey): enough for a buyer receiving a shipment, too few to flood it */
   requestPerRecipient: { max: 5, windowMs: HOUR },
-  /** reports of one serial sent out, whoever asks */
+  /** reports of one serial asked for by one client; counted per client so that no one can spend it for everyone */
   requestPerSerial: { max: 10, windowMs: HOUR },
 };
 

@@ -10,6 +10,7 @@ import { envelope } from '../../../shared/contract/common';
 import { lookupInput, lookupResult, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
 import { AppError } from '../../../shared/errors';
 import { createCounterStore } from '../../lib/counters';
+import { inboxKey } from '../../lib/email-address';
 import { requestLanguage } from '../../lib/request-language';
 import { issueReport } from '../reports/issue';
 import { renderThrough } from '../reports/render-job';
@@ -42,7 +43,9 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const { serial } = req.body;
-      await limitKeys(counters, reply, [`lookup-serial:${serial}`], limits.lookupPerSerial);
+      // Per client and serial: a script looking one serial up again and again stops, without locking
+      // everyone else out of that serial (docs/decisions/0021-abuse-limits.md).
+      await limitKeys(counters, reply, [`lookup-serial:${req.ip}:${serial}`], limits.lookupPerSerial);
       const found = await lookups.lookup(serial);
       if (!found) {
         notFound.record(serial, metaOf(req));
@@ -76,11 +79,12 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       await pow.consume(input.challenge);
       // Each serial may cost a report to render and sign, so each counts against the address's allowance.
       await limitKeys(counters, reply, [`request-serials-ip:${req.ip}`], limits.requestSerialsPerIp, input.serials.length);
-      await limitKeys(counters, reply, [`request-to:${input.email}`], limits.requestPerRecipient);
+      // The inbox, not the spelling: `Jane+1@` and `j.a.n.e@gmail.com` count as jane's (lib/email-address.ts).
+      await limitKeys(counters, reply, [`request-to:${inboxKey(input.email)}`], limits.requestPerRecipient);
       await limitKeys(
         counters,
         reply,
-        input.serials.map((s) => `request-serial:${s}`),
+        input.serials.map((s) => `request-serial:${req.ip}:${s}`),
         limits.requestPerSerial,
       );
       // Room in the report pool for every serial named, taken before any work: a full pool is a 503 with

@@ -1,6 +1,7 @@
 /**
  * /api/v1/search-requests (staff and admins; the ability subject 'SearchRequest'): the list, its CSV export,
- * a request with its delivery history, and a resend. The visitor's address is masked in the server for
+ * a request with its delivery history, and a resend (limited per request and per staff member:
+ * resend-limits.ts). The visitor's address is masked in the server for
  * anyone who may not manage search requests (staff); no parameter changes that.
  */
 import type { FastifyRequest } from 'fastify';
@@ -16,7 +17,10 @@ import {
 } from '../../../shared/contract/searches';
 import { defineAbilitiesFor } from '../../../shared/abilities';
 import { actorOf, successMessage } from '../audit/actor';
+import { requireUser } from '../../lib/access';
+import { createCounterStore } from '../../lib/counters';
 import { sendCsv } from '../../lib/http-files';
+import { checkResendAllowed, countResend } from './resend-limits';
 import * as service from './searches.service';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'SearchRequest' as const } });
@@ -49,6 +53,7 @@ function csvRow(r: SearchRequest): (string | number | null)[] {
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
   const tags = ['searches'];
+  const counters = createCounterStore(app.ctx.redis);
 
   app.get(
     '/api/v1/search-requests',
@@ -77,9 +82,12 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/search-requests/:id/resend',
     { schema: { tags, params: idParams, response: { 200: searchResendEnvelope } }, config: can('update') },
-    async (req) => ({
-      data: await service.resendSearch(db, app.ctx.mail, req.params.id, actorOf(req), viewerOf(req)),
-      ...successMessage(req, 'searches.resent'),
-    }),
+    async (req, reply) => {
+      const user = requireUser(req);
+      await checkResendAllowed(counters, reply, req.params.id, user.id);
+      const data = await service.resendSearch(db, app.ctx.mail, req.params.id, actorOf(req), viewerOf(req));
+      await countResend(counters, req.params.id, user.id);
+      return { data, ...successMessage(req, 'searches.resent') };
+    },
   );
 };

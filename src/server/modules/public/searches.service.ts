@@ -20,7 +20,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { isUuid } from '../../db/errors';
 import { reportMail } from './report-mail';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
-import { maskEmail } from './mask-email';
+import { maskEmail, maskEmailsIn } from '../../lib/email-address';
 import { groupPages, listGroups, oneGroup, type GroupRow } from './searches.list';
 
 export const SEARCH_ENTITY = 'searchRequest';
@@ -48,7 +48,8 @@ function toSearchRequest(r: GroupRow, viewer: Viewer): SearchRequest {
     termsVersion: r.terms_version,
     status: r.status,
     attempts: Number(r.attempts),
-    lastError: r.last_error,
+    // Masked when written (mail/retry-policy.ts); again here for rows written before that.
+    lastError: maskEmailsIn(r.last_error),
     sentAt: iso(r.sent_at),
     canResend: mailed && r.status !== 'queued' && r.recipient_email !== null,
   };
@@ -85,7 +86,13 @@ async function deliveriesOf(db: Executor, groupId: string): Promise<SearchDelive
     .from(auditLog)
     .where(and(eq(auditLog.entity, SEARCH_ENTITY), eq(auditLog.entityId, groupId), eq(auditLog.action, 'resend')));
   const by = new Map(resends.map((r) => [r.outboxId, r.label]));
-  return mails.map((m) => ({ ...m, createdAt: m.createdAt.toISOString(), sentAt: iso(m.sentAt), resentBy: by.get(m.id) ?? null }));
+  return mails.map((m) => ({
+    ...m,
+    lastError: maskEmailsIn(m.lastError),
+    createdAt: m.createdAt.toISOString(),
+    sentAt: iso(m.sentAt),
+    resentBy: by.get(m.id) ?? null,
+  }));
 }
 
 export async function getSearch(db: Executor, id: string, viewer: Viewer): Promise<SearchRequestDetail> {
