@@ -19,10 +19,10 @@ test('the language survives reload and a new sign-in', async ({ browser }) => {
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: '繁體中文' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(page).toHaveTitle('儀表板');
   await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(page.getByRole('heading', { name: '儀表板' })).toBeVisible();
   await first.close();
 
@@ -33,7 +33,7 @@ test('the language survives reload and a new sign-in', async ({ browser }) => {
   await expect(again.locator('html')).toHaveAttribute('lang', 'en');
   await signInThroughUi(again, member.email, member.password);
   await expect(again).toHaveURL(/\/dashboard$/);
-  await expect(again.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(again.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(again.getByRole('heading', { name: '儀表板' })).toBeVisible();
   await second.close();
 });
@@ -43,7 +43,7 @@ test("a visitor's language is kept in the browser", async ({ page }) => {
   await page.getByRole('button', { name: '繁體中文' }).click();
   await expect(page.getByRole('heading', { name: '登入' })).toBeVisible();
   await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(page).toHaveTitle('登入');
   const cookies = await page.context().cookies();
   expect(cookies.find((c) => c.name === 'test-report-center-language')?.value).toBe('zh');

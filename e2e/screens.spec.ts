@@ -88,7 +88,7 @@ for (const signedIn of [false, true]) {
               await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
               await page.goto(screen.path);
               await expect(page.locator('h1').first()).toBeVisible();
-              await expect(page.locator('html')).toHaveAttribute('lang', lang);
+              await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
               if (screen.act) await screen.act(page);
               await page.waitForLoadState('networkidle');
               await page.waitForTimeout(350);

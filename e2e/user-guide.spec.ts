@@ -118,7 +118,7 @@ for (const lang of ['en', 'zh'] as const) {
     await visitor(guest, lang);
     const pub = await guest.newPage();
     await open(pub, lang, '/login', 'sign-in');
-    await expect(pub.locator('html')).toHaveAttribute('lang', lang);
+    await expect(pub.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
 
     await open(pub, lang, '/search', 'search');
     await pub.locator('#serial-input').fill(serial);
@@ -150,7 +150,7 @@ for (const lang of ['en', 'zh'] as const) {
     expect(me.status(), await me.text()).toBe(200);
     const page = await context.newPage();
     await open(page, lang, '/dashboard', 'dashboard');
-    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
     await open(page, lang, '/products', 'products');
     await open(page, lang, '/add-product', 'product-form');
     await open(page, lang, '/serial-numbers', 'serial-numbers');

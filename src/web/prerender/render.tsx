@@ -87,7 +87,7 @@ export function renderScreen(screen: PrerenderedScreen, language: Language): Pre
       <MemoryRouter initialEntries={['/login']}>
         {/* as BlankLayout (src/web/app/layouts/blank-layout.tsx) */}
         <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-          <LoginPage />
+          <LoginPage frame />
         </Box>
       </MemoryRouter>
     </QueryClientProvider>,

@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
@@ -13,16 +13,23 @@ import { applyServerErrors, FormTextField, SubmitButton, zodFormResolver } from 
 import { ApiError } from '../../../lib/api';
 import { errorMessage } from '../../../lib/errors';
 import { notifySuccess } from '../../../lib/toast';
+import { forgetTypedFields, typedBeforeStart } from '../../../lib/typed-before-start';
 import { useLogin, useSetupStatus } from '../api';
 
-export default function LoginPage() {
+/**
+ * `frame`: drawn at build time as the first paint of /login (src/web/prerender/render.tsx), before the app
+ * starts: its fields take typing, which the app's form then starts from, and its button waits for the app.
+ */
+export default function LoginPage({ frame = false }: { frame?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const login = useLogin();
   const setup = useSetupStatus();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm({ resolver: zodFormResolver(loginInput), defaultValues: { email: '', password: '' } });
+  const [typed] = useState(() => ({ email: typedBeforeStart('email'), password: typedBeforeStart('password') }));
+  const form = useForm({ resolver: zodFormResolver(loginInput), defaultValues: typed });
+  useEffect(forgetTypedFields, []);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -42,7 +49,8 @@ export default function LoginPage() {
 
   return (
     <BlankCard title="pages.login" subtitle="authScreens.loginSubtitle">
-      <Stack component="form" noValidate spacing={2.5} onSubmit={onSubmit} aria-label={t('pages.login')}>
+      {/* method=post: should the frame's form ever be sent without the app, no password goes into a URL */}
+      <Stack component="form" method="post" noValidate spacing={2.5} onSubmit={onSubmit} aria-label={t('pages.login')}>
         {failure && (
           <Alert severity="error" role="alert">
             {failure}
@@ -61,7 +69,7 @@ export default function LoginPage() {
             {t('authScreens.forgotPasswordLink')}
           </Link>
         </Stack>
-        <SubmitButton saving={form.formState.isSubmitting} label="authScreens.signIn" size="large" fullWidth />
+        <SubmitButton saving={form.formState.isSubmitting} disabled={frame} label="authScreens.signIn" size="large" fullWidth />
         {setup.data?.needsFirstAdmin && (
           <Typography sx={{ textAlign: 'center' }}>
             {t('authScreens.firstRun')}{' '}
