@@ -90,7 +90,7 @@ const RANGES: repo.Range[] = [
 /** Every kept figure equals the reference, for every range and period length. */
 async function expectExact(x: Executor = db) {
   for (const range of RANGES) {
-    for (const interval of ['day', 'week', 'month'] as const) {
+    for (const interval of ['day', 'week'] as const) {
       expect(sorted(await repo.summary(x, range, interval)), `${range.from.toISOString()} ${interval}`).toEqual(
         sorted(await referenceSummary(x, range, interval)),
       );

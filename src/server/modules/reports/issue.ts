@@ -25,6 +25,7 @@ import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
 import { signatureLength, signPdf } from '../../lib/signing/signing';
 import { docKey, t } from './format';
+import { formatSerial, parseSerial } from '../../../shared/serial';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;
@@ -92,37 +93,89 @@ function newCode(): string {
 
 const inflight = new Map<string, Promise<IssueResult>>();
 
+/** What a report's bytes are made of (the reuse key): both the first lookup and the issue path derive it here. */
+function sourceVersionOf(v: {
+  dataVersion: string;
+  productId: string;
+  productUpdatedAt: Date;
+  rangeId: string;
+  rangeUpdatedAt: Date;
+  revision: number;
+  fingerprint: string;
+  baseUrl: string;
+}): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        LAYOUT_VERSION,
+        v.dataVersion,
+        v.productId,
+        v.productUpdatedAt,
+        v.rangeId,
+        v.rangeUpdatedAt,
+        v.revision,
+        v.fingerprint,
+        v.baseUrl,
+      ]),
+    )
+    .digest('hex');
+}
+
+const baseUrlOf = (input: IssueInput) => (input.publicBaseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+
+/**
+ * The stored report of exactly the unit's current data, product, range, settings and certificate, found
+ * first and cheaply (docs/decisions/0025-kept-quality-outcomes.md): one statement reads every input of the
+ * reuse key, and the unique reuse index finds the report. A stored report of the same inputs passed the
+ * release gate with them, so the gate need not run again. Null: not stored (or no such unit); issueReport's
+ * full path decides.
+ */
+export async function findStoredReport(db: Executor, input: IssueInput): Promise<ReportRow | null> {
+  const parsed = parseSerial(input.serial);
+  if (!parsed) return null;
+  const inputs = await repo.reuseInputs(db, parsed);
+  if (!inputs || !inputs.fingerprint) return null;
+  const sourceVersion = sourceVersionOf({
+    dataVersion: dataVersion(inputs.heads),
+    productId: inputs.productId,
+    productUpdatedAt: inputs.productUpdatedAt,
+    rangeId: inputs.rangeId,
+    rangeUpdatedAt: inputs.rangeUpdatedAt,
+    revision: inputs.revision,
+    fingerprint: inputs.fingerprint,
+    baseUrl: baseUrlOf(input),
+  });
+  return repo.findReusable(db, { serial: formatSerial(parsed), language: input.language, sourceVersion });
+}
+
 export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {
+  const stored = await findStoredReport(db, input);
+  if (stored) return { status: 'issued', report: toIssued(stored, true) };
   const unit = await readUnit(db, input.serial);
   if (!unit) return { status: 'not-found' };
   const g = gateOf(unit);
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
-  const baseUrl = (input.publicBaseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = baseUrlOf(input);
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
   // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);
   const { settings, revision } = await getSettingsWithRevision(db);
   const dataV = dataVersion(unit.heads);
-  const sourceVersion = createHash('sha256')
-    .update(
-      JSON.stringify([
-        LAYOUT_VERSION,
-        dataV,
-        unit.product.id,
-        unit.product.updatedAt,
-        unit.range.id,
-        unit.range.updatedAt,
-        revision,
-        material.fingerprint,
-        baseUrl,
-      ]),
-    )
-    .digest('hex');
+  const sourceVersion = sourceVersionOf({
+    dataVersion: dataV,
+    productId: unit.product.id,
+    productUpdatedAt: unit.product.updatedAt,
+    rangeId: unit.range.id,
+    rangeUpdatedAt: unit.range.updatedAt,
+    revision,
+    fingerprint: material.fingerprint,
+    baseUrl,
+  });
   const key = { serial: unit.serial, language: input.language, sourceVersion };
-  const stored = await repo.findReusable(db, key);
-  if (stored) return { status: 'issued', report: toIssued(stored, true) };
+  const again = await repo.findReusable(db, key);
+  if (again) return { status: 'issued', report: toIssued(again, true) };
 
   const flightKey = `${key.serial}\n${key.language}\n${key.sourceVersion}`;
   const running = inflight.get(flightKey);
