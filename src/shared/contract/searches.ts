@@ -5,7 +5,7 @@
  * receive it masked from the server (`j***@e***.com`), admins in full.
  */
 import { z } from 'zod';
-import { envelope, listEnvelope, listQuery, noNul } from './common';
+import { envelope, listQuery, noNul } from './common';
 
 /** Every status a row has; 'held' means found, but no report may go out (the visitor is not told why). */
 export const SEARCH_STATUSES = ['not-found', 'held', 'queued', 'sent', 'failed'] as const;
