@@ -26,6 +26,7 @@ import * as repo from './reports.repo';
 import { signatureLength, signPdf } from '../../lib/signing/signing';
 import { docKey, t } from './format';
 import { formatSerial, parseSerial } from '../../../shared/serial';
+import { cachedPdf, rememberPdf } from './stored-pdfs';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;
@@ -136,7 +137,7 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
   const inputs = await repo.reuseInputs(db, parsed);
   if (!inputs || !inputs.fingerprint) return null;
   const sourceVersion = sourceVersionOf({
-    dataVersion: dataVersion(inputs.heads),
+    dataVersion: inputs.dataVersion,
     productId: inputs.productId,
     productUpdatedAt: inputs.productUpdatedAt,
     rangeId: inputs.rangeId,
@@ -145,7 +146,15 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
     fingerprint: inputs.fingerprint,
     baseUrl: baseUrlOf(input),
   });
-  return repo.findReusable(db, { serial: formatSerial(parsed), language: input.language, sourceVersion });
+  const facts = await repo.findReusableFacts(db, { serial: formatSerial(parsed), language: input.language, sourceVersion });
+  if (!facts) return null;
+  // The bytes from the recently used PDFs when there (the serving path keeps them), else read once.
+  const cached = cachedPdf(facts.id);
+  if (cached) return { ...facts, bytes: cached.bytes };
+  const stored = await repo.findBytes(db, facts.id);
+  if (!stored) return null;
+  rememberPdf(facts.id, { bytes: stored.bytes, filename: reportFilename(facts.serial), sha256: facts.sha256.toString('hex') });
+  return { ...facts, bytes: stored.bytes };
 }
 
 export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {

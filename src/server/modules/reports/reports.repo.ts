@@ -2,7 +2,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client';
 import type { ParsedSerial } from '../../../shared/serial';
-import type { Verdict } from '../../../shared/standards/reasons';
 import { reportCounters, reports, type ReportRow } from '../../db/schema/index';
 
 /** Everything but the bytes, for lookups that answer with facts. */
@@ -97,10 +96,23 @@ export async function findHead(db: Executor, id: string): Promise<{ id: string; 
   return row ?? null;
 }
 
+/** The stored report of a reuse key, without its bytes. */
+export async function findReusableFacts(
+  db: Executor,
+  k: { serial: string; language: 'en' | 'zh'; sourceVersion: string },
+): Promise<ReportFacts | null> {
+  const [row] = await db
+    .select(facts)
+    .from(reports)
+    .where(and(eq(reports.serial, k.serial), eq(reports.language, k.language), eq(reports.sourceVersion, k.sourceVersion)))
+    .limit(1);
+  return row ?? null;
+}
+
 /**
  * Every input of the reuse key of a unit's report, in one statement: the range holding the serial and its
- * product (as findRangeHolding finds them), the settings revision and certificate, and the unit's records as
- * dataVersion reads them. Null when no range holds the serial.
+ * product (as findRangeHolding finds them), the settings revision and certificate, and the data version of
+ * the unit's records (computed here as report-data.ts's dataVersion computes it). Null when no range holds the serial.
  */
 export async function reuseInputs(
   db: Executor,
@@ -112,16 +124,17 @@ export async function reuseInputs(
   productUpdatedAt: Date;
   revision: number;
   fingerprint: string | null;
-  heads: { id: number; verdict: Verdict; reasons: number; contentHash: Buffer }[];
+  dataVersion: string;
 } | null> {
   const n = s.number.toString();
   const result = await db.execute(sql`
     SELECT h.id::text AS range_id, floor(extract(epoch FROM h.updated_at) * 1000)::float8 AS range_at, p.id::text AS product_id,
            floor(extract(epoch FROM p.updated_at) * 1000)::float8 AS product_at, st.revision,
            CASE WHEN st.cert_pem IS NOT NULL AND st.key_pem IS NOT NULL THEN st.cert_fingerprint END AS fingerprint,
-           (SELECT coalesce(json_agg(json_build_object('id', r.id, 'verdict', r.verdict, 'reasons', r.reasons,
-                                                       'hash', encode(r.content_hash, 'hex')) ORDER BY r.id), '[]')
-              FROM test_records r WHERE r.prefix = ${s.prefix} AND r.width = ${s.width} AND r.serial_no = ${n}::bigint) AS heads
+           -- dataVersion (report-data.ts) of the unit's records, the same bytes hashed
+           (SELECT encode(sha256(coalesce(string_agg(convert_to(r.id || ':' || r.verdict || ':' || r.reasons || ':', 'UTF8')
+                                                     || r.content_hash || '\x0a'::bytea, ''::bytea ORDER BY r.id), ''::bytea)), 'hex')
+              FROM test_records r WHERE r.prefix = ${s.prefix} AND r.width = ${s.width} AND r.serial_no = ${n}::bigint) AS data_version
       FROM (SELECT id, product_id, end_no, updated_at FROM serial_ranges
              WHERE prefix = ${s.prefix} AND width = ${s.width} AND start_no <= ${n}::bigint
              ORDER BY start_no DESC LIMIT 1) h
@@ -135,10 +148,9 @@ export async function reuseInputs(
     product_at: number;
     revision: number;
     fingerprint: string | null;
-    heads: string | { id: number | string; verdict: Verdict; reasons: number; hash: string }[];
+    data_version: string;
   }>(result)[0];
   if (!row) return null;
-  const heads = typeof row.heads === 'string' ? (JSON.parse(row.heads) as Exclude<typeof row.heads, string>) : row.heads;
   return {
     rangeId: row.range_id,
     rangeUpdatedAt: new Date(Number(row.range_at)),
@@ -146,11 +158,6 @@ export async function reuseInputs(
     productUpdatedAt: new Date(Number(row.product_at)),
     revision: Number(row.revision),
     fingerprint: row.fingerprint,
-    heads: heads.map((h) => ({
-      id: Number(h.id),
-      verdict: h.verdict,
-      reasons: Number(h.reasons),
-      contentHash: Buffer.from(h.hash, 'hex'),
-    })),
+    dataVersion: row.data_version,
   };
 }
