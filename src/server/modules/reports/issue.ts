@@ -131,10 +131,11 @@ const baseUrlOf = (input: IssueInput) => (input.publicBaseUrl ?? DEFAULT_BASE_UR
  * release gate with them, so the gate need not run again. Null: not stored (or no such unit); issueReport's
  * full path decides.
  */
-export async function findStoredReport(db: Executor, input: IssueInput): Promise<ReportRow | null> {
+export async function findStoredReport(db: Executor, input: IssueInput): Promise<IssuedReport | null> {
   const parsed = parseSerial(input.serial);
   if (!parsed) return null;
-  const inputs = await repo.reuseInputs(db, parsed);
+  const serial = formatSerial(parsed);
+  const inputs = await repo.reuseInputs(db, parsed, serial, input.language);
   if (!inputs || !inputs.fingerprint) return null;
   const sourceVersion = sourceVersionOf({
     dataVersion: inputs.dataVersion,
@@ -146,20 +147,40 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
     fingerprint: inputs.fingerprint,
     baseUrl: baseUrlOf(input),
   });
-  const facts = await repo.findReusableFacts(db, { serial: formatSerial(parsed), language: input.language, sourceVersion });
+  // The unit's newest report in the language is usually the one; otherwise the reuse index decides.
+  const facts =
+    inputs.newest?.sourceVersion === sourceVersion
+      ? inputs.newest
+      : await repo
+          .findReusableFacts(db, { serial, language: input.language, sourceVersion })
+          .then((f) => (f ? { ...f, sha256: f.sha256.toString('hex') } : null));
   if (!facts) return null;
   // The bytes from the recently used PDFs when there (the serving path keeps them), else read once.
-  const cached = cachedPdf(facts.id);
-  if (cached) return { ...facts, bytes: cached.bytes };
-  const stored = await repo.findBytes(db, facts.id);
-  if (!stored) return null;
-  rememberPdf(facts.id, { bytes: stored.bytes, filename: reportFilename(facts.serial), sha256: facts.sha256.toString('hex') });
-  return { ...facts, bytes: stored.bytes };
+  let bytes = cachedPdf(facts.id)?.bytes;
+  if (!bytes) {
+    const stored = await repo.findBytes(db, facts.id);
+    if (!stored) return null;
+    bytes = stored.bytes;
+    rememberPdf(facts.id, { bytes, filename: reportFilename(serial), sha256: facts.sha256 });
+  }
+  return {
+    id: facts.id,
+    number: facts.number,
+    sha256: facts.sha256,
+    bytes,
+    filename: reportFilename(serial),
+    code: facts.code,
+    serial,
+    language: input.language,
+    issuedAt: facts.issuedAt,
+    reused: true,
+    flags: facts.flags,
+  };
 }
 
 export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {
   const stored = await findStoredReport(db, input);
-  if (stored) return { status: 'issued', report: toIssued(stored, true) };
+  if (stored) return { status: 'issued', report: stored };
   const unit = await readUnit(db, input.serial);
   if (!unit) return { status: 'not-found' };
   const g = gateOf(unit);
