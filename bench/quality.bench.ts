@@ -131,9 +131,47 @@ export default async function quality(log: (l: string) => void): Promise<void> {
       const target = name.startsWith('control chart') ? '' : ` (target < 200 ms) ${t.p50 < 200 ? 'met' : 'NOT met'}`;
       log(`${name}: p50 ${ms(t.p50)}, p99 ${ms(t.p99)}${target}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
     }
+    await ingestCost(scratch.database, log);
   } finally {
     await app.close();
     await scratch.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What keeping the outcomes costs an insert: 5,000-record INSERTs of new units, and of retests of known units
+ * (the path that reads their records), with the kept-outcome trigger and without it, median of 3 each.
+ */
+async function ingestCost(database: Database, log: (l: string) => void): Promise<void> {
+  const db = database.db;
+  let batch = 0;
+  const insert = async (retest: boolean) => {
+    batch++;
+    const s = performance.now();
+    await db.execute(sql`
+      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
+        holding_seconds, result, tested_at, sample_count, content_hash)
+      SELECT NULL, 'COST-' || ${batch} || '-' || g, 'QC-' || lpad(n::text, 7, '0'), 'QC-', 7, n, 'shell', 'water', 2.4, 60,
+             CASE WHEN g % 10 = 0 THEN 'fail' ELSE 'pass' END, timestamptz '2025-06-01 08:00Z' + g * interval '1 second', 0,
+             sha256(('cost-' || ${batch} || '-' || g)::bytea)
+        FROM generate_series(1, 5000) g, LATERAL (SELECT CASE WHEN ${retest} THEN g ELSE ${batch} * 5000 + g END AS n) x`);
+    return performance.now() - s;
+  };
+  const median = async (retest: boolean) => {
+    const t = [await insert(retest), await insert(retest), await insert(retest)].sort((a, b) => a - b);
+    return t[1]!;
+  };
+  await insert(false);
+  const withNew = await median(false);
+  const withRetest = await median(true);
+  await db.execute(sql`ALTER TABLE test_records DISABLE TRIGGER test_records_quality_insert`);
+  const withoutNew = await median(false);
+  const withoutRetest = await median(true);
+  await db.execute(sql`ALTER TABLE test_records ENABLE TRIGGER test_records_quality_insert`);
+  const per = (a: number, b: number) => `${(((a - b) / 5000) * 1000).toFixed(1)} µs a record`;
+  log(
+    `5,000-record INSERT, new units: ${ms(withNew)} with the kept outcomes, ${ms(withoutNew)} without (${per(withNew, withoutNew)}); ` +
+      `retests of known units: ${ms(withRetest)} vs ${ms(withoutRetest)} (${per(withRetest, withoutRetest)}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+  );
 }
