@@ -125,11 +125,14 @@ export default async function reportsBench(log: (line: string) => void): Promise
     log(
       `stored report served again (inject, ${app.testDb.database.kind}): median ${ms(served.p50)}, p95 ${ms(served.p95)}, CPU ${ms(served.cpu)} a request, ${kb(served.size)} (target < 2 ms) ${served.p50 < 2 ? 'met' : 'NOT met'}`,
     );
-    const again = await measure(20, async () => {
+    const again = await measure(200, async () => {
       const x = await issueReport(app.app.ctx.db, { serial: unit.serial, language: 'zh', publicBaseUrl: app.app.ctx.config.publicBaseUrl });
-      return x.status === 'issued' ? x.report.bytes : Buffer.alloc(0);
+      if (x.status !== 'issued' || !x.report.reused) throw new Error('the stored report was not reused');
+      return x.report.bytes;
     });
-    log(`issueReport for a stored report (gate + reuse lookup): median ${ms(again.p50)}, p95 ${ms(again.p95)}`);
+    log(
+      `issueReport for a stored report (reuse lookup first, ${app.testDb.database.kind}): median ${ms(again.p50)}, p95 ${ms(again.p95)} (target < 2 ms) ${again.p50 < 2 ? 'met' : 'NOT met'}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+    );
   } finally {
     await app.close();
   }

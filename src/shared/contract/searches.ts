@@ -5,7 +5,7 @@
  * receive it masked from the server (`j***@e***.com`), admins in full.
  */
 import { z } from 'zod';
-import { envelope, listEnvelope, listQuery, noNul } from './common';
+import { envelope, listQuery, noNul } from './common';
 
 /** Every status a row has; 'held' means found, but no report may go out (the visitor is not told why). */
 export const SEARCH_STATUSES = ['not-found', 'held', 'queued', 'sent', 'failed'] as const;
@@ -73,7 +73,13 @@ export const searchRequest = z.object({
   canResend: z.boolean(),
 });
 export type SearchRequest = z.infer<typeof searchRequest>;
-export const searchListEnvelope = listEnvelope(searchRequest);
+/**
+ * `totalEstimated`: the total was not counted exactly (more than TOTAL_COUNT_LIMIT requests match a filter the
+ * kept day counts cannot answer) and is the planner's estimate; show it as "about N".
+ */
+export const searchListEnvelope = envelope(
+  z.object({ items: z.array(searchRequest), total: z.number().int(), totalEstimated: z.boolean().optional() }),
+);
 
 /** One email of a request: the first and each resend, oldest first. */
 export const searchDelivery = z.object({

@@ -41,6 +41,8 @@ function whereOf(q: Filter): SQL | undefined {
   if (q.result) parts.push(eq(t.result, q.result));
   // disagreement: the partial index test_records_disagree_idx holds exactly these rows (migration 0010).
   if (q.verdict === 'disagreement') parts.push(and(eq(t.result, 'pass'), eq(t.verdict, 'nonconforming')));
+  // nonconforming implies a failed outcome: said outright, the partial test_records_outcome_fail_idx (0010) serves it.
+  else if (q.verdict === 'nonconforming') parts.push(and(eq(t.verdict, 'nonconforming'), sql`${t.outcome} = 'fail'`));
   else if (q.verdict) parts.push(eq(t.verdict, q.verdict));
   if (q.testType) parts.push(eq(t.testType, q.testType));
   // product_id is set exactly when range_id is (a CHECK says so), and the product index serves IS NULL.
@@ -129,6 +131,10 @@ async function countRecords(db: Executor, q: Filter): Promise<{ total: number; t
     return { total: total - Number(row?.n ?? 0) };
   }
   const where = whereOf(q);
+  // A filter the planner expects to match far more than the limit is not counted at all: counting even up to
+  // the limit walks rows no index holds (a test type, "pass") and costs more than the page.
+  const planned = await estimateRows(db, where);
+  if (planned > ESTIMATE_ONLY_ABOVE) return { total: planned, totalEstimated: true };
   const [row] = await db.select({ n: sql<string>`count(*)` }).from(
     sql`(${db
       .select({ one: sql`1` })
@@ -138,11 +144,17 @@ async function countRecords(db: Executor, q: Filter): Promise<{ total: number; t
   );
   const n = Number(row?.n ?? 0);
   if (n <= TOTAL_COUNT_LIMIT) return { total: n };
+  return { total: Math.max(planned, n), totalEstimated: true };
+}
+
+/** Ten times the limit: a planner's estimate this far above it is not a small set misjudged. */
+const ESTIMATE_ONLY_ABOVE = TOTAL_COUNT_LIMIT * 10;
+
+async function estimateRows(db: Executor, where: SQL | undefined): Promise<number> {
   const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) select 1 from ${t} where ${where ?? sql`true`}`));
   const raw = plan[0]?.['QUERY PLAN'];
   const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  const estimate = Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0));
-  return { total: Math.max(estimate, n), totalEstimated: true };
+  return Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
 async function countAll(db: Executor, machineId: string | undefined): Promise<number> {

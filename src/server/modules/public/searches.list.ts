@@ -7,6 +7,7 @@
 import { and, eq, gte, ilike, lt, sql, type SQL } from 'drizzle-orm';
 import { pageWindow } from '../../../shared/contract/common';
 import type { SearchListQuery, SearchStatus } from '../../../shared/contract/searches';
+import { TOTAL_COUNT_LIMIT } from '../../../shared/contract/machine-data';
 import { rowsOf, type Executor } from '../../db/client';
 import { searchRequests } from '../../db/schema/index';
 import { MAX_OFFSET } from '../../db/errors';
@@ -77,14 +78,44 @@ function groupsOf(where: SQL | undefined, desc: boolean, limit: number, offset: 
     order by ${s.createdAt} ${dir}, ${s.groupId} limit ${limit} offset ${offset}`;
 }
 
-export async function listGroups(db: Executor, q: SearchListQuery, exactEmail: boolean): Promise<{ rows: GroupRow[]; total: number }> {
+export async function listGroups(
+  db: Executor,
+  q: SearchListQuery,
+  exactEmail: boolean,
+): Promise<{ rows: GroupRow[]; total: number; totalEstimated?: boolean }> {
   const { limit, offset } = pageWindow(q);
   const where = whereOf(q, exactEmail);
   const desc = q.order !== 'asc';
-  const countQ = db.execute(sql`select count(distinct ${s.groupId})::int as n from ${s} ${where ? sql`where ${where}` : sql``}`);
-  if (offset > MAX_OFFSET) return { rows: [], total: Number(rowsOf<{ n: number }>(await countQ)[0]?.n ?? 0) };
-  const [page, count] = await Promise.all([db.execute(aggregate(groupsOf(where, desc, limit, offset), desc)), countQ]);
-  return { rows: rowsOf<GroupRow>(page), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
+  if (offset > MAX_OFFSET) return { rows: [], ...(await countGroups(db, q, where)) };
+  const [page, count] = await Promise.all([db.execute(aggregate(groupsOf(where, desc, limit, offset), desc)), countGroups(db, q, where)]);
+  return { rows: rowsOf<GroupRow>(page), ...count };
+}
+
+/**
+ * How many requests match, without counting every row of 150,000 (docs/decisions/0025-kept-quality-outcomes.md):
+ * no filter or only dates: the kept requests per UTC day (search_request_counts, migration 0009), exact; any
+ * other filter: its groups counted in created-at order up to TOTAL_COUNT_LIMIT, and beyond that the planner's
+ * estimate of its groups (totalEstimated).
+ */
+async function countGroups(db: Executor, q: Filter, where: SQL | undefined): Promise<{ total: number; totalEstimated?: boolean }> {
+  if (!q.q && !q.serial && !q.status && !q.email) {
+    const days = and(q.from ? sql`day >= ${q.from}::date` : undefined, q.to ? sql`day <= ${q.to}::date` : undefined);
+    const result = await db.execute(
+      sql`select coalesce(sum(requests), 0)::int as n from search_request_counts ${days ? sql`where ${days}` : sql``}`,
+    );
+    return { total: Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0) };
+  }
+  const capped = await db.execute(sql`select count(*)::int as n from (
+      select distinct on (${s.createdAt}, ${s.groupId}) ${s.groupId} from ${s} ${where ? sql`where ${where}` : sql``}
+       order by ${s.createdAt} desc, ${s.groupId} limit ${TOTAL_COUNT_LIMIT + 1}) capped`);
+  const n = Number(rowsOf<{ n: number }>(capped)[0]?.n ?? 0);
+  if (n <= TOTAL_COUNT_LIMIT) return { total: n };
+  const plan = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`explain (format json) select ${s.groupId} from ${s} ${where ? sql`where ${where}` : sql``} group by ${s.groupId}`),
+  );
+  const raw = plan[0]?.['QUERY PLAN'];
+  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  return { total: Math.max(Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0)), n), totalEstimated: true };
 }
 
 /** The filtered list in pages for the CSV export, walked by keyset (created_at, group id). */

@@ -56,8 +56,8 @@ function toSearchRequest(r: GroupRow, viewer: Viewer): SearchRequest {
 }
 
 export async function listSearches(db: Executor, q: SearchListQuery, viewer: Viewer) {
-  const { rows, total } = await listGroups(db, q, !viewer.fullPersonalData);
-  return { items: rows.map((r) => toSearchRequest(r, viewer)), total };
+  const { rows, ...count } = await listGroups(db, q, !viewer.fullPersonalData);
+  return { items: rows.map((r) => toSearchRequest(r, viewer)), ...count };
 }
 
 export async function* searchPages(db: Executor, q: SearchListQuery, viewer: Viewer): AsyncGenerator<SearchRequest[]> {

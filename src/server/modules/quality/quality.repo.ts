@@ -1,7 +1,6 @@
 /**
- * SQL of the quality analysis. Every figure is one statement over test_records in the tested-at range
- * (the definitions are in src/shared/contract/quality.ts). The summary groups the range's records once by
- * unit, product, bench and test type and derives every breakdown from that in the same statement.
+ * SQL of the quality analysis (the definitions are in src/shared/contract/quality.ts). The summary and the
+ * never-retested list read what migration 0012 keeps as records change; the control charts read the records.
  */
 import type { LeakageRate, SeatType, TestStandardId, ValveType } from '../../../shared/standards/types';
 import { sql, type SQL } from 'drizzle-orm';
@@ -32,20 +31,40 @@ const counts = (fp: string, fin: string, re: string) =>
     sum(n)::int AS tests, sum(nfail)::int AS failures`);
 
 /**
- * b: the range's records per unit × product × bench × test type, with the first and last attempt's time
- * and the first and last failure's time: "the first attempt failed" is min(fail) = min(all). Ties at the
- * same instant count as a failure first (a bench cannot run two tests of one unit at once).
+ * The summary's figures, read from what migration 0012 keeps (docs/decisions/0025-kept-quality-outcomes.md):
+ * the kept sums of the units whose tests all lie inside the range, plus the units that straddle one of its
+ * edges, grouped from their records inside the range as below.
+ *
+ * b: the records per unit × product × bench × test type, with the first and last attempt's time and the
+ * first and last failure's time: "the first attempt failed" is min(fail) = min(all). Ties at the same
+ * instant count as a failure first (a bench cannot run two tests of one unit at once).
  */
 export async function summary(db: Executor, range: Range, interval: QualityInterval): Promise<SummaryRow[]> {
   const unitPass = counts('fp', 'fin', 're');
+  const fromDay = range.from.toISOString().slice(0, 10);
+  const toDay = range.to.toISOString().slice(0, 10);
   const result = await db.execute(sql`
-    WITH b AS MATERIALIZED (
-      SELECT serial, product_id, machine_id, test_type, count(*) AS n, count(*) FILTER (WHERE outcome = 'fail') AS nfail,
-             min(tested_at) AS min_at, max(tested_at) AS max_at,
-             min(tested_at) FILTER (WHERE outcome = 'fail') AS min_fail, max(tested_at) FILTER (WHERE outcome = 'fail') AS max_fail
-        FROM test_records
-       WHERE tested_at >= ${range.from} AND tested_at < ${range.to}
-       GROUP BY serial, product_id, machine_id, test_type
+    WITH kept AS (
+      SELECT dim, key, sum(units) AS units, sum(first_pass) AS first_pass, sum(final_pass) AS final_pass,
+             sum(retested) AS retested, sum(tests) AS tests, sum(failures) AS failures
+        FROM quality_day_counts
+       WHERE first_day >= ${fromDay}::date AND last_day < ${toDay}::date
+       GROUP BY dim, key
+    ),
+    edge AS (
+      SELECT prefix, width, serial_no FROM quality_units
+       WHERE first_day < last_day
+         AND ((daterange(first_day, last_day, '[]') @> ${fromDay}::date AND first_day < ${fromDay}::date)
+           OR (daterange(first_day, last_day, '[]') @> ${toDay}::date AND first_day < ${toDay}::date))
+    ),
+    b AS MATERIALIZED (
+      SELECT r.serial, r.product_id, r.machine_id, r.test_type, count(*) AS n, count(*) FILTER (WHERE r.outcome = 'fail') AS nfail,
+             min(r.tested_at) AS min_at, max(r.tested_at) AS max_at,
+             min(r.tested_at) FILTER (WHERE r.outcome = 'fail') AS min_fail, max(r.tested_at) FILTER (WHERE r.outcome = 'fail') AS max_fail
+        FROM edge e
+        JOIN test_records r ON r.prefix = e.prefix AND r.width = e.width AND r.serial_no = e.serial_no
+       WHERE r.tested_at >= ${range.from} AND r.tested_at < ${range.to}
+       GROUP BY r.serial, r.product_id, r.machine_id, r.test_type
     ),
     ut AS MATERIALIZED (
       SELECT serial, product_id, test_type, sum(n) AS n, sum(nfail) AS nfail, min(min_at) AS first_at,
@@ -61,12 +80,24 @@ export async function summary(db: Executor, range: Range, interval: QualityInter
       SELECT machine_id, bool_and(coalesce(min_fail <> min_at, true)) AS fp, bool_and(coalesce(max_fail <> max_at, true)) AS fin,
              bool_or(n > 1) AS re, sum(n) AS n, sum(nfail) AS nfail
         FROM b GROUP BY serial, machine_id
+    ),
+    edges AS (
+      SELECT 'total' AS dim, NULL::text AS key, ${unitPass} FROM u HAVING count(*) > 0
+      UNION ALL SELECT 'product', product_id::text, ${unitPass} FROM u GROUP BY product_id
+      UNION ALL SELECT 'period', to_char(date_trunc(${interval}, first_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), ${unitPass} FROM u GROUP BY 2
+      UNION ALL SELECT 'testType', test_type, ${counts('NOT first_failed', 'NOT last_failed', 'n > 1')} FROM ut GROUP BY test_type
+      UNION ALL SELECT 'machine', machine_id::text, ${unitPass} FROM um GROUP BY machine_id
+    ),
+    inside AS (
+      SELECT dim, CASE WHEN dim = 'period' THEN to_char(date_trunc(${interval}, key::timestamp), 'YYYY-MM-DD') ELSE nullif(key, '') END AS key,
+             units, first_pass, final_pass, retested, tests, failures
+        FROM kept
     )
-    SELECT 'total' AS dim, NULL::text AS key, ${unitPass} FROM u
-    UNION ALL SELECT 'product', product_id::text, ${unitPass} FROM u GROUP BY product_id
-    UNION ALL SELECT 'period', to_char(date_trunc(${interval}, first_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), ${unitPass} FROM u GROUP BY 2
-    UNION ALL SELECT 'testType', test_type, ${counts('NOT first_failed', 'NOT last_failed', 'n > 1')} FROM ut GROUP BY test_type
-    UNION ALL SELECT 'machine', machine_id::text, ${unitPass} FROM um GROUP BY machine_id`);
+    SELECT dim, key, sum(units)::int AS units, sum(first_pass)::int AS first_pass, sum(final_pass)::int AS final_pass,
+           sum(retested)::int AS retested, sum(tests)::int AS tests, sum(failures)::int AS failures
+      FROM (SELECT * FROM inside UNION ALL SELECT * FROM edges) x
+     GROUP BY dim, key
+    HAVING sum(units) <> 0`);
   return rowsOf<SummaryRow>(result);
 }
 
@@ -80,16 +111,9 @@ export async function names(db: Executor, productIds: string[], machineIds: stri
 
 /**
  * The range's failed records (by outcome: the bench failed them or the product finds them nonconforming) with
- * no later test of the same unit and type (at any date): found from the failures (the outcome index of
- * migration 0010) and one probe of the unit's series index each.
+ * no later test of the same unit and type (at any date): kept as they change (quality_open_failures,
+ * migration 0012), so the page and the count are index ranges.
  */
-const openFailureWhere = (range: Range) => sql`
-  r.outcome = 'fail' AND r.tested_at >= ${range.from} AND r.tested_at < ${range.to}
-  AND NOT EXISTS (
-    SELECT 1 FROM test_records l
-     WHERE l.prefix = r.prefix AND l.width = r.width AND l.serial_no = r.serial_no AND l.test_type = r.test_type
-       AND (l.tested_at, l.id) > (r.tested_at, r.id))`;
-
 export interface OpenFailureRow {
   id: string;
   record_id: string;
@@ -108,17 +132,18 @@ export async function openFailures(
   limit: number,
   offset: number,
 ): Promise<{ rows: OpenFailureRow[]; total: number }> {
+  const inRange = sql`o.tested_at >= ${range.from} AND o.tested_at < ${range.to}`;
   const [page, total] = await Promise.all([
     db.execute(sql`
       SELECT r.id::text AS id, r.record_id, r.serial, r.test_type, r.tested_at, r.product_id::text AS product_id,
              p.name::text AS product_name, r.machine_id::text AS machine_id, m.name::text AS machine_name
-        FROM test_records r
+        FROM (SELECT id, tested_at FROM quality_open_failures o WHERE ${inRange}
+               ORDER BY o.tested_at DESC, o.id DESC LIMIT ${limit} OFFSET ${offset}) o
+        JOIN test_records r ON r.id = o.id
         LEFT JOIN products p ON p.id = r.product_id
         LEFT JOIN machines m ON m.id = r.machine_id
-       WHERE ${openFailureWhere(range)}
-       ORDER BY r.tested_at DESC, r.id DESC
-       LIMIT ${limit} OFFSET ${offset}`),
-    db.execute(sql`SELECT count(*)::int AS n FROM test_records r WHERE ${openFailureWhere(range)}`),
+       ORDER BY o.tested_at DESC, o.id DESC`),
+    db.execute(sql`SELECT count(*)::int AS n FROM quality_open_failures o WHERE ${inRange}`),
   ]);
   return { rows: rowsOf<OpenFailureRow>(page), total: rowsOf<{ n: number }>(total)[0]?.n ?? 0 };
 }

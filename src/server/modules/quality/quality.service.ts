@@ -1,5 +1,4 @@
 /** The quality analysis: the repo's rows shaped into the contract, limits and capability added. */
-import { sql } from 'drizzle-orm';
 import {
   capability,
   CONTROL_BUCKETS,
@@ -37,15 +36,9 @@ export function rangeOf(q: { from: string; to: string }): repo.Range {
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
-/**
- * The summary is one aggregate over every record of the range: the memory to hash a year's units is given
- * to this statement only, so that it does not spill to disk (see the README's figures).
- */
+/** The summary from the kept outcomes (quality.repo.ts): a few hundred kept rows and the range's edge units. */
 export async function summary(db: Db, q: QualitySummaryQuery): Promise<QualitySummary> {
-  const rows = await db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL work_mem = '128MB'`);
-    return repo.summary(tx, rangeOf(q), q.interval);
-  });
+  const rows = await repo.summary(db, rangeOf(q), q.interval);
   const of = (dim: repo.SummaryRow['dim']) => rows.filter((r) => r.dim === dim);
   const ids = (dim: repo.SummaryRow['dim']) => of(dim).flatMap((r) => (r.key ? [r.key] : []));
   const names = await repo.names(db, ids('product'), ids('machine'));

@@ -26,6 +26,8 @@ import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
 import { docKey, t } from './format';
 import { toRequirementView } from '../../../shared/standards/requirement-view';
+import { formatSerial, parseSerial } from '../../../shared/serial';
+import { cachedPdf, rememberPdf } from './stored-pdfs';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;
@@ -93,37 +95,118 @@ function newCode(): string {
 
 const inflight = new Map<string, Promise<IssueResult>>();
 
+/** What a report's bytes are made of (the reuse key): both the first lookup and the issue path derive it here. */
+function sourceVersionOf(v: {
+  dataVersion: string;
+  productId: string;
+  productUpdatedAt: Date;
+  rangeId: string;
+  rangeUpdatedAt: Date;
+  revision: number;
+  fingerprint: string;
+  baseUrl: string;
+}): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        LAYOUT_VERSION,
+        v.dataVersion,
+        v.productId,
+        v.productUpdatedAt,
+        v.rangeId,
+        v.rangeUpdatedAt,
+        v.revision,
+        v.fingerprint,
+        v.baseUrl,
+      ]),
+    )
+    .digest('hex');
+}
+
+const baseUrlOf = (input: IssueInput) => input.publicBaseUrl.replace(/\/+$/, '');
+
+/**
+ * The stored report of exactly the unit's current data, product, range, settings and certificate, found
+ * first and cheaply (docs/decisions/0025-kept-quality-outcomes.md): one statement reads every input of the
+ * reuse key, and the unique reuse index finds the report. A stored report of the same inputs passed the
+ * release gate with them, so the gate need not run again. Null: not stored (or no such unit); issueReport's
+ * full path decides.
+ */
+export async function findStoredReport(db: Executor, input: IssueInput): Promise<IssuedReport | null> {
+  const parsed = parseSerial(input.serial);
+  if (!parsed) return null;
+  const serial = formatSerial(parsed);
+  const inputs = await repo.reuseInputs(db, parsed, serial, input.language);
+  if (!inputs || !inputs.fingerprint) return null;
+  const sourceVersion = sourceVersionOf({
+    dataVersion: inputs.dataVersion,
+    productId: inputs.productId,
+    productUpdatedAt: inputs.productUpdatedAt,
+    rangeId: inputs.rangeId,
+    rangeUpdatedAt: inputs.rangeUpdatedAt,
+    revision: inputs.revision,
+    fingerprint: inputs.fingerprint,
+    baseUrl: baseUrlOf(input),
+  });
+  // The unit's newest report in the language is usually the one; otherwise the reuse index decides.
+  const facts =
+    inputs.newest?.sourceVersion === sourceVersion
+      ? inputs.newest
+      : await repo
+          .findReusableFacts(db, { serial, language: input.language, sourceVersion })
+          .then((f) => (f ? { ...f, sha256: f.sha256.toString('hex') } : null));
+  if (!facts) return null;
+  // The bytes from the recently used PDFs when there (the serving path keeps them), else read once.
+  let bytes = cachedPdf(facts.id)?.bytes;
+  if (!bytes) {
+    const stored = await repo.findBytes(db, facts.id);
+    if (!stored) return null;
+    bytes = stored.bytes;
+    rememberPdf(facts.id, { bytes, filename: reportFilename(serial), sha256: facts.sha256 });
+  }
+  return {
+    id: facts.id,
+    number: facts.number,
+    sha256: facts.sha256,
+    bytes,
+    filename: reportFilename(serial),
+    code: facts.code,
+    serial,
+    language: input.language,
+    issuedAt: facts.issuedAt,
+    reused: true,
+    flags: facts.flags,
+  };
+}
+
 export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {
+  const stored = await findStoredReport(db, input);
+  if (stored) return { status: 'issued', report: stored };
   const unit = await readUnit(db, input.serial);
   if (!unit) return { status: 'not-found' };
   const g = gateOf(unit);
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
-  const baseUrl = input.publicBaseUrl.replace(/\/+$/, '');
+  const baseUrl = baseUrlOf(input);
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
   // must be read after that, or the first report after a start would be issued twice.
   const material = await signingMaterial(db);
   const { settings, revision } = await getSettingsWithRevision(db);
   const dataV = dataVersion(unit.heads);
-  const sourceVersion = createHash('sha256')
-    .update(
-      JSON.stringify([
-        LAYOUT_VERSION,
-        dataV,
-        unit.product.id,
-        unit.product.updatedAt,
-        unit.range.id,
-        unit.range.updatedAt,
-        revision,
-        material.fingerprint,
-        baseUrl,
-      ]),
-    )
-    .digest('hex');
+  const sourceVersion = sourceVersionOf({
+    dataVersion: dataV,
+    productId: unit.product.id,
+    productUpdatedAt: unit.product.updatedAt,
+    rangeId: unit.range.id,
+    rangeUpdatedAt: unit.range.updatedAt,
+    revision,
+    fingerprint: material.fingerprint,
+    baseUrl,
+  });
   const key = { serial: unit.serial, language: input.language, sourceVersion };
-  const stored = await repo.findReusable(db, key);
-  if (stored) return { status: 'issued', report: toIssued(stored, true) };
+  const again = await repo.findReusable(db, key);
+  if (again) return { status: 'issued', report: toIssued(again, true) };
 
   const flightKey = `${key.serial}\n${key.language}\n${key.sourceVersion}`;
   const running = inflight.get(flightKey);

@@ -93,7 +93,7 @@ export function gateOf(unit: UnitData): GateResult {
 }
 
 /** SHA-256 over the unit's record ids and content hashes: changes when a record is added, changed or removed. */
-export function dataVersion(heads: readonly RecordHead[]): string {
+export function dataVersion(heads: readonly Pick<RecordHead, 'id' | 'verdict' | 'reasons' | 'contentHash'>[]): string {
   const h = createHash('sha256');
   // The judgement is part of the data: a re-judged record (its product's standard or size changed) gives a new report.
   for (const r of [...heads].sort((a, b) => a.id - b.id)) h.update(`${r.id}:${r.verdict}:${r.reasons}:`).update(r.contentHash).update('\n');

@@ -1,6 +1,7 @@
 /** Stored reports: the reuse lookup, the numbering, and the verification lookups. */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { rowsOf, type Executor } from '../../db/client';
+import type { ParsedSerial } from '../../../shared/serial';
 import { reportCounters, reports, type ReportRow } from '../../db/schema/index';
 
 /** Everything but the bytes, for lookups that answer with facts. */
@@ -93,4 +94,105 @@ export async function findHead(db: Executor, id: string): Promise<{ id: string; 
     .where(eq(reports.id, id))
     .limit(1);
   return row ?? null;
+}
+
+/** The stored report of a reuse key, without its bytes. */
+export async function findReusableFacts(
+  db: Executor,
+  k: { serial: string; language: 'en' | 'zh'; sourceVersion: string },
+): Promise<ReportFacts | null> {
+  const [row] = await db
+    .select(facts)
+    .from(reports)
+    .where(and(eq(reports.serial, k.serial), eq(reports.language, k.language), eq(reports.sourceVersion, k.sourceVersion)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Every input of the reuse key of a unit's report, in one statement: the range holding the serial and its
+ * product (as findRangeHolding finds them), the settings revision and certificate, and the data version of
+ * the unit's records (computed here as report-data.ts's dataVersion computes it). Null when no range holds the serial.
+ */
+export async function reuseInputs(
+  db: Executor,
+  s: ParsedSerial,
+  serial: string,
+  language: 'en' | 'zh',
+): Promise<{
+  rangeId: string;
+  rangeUpdatedAt: Date;
+  productId: string;
+  productUpdatedAt: Date;
+  revision: number;
+  fingerprint: string | null;
+  dataVersion: string;
+  newest: {
+    id: string;
+    number: string;
+    code: string;
+    sha256: string;
+    issuedAt: Date;
+    flags: ReportRow['flags'];
+    sourceVersion: string;
+  } | null;
+} | null> {
+  const n = s.number.toString();
+  const result = await db.execute(sql`
+    SELECT h.id::text AS range_id, floor(extract(epoch FROM h.updated_at) * 1000)::float8 AS range_at, p.id::text AS product_id,
+           floor(extract(epoch FROM p.updated_at) * 1000)::float8 AS product_at, st.revision,
+           rep.id AS stored_id, rep.number AS stored_number, rep.code AS stored_code, encode(rep.sha256, 'hex') AS stored_sha256,
+           rep.issued_at AS stored_issued_at, rep.flags AS stored_flags, rep.source_version AS stored_version,
+           CASE WHEN st.cert_pem IS NOT NULL AND st.key_pem IS NOT NULL THEN st.cert_fingerprint END AS fingerprint,
+           -- dataVersion (report-data.ts) of the unit's records, the same bytes hashed
+           (SELECT encode(sha256(coalesce(string_agg(convert_to(r.id || ':' || r.verdict || ':' || r.reasons || ':', 'UTF8')
+                                                     || r.content_hash || '\x0a'::bytea, ''::bytea ORDER BY r.id), ''::bytea)), 'hex')
+              FROM test_records r WHERE r.prefix = ${s.prefix} AND r.width = ${s.width} AND r.serial_no = ${n}::bigint) AS data_version
+      FROM (SELECT id, product_id, end_no, updated_at FROM serial_ranges
+             WHERE prefix = ${s.prefix} AND width = ${s.width} AND start_no <= ${n}::bigint
+             ORDER BY start_no DESC LIMIT 1) h
+      JOIN products p ON p.id = h.product_id
+      CROSS JOIN settings st
+      -- The newest report of the unit in the language: the reuse key's match in the common case (checked by the caller).
+      LEFT JOIN LATERAL (SELECT id, number, code, sha256, issued_at, flags, source_version FROM reports
+                          WHERE serial = ${serial} AND language = ${language} AND superseded_by IS NULL
+                          ORDER BY issued_at DESC LIMIT 1) rep ON true
+     WHERE h.end_no >= ${n}::bigint`);
+  const row = rowsOf<{
+    range_id: string;
+    range_at: number;
+    product_id: string;
+    product_at: number;
+    revision: number;
+    fingerprint: string | null;
+    data_version: string;
+    stored_id: string | null;
+    stored_number: string;
+    stored_code: string;
+    stored_sha256: string;
+    stored_issued_at: Date | string;
+    stored_flags: ReportRow['flags'] | string;
+    stored_version: string;
+  }>(result)[0];
+  if (!row) return null;
+  return {
+    rangeId: row.range_id,
+    rangeUpdatedAt: new Date(Number(row.range_at)),
+    productId: row.product_id,
+    productUpdatedAt: new Date(Number(row.product_at)),
+    revision: Number(row.revision),
+    fingerprint: row.fingerprint,
+    dataVersion: row.data_version,
+    newest: row.stored_id
+      ? {
+          id: row.stored_id,
+          number: row.stored_number,
+          code: row.stored_code,
+          sha256: row.stored_sha256,
+          issuedAt: new Date(row.stored_issued_at),
+          flags: typeof row.stored_flags === 'string' ? (JSON.parse(row.stored_flags) as ReportRow['flags']) : row.stored_flags,
+          sourceVersion: row.stored_version,
+        }
+      : null,
+  };
 }

@@ -16,6 +16,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
 import { reportFilename } from './issue';
 import { dataVersion, readHeads } from './report-data';
+import { cachedPdf, rememberPdf, type StoredPdf } from './stored-pdfs';
 import * as repo from './reports.repo';
 import { verificationDetails } from './verification-details';
 
@@ -80,37 +81,14 @@ export async function verifyByHash(db: Executor, sha256: string, o: VerifyOption
   return answer(db, await repo.findFactsBy(db, { sha256: Buffer.from(h, 'hex') }), true, o);
 }
 
-type StoredPdf = { bytes: Buffer; filename: string; sha256: string };
-
-// Recently served PDFs by id. A stored report never changes (a new report gets a new id), so a cached one
-// is never stale, on this instance or any other; the preview and the download of one request, and an email
-// retried, fetch the same bytes within seconds. Bounded by bytes, oldest dropped first.
-const CACHE_BYTES = 32 * 1024 * 1024;
-const recent = new Map<string, StoredPdf>();
-let cachedBytes = 0;
-
-function remember(id: string, pdf: StoredPdf): void {
-  recent.set(id, pdf);
-  cachedBytes += pdf.bytes.length;
-  for (const [key, old] of recent) {
-    if (cachedBytes <= CACHE_BYTES) break;
-    recent.delete(key);
-    cachedBytes -= old.bytes.length;
-  }
-}
-
 /** The stored bytes, exactly as issued. */
 export async function reportPdf(db: Executor, id: string): Promise<StoredPdf> {
   if (!REPORT_ID_RE.test(id)) throw unknown();
-  const hit = recent.get(id);
-  if (hit) {
-    recent.delete(id);
-    recent.set(id, hit);
-    return hit;
-  }
+  const hit = cachedPdf(id);
+  if (hit) return hit;
   const row = await repo.findBytes(db, id);
   if (!row) throw unknown();
   const pdf = { bytes: row.bytes, filename: reportFilename(row.serial), sha256: row.sha256.toString('hex') };
-  remember(id, pdf);
+  rememberPdf(id, pdf);
   return pdf;
 }

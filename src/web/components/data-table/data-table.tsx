@@ -91,7 +91,7 @@ export function DataTable<T, S extends string>({
   toolbar,
   emptyText = 'table.empty',
 }: DataTableProps<T, S>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const theme = useTheme();
   const cards = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [search, setSearch] = useState(params.q);
@@ -251,7 +251,15 @@ export function DataTable<T, S extends string>({
           onParamsChange({ pageSize: n === ALL ? 'all' : (n as ListParams['pageSize']), page: 1 });
         }}
         labelRowsPerPage={cards ? null : t('table.rowsPerPage')}
-        labelDisplayedRows={({ from, to, count }) => t('table.displayedRows', { from, to: count === 0 ? 0 : to, count })}
+        labelDisplayedRows={({ from, to, count }) =>
+          query.data?.totalEstimated
+            ? t('table.displayedRowsAbout', {
+                from,
+                to,
+                count: new Intl.NumberFormat(i18n.language === 'zh' ? 'zh-TW' : 'en').format(count),
+              })
+            : t('table.displayedRows', { from, to: count === 0 ? 0 : to, count })
+        }
         getItemAriaLabel={(type) => t(`table.${type}Page`)}
         showFirstButton
         showLastButton

@@ -78,4 +78,6 @@ export function toListQuery(p: ListParams): Record<string, string | number | und
 export interface ListResult<T> {
   items: T[];
   total: number;
+  /** the total is the server's estimate (a filter matching too many rows to count per page): shown as "about N" */
+  totalEstimated?: boolean;
 }

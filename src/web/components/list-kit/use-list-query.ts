@@ -52,7 +52,7 @@ export function useListQuery<T>(key: readonly unknown[], path: string, params: L
   const total = chunks.data?.pages.at(-1)?.total ?? 0;
   const query = {
     ...chunks,
-    data: chunks.data ? { items, total } : undefined,
+    data: chunks.data ? { items, total, totalEstimated: chunks.data.pages.at(-1)?.totalEstimated } : undefined,
     isFetching: chunks.isFetching && !chunks.isFetchingNextPage,
   } as unknown as UseQueryResult<ListResult<T>>;
   const more: MoreRows = {
