@@ -1,5 +1,4 @@
 /** The staff app (and its sign-in screens): router, guards, queries and abilities. */
-import { captureTypedFields } from '../lib/typed-before-start';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -7,8 +6,6 @@ import { AppProviders } from './providers';
 import { router } from './router';
 
 export function mountApp(container: HTMLElement): void {
-  // The prerendered /login frame is replaced, not hydrated: what was typed into it is carried over.
-  captureTypedFields(container);
   createRoot(container).render(
     <StrictMode>
       <AppProviders>

@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
@@ -13,12 +13,12 @@ import { applyServerErrors, FormTextField, SubmitButton, zodFormResolver } from 
 import { ApiError } from '../../../lib/api';
 import { errorMessage } from '../../../lib/errors';
 import { notifySuccess } from '../../../lib/toast';
-import { forgetTypedFields, typedBeforeStart } from '../../../lib/typed-before-start';
 import { useLogin, useSetupStatus } from '../api';
 
 /**
- * `frame`: drawn at build time as the first paint of /login (src/web/prerender/render.tsx), before the app
- * starts: its fields take typing, which the app's form then starts from, and its button waits for the app.
+ * `frame`: drawn at build time as the first paint of /login (src/web/prerender/render.tsx). The staff app
+ * replaces that frame rather than hydrating it, so until it does, the frame's fields take no typing (none
+ * is lost) and its button waits (no form is sent without the app).
  */
 export default function LoginPage({ frame = false }: { frame?: boolean }) {
   const { t } = useTranslation();
@@ -27,9 +27,7 @@ export default function LoginPage({ frame = false }: { frame?: boolean }) {
   const login = useLogin();
   const setup = useSetupStatus();
   const [failure, setFailure] = useState<string | null>(null);
-  const [typed] = useState(() => ({ email: typedBeforeStart('email'), password: typedBeforeStart('password') }));
-  const form = useForm({ resolver: zodFormResolver(loginInput), defaultValues: typed });
-  useEffect(forgetTypedFields, []);
+  const form = useForm({ resolver: zodFormResolver(loginInput), defaultValues: { email: '', password: '' } });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -56,13 +54,22 @@ export default function LoginPage({ frame = false }: { frame?: boolean }) {
             {failure}
           </Alert>
         )}
-        <FormTextField control={form.control} name="email" label="authScreens.email" type="email" autoComplete="username" autoFocus />
+        <FormTextField
+          control={form.control}
+          name="email"
+          label="authScreens.email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          slotProps={{ htmlInput: { readOnly: frame } }}
+        />
         <FormTextField
           control={form.control}
           name="password"
           label="authScreens.password"
           type="password"
           autoComplete="current-password"
+          slotProps={{ htmlInput: { readOnly: frame } }}
         />
         <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
           <Link component={RouterLink} to="/forgot-password" underline="hover">
