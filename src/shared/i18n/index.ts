@@ -66,6 +66,13 @@ import zhDashboard from './zh/dashboard.json';
 // Standards and judgement: valve types, seats, verdicts, reasons, the requirement tables
 import enStandards from './en/standards.json';
 import zhStandards from './zh/standards.json';
+// The glossary (one term, one translation: src/shared/i18n/glossary.ts), chart axes, the small pages
+import enTerms from './en/terms.json';
+import enCharts from './en/charts.json';
+import enMisc from './en/misc.json';
+import zhTerms from './zh/terms.json';
+import zhCharts from './zh/charts.json';
+import zhMisc from './zh/misc.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -103,6 +110,9 @@ export const catalogues: Record<Language, Tree> = {
     searches: enSearches,
     dashboard: enDashboard,
     standards: enStandards,
+    terms: enTerms,
+    charts: enCharts,
+    misc: enMisc,
   },
   zh: {
     errors: zhErrors,
@@ -133,6 +143,9 @@ export const catalogues: Record<Language, Tree> = {
     searches: zhSearches,
     dashboard: zhDashboard,
     standards: zhStandards,
+    terms: zhTerms,
+    charts: zhCharts,
+    misc: zhMisc,
   },
 };
 

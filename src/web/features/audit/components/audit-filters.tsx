@@ -8,14 +8,11 @@ import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ENTITIES } from '../../../../shared/contract/audit';
 import { useAuditActors, type AuditFilters as Filters } from '../api';
+import { entityLabel } from './audit-present';
 
 interface Props {
   filters: Filters;
   set: (patch: Partial<Filters>) => void;
-}
-
-export function entityLabel(t: (k: string, o?: Record<string, unknown>) => string, entity: string): string {
-  return t(`audit.entities.${entity}`, { defaultValue: entity });
 }
 
 export function AuditFilters({ filters, set }: Props) {
