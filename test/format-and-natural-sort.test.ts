@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDay, formatNumber, formatPercent, formatShortDay } from '../src/shared/format/dates';
+import { formatDate, formatDateTime, formatDay, formatNumber, formatPercent, formatShortDay, parseDay } from '../src/shared/format/dates';
 import { compareNatural, naturalSortKey } from '../src/shared/format/natural-sort';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, postRange, rangeBody, staffCookie } from './helpers/catalogue';
@@ -25,6 +25,21 @@ describe('one date and number style per language', () => {
     expect(formatDate('en', late, 'America/New_York')).toBe('24 Nov 2026');
     expect(formatDateTime('en', 'garbage')).toBe('garbage');
   });
+  it('reads a typed date back in either style, and refuses what is not a calendar day', () => {
+    for (const text of [
+      '24 Nov 2026',
+      '2026年11月24日',
+      '2026-11-24',
+      '2026/11/24',
+      'Nov 24, 2026',
+      '24 November 2026',
+      ' 2026 / 11 / 24 ',
+    ])
+      expect(parseDay(text), text).toBe('2026-11-24');
+    for (const lang of ['en', 'zh']) expect(parseDay(formatDay(lang, '2024-02-29'))).toBe('2024-02-29');
+    for (const text of ['', '31 Feb 2026', '2026-13-01', '24 Foo 2026', 'tomorrow', '2026-11']) expect(parseDay(text), text).toBeNull();
+  });
+
   it('groups thousands and keeps the decimals asked for', () => {
     expect(formatNumber('en', 1234567.891)).toBe('1,234,567.891');
     expect(formatNumber('zh', 1234.5)).toBe('1,234.5');

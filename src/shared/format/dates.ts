@@ -108,3 +108,27 @@ export function formatNumber(language: FormatLanguage, n: number, maxDecimals = 
 export function formatPercent(language: FormatLanguage, share: number, decimals = 1): string {
   return numberFormat(language, { style: 'percent', maximumFractionDigits: decimals, minimumFractionDigits: decimals }).format(share);
 }
+
+const MONTHS_BY_NAME = new Map(EN_MONTHS.map((m, i) => [m.toLowerCase(), i + 1]));
+
+function ymd(year: number, month: number, day: number): string | null {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * A typed date back to `YYYY-MM-DD`, or null: what formatDay writes in either language ("24 Nov 2026",
+ * "2026年11月24日"), ISO ("2026-11-24") and "2026/11/24", "Nov 24, 2026" and full month names.
+ */
+export function parseDay(text: string): string | null {
+  const s = text.trim().replace(/\s+/g, ' ');
+  let m = /^(\d{4}) ?[-/.年] ?(\d{1,2}) ?[-/.月] ?(\d{1,2}) ?日?$/.exec(s);
+  if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
+  const month = (name: string) => MONTHS_BY_NAME.get(name.slice(0, 3).toLowerCase());
+  m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(s);
+  if (m && month(m[2]!)) return ymd(Number(m[3]), month(m[2]!)!, Number(m[1]));
+  m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(s);
+  if (m && month(m[1]!)) return ymd(Number(m[3]), month(m[1]!)!, Number(m[2]));
+  return null;
+}

@@ -72,6 +72,7 @@ function applyToDocument(language: Language): void {
 export async function initI18n(): Promise<void> {
   const start = initialLanguage();
   await i18next.use(initReactI18next).init({
+    showSupportNotice: false,
     resources: { en: { translation: englishCore } },
     lng: 'en',
     fallbackLng: DEFAULT_LANGUAGE,
