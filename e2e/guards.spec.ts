@@ -96,3 +96,21 @@ test.describe('redirects and an ended session', () => {
     await expect(page).toHaveURL(/\/login\?to=%2Fstaffs$/);
   });
 });
+
+test.describe('the console', () => {
+  test.use({ storageState: ADMIN_STATE });
+  test('stays free of React Router and i18next warnings on / and the not-authorised page says why in words', async ({ page }) => {
+    const messages: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error' || m.type() === 'info') messages.push(m.text());
+    });
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(messages.filter((m) => /Matched leaf route|React Router|locize/i.test(m))).toEqual([]);
+    await page.goto('/not-authorized');
+    await expect(page.getByText('You cannot open this page')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in with another account' })).toHaveAttribute('href', '/login');
+    await expect(page.getByText(/^401$/)).toHaveCount(0);
+  });
+});

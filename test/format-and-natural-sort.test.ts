@@ -101,4 +101,14 @@ describe('lists and exports sort product names naturally (on this database)', ()
     const rangeCsv = (await get('/api/v1/serial-ranges/export.csv?q=NSX&sort=productName&order=desc')).body.trim().split('\r\n').slice(1);
     expect(rangeCsv.map((l) => natural.findIndex((n) => l.includes(n)))).toEqual([4, 3, 2, 1, 0]);
   });
+
+  it('in the benches list', async () => {
+    const admin = await staffCookie(t, { role: 'admin' });
+    for (const name of ['NSX Bench 10', 'NSX Bench 2', 'NSX Bench 1'])
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/v1/machines', headers: { cookie: admin }, payload: { name } })).statusCode,
+      ).toBe(201);
+    const res = await t.app.inject({ url: '/api/v1/machines?q=NSX&sort=name', headers: { cookie: admin } });
+    expect(res.json().data.items.map((m: { name: string }) => m.name)).toEqual(['NSX Bench 1', 'NSX Bench 2', 'NSX Bench 10']);
+  });
 });
