@@ -31,6 +31,7 @@ export const DateField = forwardRef<HTMLInputElement, DateFieldProps>(function D
   const [invalid, setInvalid] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   const focused = useRef(false);
+  const [hasFocus, setHasFocus] = useState(false);
 
   // A value set from outside (a reset, the picker, the URL) or a language switch rewrites the text,
   // unless it is what the person is typing.
@@ -48,10 +49,14 @@ export const DateField = forwardRef<HTMLInputElement, DateFieldProps>(function D
         inputRef={ref}
         type="text"
         value={draft}
-        placeholder={example}
+        // The format's example only while typing: shown all the time it reads like a chosen date.
+        placeholder={hasFocus ? example : undefined}
         error={error || invalid}
         helperText={invalid ? t('misc.date.invalid', { example }) : helperText}
-        onFocus={() => (focused.current = true)}
+        onFocus={() => {
+          focused.current = true;
+          setHasFocus(true);
+        }}
         onChange={(e) => {
           const text = e.target.value;
           setDraft(text);
@@ -62,6 +67,7 @@ export const DateField = forwardRef<HTMLInputElement, DateFieldProps>(function D
         }}
         onBlur={(e) => {
           focused.current = false;
+          setHasFocus(false);
           const day = parseDay(draft);
           if (draft.trim() !== '' && !day) setInvalid(true);
           else setDraft(day ? formatDay(lang, day) : '');
