@@ -1,6 +1,7 @@
 /** The navigation guard's rules 2 to 6 (rule 1, the public host name, is in public-host.spec.ts). */
 import { expect, test } from '@playwright/test';
 import { ADMIN, ADMIN_STATE, createStaff, signInByApi, signInThroughUi } from './helpers';
+import { translate } from '../src/shared/i18n/index';
 
 test.describe('a visitor', () => {
   test('rule 2: public routes are open to everyone', async ({ page }) => {
@@ -109,8 +110,10 @@ test.describe('the console', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(messages.filter((m) => /Matched leaf route|React Router|locize/i.test(m))).toEqual([]);
     await page.goto('/not-authorized');
-    await expect(page.getByText('You cannot open this page')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Sign in with another account' })).toHaveAttribute('href', '/login');
+    // In whichever language the account has now (another spec may have switched it).
+    const lang = (await page.evaluate(() => document.documentElement.lang)) === 'zh' ? 'zh' : 'en';
+    await expect(page.getByText(translate(lang, 'misc.notAuthorized.heading'))).toBeVisible();
+    await expect(page.getByRole('link', { name: translate(lang, 'misc.notAuthorized.otherAccount') })).toHaveAttribute('href', '/login');
     await expect(page.getByText(/^401$/)).toHaveCount(0);
   });
 });
