@@ -1,7 +1,9 @@
 /** The navigation guard's rules 2 to 6 (rule 1, the public host name, is in public-host.spec.ts). */
 import { expect, test } from '@playwright/test';
 import { ADMIN, ADMIN_STATE, createStaff, signInByApi, signInThroughUi } from './helpers';
-import { translate } from '../src/shared/i18n/index';
+import { translator } from './screen-kit';
+
+const translate = translator(['misc']);
 
 test.describe('a visitor', () => {
   test('rule 2: public routes are open to everyone', async ({ page }) => {
