@@ -35,7 +35,13 @@ export default function RequestOutcome({ result, email }: { result: ReportReques
 
   return (
     <Stack spacing={2} component="section" aria-label={t('search.outcome.title')} data-testid="request-outcome">
-      <Alert severity={result.emailQueued ? 'success' : 'warning'} ref={heading} tabIndex={-1} role="status" data-testid="outcome-message">
+      <Alert
+        severity={!result.emailQueued ? 'warning' : issued.length < result.results.length ? 'info' : 'success'}
+        ref={heading}
+        tabIndex={-1}
+        role="status"
+        data-testid="outcome-message"
+      >
         <Typography component="h3" sx={{ fontWeight: 600 }}>
           {headingText(t, result, issued.length)}
         </Typography>
