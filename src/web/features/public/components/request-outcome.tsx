@@ -16,8 +16,8 @@ import type { ReportRequestResult } from '../lib/public-types';
 const PdfPreview = lazy(() => import('./pdf-preview'));
 
 /**
- * The result's heading: "Request complete" when every serial's report was sent, "Some of the reports could
- * not be sent" when one was held or not found beside a sent one, else the server's reason nothing was sent.
+ * The result's heading: "Request complete" when every serial's report was sent, "Not every report was sent"
+ * when one was held or not found beside a sent one, else the server's reason nothing was sent.
  * (The API's own message stays "Search successfully" for clients of the original API.)
  */
 function headingText(t: (key: string) => string, result: ReportRequestResult, issued: number): string {
