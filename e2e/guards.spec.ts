@@ -1,6 +1,9 @@
 /** The navigation guard's rules 2 to 6 (rule 1, the public host name, is in public-host.spec.ts). */
 import { expect, test } from '@playwright/test';
 import { ADMIN, ADMIN_STATE, createStaff, signInByApi, signInThroughUi } from './helpers';
+import { translator } from './screen-kit';
+
+const translate = translator(['misc']);
 
 test.describe('a visitor', () => {
   test('rule 2: public routes are open to everyone', async ({ page }) => {
@@ -94,5 +97,25 @@ test.describe('redirects and an ended session', () => {
     await page.request.post('/api/v1/auth/logout', { data: {} });
     await page.getByRole('link', { name: 'Staffs' }).click();
     await expect(page).toHaveURL(/\/login\?to=%2Fstaffs$/);
+  });
+});
+
+test.describe('the console', () => {
+  test.use({ storageState: ADMIN_STATE });
+  test('stays free of React Router and i18next warnings on / and the not-authorised page says why in words', async ({ page }) => {
+    const messages: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error' || m.type() === 'info') messages.push(m.text());
+    });
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(messages.filter((m) => /Matched leaf route|React Router|locize/i.test(m))).toEqual([]);
+    await page.goto('/not-authorized');
+    // In whichever language the account has now (another spec may have switched it).
+    const lang = (await page.evaluate(() => document.documentElement.lang)) === 'zh' ? 'zh' : 'en';
+    await expect(page.getByText(translate(lang, 'misc.notAuthorized.heading'))).toBeVisible();
+    await expect(page.getByRole('link', { name: translate(lang, 'misc.notAuthorized.otherAccount') })).toHaveAttribute('href', '/login');
+    await expect(page.getByText(/^401$/)).toHaveCount(0);
   });
 });

@@ -169,7 +169,7 @@ for (const lang of ['en', 'zh'] as const) {
       const reportLanguage = lang === 'en' ? 'zh' : 'en';
       await page.getByRole('radio', { name: reportLanguage === 'zh' ? '繁體中文' : 'English' }).check();
       await submit.click();
-      await expect(page.getByTestId('outcome-message')).toContainText(tr(lang, 'publicApi.searchSuccess'), { timeout: 30_000 });
+      await expect(page.getByTestId('outcome-message')).toContainText(tr(lang, 'search.outcome.success'), { timeout: 30_000 });
       await expect(page.getByTestId('outcome-message')).toBeFocused();
       const preview = page.getByTestId('pdf-preview');
       await expect(preview.locator('canvas')).toBeVisible();

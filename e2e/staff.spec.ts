@@ -6,8 +6,8 @@ test('an admin adds a staff member who then signs in and is sent to not-authoriz
   const adminContext = await browser.newContext({ storageState: ADMIN_STATE });
   const admin = await adminContext.newPage();
   await admin.goto('/staffs');
-  await admin.getByRole('link', { name: 'Add a new staff' }).click();
-  await expect(admin).toHaveTitle('Add a new staff');
+  await admin.getByRole('link', { name: 'Add Staff' }).click();
+  await expect(admin).toHaveTitle('Add Staff');
   await admin.getByRole('button', { name: 'Add staff' }).click();
   await expect(admin.getByText('This field is required').first()).toBeVisible();
 

@@ -117,7 +117,7 @@ describe('machine data CSV import', () => {
     const zh = await staffCookie(t, { language: 'zh' });
     const res = await upload(t.app, zh, URL, file);
     const messages = res.json().data.errors.map((e: { message: string }) => e.message);
-    expect(messages[1]).toBe('沒有此名稱的測試台');
+    expect(messages[1]).toBe('沒有此名稱的測試機台');
     expect(messages.every((m: string) => /[\u4e00-\u9fff]/.test(m))).toBe(true);
   });
 

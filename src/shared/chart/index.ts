@@ -12,3 +12,4 @@ export {
 export { downsample, orderedSamples, type Sample } from './downsample';
 export { holdPeriod, HOLD_TOLERANCE, type HoldPeriod } from './hold';
 export { formatTick, linearScale, niceStep, niceTicks, stepDecimals, type Ticks } from './scale';
+export { estimateTextWidth, thinAxisLabels, type AxisLabel, type LabelAnchor } from './axis-labels';

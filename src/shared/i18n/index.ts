@@ -79,6 +79,14 @@ import zhLabels from './zh/labels.json';
 import enLimits from './en/limits.json';
 import zhLimits from './zh/limits.json';
 
+// The glossary (one term, one translation: src/shared/i18n/glossary.ts), chart axes, the small pages
+import enTerms from './en/terms.json';
+import enCharts from './en/charts.json';
+import enMisc from './en/misc.json';
+import zhTerms from './zh/terms.json';
+import zhCharts from './zh/charts.json';
+import zhMisc from './zh/misc.json';
+
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
@@ -119,6 +127,9 @@ export const catalogues: Record<Language, Tree> = {
     labels: enLabels,
     limits: enLimits,
     csvImport: enCsvImport,
+    terms: enTerms,
+    charts: enCharts,
+    misc: enMisc,
   },
   zh: {
     errors: zhErrors,
@@ -153,6 +164,9 @@ export const catalogues: Record<Language, Tree> = {
     labels: zhLabels,
     limits: zhLimits,
     csvImport: zhCsvImport,
+    terms: zhTerms,
+    charts: zhCharts,
+    misc: zhMisc,
   },
 };
 

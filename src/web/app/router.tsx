@@ -38,10 +38,12 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     HydrateFallback: InitialLoading,
     children: [
-      { index: true, loader: redirectLoader('/dashboard') },
-      { path: 'pages/user-profile', loader: redirectLoader('/account-settings/profile') },
-      { path: 'pages/account-settings', loader: redirectLoader('/account-settings/account') },
-      { path: 'account-settings', loader: redirectLoader('/account-settings/profile') },
+      // Redirects only: their loader always throws a redirect. `element: null` says so to React Router,
+      // which otherwise warns on `/` that a leaf route has no element.
+      { index: true, loader: redirectLoader('/dashboard'), element: null },
+      { path: 'pages/user-profile', loader: redirectLoader('/account-settings/profile'), element: null },
+      { path: 'pages/account-settings', loader: redirectLoader('/account-settings/account'), element: null },
+      { path: 'account-settings', loader: redirectLoader('/account-settings/profile'), element: null },
       {
         element: <BlankLayout />,
         children: [

@@ -1,6 +1,7 @@
 /** What the quality charts share: the width of their box (they redraw to fit it) and percent text. */
 import Box from '@mui/material/Box';
 import type { ReactNode } from 'react';
+import { formatPercent, formatShortDay } from '../../shared/format/dates';
 import { useWidth } from '../lib/use-width';
 
 export { useWidth };
@@ -17,19 +18,10 @@ export function ChartBox({ children }: { children: (width: number) => ReactNode 
 
 /** A share as a percentage with one decimal in the interface language, or a dash. */
 export function percent(language: string, share: number | null): string {
-  if (share === null) return '—';
-  return new Intl.NumberFormat(language === 'zh' ? 'zh-TW' : 'en', {
-    style: 'percent',
-    maximumFractionDigits: 1,
-    minimumFractionDigits: 1,
-  }).format(share);
+  return share === null ? '—' : formatPercent(language, share);
 }
 
-/** A UTC day (YYYY-MM-DD) as a short date in the interface language. */
+/** A UTC day (YYYY-MM-DD) as a short date in the interface language: "24 Nov" / "11月24日". */
 export function shortDay(language: string, day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString(language === 'zh' ? 'zh-TW' : 'en', {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+  return formatShortDay(language, day);
 }

@@ -1,18 +1,21 @@
-/** Numbers and dates as lists, cards and histories show them, in the interface language. */
+/**
+ * Numbers and dates as lists, cards and histories show them, in the interface language: the one formatter
+ * the web, the emails and the PDF share (src/shared/format/dates.ts), in the browser's time zone.
+ */
+import { formatDate as sharedDate, formatDateTime as sharedDateTime, formatDay, intlLocale } from '../../shared/format/dates';
+
+export { formatDay, formatNumber, formatPercent, formatShortDay } from '../../shared/format/dates';
 
 /** The Intl locale of an interface language. */
 export function locale(language: string): string {
-  return language === 'zh' ? 'zh-TW' : 'en';
-}
-
-export function formatNumber(language: string, n: number, maxDecimals = 3): string {
-  return new Intl.NumberFormat(locale(language), { maximumFractionDigits: maxDecimals }).format(n);
+  return intlLocale(language);
 }
 
 export function formatDateTime(language: string, iso: string): string {
-  return new Date(iso).toLocaleString(locale(language), { dateStyle: 'medium', timeStyle: 'short' });
+  return sharedDateTime(language, iso);
 }
 
+/** An instant's day in the browser's zone, or a `YYYY-MM-DD` day as written. */
 export function formatDate(language: string, iso: string): string {
-  return new Date(iso).toLocaleDateString(locale(language));
+  return /^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatDay(language, iso) : sharedDate(language, iso);
 }

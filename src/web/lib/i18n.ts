@@ -114,6 +114,7 @@ export async function initI18n(): Promise<StartedLanguage> {
   const page = prerenderedPage();
   const start = page?.language ?? wanted;
   await i18next.use(initReactI18next).init({
+    showSupportNotice: false,
     resources: { en: { translation: englishCore } },
     lng: 'en',
     fallbackLng: DEFAULT_LANGUAGE,

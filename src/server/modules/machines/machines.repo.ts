@@ -5,6 +5,7 @@ import type { Machine, MachineListQuery, MachineSort } from '../../../shared/con
 import type { Executor } from '../../db/client';
 import { machines, testRecords, type MachineRow } from '../../db/schema/index';
 import { likePattern, MAX_OFFSET } from '../../db/errors';
+import { naturalSortSql } from '../../db/natural-sort';
 
 const m = machines;
 
@@ -21,10 +22,12 @@ export function toMachine(row: MachineRow): Machine {
   };
 }
 
+// Bench names carry numbers ("Bench 2" before "Bench 10"): src/server/db/natural-sort.ts.
+const byName = naturalSortSql(m.name);
 const SORTS: Record<MachineSort, SQL[]> = {
-  name: [sql`${m.name}`],
-  lastUsedAt: [sql`${m.lastUsedAt}`, sql`${m.name}`],
-  recordCount: [sql`${m.recordCount}`, sql`${m.name}`],
+  name: [byName, sql`${m.name}`],
+  lastUsedAt: [sql`${m.lastUsedAt}`, byName],
+  recordCount: [sql`${m.recordCount}`, byName],
   createdAt: [sql`${m.createdAt}`, sql`${m.id}`],
 };
 

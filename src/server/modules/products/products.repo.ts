@@ -5,6 +5,7 @@ import { pageWindow } from '../../../shared/contract/common';
 import type { Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
 import { likePattern, MAX_OFFSET } from '../../db/errors';
+import { naturalSortSql } from '../../db/natural-sort';
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
@@ -91,7 +92,9 @@ function whereOf(q: Pick<ProductListQuery, 'q' | 'fluid'>): SQL | undefined {
 }
 
 function orderOf(q: Pick<ProductListQuery, 'sort' | 'order'>): SQL[] {
-  const col = SORT_COLUMNS[q.sort ?? 'name'];
+  const sort = q.sort ?? 'name';
+  // Names and classes carry numbers: DN25 before DN200, PN16 before PN100 (src/server/db/natural-sort.ts).
+  const col = sort === 'name' || sort === 'pressureClass' ? naturalSortSql(SORT_COLUMNS[sort]) : SORT_COLUMNS[sort];
   // Empty ratings go last in both directions: nobody sorts to see blanks first.
   const dir = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
   return [sql`${col} ${dir}`, q.order === 'desc' ? desc(products.id) : asc(products.id)];

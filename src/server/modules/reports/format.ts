@@ -3,53 +3,33 @@ import type { TestRequirementView } from '../../../shared/contract/machine-data'
 import type { Verdict } from '../../../shared/standards/reasons';
 import type { ReportLanguage } from '../../../shared/contract/reports';
 import { translate } from '../../../shared/i18n/index';
+import {
+  formatDate as sharedDate,
+  formatDateTime as sharedDateTime,
+  formatDay as sharedDay,
+  formatNumber as sharedNumber,
+} from '../../../shared/format/dates';
 
-const LOCALE: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-TW' };
 /** PDF /Lang and the structure's language tags. */
 export const PDF_LANG: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-Hant-TW' };
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
+// One style for the web, the emails and the PDF (src/shared/format/dates.ts). Reports are read anywhere:
+// times are printed in UTC and say so, never in the server's zone.
 export function formatNumber(lang: ReportLanguage, v: number, maxDecimals = 3): string {
-  const key = `${lang}:${maxDecimals}`;
-  let f = numberFormats.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: maxDecimals });
-    numberFormats.set(key, f);
-  }
-  return f.format(v);
-}
-
-function dateFormat(lang: ReportLanguage, withTime: boolean): Intl.DateTimeFormat {
-  const key = `${lang}:${withTime}`;
-  let f = dateFormats.get(key);
-  if (!f) {
-    // Reports are read anywhere: times are printed in UTC and say so, never in the server's zone.
-    f = new Intl.DateTimeFormat(LOCALE[lang], {
-      year: 'numeric',
-      month: lang === 'zh' ? 'long' : 'short',
-      day: 'numeric',
-      ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : {}),
-      timeZone: 'UTC',
-    });
-    dateFormats.set(key, f);
-  }
-  return f;
+  return sharedNumber(lang, v, maxDecimals);
 }
 
 export function formatDate(lang: ReportLanguage, d: Date): string {
-  return dateFormat(lang, false).format(d);
+  return sharedDate(lang, d, 'UTC');
 }
 
 export function formatDateTime(lang: ReportLanguage, d: Date): string {
-  return `${dateFormat(lang, true).format(d)} UTC`;
+  return `${sharedDateTime(lang, d, 'UTC')} UTC`;
 }
 
 /** A `YYYY-MM-DD` calendar date (a production date) in the language, without shifting its day. */
 export function formatDay(lang: ReportLanguage, ymd: string): string {
-  const d = new Date(`${ymd}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? ymd : formatDate(lang, d);
+  return sharedDay(lang, ymd);
 }
 
 export function t(lang: ReportLanguage, key: string, params?: Record<string, unknown>): string {

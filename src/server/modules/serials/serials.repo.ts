@@ -11,6 +11,7 @@ import type { BodyMaterial } from '../../../shared/standards/requirement';
 import { rowsOf, type Executor } from '../../db/client';
 import { products, serialRanges, type ProductRow } from '../../db/schema/index';
 import { isUuid, likePattern, MAX_OFFSET, withoutNul } from '../../db/errors';
+import { naturalSortSql } from '../../db/natural-sort';
 
 const r = serialRanges;
 
@@ -104,7 +105,7 @@ interface SortKey {
 const key = (expr: unknown, type: string): SortKey => ({ expr: sql`${expr}`, type });
 const SERIES = [key(r.prefix, 'text'), key(r.width, 'smallint')];
 const SORT_KEYS: Record<SerialRangeSort, SortKey[]> = {
-  productName: [key(products.name, 'citext'), ...SERIES, key(r.startNo, 'bigint')],
+  productName: [key(naturalSortSql(products.name), 'text'), ...SERIES, key(r.startNo, 'bigint')],
   startSerial: [...SERIES, key(r.startNo, 'bigint')],
   endSerial: [...SERIES, key(r.endNo, 'bigint')],
   totalUnits: [key(r.totalUnits, 'bigint'), key(r.id, 'uuid')],

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { decodeFieldMessage } from './zod-resolver';
+import { DateField } from './date-field';
 
 export function useFieldErrorText() {
   const { t } = useTranslation();
@@ -46,39 +47,58 @@ export function FormTextField<T extends FieldValues, U extends FieldValues>({
     <Controller
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...rest}
-          {...field}
-          value={field.value ?? ''}
-          id={rest.id ?? `field-${name}`}
-          type={isPassword && revealed ? 'text' : type}
-          label={t(label)}
-          error={!!fieldState.error}
-          helperText={errorText(fieldState.error?.message) ?? (hint ? t(hint) : rest.helperText)}
-          fullWidth={rest.fullWidth ?? true}
-          slotProps={{
-            ...rest.slotProps,
-            htmlInput: { ...(rest.slotProps?.htmlInput as object), 'aria-invalid': !!fieldState.error },
-            input: isPassword
-              ? {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        aria-label={t(revealed ? 'form.hidePassword' : 'form.showPassword')}
-                        onClick={() => setRevealed((v) => !v)}
-                        edge="end"
-                        size="small"
-                      >
-                        {revealed ? <VisibilityOff fontSize="small" /> : <Visibility fontSize="small" />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                }
-              : (rest.slotProps?.input as object),
-          }}
-        />
-      )}
+      render={({ field, fieldState }) =>
+        type === 'date' ? (
+          <DateField
+            {...rest}
+            name={field.name}
+            ref={field.ref}
+            value={typeof field.value === 'string' ? field.value : ''}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            id={rest.id ?? `field-${name}`}
+            label={t(label)}
+            error={!!fieldState.error}
+            helperText={errorText(fieldState.error?.message) ?? (hint ? t(hint) : rest.helperText)}
+            fullWidth={rest.fullWidth ?? true}
+            max={(rest.slotProps?.htmlInput as { max?: string } | undefined)?.max}
+            min={(rest.slotProps?.htmlInput as { min?: string } | undefined)?.min}
+            slotProps={{ htmlInput: { 'aria-invalid': !!fieldState.error } }}
+          />
+        ) : (
+          <TextField
+            {...rest}
+            {...field}
+            value={field.value ?? ''}
+            id={rest.id ?? `field-${name}`}
+            type={isPassword && revealed ? 'text' : type}
+            label={t(label)}
+            error={!!fieldState.error}
+            helperText={errorText(fieldState.error?.message) ?? (hint ? t(hint) : rest.helperText)}
+            fullWidth={rest.fullWidth ?? true}
+            slotProps={{
+              ...rest.slotProps,
+              htmlInput: { ...(rest.slotProps?.htmlInput as object), 'aria-invalid': !!fieldState.error },
+              input: isPassword
+                ? {
+                    endAdornment: (
+                      <InputAdornment position="end">
+                        <IconButton
+                          aria-label={t(revealed ? 'form.hidePassword' : 'form.showPassword')}
+                          onClick={() => setRevealed((v) => !v)}
+                          edge="end"
+                          size="small"
+                        >
+                          {revealed ? <VisibilityOff fontSize="small" /> : <Visibility fontSize="small" />}
+                        </IconButton>
+                      </InputAdornment>
+                    ),
+                  }
+                : (rest.slotProps?.input as object),
+            }}
+          />
+        )
+      }
     />
   );
 }

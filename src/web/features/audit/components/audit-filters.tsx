@@ -8,14 +8,12 @@ import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ENTITIES } from '../../../../shared/contract/audit';
 import { useAuditActors, type AuditFilters as Filters } from '../api';
+import { entityLabel } from './audit-present';
+import { DateField } from '../../../components/form/date-field';
 
 interface Props {
   filters: Filters;
   set: (patch: Partial<Filters>) => void;
-}
-
-export function entityLabel(t: (k: string, o?: Record<string, unknown>) => string, entity: string): string {
-  return t(`audit.entities.${entity}`, { defaultValue: entity });
 }
 
 export function AuditFilters({ filters, set }: Props) {
@@ -27,15 +25,15 @@ export function AuditFilters({ filters, set }: Props) {
   if (filters.entity && !entities.includes(filters.entity)) entities.push(filters.entity);
   const active = Object.values(filters).some((v) => v !== undefined);
   const date = (name: 'from' | 'to') => (
-    <TextField
-      type="date"
+    <DateField
       size="small"
       fullWidth
       id={`audit-${name}`}
       label={t(`audit.filters.${name}`)}
       value={filters[name] ?? ''}
-      onChange={(e) => set({ [name]: e.target.value || undefined })}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: name === 'from' ? { max: filters.to } : { min: filters.from } }}
+      onChange={(v) => set({ [name]: v || undefined })}
+      max={name === 'from' ? filters.to : undefined}
+      min={name === 'to' ? filters.from : undefined}
     />
   );
   return (

@@ -22,7 +22,8 @@ import { PageHeader } from '../../../components/page-header';
 import { errorMessage } from '../../../lib/errors';
 import { useAuditLog, type AuditFilters as Filters } from '../api';
 import { AuditDiff } from '../components/audit-diff';
-import { AuditFilters, entityLabel } from '../components/audit-filters';
+import { AuditFilters } from '../components/audit-filters';
+import { entityLabel } from '../components/audit-present';
 
 const KEYS = ['actor', 'entity', 'entityId', 'from', 'to'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,6 +35,8 @@ function recordPath(e: AuditEntry): string | null {
   if (e.entity === 'serialRange') return `/edit-serial-number/${e.entityId}`;
   if (e.entity === 'machine') return '/machines';
   if (e.entity === 'user') return '/staffs';
+  if (e.entity === 'test-record') return '/machine-data';
+  if (e.entity === 'settings') return '/settings';
   return null;
 }
 

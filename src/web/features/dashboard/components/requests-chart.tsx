@@ -7,7 +7,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { linearScale, niceTicks } from '../../../../shared/chart';
+import { linearScale, niceTicks, thinAxisLabels } from '../../../../shared/chart';
 import type { Dashboard } from '../../../../shared/contract/dashboard';
 import { formatNumber } from '../../../components/format';
 import { useWidth } from '../../../lib/use-width';
@@ -26,7 +26,14 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
   const band = (width - PAD.left - PAD.right) / days.length;
   const y = linearScale([ticks.min, ticks.max], [height - PAD.bottom, PAD.top]);
   const barW = Math.max(2, band * 0.7);
-  const every = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(width / 90))));
+  const center = (i: number) => PAD.left + i * band + band / 2;
+  const dayLabels = days.map((d) => shortDay(lang, d.day));
+  // Labels thinned to fit the width in the page's language; the last day always labelled.
+  const labelled = thinAxisLabels(
+    days.map((_, i) => center(i)),
+    dayLabels,
+    { fontSize: 11, anchorEnds: true },
+  );
   const muted = theme.palette.text.secondary;
   const colors = { notFound: theme.palette.warning.main, requests: theme.palette.primary.main };
   const total = days.reduce((s, d) => s + d.requests, 0);
@@ -68,20 +75,11 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
           </g>
         );
       })}
-      {days.map((d, i) =>
-        // Every `every`-th day and the last, unless the last would crowd the one before it.
-        (i % every === 0 && days.length - 1 - i >= every / 2) || i === days.length - 1 ? (
-          <text
-            key={d.day}
-            x={PAD.left + i * band + band / 2}
-            y={height - 8}
-            textAnchor={i === days.length - 1 ? 'end' : 'middle'}
-            fill={muted}
-          >
-            {shortDay(lang, d.day)}
-          </text>
-        ) : null,
-      )}
+      {labelled.map(({ index, anchor }) => (
+        <text key={index} x={center(index)} y={height - 8} textAnchor={anchor} fill={muted} data-testid="x-label">
+          {dayLabels[index]}
+        </text>
+      ))}
     </svg>
   );
 }

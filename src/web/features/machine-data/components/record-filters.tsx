@@ -18,6 +18,7 @@ import { useProduct } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { useMachineOptions } from '../../machines/api';
 import { RECORD_VERDICT_FILTERS, type RecordFilter } from '../api';
+import { DateField } from '../../../components/form/date-field';
 
 type List = ListState<TestRecord, TestRecordSort, RecordFilter>;
 
@@ -102,18 +103,15 @@ export function RecordFilters({ list }: { list: List }) {
   const { t } = useTranslation();
   const active = Object.values(list.filters).some((v) => v !== undefined);
   const date = (name: 'from' | 'to', label: string) => (
-    <TextField
-      type="date"
+    <DateField
       fullWidth
       size="small"
       id={`filter-${name}`}
       label={label}
       value={list.filters[name] ?? ''}
-      onChange={(e) => list.setFilter(name, e.target.value || undefined)}
-      slotProps={{
-        inputLabel: { shrink: true },
-        htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined },
-      }}
+      onChange={(v) => list.setFilter(name, v || undefined)}
+      max={name === 'from' ? list.filters.to : undefined}
+      min={name === 'to' ? list.filters.from : undefined}
     />
   );
   return (

@@ -2,14 +2,14 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, locale } from '../../../components/format';
+import { formatDay, formatNumber } from '../../../components/format';
 import type { LookupResult } from '../lib/public-types';
 
 type Fact = [label: string, value: string];
 
 /** A YYYY-MM-DD date as that day everywhere: read as UTC midnight, shown in UTC (not the visitor's zone). */
 export function calendarDate(lang: string, ymd: string): string {
-  return new Date(`${ymd.slice(0, 10)}T00:00:00Z`).toLocaleDateString(locale(lang), { timeZone: 'UTC', dateStyle: 'medium' });
+  return formatDay(lang, ymd.slice(0, 10));
 }
 
 function facts(t: (k: string, o?: Record<string, unknown>) => string, lang: string, r: LookupResult): Fact[] {

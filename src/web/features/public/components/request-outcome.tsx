@@ -1,5 +1,5 @@
 /**
- * After the request: "Search successfully", each serial's outcome (issued, not available — contact the
+ * After the request: a heading saying whether every report was sent, each serial's outcome (issued, not available — contact the
  * manufacturer —, or not found) and the preview of an issued report, chosen among several.
  */
 import Alert from '@mui/material/Alert';
@@ -15,6 +15,16 @@ import type { ReportRequestResult } from '../lib/public-types';
 
 const PdfPreview = lazy(() => import('./pdf-preview'));
 
+/**
+ * The result's heading: "Request complete" when every serial's report was sent, "Not every report was sent"
+ * when one was held or not found beside a sent one, else the server's reason nothing was sent.
+ * (The API's own message stays "Search successfully" for clients of the original API.)
+ */
+function headingText(t: (key: string) => string, result: ReportRequestResult, issued: number): string {
+  if (issued === 0) return result.message;
+  return issued === result.results.length ? t('search.outcome.success') : t('search.outcome.partial');
+}
+
 export default function RequestOutcome({ result, email }: { result: ReportRequestResult; email: string }) {
   const { t } = useTranslation();
   const heading = useRef<HTMLDivElement>(null);
@@ -25,9 +35,15 @@ export default function RequestOutcome({ result, email }: { result: ReportReques
 
   return (
     <Stack spacing={2} component="section" aria-label={t('search.outcome.title')} data-testid="request-outcome">
-      <Alert severity={result.emailQueued ? 'success' : 'warning'} ref={heading} tabIndex={-1} role="status" data-testid="outcome-message">
+      <Alert
+        severity={!result.emailQueued ? 'warning' : issued.length < result.results.length ? 'info' : 'success'}
+        ref={heading}
+        tabIndex={-1}
+        role="status"
+        data-testid="outcome-message"
+      >
         <Typography component="h3" sx={{ fontWeight: 600 }}>
-          {result.message || t('search.outcome.success')}
+          {headingText(t, result, issued.length)}
         </Typography>
         {issued.length > 0 && t('search.outcome.emailed', { email, count: issued.length })}
       </Alert>

@@ -9,6 +9,7 @@ import { rate, type QualitySummary, type YieldGroup } from '../../../../shared/c
 import { formatNumber } from '../../../components/format';
 import { testTypeLabel } from '../../../components/record-values';
 import { percent } from '../../../components/chart-frame';
+import { compareNatural } from '../../../../shared/format/natural-sort';
 
 const DIMS = ['product', 'machine', 'testType'] as const;
 const FIELD = { product: 'byProduct', machine: 'byMachine', testType: 'byTestType' } as const;
@@ -17,11 +18,13 @@ export function Breakdown({ summary }: { summary: QualitySummary }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [dim, setDim] = useState<(typeof DIMS)[number]>('product');
-  const rows: YieldGroup[] = summary[FIELD[dim]];
   const name = (g: YieldGroup) =>
     dim === 'testType'
       ? testTypeLabel(t, g.key ?? '')
       : (g.label ?? t(dim === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded'));
+  // Products and benches by name in natural order (DN80 before DN100), as the lists sort them.
+  const rows: YieldGroup[] =
+    dim === 'testType' ? summary[FIELD[dim]] : [...summary[FIELD[dim]]].sort((a, b) => compareNatural(name(a), name(b)));
   const cols = 'minmax(0, 2fr) repeat(4, minmax(0, 1fr))';
   return (
     <>

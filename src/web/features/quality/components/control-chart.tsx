@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTick, linearScale, niceTicks } from '../../../../shared/chart';
 import type { ControlChart } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
-import { ChartBox } from '../../../components/chart-frame';
+import { ChartBox, shortDay } from '../../../components/chart-frame';
 
 const PAD = { top: 12, right: 44, bottom: 28, left: 52 };
 
@@ -34,8 +34,7 @@ function Chart({ width, chart, range, title }: { width: number; chart: ControlCh
   const y = linearScale([ticks.min, ticks.max], [height - PAD.bottom, PAD.top]);
   const muted = theme.palette.text.secondary;
   const outside = (min: number, max: number) => (chart.ucl !== null && max > chart.ucl) || (chart.lcl !== null && min < chart.lcl);
-  const dayLabel = (ms: number) =>
-    new Date(ms).toLocaleDateString(lang === 'zh' ? 'zh-TW' : 'en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  const dayLabel = (ms: number) => shortDay(lang, new Date(ms).toISOString().slice(0, 10));
   const xTicks = [t0, (t0 + t1) / 2, t1 - 1];
   return (
     <svg

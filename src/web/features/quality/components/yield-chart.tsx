@@ -7,7 +7,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { linearScale, niceTicks } from '../../../../shared/chart';
+import { linearScale, niceTicks, thinAxisLabels } from '../../../../shared/chart';
 import { rate, type QualityInterval, type YieldGroup } from '../../../../shared/contract/quality';
 import { ChartBox, percent, shortDay } from '../../../components/chart-frame';
 
@@ -38,9 +38,13 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
   const x = linearScale([0, Math.max(1, periods.length - 1)], [PAD.left, width - PAD.right]);
   const y = linearScale([ticks.min, ticks.max], [height - PAD.bottom, PAD.top]);
   const xAt = (i: number) => (periods.length === 1 ? (PAD.left + width - PAD.right) / 2 : x(i));
-  // At most ~6 date labels, evenly spread, always the first and the last.
-  const every = Math.max(1, Math.ceil(periods.length / Math.max(2, Math.floor(width / 110))));
-  const labelled = periods.map((_, i) => i).filter((i) => i % every === 0 || i === periods.length - 1);
+  // Date labels thinned to fit the width in the page's language, always the first and the last.
+  const dayLabels = periods.map((p) => shortDay(lang, p.key!));
+  const labelled = thinAxisLabels(
+    periods.map((_, i) => xAt(i)),
+    dayLabels,
+    { fontSize: 11, anchorEnds: true },
+  );
   const muted = theme.palette.text.secondary;
   return (
     <svg
@@ -66,15 +70,9 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
           </text>
         </g>
       ))}
-      {labelled.map((i) => (
-        <text
-          key={i}
-          x={xAt(i)}
-          y={height - 8}
-          textAnchor={i === 0 && periods.length > 1 ? 'start' : i === periods.length - 1 && periods.length > 1 ? 'end' : 'middle'}
-          fill={muted}
-        >
-          {shortDay(lang, periods[i]!.key!)}
+      {labelled.map(({ index, anchor }) => (
+        <text key={index} x={xAt(index)} y={height - 8} textAnchor={anchor} fill={muted} data-testid="x-label">
+          {dayLabels[index]}
         </text>
       ))}
       {series.map((s) => (

@@ -31,6 +31,7 @@ import { ParetoChart } from '../components/pareto-chart';
 import { PARETO_DIMENSIONS, useQualityParams } from '../components/use-quality-params';
 import { YieldCards } from '../components/yield-cards';
 import { YieldChart } from '../components/yield-chart';
+import { DateField } from '../../../components/form/date-field';
 
 function Section({
   id,
@@ -76,14 +77,14 @@ export default function QualityPage() {
       ? testTypeLabel(t, i.key ?? '')
       : (i.label ?? t(params.by === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded'));
   const date = (name: 'from' | 'to') => (
-    <TextField
-      type="date"
+    <DateField
       size="small"
       id={`quality-${name}`}
       label={t(`quality.${name}`)}
       value={params[name]}
-      onChange={(e) => e.target.value && set({ [name]: e.target.value })}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: name === 'from' ? { max: params.to } : { min: params.from } }}
+      onChange={(v) => v && set({ [name]: v })}
+      max={name === 'from' ? params.to : undefined}
+      min={name === 'to' ? params.from : undefined}
     />
   );
   return (

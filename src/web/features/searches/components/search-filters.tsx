@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { SEARCH_STATUSES, type SearchRequest, type SearchSort } from '../../../../shared/contract/searches';
 import type { ListState } from '../../../components/list-kit';
 import type { SearchFilter } from '../api';
+import { DateField } from '../../../components/form/date-field';
 
 type List = ListState<SearchRequest, SearchSort, SearchFilter>;
 
@@ -48,18 +49,15 @@ export function SearchFilters({ list, wholeAddress }: { list: List; wholeAddress
   const { t } = useTranslation();
   const active = Object.values(list.filters).some((v) => v !== undefined);
   const date = (name: 'from' | 'to') => (
-    <TextField
-      type="date"
+    <DateField
       fullWidth
       size="small"
       id={`filter-${name}`}
       label={t(`searches.list.${name}`)}
       value={list.filters[name] ?? ''}
-      onChange={(e) => list.setFilter(name, e.target.value || undefined)}
-      slotProps={{
-        inputLabel: { shrink: true },
-        htmlInput: { max: name === 'from' ? list.filters.to : undefined, min: name === 'to' ? list.filters.from : undefined },
-      }}
+      onChange={(v) => list.setFilter(name, v || undefined)}
+      max={name === 'from' ? list.filters.to : undefined}
+      min={name === 'to' ? list.filters.from : undefined}
     />
   );
   return (

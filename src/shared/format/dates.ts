@@ -1,0 +1,134 @@
+/**
+ * Dates and numbers as every screen, email and PDF prints them, in the reader's language (decision record
+ * docs/decisions/0024-polish-dates-vocabulary-sorting.md):
+ *   en: 24 Nov 2026 · 24 Nov 2026, 14:05 · 24 Nov        zh: 2026年11月24日 · 2026年11月24日 14:05 · 11月24日
+ * Built from numeric parts rather than a locale's medium style, so a browser and Node print the same text.
+ * Times use the 24-hour clock. `timeZone` defaults to the runtime's (the browser's); reports pass 'UTC'.
+ */
+
+export type FormatLanguage = 'en' | 'zh' | (string & {});
+
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** The Intl locale of an interface language (numbers; dates are built by hand below). */
+export function intlLocale(language: FormatLanguage): string {
+  return language === 'zh' ? 'zh-TW' : 'en-GB';
+}
+
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+
+function partsOf(d: Date, timeZone?: string): Parts {
+  const key = timeZone ?? '';
+  let f = partFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    partFormats.set(key, f);
+  }
+  const out: Record<string, number> = {};
+  for (const p of f.formatToParts(d)) if (p.type !== 'literal') out[p.type] = Number(p.value);
+  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour! % 24, minute: out.minute! };
+}
+
+function toDate(value: Date | string | number): Date | null {
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function dayText(language: FormatLanguage, p: Pick<Parts, 'year' | 'month' | 'day'>): string {
+  return language === 'zh' ? `${p.year}年${p.month}月${p.day}日` : `${p.day} ${EN_MONTHS[p.month - 1]} ${p.year}`;
+}
+
+/** A `YYYY-MM-DD` calendar date (a production date, a chart's day) as written, without shifting its day. */
+export function formatDay(language: FormatLanguage, ymd: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(ymd);
+  if (!m) return ymd;
+  return dayText(language, { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) });
+}
+
+/** A `YYYY-MM-DD` day without its year, for chart axes: "24 Nov" / "11月24日". */
+export function formatShortDay(language: FormatLanguage, ymd: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(ymd);
+  if (!m) return ymd;
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return language === 'zh' ? `${month}月${day}日` : `${day} ${EN_MONTHS[month - 1]}`;
+}
+
+/** The calendar date of an instant in `timeZone` (default: the runtime's). */
+export function formatDate(language: FormatLanguage, value: Date | string | number, timeZone?: string): string {
+  const d = toDate(value);
+  return d ? dayText(language, partsOf(d, timeZone)) : String(value);
+}
+
+/** An instant with its time of day (24-hour) in `timeZone` (default: the runtime's). */
+export function formatDateTime(language: FormatLanguage, value: Date | string | number, timeZone?: string): string {
+  const d = toDate(value);
+  if (!d) return String(value);
+  const p = partsOf(d, timeZone);
+  const time = `${pad(p.hour)}:${pad(p.minute)}`;
+  return language === 'zh' ? `${dayText(language, p)} ${time}` : `${dayText(language, p)}, ${time}`;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(language: FormatLanguage, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${language}:${JSON.stringify(options)}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(intlLocale(language), options);
+    numberFormats.set(key, f);
+  }
+  return f;
+}
+
+/** A number with grouping and at most `maxDecimals` decimals: 1,234.5 in both languages. */
+export function formatNumber(language: FormatLanguage, n: number, maxDecimals = 3): string {
+  return numberFormat(language, { maximumFractionDigits: maxDecimals }).format(n);
+}
+
+/** A share (0–1) as a percentage with `decimals` decimals. */
+export function formatPercent(language: FormatLanguage, share: number, decimals = 1): string {
+  return numberFormat(language, { style: 'percent', maximumFractionDigits: decimals, minimumFractionDigits: decimals }).format(share);
+}
+
+const MONTHS_BY_NAME = new Map(EN_MONTHS.map((m, i) => [m.toLowerCase(), i + 1]));
+
+function ymd(year: number, month: number, day: number): string | null {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * A typed date back to `YYYY-MM-DD`, or null: what formatDay writes in either language ("24 Nov 2026",
+ * "2026年11月24日"), ISO ("2026-11-24") and "2026/11/24", "Nov 24, 2026" and full month names.
+ */
+export function parseDay(text: string): string | null {
+  const s = text.trim().replace(/\s+/g, ' ');
+  let m = /^(\d{4}) ?[-/.年] ?(\d{1,2}) ?[-/.月] ?(\d{1,2}) ?日?$/.exec(s);
+  if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
+  const month = (name: string) => MONTHS_BY_NAME.get(name.slice(0, 3).toLowerCase());
+  m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(s);
+  if (m && month(m[2]!)) return ymd(Number(m[3]), month(m[2]!)!, Number(m[1]));
+  m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(s);
+  if (m && month(m[1]!)) return ymd(Number(m[3]), month(m[1]!)!, Number(m[2]));
+  return null;
+}
