@@ -312,12 +312,22 @@ export async function findSerialSpeltLike(db: Executor, readings: SerialReading[
     readings.map((x) => sql`(${x.skeleton}::text, ${x.width}::int, ${x.number.toString()}::bigint)`),
     sql`, `,
   );
+  // Per reading, the few ranges of its series that start at or below its number, newest start first (an
+  // index step on serial_ranges_prefix_letters_idx, as the exact lookup's): a join over all readings at
+  // once let the planner scan every range, seconds on a million of them. Several, not one: two prefixes
+  // may share their letters without separators (BF-300 and BF300) and interleave.
   const rows = rowsOf<{ prefix: string; width: number; n: string }>(
     await db.execute(sql`
       select r.prefix, r.width, c.n::text as n
       from (values ${values}) as c(skeleton, width, n)
-      join serial_ranges r on translate(r.prefix, '-_/.', '') = c.skeleton and r.width = c.width
-        and r.start_no <= c.n and r.end_no >= c.n
+      cross join lateral (
+        select s.prefix, s.width, s.end_no
+        from serial_ranges s
+        where translate(s.prefix, '-_/.', '') = c.skeleton and s.width = c.width and s.start_no <= c.n
+        order by s.start_no desc
+        limit 8
+      ) r
+      where r.end_no >= c.n
       order by r.prefix, r.width
       limit 1`),
   );
