@@ -20,6 +20,7 @@ import { catalogues, type Language } from '../../shared/i18n/index';
 import LoginPage from '../features/auth/pages/login-page';
 import SearchPage from '../features/public/pages/search-page';
 import { DEFAULT_PREFERENCES } from '../lib/preferences-model';
+import { StaticFrameContext } from '../lib/static-frame';
 import { createAppTheme } from '../lib/theme';
 import { PublicFrame } from '../public-app/main-public';
 
@@ -87,7 +88,9 @@ export function renderScreen(screen: PrerenderedScreen, language: Language): Pre
       <MemoryRouter initialEntries={['/login']}>
         {/* as BlankLayout (src/web/app/layouts/blank-layout.tsx) */}
         <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-          <LoginPage frame />
+          <StaticFrameContext.Provider value>
+            <LoginPage />
+          </StaticFrameContext.Provider>
         </Box>
       </MemoryRouter>
     </QueryClientProvider>,

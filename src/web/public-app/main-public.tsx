@@ -16,8 +16,7 @@ import type { Language } from '../../shared/i18n/index';
 import { isPublicHost } from '../app/guard';
 import { ThemeProviders } from '../app/theme-providers';
 import { showLanguage, type StartedLanguage } from '../lib/i18n';
-import { DEFAULT_PREFERENCES } from '../lib/preferences-model';
-import { readStored } from '../lib/storage';
+import { looksLikeThePrerender } from '../lib/prerender-look';
 // Imported, not lazy: this bundle exists only to show this page, and a lazy page would cost one more
 // round trip before the first paint (562 ms on "Slow 4G"). Step 2, the preview and pdf.js stay lazy.
 import SearchPage from '../features/public/pages/search-page';
@@ -52,17 +51,6 @@ function PublicShell({ wanted }: { wanted: Language }) {
       <SearchPage />
     </PublicFrame>
   );
-}
-
-/**
- * The prerendered HTML is drawn in the default look (light, default skin). React does not correct class
- * names when it hydrates, so a visitor who chose another look gets the page drawn afresh instead.
- */
-function looksLikeThePrerender(): boolean {
-  const theme = readStored('theme') ?? DEFAULT_PREFERENCES.theme;
-  const skin = readStored('skin') ?? DEFAULT_PREFERENCES.skin;
-  const light = theme === 'light' || (theme === 'system' && !window.matchMedia('(prefers-color-scheme: dark)').matches);
-  return light && skin === DEFAULT_PREFERENCES.skin;
 }
 
 export function mountPublic(container: HTMLElement, language: StartedLanguage): void {

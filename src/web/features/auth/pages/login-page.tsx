@@ -12,15 +12,16 @@ import { BlankCard } from '../../../components/blank-card';
 import { applyServerErrors, FormTextField, SubmitButton, zodFormResolver } from '../../../components/form';
 import { ApiError } from '../../../lib/api';
 import { errorMessage } from '../../../lib/errors';
+import { useStaticFrame } from '../../../lib/static-frame';
 import { notifySuccess } from '../../../lib/toast';
 import { useLogin, useSetupStatus } from '../api';
 
 /**
- * `frame`: drawn at build time as the first paint of /login (src/web/prerender/render.tsx). The staff app
- * replaces that frame rather than hydrating it, so until it does, the frame's fields take no typing (none
- * is lost) and its button waits (no form is sent without the app).
+ * Also drawn at build time as the first paint of /login (src/web/prerender/render.tsx), a frame the staff
+ * app replaces: there (useStaticFrame) its fields take no typing, which would be lost, and its button waits.
  */
-export default function LoginPage({ frame = false }: { frame?: boolean }) {
+export default function LoginPage() {
+  const frame = useStaticFrame();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
