@@ -208,7 +208,9 @@ describe('a 10,000-unit range', () => {
     // what stays until the end (the page tree and the cross-reference offsets, under a KB a page) was
     // measured at 7–9 MB for the 10,000 pages, depending on when the collector ran.
     expect(bytes).toBeGreaterThan(10 * 1024 * 1024);
-    expect(whilePaused.heap + whilePaused.buffers - before.heap - before.buffers).toBeLessThan(8 * 1024 * 1024);
+    // The heap only: the buffers also hold what this process's own HTTP client has read off the socket
+    // ahead of the paused reader (more on PostgreSQL, where the server draws faster), which is not the server's.
+    expect(whilePaused.heap - before.heap).toBeLessThan(8 * 1024 * 1024);
     expect(heapGrowth).toBeLessThan(12 * 1024 * 1024);
   });
 });
