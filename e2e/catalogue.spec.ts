@@ -417,7 +417,7 @@ test.describe('screens', () => {
             await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
             await page.goto(screen.path);
             await expect(page.locator('h1').first()).toBeVisible();
-            await expect(page.locator('html')).toHaveAttribute('lang', lang);
+            await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
             await page.waitForLoadState('networkidle');
             if (screen.act) await screen.act();
             await page.waitForTimeout(400);
