@@ -146,6 +146,8 @@ for (const lang of ['en', 'zh'] as const) {
       await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);
       const page = await context.newPage();
       await page.goto('/search');
+      // Once React has taken the page over: Enter pressed while it hydrates can be lost.
+      await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
       await page.locator('#serial-input').fill(`${world.prefix.slice(0, -1).toLowerCase()} 000002`);
       await page.locator('#serial-input').press('Enter');
       const offer = page.getByTestId('did-you-mean');
