@@ -2,11 +2,13 @@
  * SQL of the quality analysis (the definitions are in src/shared/contract/quality.ts). The summary and the
  * never-retested list read what migration 0012 keeps as records change; the control charts read the records.
  */
-import type { LeakageRate, SeatType, TestStandardId, ValveType } from '../../../shared/standards/types';
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { JudgedProduct } from '../../../shared/standards/requirement';
 import type { ControlMeasure, QualityInterval } from '../../../shared/contract/quality';
 import type { TestType } from '../../../shared/contract/machine-data';
 import { rowsOf, type Executor } from '../../db/client';
+import { products } from '../../db/schema/index';
+import { judgedProduct } from '../standards/standards.service';
 
 export interface Range {
   from: Date;
@@ -148,21 +150,10 @@ export async function openFailures(
   return { rows: rowsOf<OpenFailureRow>(page), total: rowsOf<{ n: number }>(total)[0]?.n ?? 0 };
 }
 
-export async function productRatings(db: Executor, productId: string) {
-  const result = await db.execute(sql`
-    SELECT pressure_fc::float8 AS fc, pressure_wcb::float8 AS wcb, pressure_sus::float8 AS sus, test_standard, valve_type,
-           nominal_size, seat_type, leakage_rate
-      FROM products WHERE id = ${productId}`);
-  return rowsOf<{
-    fc: number | null;
-    wcb: number | null;
-    sus: number | null;
-    test_standard: TestStandardId | '';
-    valve_type: ValveType | null;
-    nominal_size: number | null;
-    seat_type: SeatType | null;
-    leakage_rate: LeakageRate | null;
-  }>(result)[0];
+/** The product as the standards judge it (its standard, type, size, seat, leakage rate and ratings). */
+export async function judgedProductOf(db: Executor, productId: string): Promise<JudgedProduct | undefined> {
+  const [p] = await db.select().from(products).where(eq(products.id, productId)).limit(1);
+  return p ? judgedProduct(p) : undefined;
 }
 
 export interface ChartFilter extends Range {

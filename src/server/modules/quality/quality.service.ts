@@ -23,7 +23,7 @@ import { holdPeriod } from '../../../shared/chart';
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
-import { deriveRequirement } from '../../../shared/standards/requirement';
+import { BODY_MATERIALS, deriveRequirement, ratingOf } from '../../../shared/standards/requirement';
 import { gateOf, readUnit } from '../reports/report-data';
 import * as repo from './quality.repo';
 
@@ -162,8 +162,8 @@ export function pressureDrop(samples: readonly { t: number; p: number }[], testP
 const UNITS = { testPressure: 'MPa', holdingSeconds: 's', pressureDrop: 'MPa' } as const;
 
 export async function controlChart(db: Db, q: ControlChartQuery): Promise<ControlChart> {
-  const ratings = await repo.productRatings(db, q.productId);
-  if (!ratings) throw new AppError('not-found', 'errors.productNotFound');
+  const judged = await repo.judgedProductOf(db, q.productId);
+  if (!judged) throw new AppError('not-found', 'errors.productNotFound');
   const f: repo.ChartFilter = { ...rangeOf(q), productId: q.productId, testType: q.testType };
   let unit: string | null;
   let stats: ReturnType<typeof describe>;
@@ -191,27 +191,17 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
     stats = { n, mean, sigma: n > 1 ? all!.sigma : null, sigmaWithin: n > 1 && all!.mr !== null ? all!.mr / D2 : null };
     points = rows.filter((r) => !r.total).map((r) => ({ at: iso(r.at), n: r.n, mean: r.mean, min: r.min, max: r.max }));
   }
-  const materials = (['fc', 'wcb', 'sus'] as const).filter((m) => ratings[m] !== null && ratings[m]! > 0);
+  const materials = BODY_MATERIALS.filter((m) => (ratingOf(judged, m) ?? 0) > 0);
   const material: RatingMaterial | undefined =
     q.material && materials.includes(q.material) ? q.material : materials.length === 1 ? materials[0] : undefined;
   // With a standard, the limits are what it requires of this product (src/shared/standards); without one, the
   // usual factors of the rating stand in, and the chart says so.
-  const judged = {
-    testStandard: ratings.test_standard,
-    valveType: ratings.valve_type,
-    nominalSize: ratings.nominal_size,
-    seatType: ratings.seat_type,
-    leakageRate: ratings.leakage_rate,
-    pressureFc: ratings.fc,
-    pressureWcb: ratings.wcb,
-    pressureSus: ratings.sus,
-  };
   const requirement = deriveRequirement(judged, material ?? null);
   const testReq = requirement?.tests.find((x) => x.testType === q.testType);
   const factor = TEST_PRESSURE_FACTORS[q.testType];
   let spec: ControlChart['spec'] = null;
   if (q.measure === 'testPressure' && material !== undefined) {
-    const rating = ratings[material]!;
+    const rating = ratingOf(judged, material)!;
     if (requirement) {
       if (testReq?.pressureMin != null) {
         spec = {
@@ -226,7 +216,7 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
       spec = { material, rating, lsl, usl: round(lsl * (1 + TEST_PRESSURE_UPPER_MARGIN)) };
     }
   } else if (q.measure === 'holdingSeconds' && testReq && testReq.holdMin > 0 && material !== undefined) {
-    spec = { material, rating: ratings[material]!, lsl: testReq.holdMin, usl: null };
+    spec = { material, rating: ratingOf(judged, material)!, lsl: testReq.holdMin, usl: null };
   }
   const standard = requirement ? `${requirement.standard.name}, ${requirement.standard.edition}` : null;
   const { mean, sigma, sigmaWithin } = stats;
