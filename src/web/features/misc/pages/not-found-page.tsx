@@ -9,9 +9,6 @@ export default function NotFoundPage() {
   const location = useLocation();
   return (
     <BlankCard title="pages.notFound">
-      <Typography variant="h2" component="p" sx={{ fontWeight: 700, color: 'primary.main', mb: 1 }} aria-hidden="true">
-        404
-      </Typography>
       <Typography sx={{ mb: 1 }}>{t('app.notFoundText')}</Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 3, wordBreak: 'break-all' }}>
         {location.pathname}
