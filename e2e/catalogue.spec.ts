@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectAxeClean } from './screen-kit';
 import { countProducts, createProduct, createRange, pickProduct, stamp, staffBrowser, type Lang, type Theme } from './catalogue-helpers';
 
 const TEXT = {
@@ -424,20 +424,7 @@ test.describe('screens', () => {
             // A form scrolled to its first error would show the sticky app bar mid-page in a full-page shot.
             await page.evaluate(() => window.scrollTo(0, 0));
             await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
-            const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-            const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-            expect
-              .soft(
-                bad.map(
-                  (v) =>
-                    `${v.id}: ${v.nodes
-                      .map((n) => n.target.join(' '))
-                      .slice(0, 3)
-                      .join(', ')}`,
-                ),
-                `${screen.name} ${lang} ${theme} ${width}`,
-              )
-              .toEqual([]);
+            await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
           }
         }
         await context.close();

@@ -7,20 +7,15 @@
  * with screenshots under e2e/artifacts/insight and an axe-core check.
  */
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
-import { expectAxeClean, translator, type Language } from './screen-kit';
+import { screenshotter, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'insight');
 const tr = translator(['quality', 'audit']);
 
-async function shot(page: Page, name: string, lang: Language) {
-  const width = page.viewportSize()?.width ?? 1440;
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  await expectAxeClean(page, `${name} ${lang} ${width}`);
-}
+const shot = screenshotter(OUT);
 
 /** An admin of its own, signed in in a fresh context in `lang`. */
 async function adminPage(browser: Browser, baseURL: string, lang: Language, width: number) {

@@ -1,30 +1,15 @@
 /** Steps of the machine-data end-to-end tests: texts from the catalogue, an admin browser, benches, batches, CSV rows, screenshots with axe. */
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+import { screenshotter, translator } from './screen-kit';
 
 export const OUT = path.join('e2e', 'artifacts', 'machine-data');
 export const MONTH = '2025-03';
 
 export type Language = 'en' | 'zh';
-type Tree = { [key: string]: string | Tree };
-// Read as files: Playwright's ESM loader will not import the catalogue's JSON modules without attributes.
-const catalogue = (lang: Language, ns: string) =>
-  JSON.parse(fs.readFileSync(path.join('src', 'shared', 'i18n', lang, `${ns}.json`), 'utf8')) as Tree;
-const CATALOGUES = {
-  en: { machineScreens: catalogue('en', 'machineScreens'), app: catalogue('en', 'app') },
-  zh: { machineScreens: catalogue('zh', 'machineScreens'), app: catalogue('zh', 'app') },
-};
-
 /** A text of the catalogue (`app.delete`, `machineScreens.…`) in `lang`, as the screens show it. */
-export function translate(lang: Language, key: string, params: Record<string, unknown> = {}): string {
-  let node: string | Tree | undefined = CATALOGUES[lang] as Tree;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
-}
+export const translate = translator(['machineScreens', 'app']);
 export const tr = (lang: Language, key: string, params?: Record<string, unknown>) => translate(lang, `machineScreens.${key}`, params);
 
 /** A second admin signed in in a fresh context, in `lang` (the first admin's language is left alone). */
@@ -139,29 +124,7 @@ export async function countSeries(request: APIRequestContext, series: string): P
   return ((await res.json()) as { data: { total: number } }).data.total;
 }
 
-export async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect
-    .soft(
-      bad.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 3)
-            .join(', ')}`,
-      ),
-      label,
-    )
-    .toEqual([]);
-}
-
-export async function shot(page: Page, name: string, lang: Language) {
-  const width = page.viewportSize()?.width ?? 1440;
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  await axe(page, `${name} ${lang} ${width}`);
-}
+export const shot = screenshotter(OUT);
 
 /** Creates a bench on the Benches screen and returns the key the dialog shows (once). */
 export async function createBench(page: Page, lang: Language, name: string): Promise<string> {

@@ -47,3 +47,16 @@ export async function expectAxeClean(page: Page, label: string): Promise<void> {
     )
     .toEqual([]);
 }
+
+/**
+ * `shot(page, name, lang)` for a spec whose screenshots go to `outDir`: a full-page screenshot named by
+ * screen, language and viewport width, then the axe check of the same page.
+ */
+export function screenshotter(outDir: string) {
+  return async function shot(page: Page, name: string, lang: Language): Promise<void> {
+    const width = page.viewportSize()?.width ?? 1440;
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(outDir, `${name}-${lang}-${width}.png`), fullPage: true });
+    await expectAxeClean(page, `${name} ${lang} ${width}`);
+  };
+}

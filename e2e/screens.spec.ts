@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE } from './helpers';
+import { expectAxeClean } from './screen-kit';
 
 interface Screen {
   name: string;
@@ -94,20 +94,7 @@ for (const signedIn of [false, true]) {
               await page.waitForTimeout(350);
               await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
               if (width === 1440 || screen.name === 'dashboard' || screen.name === 'login') {
-                const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-                const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-                expect
-                  .soft(
-                    bad.map(
-                      (v) =>
-                        `${v.id}: ${v.nodes
-                          .map((n) => n.target.join(' '))
-                          .slice(0, 3)
-                          .join(', ')}`,
-                    ),
-                    `${screen.name} ${lang} ${theme} ${width}`,
-                  )
-                  .toEqual([]);
+                await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
               }
             }
           }

@@ -13,17 +13,12 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { solveChallenge } from 'altcha-lib/v1';
 import { createProduct, createRange, staffBrowser, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi, waitForEmail } from './helpers';
-import { expectAxeClean, translator, type Language } from './screen-kit';
+import { screenshotter, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'searches');
 const tr = translator(['searches', 'table']);
 
-async function shot(page: Page, name: string, lang: Language) {
-  const width = page.viewportSize()?.width ?? 1440;
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  await expectAxeClean(page, `${name} ${lang} ${width}`);
-}
+const shot = screenshotter(OUT);
 
 async function adminPage(browser: Browser, baseURL: string, lang: Language, width: number) {
   const first = await browser.newContext({ storageState: ADMIN_STATE });

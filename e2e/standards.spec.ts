@@ -12,18 +12,13 @@ import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { pickProduct, stamp } from './catalogue-helpers';
 import { adminBrowser, MONTH, postBatch } from './machine-data-helpers';
-import { expectAxeClean, translator, type Language } from './screen-kit';
+import { screenshotter, translator } from './screen-kit';
 import { API_598 } from '../src/shared/standards/api-598';
 
 const OUT = path.join('e2e', 'artifacts', 'standards');
 const tr = translator(['products', 'serials', 'standards', 'machineScreens', 'app', 'validation']);
 
-async function shot(page: Page, name: string, lang: Language) {
-  const width = page.viewportSize()?.width ?? 1440;
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
-  await expectAxeClean(page, `${name} ${lang} ${width}`);
-}
+const shot = screenshotter(OUT);
 
 async function choose(page: Page, label: string, option: string) {
   await page.getByRole('combobox', { name: label }).click();
