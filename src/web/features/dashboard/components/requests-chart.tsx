@@ -3,15 +3,13 @@
  * src/shared/chart's nice ticks. Each bar carries its day and counts as a tooltip.
  */
 import { useTheme } from '@mui/material/styles';
-import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { linearScale, niceTicks, thinAxisLabels } from '../../../../shared/chart';
 import type { Dashboard } from '../../../../shared/contract/dashboard';
 import { formatNumber } from '../../../components/format';
-import { useWidth } from '../../../lib/use-width';
-import { shortDay } from '../../../components/chart-frame';
+import { ChartBox, ChartLegend, shortDay, YGrid } from '../../../components/chart-frame';
 
 type Day = Dashboard['requests']['perDay'][number];
 const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
@@ -55,14 +53,7 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
           notFound: formatNumber(lang, notFound, 0),
         })}
       </title>
-      {ticks.values.map((v) => (
-        <g key={v}>
-          <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke={theme.palette.divider} />
-          <text x={PAD.left - 6} y={y(v)} textAnchor="end" dominantBaseline="central" fill={muted}>
-            {formatNumber(lang, v, 0)}
-          </text>
-        </g>
-      ))}
+      <YGrid values={ticks.values} y={y} x1={PAD.left} x2={width - PAD.right} label={(v) => formatNumber(lang, v, 0)} />
       {days.map((d, i) => {
         const x = PAD.left + i * band + (band - barW) / 2;
         const yNotFound = y(d.notFound);
@@ -87,24 +78,17 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
 export function RequestsChart({ days }: { days: Day[] }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const [ref, width] = useWidth<HTMLDivElement>(640);
   const empty = days.every((d) => d.requests === 0);
   return (
     <>
-      <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap' }} aria-hidden>
-        {[
+      <ChartLegend
+        swatch="block"
+        items={[
           [t('dashboard.chart.requests'), theme.palette.primary.main],
           [t('dashboard.chart.notFound'), theme.palette.warning.main],
-        ].map(([label, color]) => (
-          <Box key={label} sx={{ display: 'flex', alignItems: 'center', gap: 0.75, fontSize: 13 }}>
-            <Box sx={{ width: 12, height: 12, bgcolor: color, borderRadius: 0.5 }} />
-            {label}
-          </Box>
-        ))}
-      </Box>
-      <Box ref={ref} sx={{ width: '100%', overflow: 'hidden' }}>
-        {days.length > 0 && <Chart width={width} days={days} />}
-      </Box>
+        ]}
+      />
+      <ChartBox>{(width) => days.length > 0 && <Chart width={width} days={days} />}</ChartBox>
       {empty && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
           {t('dashboard.chart.empty', { days: days.length })}

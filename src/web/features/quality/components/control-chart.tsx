@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTick, linearScale, niceTicks } from '../../../../shared/chart';
 import type { ControlChart } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
-import { ChartBox, shortDay } from '../../../components/chart-frame';
+import { ChartBox, shortDay, YGrid } from '../../../components/chart-frame';
 
 const PAD = { top: 12, right: 44, bottom: 28, left: 52 };
 
@@ -46,14 +46,7 @@ function Chart({ width, chart, range, title }: { width: number; chart: ControlCh
       style={{ display: 'block', fontSize: 11, fontFamily: theme.typography.fontFamily }}
     >
       <title id={titleId}>{title}</title>
-      {ticks.values.map((v) => (
-        <g key={v}>
-          <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke={theme.palette.divider} />
-          <text x={PAD.left - 6} y={y(v)} textAnchor="end" dominantBaseline="central" fill={muted}>
-            {formatTick(v, ticks.step)}
-          </text>
-        </g>
-      ))}
+      <YGrid values={ticks.values} y={y} x1={PAD.left} x2={width - PAD.right} label={(v) => formatTick(v, ticks.step)} />
       {xTicks.map((ms, i) => (
         <text key={i} x={x(ms)} y={height - 8} textAnchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'} fill={muted}>
           {dayLabel(ms)}

@@ -3,13 +3,12 @@
  * ticks. The y axis starts at a nice value below the lowest yield, so that a few points' drop is visible.
  */
 import { useTheme } from '@mui/material/styles';
-import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { linearScale, niceTicks, thinAxisLabels } from '../../../../shared/chart';
 import { rate, type QualityInterval, type YieldGroup } from '../../../../shared/contract/quality';
-import { ChartBox, percent, shortDay } from '../../../components/chart-frame';
+import { ChartBox, ChartLegend, percent, shortDay, YGrid } from '../../../components/chart-frame';
 
 const PAD = { top: 12, right: 16, bottom: 28, left: 48 };
 
@@ -62,14 +61,7 @@ function Chart({ width, periods, interval }: { width: number; periods: YieldGrou
           to: periods[periods.length - 1]?.key ?? '',
         })}
       </title>
-      {ticks.values.map((v) => (
-        <g key={v}>
-          <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} stroke={theme.palette.divider} />
-          <text x={PAD.left - 6} y={y(v)} textAnchor="end" dominantBaseline="central" fill={muted}>
-            {v}%
-          </text>
-        </g>
-      ))}
+      <YGrid values={ticks.values} y={y} x1={PAD.left} x2={width - PAD.right} label={(v) => `${v}%`} />
       {labelled.map(({ index, anchor }) => (
         <text key={index} x={xAt(index)} y={height - 8} textAnchor={anchor} fill={muted} data-testid="x-label">
           {dayLabels[index]}
@@ -101,17 +93,13 @@ export function YieldChart({ periods, interval }: { periods: YieldGroup[]; inter
   if (periods.length === 0) return <Typography color="text.secondary">{t('quality.yieldChart.empty')}</Typography>;
   return (
     <>
-      <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap' }} aria-hidden>
-        {[
+      <ChartLegend
+        swatch="line"
+        items={[
           [t('quality.cards.firstPass'), theme.palette.info.main],
           [t('quality.cards.finalPass'), theme.palette.success.main],
-        ].map(([label, color]) => (
-          <Box key={label} sx={{ display: 'flex', alignItems: 'center', gap: 0.75, fontSize: 13 }}>
-            <Box sx={{ width: 14, height: 3, bgcolor: color, borderRadius: 1 }} />
-            {label}
-          </Box>
-        ))}
-      </Box>
+        ]}
+      />
       <ChartBox>{(width) => <Chart width={width} periods={periods} interval={interval} />}</ChartBox>
     </>
   );
