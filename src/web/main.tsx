@@ -24,13 +24,11 @@ async function loadStaff(): Promise<void> {
   // The prerendered /login is hydrated in the look it was drawn in; in another look the app draws afresh.
   const sameLook = looksLikeThePrerender();
   if (!sameLook) dropPrerenderedStyles(container);
-  // The sign-in page's code is fetched beside the app's, not after it: the router would ask for it only once it runs.
-  const page = window.location.pathname === '/login' ? import('./features/auth/pages/login-page') : undefined;
   const started = initI18n().then(async (language) => {
     await loadFullCatalogue();
     return language;
   });
-  const [app, language] = await Promise.all([import('./app/main-app'), started, page]);
+  const [app, language] = await Promise.all([import('./app/main-app'), started]);
   const hydrate = sameLook && language.prerendered && container.firstElementChild !== null;
   await app.mountApp(container, { wanted: language.wanted, hydrate });
 }

@@ -4,6 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import { createBrowserRouter, matchRoutes, type HydrationState, type RouteObject } from 'react-router';
+import LoginPage from '../features/auth/pages/login-page';
 import { guardLoader, redirectLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
@@ -48,7 +49,9 @@ export const routes: RouteObject[] = [
         element: <BlankLayout />,
         children: [
           page(blank('pages.search'), 'search', () => import('../features/public/pages/search-page')),
-          page(blank('pages.login', GUEST), 'login', () => import('../features/auth/pages/login-page')),
+          // Not lazy: the first page of a sign-in, served prerendered, which the router draws as it starts
+          // (hydration); fetching it after the router would cost one more round trip (decision 0027).
+          { path: 'login', handle: blank('pages.login', GUEST), loader: guardLoader(GUEST), Component: LoginPage },
           page(blank('pages.register', GUEST), 'register', () => import('../features/auth/pages/register-page')),
           page(blank('pages.forgotPassword', GUEST), 'forgot-password', () => import('../features/auth/pages/forgot-password-page')),
           page(blank('pages.resetPassword'), 'reset-password', () => import('../features/auth/pages/reset-password-page')),
