@@ -23,7 +23,8 @@ async function started(page: Page) {
 async function heldPage(browser: Browser, lang: Language, width: number, look: 'light' | 'dark' = 'light') {
   const context = await browser.newContext({ locale: LOCALE[lang], viewport: { width, height: 900 }, colorScheme: look });
   // The look chosen on an earlier visit (src/web/lib/storage.ts); the HTML is drawn in the light one.
-  if (look === 'dark') await context.addCookies([{ name: 'test-report-center-theme', value: 'dark', url: test.info().project.use.baseURL! }]);
+  if (look === 'dark')
+    await context.addCookies([{ name: 'test-report-center-theme', value: 'dark', url: test.info().project.use.baseURL! }]);
   const page = await context.newPage();
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
