@@ -32,7 +32,8 @@ const STAFF_CODE =
 /** The chunks a first visit loads besides index.html's: the app the entry picks and the route's lazy page. */
 const ROUTES: Record<string, string[]> = {
   '/search': ['src/web/public-app/main-public.tsx', 'src/web/features/public/pages/search-page.tsx'],
-  '/login': ['src/web/app/main-app.tsx', 'src/web/lib/catalogue-en.ts', 'src/web/features/auth/pages/login-page.tsx'],
+  // The sign-in page is not lazy: it is in the staff app's chunk (docs/decisions/0027-login-hydrated.md).
+  '/login': ['src/web/app/main-app.tsx', 'src/web/lib/catalogue-en.ts'],
 };
 
 function ensureBuild(log: (line: string) => void): void {

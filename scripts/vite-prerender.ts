@@ -3,8 +3,8 @@
  * each language into copies of the built index.html, dist/web/prerendered/<screen>.<lang>.html, which the
  * server sends for /search and /login (src/server/web/pages.ts), each with its .br and .gz. The page then
  * shows before any JavaScript has arrived (docs/decisions/0022-prerendered-first-screens.md).
- * /search carries its language (and for zh its strings) for hydration; /login is a frame the staff app
- * replaces when it starts.
+ * Both are hydrated: /search carries its language (and for zh its strings), /login its language (the staff
+ * app loads its strings before it starts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,11 +37,8 @@ export function assemblePage(
 ): string {
   const style = `<style data-emotion="css ${out.styleNames.join(' ')}">${out.css}</style>`;
   const dataScript = data === undefined ? '' : `<script type="application/json" id="trc-prerendered">${scriptJson(data)}</script>`;
-  // /search is hydrated in place; the /login frame sits beside the app's container until the app replaces it.
-  const body =
-    screen === 'search'
-      ? `<div id="app">${out.html}</div>${dataScript}`
-      : `<div id="app-shell">${out.html}</div><div id="app"></div>${dataScript}`;
+  // Both screens are drawn into the app's container, which React hydrates.
+  const body = `<div id="app">${out.html}</div>${dataScript}`;
   const replaced = template
     .replace(/<html lang="[^"]*"/, `<html lang="${htmlLang(language)}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(out.title)}</title>`)
@@ -81,8 +78,9 @@ export async function prerenderInto(root: string, outDir: string): Promise<strin
     for (const screen of PRERENDERED_SCREENS) {
       for (const language of LANGUAGES) {
         const out = render.renderScreen(screen, language);
+        // /login's strings come with the staff app (it loads the whole catalogue before it starts).
         const data =
-          screen === 'search' ? { language, ...(language === 'en' ? {} : { catalogue: render.publicCatalogue(language) }) } : undefined;
+          screen === 'search' ? { language, ...(language === 'en' ? {} : { catalogue: render.publicCatalogue(language) }) } : { language };
         const file = path.join(outDir, prerenderedFile(screen, language));
         fs.writeFileSync(`${file}.tmp`, assemblePage(template, screen, language, out, data));
         fs.renameSync(`${file}.tmp`, file);

@@ -89,11 +89,13 @@ describe('the prerendered page assembled from the built index.html', () => {
     expect(JSON.parse(json)).toEqual({ language: 'zh', catalogue: { search: { x: '</script><b>' } } });
   });
 
-  it('/login: the frame beside an empty container, which the staff app fills', () => {
-    const html = assemblePage(template, 'login', 'en', drawn);
-    expect(html).toContain('<div id="app-shell"><main>');
-    expect(html).toContain('</main></div><div id="app"></div>');
-    expect(html).not.toContain('trc-prerendered');
+  it('/login: drawn into the container the staff app hydrates, with its language', () => {
+    const html = assemblePage(template, 'login', 'zh', drawn, { language: 'zh' });
+    expect(html).toContain('<html lang="zh-Hant" dir="ltr">');
+    expect(html).toContain(
+      '<div id="app"><main><textarea id="serial-input"></textarea></main></div><script type="application/json" id="trc-prerendered">{"language":"zh"}</script>',
+    );
+    expect(html).not.toContain('app-shell');
   });
 
   it('writes the built stylesheet into the page instead of a link to it', () => {

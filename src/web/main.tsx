@@ -21,10 +21,16 @@ async function loadPublic(): Promise<void> {
 }
 
 async function loadStaff(): Promise<void> {
-  // The staff app draws afresh over the prerendered /login frame: in another look, not in the frame's styles.
-  if (!looksLikeThePrerender()) dropPrerenderedStyles(container);
-  const [app] = await Promise.all([import('./app/main-app'), initI18n().then(loadFullCatalogue)]);
-  app.mountApp(container);
+  // The prerendered /login is hydrated in the look it was drawn in; in another look the app draws afresh.
+  const sameLook = looksLikeThePrerender();
+  if (!sameLook) dropPrerenderedStyles(container);
+  const started = initI18n().then(async (language) => {
+    await loadFullCatalogue();
+    return language;
+  });
+  const [app, language] = await Promise.all([import('./app/main-app'), started]);
+  const hydrate = sameLook && language.prerendered && container.firstElementChild !== null;
+  await app.mountApp(container, { wanted: language.wanted, hydrate });
 }
 
 void (publicPage ? loadPublic() : loadStaff());

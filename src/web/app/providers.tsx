@@ -11,7 +11,7 @@ import { usePreferences } from '../lib/preferences';
 import { queryClient } from '../lib/query-client';
 import { notifyError } from '../lib/toast';
 import { loginRedirect } from './guard';
-import { router } from './router';
+import { appRouter } from './router';
 import { ThemeProviders } from './theme-providers';
 
 /** A signed-in user's language and preferences come from the account; a 401 later sends them to /login. */
@@ -32,7 +32,7 @@ function SessionSync({ children }: { children: ReactNode }) {
     setUnauthenticatedHandler(() => {
       clearSession();
       const { pathname, search } = window.location;
-      if (pathname !== '/login') void router.navigate(loginRedirect(pathname, search), { replace: true });
+      if (pathname !== '/login') void appRouter().navigate(loginRedirect(pathname, search), { replace: true });
     });
     // The language a signed-in user chooses is stored on the account too.
     setLanguageChoiceHandler(async (language) => {

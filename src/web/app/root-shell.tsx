@@ -44,21 +44,16 @@ function useScrollOnNavigate(): void {
   }, [location.pathname, location.hash]);
 }
 
-/**
- * The sign-in frame the server drew before any script (scripts/vite-prerender.ts) stays on screen while the
- * router loads the first page, and goes in the same frame as that page appears, so nothing flashes blank.
- */
-function useRemovePrerenderedShell(): void {
+/** For tests and the web-page bench: the app has taken over the page (hydrated the prerendered /login, or drawn it). */
+function useMarkStarted(): void {
   useLayoutEffect(() => {
-    document.getElementById('app-shell')?.remove();
-    // For tests and the web-page bench: the app has taken over the page.
     document.documentElement.dataset.ready = 'true';
   }, []);
 }
 
 export function RootShell() {
   const navigation = useNavigation();
-  useRemovePrerenderedShell();
+  useMarkStarted();
   useDocumentTitle();
   useScrollOnNavigate();
   return (
@@ -74,7 +69,7 @@ export function InitialLoading() {
 }
 
 export function RouteError() {
-  useRemovePrerenderedShell();
+  useMarkStarted();
   const error = useRouteError();
   const { t } = useTranslation();
   return (

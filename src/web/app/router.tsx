@@ -3,7 +3,8 @@
  * the default layout load lazily, so the public /search and the sign-in pages never fetch staff screens.
  */
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type HydrationState, type RouteObject } from 'react-router';
+import LoginPage from '../features/auth/pages/login-page';
 import { guardLoader, redirectLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
@@ -48,7 +49,9 @@ export const routes: RouteObject[] = [
         element: <BlankLayout />,
         children: [
           page(blank('pages.search'), 'search', () => import('../features/public/pages/search-page')),
-          page(blank('pages.login', GUEST), 'login', () => import('../features/auth/pages/login-page')),
+          // Not lazy: the first page of a sign-in, served prerendered, which the router draws as it starts
+          // (hydration); fetching it after the router would cost one more round trip (decision 0027).
+          { path: 'login', handle: blank('pages.login', GUEST), loader: guardLoader(GUEST), Component: LoginPage },
           page(blank('pages.register', GUEST), 'register', () => import('../features/auth/pages/register-page')),
           page(blank('pages.forgotPassword', GUEST), 'forgot-password', () => import('../features/auth/pages/forgot-password-page')),
           page(blank('pages.resetPassword'), 'reset-password', () => import('../features/auth/pages/reset-password-page')),
@@ -126,4 +129,43 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+let current: AppRouter | undefined;
+
+/** The staff app's router, once startRouter has made it. */
+export function appRouter(): AppRouter {
+  if (!current) throw new Error('the router has not started');
+  return current;
+}
+
+/**
+ * What the router needs to draw the page on screen at once, as React hydrates it: the matched routes' code
+ * loaded (a lazy route would make it draw HydrateFallback instead) and their guards taken as passed (the
+ * page was served, prerendered, to anyone). The guards run afterwards (router.revalidate, main-app.tsx),
+ * and send a signed-in user from /login on to the dashboard.
+ */
+async function hydrationFor(location: Location): Promise<HydrationState> {
+  const loaderData: Record<string, null> = {};
+  const matches = matchRoutes(routes, location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }, depth) => {
+      if (typeof route.lazy === 'function') {
+        const resolved = await route.lazy();
+        Object.assign(route, resolved, { lazy: undefined });
+      }
+      if (route.loader) {
+        // The router's own ids are positional; an explicit one names the entry of loaderData.
+        route.id ??= `hydrated-${depth}`;
+        loaderData[route.id] = null;
+      }
+    }),
+  );
+  return { loaderData };
+}
+
+/** Makes the router; `hydrate`: the page on screen was drawn at build time and React hydrates it. */
+export async function startRouter(hydrate: boolean): Promise<AppRouter> {
+  current = createBrowserRouter(routes, hydrate ? { hydrationData: await hydrationFor(window.location) } : undefined);
+  return current;
+}

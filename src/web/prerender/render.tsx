@@ -1,8 +1,9 @@
 /**
  * The first screens drawn at build time (scripts/vite-prerender.ts runs this in Node through Vite): /search
- * in each language, which the page then hydrates, and the /login screen's frame, which the staff app
- * replaces when it starts (docs/decisions/0022-prerendered-first-screens.md). The theme is the default one
- * (light); the emotion styles are collected rather than written inline, for the page's <head>.
+ * and /login in each language, which the page's scripts then hydrate (docs/decisions/0022-prerendered-first-screens.md,
+ * 0027-login-hydrated.md). The markup must be what the app's first render draws: /login as the staff app's
+ * router draws it (src/web/app/router.tsx: RootShell, BlankLayout, LoginPage inside a StaticFrameContext).
+ * The theme is the default one (light); the emotion styles are collected rather than written inline, for the page's <head>.
  */
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
@@ -86,7 +87,7 @@ export function renderScreen(screen: PrerenderedScreen, language: Language): Pre
     language,
     <QueryClientProvider client={queries}>
       <MemoryRouter initialEntries={['/login']}>
-        {/* as BlankLayout (src/web/app/layouts/blank-layout.tsx) */}
+        {/* as RootShell (no loading bar while idle) and BlankLayout (src/web/app/layouts/blank-layout.tsx) */}
         <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
           <StaticFrameContext.Provider value>
             <LoginPage />

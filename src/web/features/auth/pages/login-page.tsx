@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
@@ -17,8 +17,9 @@ import { notifySuccess } from '../../../lib/toast';
 import { useLogin, useSetupStatus } from '../api';
 
 /**
- * Also drawn at build time as the first paint of /login (src/web/prerender/render.tsx), a frame the staff
- * app replaces: there (useStaticFrame) its fields take no typing, which would be lost, and its button waits.
+ * Also drawn at build time as the first paint of /login (src/web/prerender/render.tsx), which the staff app
+ * hydrates: the fields take typing before the app runs (React keeps it), their labels stay above them (no
+ * script is needed to move a label out of the way of typing), and the button waits for the app (useStaticFrame).
  */
 export default function LoginPage() {
   const frame = useStaticFrame();
@@ -29,6 +30,21 @@ export default function LoginPage() {
   const setup = useSetupStatus();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm({ resolver: zodFormResolver(loginInput), defaultValues: { email: '', password: '' } });
+  const formElement = useRef<HTMLFormElement>(null);
+  // MUI marks focus with a class its script sets; this rule shows the autofocused field before the app runs too.
+  const focusRing = {
+    '& .MuiOutlinedInput-root:not(.Mui-error):focus-within .MuiOutlinedInput-notchedOutline': { borderColor: 'primary.main', borderWidth: 2 },
+  };
+
+  // Typing done before the app started is in the prerendered fields but not in the form's state: taken over
+  // before the first render after hydration, which would otherwise set the fields back to the state's ''.
+  useLayoutEffect(() => {
+    const fields = formElement.current?.elements;
+    for (const name of ['email', 'password'] as const) {
+      const typed = (fields?.namedItem(name) as HTMLInputElement | null)?.value;
+      if (typed) form.setValue(name, typed);
+    }
+  }, [form]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -48,8 +64,9 @@ export default function LoginPage() {
 
   return (
     <BlankCard title="pages.login" subtitle="authScreens.loginSubtitle">
-      {/* method=post: should the frame's form ever be sent without the app, no password goes into a URL */}
-      <Stack component="form" method="post" noValidate spacing={2.5} onSubmit={onSubmit} aria-label={t('pages.login')}>
+      {/* The button waits for the app, so the browser cannot send the form itself (Enter needs an enabled
+          default button); method=post all the same, so that no password could ever go into a URL. */}
+      <Stack component="form" ref={formElement} method="post" noValidate spacing={2.5} onSubmit={onSubmit} aria-label={t('pages.login')}>
         {failure && (
           <Alert severity="error" role="alert">
             {failure}
@@ -62,7 +79,8 @@ export default function LoginPage() {
           type="email"
           autoComplete="username"
           autoFocus
-          slotProps={{ htmlInput: { readOnly: frame } }}
+          sx={focusRing}
+          slotProps={{ inputLabel: { shrink: true } }}
         />
         <FormTextField
           control={form.control}
@@ -70,7 +88,8 @@ export default function LoginPage() {
           label="authScreens.password"
           type="password"
           autoComplete="current-password"
-          slotProps={{ htmlInput: { readOnly: frame } }}
+          sx={focusRing}
+          slotProps={{ inputLabel: { shrink: true } }}
         />
         <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
           <Link component={RouterLink} to="/forgot-password" underline="hover">
