@@ -24,7 +24,8 @@ import {
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
-import { BOLD as B, REGULAR as R, reportFonts } from './fonts';
+import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts } from './fonts';
+import { compressStreamsFast } from './pdf-streams';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
@@ -83,6 +84,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     },
   });
   const done = collect(doc);
+  compressStreamsFast(doc, isSharedSubset);
   // Registered under their PostScript names (see fonts.ts), so that pdfkit finds an opened face again.
   doc.registerFont(R, fonts.regular, R);
   doc.registerFont(B, fonts.bold, B);
