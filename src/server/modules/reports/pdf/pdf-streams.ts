@@ -17,6 +17,7 @@ interface StreamRef {
   compress: boolean;
   buffer: Uint8Array[];
   data: Record<string, unknown>;
+  write(chunk: unknown): void;
   finalize(): void;
 }
 
@@ -38,7 +39,7 @@ function deflate(raw: Uint8Array, shared: boolean): Buffer {
 }
 
 /**
- * Makes every stream of `doc` compress at STREAM_DEFLATE_LEVEL. `isShared(bytes)` says whether a stream's
+ * Makes every stream of `doc` collect its operators as text and compress at STREAM_DEFLATE_LEVEL. `isShared(bytes)` says whether a stream's
  * single chunk is an immutable object shared by documents, whose compressed form may be reused.
  */
 export function compressStreamsFast(doc: PDFKit.PDFDocument, isShared: (bytes: Uint8Array) => boolean): void {
@@ -46,8 +47,27 @@ export function compressStreamsFast(doc: PDFKit.PDFDocument, isShared: (bytes: U
   const ref = pdf.ref.bind(pdf);
   pdf.ref = (data?: object) => {
     const r = ref(data);
+    const write = r.write.bind(r);
     const finalize = r.finalize.bind(r);
+    // Operators arrive one at a time (a page's content is thousands of them); pdfkit turns each into its own
+    // byte array with a newline. They are kept as strings and turned into bytes together, with the same
+    // newlines and the same Latin-1 bytes (pdfkit keeps the low byte of each UTF-16 unit, as Latin-1 does).
+    const text: string[] = [];
+    const flushText = () => {
+      if (text.length === 0) return;
+      write(Buffer.from(`${text.join('\n')}\n`, 'latin1'));
+      text.length = 0;
+    };
+    r.write = (chunk: unknown) => {
+      if (chunk instanceof Uint8Array) {
+        flushText();
+        write(chunk);
+      } else {
+        text.push(String(chunk));
+      }
+    };
     r.finalize = () => {
+      flushText();
       // `compress` is read here, not when the object was made: pdfkit turns it off for the XMP metadata.
       if (r.compress && r.buffer.length > 0) {
         const raw = r.buffer.length === 1 ? r.buffer[0]! : Buffer.concat(r.buffer);
@@ -59,4 +79,42 @@ export function compressStreamsFast(doc: PDFKit.PDFDocument, isShared: (bytes: U
     };
     return r;
   };
+}
+
+/**
+ * The finished document's bytes. pdfkit writes the file through a Readable stream, one chunk for each
+ * line of each object (thousands), each turned into a Buffer and buffered by the stream; a report is
+ * wanted whole, so after what the constructor has written (the header, read from the stream) the lines
+ * are collected directly, with the byte offsets pdfkit keeps for the cross-reference table.
+ */
+export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  const pdf = doc as unknown as { _write(data: unknown): void; _offset: number };
+  const streamed: Buffer[] = [];
+  const lines: string[] = [];
+  const direct: Uint8Array[] = [];
+  const flushLines = () => {
+    if (lines.length === 0) return;
+    direct.push(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+    lines.length = 0;
+  };
+  pdf._write = (data: unknown) => {
+    if (data instanceof Uint8Array) {
+      flushLines();
+      direct.push(data);
+      pdf._offset += data.length;
+    } else {
+      const line = String(data);
+      lines.push(line);
+      // pdfkit writes each line as Latin-1 bytes plus a newline (see compressStreamsFast).
+      pdf._offset += line.length + 1;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    doc.on('data', (c: Buffer) => streamed.push(c));
+    doc.on('end', () => {
+      flushLines();
+      resolve(Buffer.concat([...streamed, ...direct]));
+    });
+    doc.on('error', reject);
+  });
 }

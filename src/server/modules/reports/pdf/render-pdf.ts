@@ -25,7 +25,7 @@ import {
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts } from './fonts';
-import { compressStreamsFast } from './pdf-streams';
+import { collectPdf, compressStreamsFast } from './pdf-streams';
 import { attachFile } from './pdf-attachment';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
@@ -46,15 +46,6 @@ const FAIL = '#b71c1c';
 export interface RenderOptions {
   /** add a signature field and placeholder for signing.ts to fill */
   signature?: PlaceholderOptions;
-}
-
-function collect(doc: Doc): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
 }
 
 export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}): Promise<Buffer> {
@@ -84,7 +75,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       ModDate: m.issuedAt,
     },
   });
-  const done = collect(doc);
+  const done = collectPdf(doc);
   compressStreamsFast(doc, isSharedSubset);
   // Registered under their PostScript names (see fonts.ts), so that pdfkit finds an opened face again.
   doc.registerFont(R, fonts.regular, R);
