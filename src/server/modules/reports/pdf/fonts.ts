@@ -160,8 +160,9 @@ export function withSubsetCache(face: FontkitFont, target: FontkitFont = face): 
     records.set(gid, r);
     return r;
   };
+  const createSubset = face.createSubset.bind(face);
   target.createSubset = () => {
-    const subset = face.createSubset();
+    const subset = createSubset();
     // fontkit's TTFSubset._addGlyph, from the records.
     subset._addGlyph = function (this: FontSubset, gid: number): number {
       const r = record(gid);
