@@ -62,11 +62,29 @@ async function sampleDoc(opts: { fast: boolean; attach?: 'pdfkit' | 'own' }): Pr
   doc.addPage();
   const data = Buffer.from(JSON.stringify({ samples: Array.from({ length: 500 }, (_, i) => ({ t: i / 10, p: Math.sin(i) })) }));
   if (opts.attach === 'pdfkit') {
-    doc.file(data, { name: 'test-report.json', type: 'application/json', relationship: 'Data', description: 'Daten (x)', creationDate: FIXED, modifiedDate: FIXED });
+    doc.file(data, {
+      name: 'test-report.json',
+      type: 'application/json',
+      relationship: 'Data',
+      description: 'Daten (x)',
+      creationDate: FIXED,
+      modifiedDate: FIXED,
+    });
   } else if (opts.attach === 'own') {
-    attachFile(doc, { name: 'test-report.json', data, type: 'application/json', relationship: 'Data', description: 'Daten (x)', date: FIXED });
+    attachFile(doc, {
+      name: 'test-report.json',
+      data,
+      type: 'application/json',
+      relationship: 'Data',
+      description: 'Daten (x)',
+      date: FIXED,
+    });
   }
-  for (let i = 0; i < 40; i++) doc.font(i % 2 ? BOLD : REGULAR).fontSize(9).text(`Line ${i}: 試驗報告 pressure ${i * 1.5} MPa — Ä`, 40, 40 + i * 12);
+  for (let i = 0; i < 40; i++)
+    doc
+      .font(i % 2 ? BOLD : REGULAR)
+      .fontSize(9)
+      .text(`Line ${i}: 試驗報告 pressure ${i * 1.5} MPa — Ä`, 40, 40 + i * 12);
   doc.addPage();
   doc.moveTo(10, 10).lineTo(200, 300).stroke();
   doc.end();
@@ -136,7 +154,8 @@ describe('streams and the file', () => {
     expect(badOffsets(pdfkit)).toEqual([]);
     expect(badOffsets(fast)).toEqual([]);
     // zlib's header says the level: 78 01 is level 1, 78 9C pdfkit's default.
-    const headers = (pdf: Buffer) => [...pdf.toString('latin1').matchAll(/\/FlateDecode\n>>\nstream\n(..)/g)].map((m) => Buffer.from(m[1]!, 'latin1').toString('hex'));
+    const headers = (pdf: Buffer) =>
+      [...pdf.toString('latin1').matchAll(/\/FlateDecode\n>>\nstream\n(..)/g)].map((m) => Buffer.from(m[1]!, 'latin1').toString('hex'));
     expect(new Set(headers(pdfkit))).toEqual(new Set(['789c']));
     expect(new Set(headers(fast))).toEqual(new Set(['7801']));
     // Everything outside the streams is the same file.

@@ -318,7 +318,9 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
   const table = doc.struct('Table');
   root.add(table);
   for (const row of rows) {
-    const heights = row.map((c, i) => measuredHeight(doc, c.bold || c.header ? B : R, c.header ? o.size - 0.5 : o.size, c.text || ' ', widths[i]! - 8));
+    const heights = row.map((c, i) =>
+      measuredHeight(doc, c.bold || c.header ? B : R, c.header ? o.size - 0.5 : o.size, c.text || ' ', widths[i]! - 8),
+    );
     // A cell measured as one line is written as one line: pdfkit's line wrapper, run again to draw it, would
     // find the same single line (left-aligned text is placed the same with or without a width).
     const oneLine = row.map((c, i) => {
