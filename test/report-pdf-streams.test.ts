@@ -9,7 +9,15 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
-import { BOLD, isSharedSubset, REGULAR, reportFonts, withSubsetCache, type FontkitFont } from '../src/server/modules/reports/pdf/fonts';
+import {
+  BOLD,
+  isSharedSubset,
+  REGULAR,
+  reportFonts,
+  shareWidths,
+  withSubsetCache,
+  type FontkitFont,
+} from '../src/server/modules/reports/pdf/fonts';
 import { collectPdf, compressStreamsFast } from '../src/server/modules/reports/pdf/pdf-streams';
 import { attachFile } from '../src/server/modules/reports/pdf/pdf-attachment';
 import { curvePath } from '../src/server/modules/reports/pdf/pdf-chart';
@@ -143,6 +151,35 @@ describe('font subsets from glyph records', () => {
     for (const id of glyphIds(face, 'shared?')) s.includeGlyph(id);
     expect(isSharedSubset(s.encode())).toBe(true);
     expect(isSharedSubset(new Uint8Array(4))).toBe(false);
+  });
+});
+
+describe('widths shared by documents', () => {
+  it('measures every word and line as pdfkit does, the first time and from the kept widths', () => {
+    const fonts = reportFonts();
+    const open = (shared: boolean) => {
+      const doc = new PDFDocument({ size: 'A4', font: '', autoFirstPage: false });
+      doc.registerFont(REGULAR, fonts.regular, REGULAR);
+      doc.font(REGULAR);
+      if (shared) shareWidths((doc as unknown as { _font: unknown })._font);
+      doc.addPage();
+      return doc;
+    };
+    const texts = ['Test pressure', '2.94 MPa (required ≥ 2.94 MPa)', '試驗壓力', '試', '', 'Hold 60 s — 保壓時間 60 秒'];
+    const sizes = [7, 8.5, 9, 18];
+    for (const round of [1, 2]) {
+      const plain = open(false);
+      const shared = open(true);
+      for (const text of texts) {
+        for (const size of sizes) {
+          plain.fontSize(size);
+          shared.fontSize(size);
+          expect([round, text, size, shared.widthOfString(text)]).toEqual([round, text, size, plain.widthOfString(text)]);
+          const long = `${text} `.repeat(12);
+          expect(shared.heightOfString(long, { width: 120 })).toBe(plain.heightOfString(long, { width: 120 }));
+        }
+      }
+    }
   });
 });
 

@@ -214,3 +214,35 @@ export function reportFonts(): ReportFonts {
   };
   return fonts;
 }
+
+// Advance widths of words by face, for every report of the process. pdfkit measures each word (each
+// ideograph in Chinese, where a line may break between any two) every time it wraps or places text, through
+// a per-document font object; the width of a word in a face never changes.
+const WIDTHS_LIMIT = 50_000;
+const widthsByFace = new Map<string, Map<string, number>>();
+
+/** pdfkit's per-document embedded font (not in its types): the width of a string at a size. */
+interface EmbeddedFont {
+  name: string;
+  widthOfString(text: string, size: number, features?: unknown): number;
+}
+
+/** Makes a document's embedded font (pdfkit's `doc._font` once a face is selected) share measured widths. */
+export function shareWidths(font: unknown): void {
+  const f = font as EmbeddedFont;
+  let widths = widthsByFace.get(f.name);
+  if (!widths) widthsByFace.set(f.name, (widths = new Map()));
+  const known = widths;
+  const measure = f.widthOfString.bind(f);
+  f.widthOfString = (text, size, features) => {
+    if (features !== undefined) return measure(text, size, features);
+    let w = known.get(text);
+    if (w === undefined) {
+      w = measure(text, 1000);
+      if (known.size >= WIDTHS_LIMIT) known.clear();
+      known.set(text, w);
+    }
+    // As pdfkit scales it (the same floating-point steps, so the same positions).
+    return w * (size / 1000);
+  };
+}

@@ -24,7 +24,7 @@ import {
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
-import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts } from './fonts';
+import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
 import { collectPdf, compressStreamsFast } from './pdf-streams';
 import { attachFile } from './pdf-attachment';
 import { reportJson } from '../report-json';
@@ -80,6 +80,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   // Registered under their PostScript names (see fonts.ts), so that pdfkit finds an opened face again.
   doc.registerFont(R, fonts.regular, R);
   doc.registerFont(B, fonts.bold, B);
+  // Opened in this order (R is the document's F1), each made to share measured widths, R selected.
+  for (const face of [R, B]) shareWidths((doc.font(face) as unknown as { _font: unknown })._font);
   doc.font(R);
   doc.addPage();
 
