@@ -32,8 +32,19 @@ export function formatDay(lang: ReportLanguage, ymd: string): string {
   return sharedDay(lang, ymd);
 }
 
+// Texts without parameters by language and key: the catalogues are fixed for the life of the process, and a
+// report looks up a hundred labels (each a walk of the dotted key through the catalogue).
+const plainTexts = new Map<string, string>();
+
 export function t(lang: ReportLanguage, key: string, params?: Record<string, unknown>): string {
-  return translate(lang, `reports.${key}`, params);
+  if (params) return translate(lang, `reports.${key}`, params);
+  const k = `${lang}\u0000${key}`;
+  let text = plainTexts.get(k);
+  if (text === undefined) {
+    text = translate(lang, `reports.${key}`);
+    plainTexts.set(k, text);
+  }
+  return text;
 }
 
 export function mpa(lang: ReportLanguage, v: number | null): string {

@@ -5,6 +5,31 @@ type Doc = PDFKit.PDFDocument;
 
 export const CHART_FONT_SIZE = 7;
 
+/** Curve coordinates are written to a tenth of a point: a quarter of a dot of a 300 dpi print. */
+const CURVE_STEP = 10;
+
+/**
+ * The curve (already reduced to the plot's width by buildChart) as PDF path operators: `x y m`, then `x y l`
+ * for each point that differs from the one before at a tenth of a point. A point equal to its predecessor
+ * draws nothing, so the stroked shape is the same.
+ */
+export function curvePath(points: ReadonlyArray<readonly [number, number]>): string {
+  const parts: string[] = [];
+  let px = NaN;
+  let py = NaN;
+  for (const [x0, y0] of points) {
+    const x = Math.round(x0 * CURVE_STEP) / CURVE_STEP;
+    const y = Math.round(y0 * CURVE_STEP) / CURVE_STEP;
+    if (x === px && y === py) continue;
+    parts.push(`${x} ${y} ${parts.length === 0 ? 'm' : 'l'}`);
+    px = x;
+    py = y;
+  }
+  // A single point still needs a segment to be a path pdfkit's stroke can close.
+  if (parts.length === 1) parts.push(`${px} ${py} l`);
+  return parts.join('\n');
+}
+
 export function drawChart(
   doc: Doc,
   box: Box,
@@ -30,8 +55,9 @@ export function drawChart(
   }
   if (c.curve.length > 1) {
     doc.lineWidth(0.8).strokeColor('#1565c0').lineJoin('round');
-    doc.moveTo(c.curve[0]![0], c.curve[0]![1]);
-    for (let i = 1; i < c.curve.length; i++) doc.lineTo(c.curve[i]![0], c.curve[i]![1]);
+    // One content operation for the whole polyline: pdfkit's moveTo/lineTo format and convert each point
+    // as its own operation (same operators, same page coordinates).
+    doc.addContent(curvePath(c.curve));
     doc.stroke();
   }
   doc.font(fontName).fontSize(CHART_FONT_SIZE).fillColor('#333333');

@@ -24,7 +24,9 @@ import {
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
-import { BOLD as B, REGULAR as R, reportFonts } from './fonts';
+import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
+import { collectPdf, compressStreamsFast } from './pdf-streams';
+import { attachFile } from './pdf-attachment';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
@@ -44,15 +46,6 @@ const FAIL = '#b71c1c';
 export interface RenderOptions {
   /** add a signature field and placeholder for signing.ts to fill */
   signature?: PlaceholderOptions;
-}
-
-function collect(doc: Doc): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
 }
 
 export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}): Promise<Buffer> {
@@ -82,21 +75,24 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       ModDate: m.issuedAt,
     },
   });
-  const done = collect(doc);
+  const done = collectPdf(doc);
+  compressStreamsFast(doc, isSharedSubset);
   // Registered under their PostScript names (see fonts.ts), so that pdfkit finds an opened face again.
   doc.registerFont(R, fonts.regular, R);
   doc.registerFont(B, fonts.bold, B);
+  // Opened in this order (R is the document's F1), each made to share measured widths, R selected.
+  for (const face of [R, B]) shareWidths((doc.font(face) as unknown as { _font: unknown })._font);
   doc.font(R);
   doc.addPage();
 
   const json = Buffer.from(JSON.stringify(reportJson(m)));
-  doc.file(json, {
+  attachFile(doc, {
     name: REPORT_ATTACHMENT_NAME,
+    data: json,
     type: 'application/json',
     relationship: 'Data',
     description: t(lang, 'attachmentDescription'),
-    creationDate: m.issuedAt,
-    modifiedDate: m.issuedAt,
+    date: m.issuedAt,
   });
 
   const root = doc.struct('Document');
@@ -264,6 +260,26 @@ function artifact(doc: Doc, draw: () => void): void {
   doc.endMarkedContent();
 }
 
+// Heights of wrapped text by face, size, width and text, for every report of the process: each table cell is
+// measured before it is drawn (and a test's table once more to keep it on one page), and labels and most
+// values repeat from report to report. The height depends only on these and the document defaults, which
+// every report shares (no line gap, no character spacing).
+const MEASURED_LIMIT = 20_000;
+const measured = new Map<string, number>();
+
+/** `doc.heightOfString(text, { width })` in face `font` at `size`; leaves that face and size selected. */
+function measuredHeight(doc: Doc, font: string, size: number, text: string, width: number): number {
+  doc.font(font).fontSize(size);
+  const key = `${font}\u0000${size}\u0000${width}\u0000${text}`;
+  let h = measured.get(key);
+  if (h === undefined) {
+    h = doc.heightOfString(text, { width });
+    if (measured.size >= MEASURED_LIMIT) measured.clear();
+    measured.set(key, h);
+  }
+  return h;
+}
+
 interface TableLook {
   width: number;
   labelWidth: number;
@@ -279,10 +295,8 @@ function tableHeight(doc: Doc, rows: Array<[string, string]>, o: TableLook): num
   const pad = o.pad ?? 3;
   let h = 0;
   for (const [k, v] of rows) {
-    doc.font(B).fontSize(size - 0.5);
-    const kh = doc.heightOfString(k, { width: o.labelWidth - 8 });
-    doc.font(R).fontSize(size);
-    const vh = doc.heightOfString(v, { width: o.width - o.labelWidth - 8 });
+    const kh = measuredHeight(doc, B, size - 0.5, k, o.labelWidth - 8);
+    const vh = measuredHeight(doc, R, size, v, o.width - o.labelWidth - 8);
     h += Math.max(kh, vh) + pad * 2 + 0.5;
   }
   return h;
@@ -306,9 +320,14 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
   const table = doc.struct('Table');
   root.add(table);
   for (const row of rows) {
-    const heights = row.map((c, i) => {
+    const heights = row.map((c, i) =>
+      measuredHeight(doc, c.bold || c.header ? B : R, c.header ? o.size - 0.5 : o.size, c.text || ' ', widths[i]! - 8),
+    );
+    // A cell measured as one line is written as one line: pdfkit's line wrapper, run again to draw it, would
+    // find the same single line (left-aligned text is placed the same with or without a width).
+    const oneLine = row.map((c, i) => {
       doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size);
-      return doc.heightOfString(c.text || ' ', { width: widths[i]! - 8 });
+      return heights[i] === doc.currentLineHeight(true) && !c.text.includes('\n');
     });
     const h = Math.max(...heights) + o.pad * 2;
     if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
@@ -334,7 +353,7 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
           .font(c.bold || c.header ? B : R)
           .fontSize(c.header ? o.size - 0.5 : o.size)
           .fillColor(c.color ?? (c.header ? MUTED : INK));
-        doc.text(c.text, x + 4, y + o.pad, { width: widths[i]! - 8 });
+        doc.text(c.text, x + 4, y + o.pad, oneLine[i] ? { lineBreak: false } : { width: widths[i]! - 8 });
       });
       if (c.header) cell.dictionary.data.A = { O: 'Table', Scope: c.header };
       tr.add(cell);

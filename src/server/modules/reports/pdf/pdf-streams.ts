@@ -1,0 +1,120 @@
+/**
+ * How a report's streams are compressed. pdfkit 0.20 deflates every stream at zlib's default level (6) and
+ * offers no setting; at level 1 a report's streams (page contents, the embedded data, the font subsets) take
+ * about a third of the time for a few KB more (docs/decisions/0032-report-pdf-speed.md). Font subsets
+ * repeat from report to report (fonts.ts keeps them), so their compressed bytes are kept too.
+ *
+ * The hook is per document: `doc.ref` is wrapped so that each stream object it creates compresses itself
+ * just before pdfkit writes it (PDFReference.finalize), with the Filter pdfkit would have set. pdfkit then
+ * finds the stream already filtered and writes it as it is, as it does for any stream given a Filter.
+ */
+import { deflateSync } from 'node:zlib';
+
+export const STREAM_DEFLATE_LEVEL = 1;
+
+/** The part of pdfkit's PDFReference (not in its types) this hook touches. */
+interface StreamRef {
+  compress: boolean;
+  buffer: Uint8Array[];
+  data: Record<string, unknown>;
+  write(chunk: unknown): void;
+  finalize(): void;
+}
+
+// Compressed bytes of immutable inputs shared between documents (a cached font subset is the same object).
+const compressedShared = new WeakMap<Uint8Array, Buffer>();
+
+/**
+ * Deflates `raw` at STREAM_DEFLATE_LEVEL; a `shared` input (the same bytes object for every document, never
+ * changed) is compressed once.
+ */
+function deflate(raw: Uint8Array, shared: boolean): Buffer {
+  if (!shared) return deflateSync(raw, { level: STREAM_DEFLATE_LEVEL });
+  let out = compressedShared.get(raw);
+  if (!out) {
+    out = deflateSync(raw, { level: STREAM_DEFLATE_LEVEL });
+    compressedShared.set(raw, out);
+  }
+  return out;
+}
+
+/**
+ * Makes every stream of `doc` collect its operators as text and compress at STREAM_DEFLATE_LEVEL. `isShared(bytes)` says whether a stream's
+ * single chunk is an immutable object shared by documents, whose compressed form may be reused.
+ */
+export function compressStreamsFast(doc: PDFKit.PDFDocument, isShared: (bytes: Uint8Array) => boolean): void {
+  const pdf = doc as unknown as { ref(data?: object): StreamRef };
+  const ref = pdf.ref.bind(pdf);
+  pdf.ref = (data?: object) => {
+    const r = ref(data);
+    const write = r.write.bind(r);
+    const finalize = r.finalize.bind(r);
+    // Operators arrive one at a time (a page's content is thousands of them); pdfkit turns each into its own
+    // byte array with a newline. They are kept as strings and turned into bytes together, with the same
+    // newlines and the same Latin-1 bytes (pdfkit keeps the low byte of each UTF-16 unit, as Latin-1 does).
+    const text: string[] = [];
+    const flushText = () => {
+      if (text.length === 0) return;
+      write(Buffer.from(`${text.join('\n')}\n`, 'latin1'));
+      text.length = 0;
+    };
+    r.write = (chunk: unknown) => {
+      if (chunk instanceof Uint8Array) {
+        flushText();
+        write(chunk);
+      } else {
+        text.push(String(chunk));
+      }
+    };
+    r.finalize = () => {
+      flushText();
+      // `compress` is read here, not when the object was made: pdfkit turns it off for the XMP metadata.
+      if (r.compress && r.buffer.length > 0) {
+        const raw = r.buffer.length === 1 ? r.buffer[0]! : Buffer.concat(r.buffer);
+        r.buffer = [deflate(raw, isShared(raw))];
+        r.data.Filter = 'FlateDecode';
+        r.compress = false;
+      }
+      finalize();
+    };
+    return r;
+  };
+}
+
+/**
+ * The finished document's bytes. pdfkit writes the file through a Readable stream, one chunk for each
+ * line of each object (thousands), each turned into a Buffer and buffered by the stream; a report is
+ * wanted whole, so after what the constructor has written (the header, read from the stream) the lines
+ * are collected directly, with the byte offsets pdfkit keeps for the cross-reference table.
+ */
+export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  const pdf = doc as unknown as { _write(data: unknown): void; _offset: number };
+  const streamed: Buffer[] = [];
+  const lines: string[] = [];
+  const direct: Uint8Array[] = [];
+  const flushLines = () => {
+    if (lines.length === 0) return;
+    direct.push(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+    lines.length = 0;
+  };
+  pdf._write = (data: unknown) => {
+    if (data instanceof Uint8Array) {
+      flushLines();
+      direct.push(data);
+      pdf._offset += data.length;
+    } else {
+      const line = String(data);
+      lines.push(line);
+      // pdfkit writes each line as Latin-1 bytes plus a newline (see compressStreamsFast).
+      pdf._offset += line.length + 1;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    doc.on('data', (c: Buffer) => streamed.push(c));
+    doc.on('end', () => {
+      flushLines();
+      resolve(Buffer.concat([...streamed, ...direct]));
+    });
+    doc.on('error', reject);
+  });
+}
