@@ -47,7 +47,7 @@ export const routes: RouteObject[] = [
       {
         element: <BlankLayout />,
         children: [
-          page(blank('pages.search'), 'search', () => import('../features/public/pages/search-page')),
+          page(blank('pages.search'), 'search', () => import('../public-app/search-route')),
           page(blank('pages.login', GUEST), 'login', () => import('../features/auth/pages/login-page')),
           page(blank('pages.register', GUEST), 'register', () => import('../features/auth/pages/register-page')),
           page(blank('pages.forgotPassword', GUEST), 'forgot-password', () => import('../features/auth/pages/forgot-password-page')),
