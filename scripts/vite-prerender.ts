@@ -36,7 +36,9 @@ export function assemblePage(
   data?: unknown,
 ): string {
   // /search has no emotion styles: its stylesheet (public.css) is written in as it is.
-  const style = out.styleNames.length ? `<style data-emotion="css ${out.styleNames.join(' ')}">${out.css}</style>` : `<style>${out.css}</style>`;
+  const style = out.styleNames.length
+    ? `<style data-emotion="css ${out.styleNames.join(' ')}">${out.css}</style>`
+    : `<style>${out.css}</style>`;
   const dataScript = data === undefined ? '' : `<script type="application/json" id="trc-prerendered">${scriptJson(data)}</script>`;
   // /search is hydrated in place; the /login frame sits beside the app's container until the app replaces it.
   const body =
@@ -70,8 +72,15 @@ export function inlineStylesheets(html: string, outDir: string): string {
  * module): written into the prerendered /search, so that it paints before any script or stylesheet arrives.
  */
 export function publicStylesheet(outDir: string): string {
-  const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, { css?: string[] }>;
-  const files = ['src/web/public-app/main-public.tsx', 'src/web/features/public/pages/search-page.tsx'].flatMap((k) => manifest[k]?.css ?? []);
+  const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; name?: string; css?: string[] }
+  >;
+  // Keyed by its source, or (imported by both the entry and the staff app's /search route) by its chunk's name.
+  const chunk =
+    manifest['src/web/public-app/main-public.tsx'] ??
+    Object.values(manifest).find((c) => c.name === 'main-public' && c.file.endsWith('.js'));
+  const files = chunk?.css ?? [];
   if (files.length === 0) throw new Error('the public page has no stylesheet in the build');
   const css = [...new Set(files)].map((f) => fs.readFileSync(path.join(outDir, f), 'utf8')).join('');
   if (/<\/style/i.test(css)) throw new Error('the public stylesheet cannot be inlined');

@@ -2,7 +2,7 @@
  * Which language a page starts in, without any i18n library: the staff app's i18next (src/web/lib/i18n.ts)
  * and the public page's own small translator (src/web/public-app/public-i18n.ts) both start from it.
  */
-import { isLanguage, type Language } from '../../shared/i18n/index';
+import { isLanguage, type Language } from '../../shared/i18n/languages';
 import { languageFromTags } from '../../shared/i18n/negotiate';
 import { readCookie, readStored, storageKey, writeCookie } from './storage';
 

@@ -23,7 +23,7 @@ import SearchPage from '../features/public/pages/search-page';
 import { DEFAULT_PREFERENCES } from '../lib/preferences-model';
 import { StaticFrameContext } from '../lib/static-frame';
 import { createAppTheme } from '../lib/theme';
-import { PublicFrame } from '../public-app/main-public';
+import { PublicFrame } from '../public-app/public-frame';
 import type { Tree } from '../lib/language-start';
 import { addStrings, PUBLIC_NAMESPACES, setLanguage, translate } from '../public-app/public-i18n';
 

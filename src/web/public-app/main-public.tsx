@@ -9,14 +9,15 @@
  * (docs/decisions/0022-prerendered-first-screens.md). The look (light, dark, bordered) is CSS only, so the
  * HTML is hydrated in any look.
  */
-import { StrictMode, useEffect, useRef, type ReactNode } from 'react';
+import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import type { Language } from '../../shared/i18n/index';
+import type { Language } from '../../shared/i18n/languages';
 import { isPublicHost } from '../app/guard';
 import { prerenderedPage, wantedLanguage } from '../lib/language-start';
 // Imported, not lazy: this bundle exists only to show this page, and a lazy page would cost one more
 // round trip before the first paint (562 ms on "Slow 4G"). Step 2, the preview and pdf.js stay lazy.
 import SearchPage from '../features/public/pages/search-page';
+import { PublicFrame } from './public-frame';
 import { addStrings, setLanguage, showLanguage, useT } from './public-i18n';
 import { startLook } from './public-look';
 
@@ -24,11 +25,6 @@ function keepOnSearch(): void {
   if (isPublicHost(window.location.hostname) && window.location.pathname !== '/search') {
     window.history.replaceState(window.history.state, '', `/search${window.location.search}`);
   }
-}
-
-/** The page's frame, also drawn at build time by the prerender (src/web/prerender/render.tsx). */
-export function PublicFrame({ children }: { children: ReactNode }) {
-  return <div className="pp">{children}</div>;
 }
 
 function PublicShell({ wanted }: { wanted: Language }) {
@@ -70,4 +66,21 @@ export async function mountPublic(container: HTMLElement): Promise<void> {
   );
   if (page && container.firstElementChild) hydrateRoot(container, app);
   else createRoot(container).render(app);
+}
+
+/**
+ * The page as the staff app's /search route shows it (src/web/public-app/search-route.tsx loads this
+ * module lazily): in the staff app's language, drawn by the page's own translator and look.
+ */
+export default function EmbeddedSearchPage({ language }: { language: Language }) {
+  const [shown, setShown] = useState<Language | null>(null);
+  useEffect(() => {
+    startLook();
+    void showLanguage(language).then(() => setShown(language));
+  }, [language]);
+  return shown ? (
+    <PublicFrame>
+      <SearchPage />
+    </PublicFrame>
+  ) : null;
 }

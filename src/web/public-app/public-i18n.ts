@@ -5,7 +5,7 @@
  * JavaScript budget (docs/decisions/0026-public-page-without-mui.md); it arrives only with step 2.
  */
 import { useSyncExternalStore } from 'react';
-import { DEFAULT_LANGUAGE, type Language } from '../../shared/i18n/index';
+import { DEFAULT_LANGUAGE, type Language } from '../../shared/i18n/languages';
 import { htmlLang } from '../../shared/i18n/negotiate';
 import { setApiLanguage } from '../lib/api';
 import { LANGUAGE_KEY, type Tree } from '../lib/language-start';

@@ -9,7 +9,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { createInstance, type i18n as I18n } from 'i18next';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { LANGUAGES } from '../../../../shared/i18n/index';
+import { LANGUAGES } from '../../../../shared/i18n/languages';
 import { createAppTheme } from '../../../lib/theme';
 import { publicStrings, useT } from '../../../public-app/public-i18n';
 import { useLook } from '../../../public-app/public-look';

@@ -1,6 +1,6 @@
 /** The top of the public page: the manufacturer's logo and name (from settings) and the language switch. */
 import type { PublicSettings } from '../../../../shared/contract/settings';
-import { LANGUAGES, type Language } from '../../../../shared/i18n/index';
+import { LANGUAGES, type Language } from '../../../../shared/i18n/languages';
 import { LOGO_HEIGHT } from '../../../lib/constants';
 import { chooseLanguage, useT } from '../../../public-app/public-i18n';
 import { Icon } from './plain';
