@@ -25,7 +25,10 @@ async function loadPublic(): Promise<void> {
 async function loadStaff(): Promise<void> {
   // The staff app draws afresh over the prerendered /login frame: in another look, not in the frame's styles.
   if (!looksLikeThePrerender()) dropPrerenderedStyles(container);
-  const [app] = await Promise.all([import('./app/main-app'), import('./lib/i18n').then((i18n) => i18n.initI18n().then(i18n.loadFullCatalogue))]);
+  const [app] = await Promise.all([
+    import('./app/main-app'),
+    import('./lib/i18n').then((i18n) => i18n.initI18n().then(i18n.loadFullCatalogue)),
+  ]);
   app.mountApp(container);
 }
 

@@ -61,7 +61,9 @@ export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (s
               {row.found ? <Icon name="checkCircle" className="pp-success" /> : <Icon name="highlightOff" className="pp-error" />}
               <div className="pp-row-text">
                 <p className="pp-row-serial">{row.serial}</p>
-                <p className={`pp-body2${row.found ? '' : ' pp-error'}`}>{row.found ? row.result.product.name : t('search.lookup.notFound')}</p>
+                <p className={`pp-body2${row.found ? '' : ' pp-error'}`}>
+                  {row.found ? row.result.product.name : t('search.lookup.notFound')}
+                </p>
                 {!row.found && row.suggestion && <Suggestion serial={row.suggestion} onPick={onPick} />}
               </div>
             </li>

@@ -10,7 +10,13 @@ function LanguageSwitch() {
   const { t, language } = useT();
   const other = (LANGUAGES.find((l) => l !== language) ?? 'en') as Language;
   return (
-    <button type="button" className="pp-button pp-button-text" onClick={() => void chooseLanguage(other)} title={t('app.language')} data-testid="language-switch">
+    <button
+      type="button"
+      className="pp-button pp-button-text"
+      onClick={() => void chooseLanguage(other)}
+      title={t('app.language')}
+      data-testid="language-switch"
+    >
       <Icon name="translate" className="pp-button-icon" />
       <span lang={other}>{t(`app.languages.${other}`)}</span>
     </button>

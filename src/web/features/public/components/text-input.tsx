@@ -19,9 +19,25 @@ export interface TextInputProps {
   maxRows?: number;
   inputRef?: Ref<HTMLInputElement & HTMLTextAreaElement>;
   className?: string;
+  /** the label inside the empty field, moved onto its border when focused or filled (CSS only) */
+  floatingLabel?: boolean;
 }
 
-export function TextInput({ id, label, name, value, onChange, onKeyDown, helperText, error = false, multiline, maxRows, inputRef, className }: TextInputProps) {
+export function TextInput({
+  id,
+  label,
+  name,
+  value,
+  onChange,
+  onKeyDown,
+  helperText,
+  error = false,
+  multiline,
+  maxRows,
+  inputRef,
+  className,
+  floatingLabel,
+}: TextInputProps) {
   const helperId = helperText ? `${id}-helper` : undefined;
   const common = {
     id,
@@ -36,17 +52,22 @@ export function TextInput({ id, label, name, value, onChange, onKeyDown, helperT
     autoCapitalize: 'characters',
     'aria-describedby': helperId,
     'aria-invalid': error,
+    // an empty placeholder: CSS tells an empty field by :placeholder-shown
+    placeholder: floatingLabel ? ' ' : undefined,
   };
   return (
-    <div className={`pp-field${error ? ' pp-field-error' : ''}${className ? ` ${className}` : ''}`}>
-      <label htmlFor={id} className="pp-label">
-        {label}
-      </label>
+    <div
+      className={`pp-field${floatingLabel ? ' pp-field-float' : ''}${error ? ' pp-field-error' : ''}${className ? ` ${className}` : ''}`}
+    >
       {multiline ? (
         <textarea {...common} rows={1} style={maxRows ? { maxHeight: `${maxRows * 1.4375 + 2.1}em` } : undefined} />
       ) : (
         <input {...common} type="text" />
       )}
+      {/* after the field, so that CSS can place it by the field's state; `for` ties them for screen readers */}
+      <label htmlFor={id} className="pp-label">
+        {label}
+      </label>
       {helperText && (
         <p id={helperId} className="pp-helper">
           {helperText}

@@ -76,6 +76,7 @@ export function VerifyPanel() {
           error={codeError}
           helperText={codeError ? t('validation.required') : t('search.verify.codeHint')}
           className="pp-grow"
+          floatingLabel
         />
         <button type="submit" className="pp-button pp-button-outlined pp-code-button" disabled={busy}>
           {t('search.verify.check')}
@@ -95,7 +96,13 @@ export function VerifyPanel() {
         <Icon name="uploadFile" className="pp-action" />
         <span className="pp-body1">{t('search.verify.drop')}</span>
         <span className="pp-body2 pp-secondary">{fileName ?? t('search.verify.dropHint')}</span>
-        <input id="report-file" type="file" accept="application/pdf,.pdf" onChange={(e) => byFile(e.target.files?.[0])} className="pp-file" />
+        <input
+          id="report-file"
+          type="file"
+          accept="application/pdf,.pdf"
+          onChange={(e) => byFile(e.target.files?.[0])}
+          className="pp-file"
+        />
       </label>
       {state && (
         <Suspense fallback={null}>
