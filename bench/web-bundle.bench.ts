@@ -31,7 +31,8 @@ const STAFF_CODE =
 
 /** The chunks a first visit loads besides index.html's: the app the entry picks and the route's lazy page. */
 const ROUTES: Record<string, string[]> = {
-  '/search': ['src/web/public-app/main-public.tsx', 'src/web/features/public/pages/search-page.tsx'],
+  // The page's module is in main-public's chunk (decision 0026): the staff app's /search route loads that chunk too.
+  '/search': ['src/web/public-app/main-public.tsx'],
   // The sign-in page is not lazy: it is in the staff app's chunk (docs/decisions/0027-login-hydrated.md).
   '/login': ['src/web/app/main-app.tsx', 'src/web/lib/catalogue-en.ts'],
 };
@@ -58,7 +59,7 @@ function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set
 function chunkOf(manifest: Manifest, source: string): string | undefined {
   if (manifest[source]) return source;
   const stem = path.basename(source).replace(/\.[jt]sx?$/, '');
-  return Object.keys(manifest).find((k) => k.startsWith(`_${stem}-`));
+  return Object.keys(manifest).find((k) => k.startsWith(`_${stem}-`) && k.endsWith('.js'));
 }
 
 function gzipSize(file: string): number {

@@ -118,6 +118,38 @@ test('typing before the JavaScript has arrived is kept, and the lookup then work
   await context.close();
 });
 
+test('Enter in the serial field before React has taken the page over submits the form natively: nothing typed is lost', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  // The entry runs (it asks for the page's module); the page's module is held back, so React never starts.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const entryRan = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/assets/main-public-*.js', async (route) => {
+    asked();
+    await held;
+    // The first page's request may be gone with the page the native submit left.
+    await route.continue().catch(() => undefined);
+  });
+  await page.goto('/search', { waitUntil: 'commit' });
+  const field = page.locator('#serial-input');
+  await field.click();
+  await field.pressSequentially('zz-enter-early-1');
+  await entryRan;
+  await expect(page.locator('html')).not.toHaveAttribute('data-ready', 'true');
+  await field.press('Enter');
+  // A GET /search?serial=…, which the page looks up as soon as it starts.
+  await expect(page).toHaveURL(/\/search\?serial=zz-enter-early-1$/);
+  release();
+  await started(page);
+  await expect(page.locator('#serial-input')).toHaveValue('zz-enter-early-1');
+  await expect(page.getByTestId('not-found')).toContainText('ZZ-ENTER-EARLY-1');
+  await context.close();
+});
+
 test('a link with ?serial= fills the field and looks the serial up at once', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'zh-TW', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();

@@ -35,7 +35,10 @@ export function assemblePage(
   out: PrerenderedHtml,
   data?: unknown,
 ): string {
-  const style = `<style data-emotion="css ${out.styleNames.join(' ')}">${out.css}</style>`;
+  // /search has no emotion styles: its stylesheet (public.css) is written in as it is.
+  const style = out.styleNames.length
+    ? `<style data-emotion="css ${out.styleNames.join(' ')}">${out.css}</style>`
+    : `<style>${out.css}</style>`;
   const dataScript = data === undefined ? '' : `<script type="application/json" id="trc-prerendered">${scriptJson(data)}</script>`;
   // Both screens are drawn into the app's container, which React hydrates.
   const body = `<div id="app">${out.html}</div>${dataScript}`;
@@ -61,8 +64,29 @@ export function inlineStylesheets(html: string, outDir: string): string {
   });
 }
 
+/**
+ * The public page's stylesheet as built (src/web/public-app/public.css, with the chunk of the page's
+ * module): written into the prerendered /search, so that it paints before any script or stylesheet arrives.
+ */
+export function publicStylesheet(outDir: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; name?: string; css?: string[] }
+  >;
+  // Keyed by its source, or (imported by both the entry and the staff app's /search route) by its chunk's name.
+  const chunk =
+    manifest['src/web/public-app/main-public.tsx'] ??
+    Object.values(manifest).find((c) => c.name === 'main-public' && c.file.endsWith('.js'));
+  const files = chunk?.css ?? [];
+  if (files.length === 0) throw new Error('the public page has no stylesheet in the build');
+  const css = [...new Set(files)].map((f) => fs.readFileSync(path.join(outDir, f), 'utf8')).join('');
+  if (/<\/style/i.test(css)) throw new Error('the public stylesheet cannot be inlined');
+  return css;
+}
+
 export async function prerenderInto(root: string, outDir: string): Promise<string[]> {
   const template = inlineStylesheets(fs.readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
+  const publicCss = publicStylesheet(outDir);
   const server = await createServer({
     configFile: false,
     root,
@@ -77,7 +101,8 @@ export async function prerenderInto(root: string, outDir: string): Promise<strin
     fs.mkdirSync(path.join(outDir, 'prerendered'), { recursive: true });
     for (const screen of PRERENDERED_SCREENS) {
       for (const language of LANGUAGES) {
-        const out = render.renderScreen(screen, language);
+        const drawn = render.renderScreen(screen, language);
+        const out = screen === 'search' ? { ...drawn, css: publicCss } : drawn;
         // /login's strings come with the staff app (it loads the whole catalogue before it starts).
         const data =
           screen === 'search' ? { language, ...(language === 'en' ? {} : { catalogue: render.publicCatalogue(language) }) } : { language };

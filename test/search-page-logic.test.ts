@@ -4,10 +4,13 @@
  * challenges, and a file's SHA-256 is the one the server stores. No database: plain functions.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_SERIALS_PER_REQUEST, splitSerials as contractSplit } from '../src/shared/contract/public';
+import { catalogues, translate as sharedTranslate } from '../src/shared/i18n/index';
 import { findNumber, solveChallenge } from '../src/web/features/public/lib/proof-of-work';
 import { MAX_SERIALS, parseSerialList, splitSerials } from '../src/web/features/public/lib/serial-list';
 import { sha256Hex } from '../src/web/features/public/lib/sha256';
@@ -67,3 +70,51 @@ describe('file hash', () => {
     expect(await sha256Hex(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 });
+
+describe("the public page's own translator", () => {
+  it('fills {{name}}, picks _one/_other by count, falls back to English, then defaultValue, then the key', async () => {
+    const { addStrings, translate } = await import('../src/web/public-app/public-i18n');
+    expect(translate('en', 'search.lookup.hint', { max: 20 })).toBe(sharedTranslate('en', 'search.lookup.hint', { max: 20 }));
+    expect(translate('en', 'search.outcome.emailed', { count: 1, email: 'a@b.c' })).toBe(
+      sharedTranslate('en', 'search.outcome.emailed_one', { email: 'a@b.c' }),
+    );
+    expect(translate('en', 'search.outcome.emailed', { count: 3, email: 'a@b.c' })).toBe(
+      sharedTranslate('en', 'search.outcome.emailed_other', { count: 3, email: 'a@b.c' }),
+    );
+    expect(translate('en', 'errors.noSuchKey', { defaultValue: 'As the server said' })).toBe('As the server said');
+    expect(translate('en', 'search.noSuchKey')).toBe('search.noSuchKey');
+    // Chinese before its strings are here reads English; afterwards Chinese (one plural form: _other).
+    addStrings('zh', { search: { only: 'zh {{x}}' } });
+    expect(translate('zh', 'search.lookup.title')).toBe(sharedTranslate('en', 'search.lookup.title'));
+    expect(translate('zh', 'search.only', { x: 1 })).toBe('zh 1');
+    addStrings('zh', catalogues.zh as Parameters<typeof addStrings>[1]);
+    expect(translate('zh', 'search.lookup.title')).toBe(sharedTranslate('zh', 'search.lookup.title'));
+    expect(translate('zh', 'search.outcome.emailed', { count: 1, email: 'a@b.c' })).toBe(
+      sharedTranslate('zh', 'search.outcome.emailed_other', { count: 1, email: 'a@b.c' }),
+    );
+  });
+
+  it("has every key the first screen's code asks for, in both languages", async () => {
+    const { PUBLIC_NAMESPACES } = await import('../src/web/public-app/public-i18n');
+    const dir = path.join(__dirname, '../src/web/features/public');
+    const files = ['pages/search-page.tsx', ...fs.readdirSync(path.join(dir, 'components')).map((f) => `components/${f}`)];
+    const keys = new Set<string>();
+    for (const file of files) {
+      const source = fs.readFileSync(path.join(dir, file), 'utf8');
+      // Only the plain first screen uses useT; the MUI parts (react-i18next) read the same strings.
+      for (const m of source.matchAll(/\bt\(\s*'([a-zA-Z]+\.[\w.]+)'/g)) keys.add(m[1]!);
+    }
+    expect(keys.size).toBeGreaterThan(20);
+    for (const key of keys) {
+      expect(PUBLIC_NAMESPACES as readonly string[], key).toContain(key.split('.')[0]);
+      for (const language of ['en', 'zh'] as const) expect(hasKeyIn(catalogues[language], key), `${language} ${key}`).toBe(true);
+    }
+  });
+});
+
+function hasKeyIn(tree: unknown, key: string): boolean {
+  let node = tree;
+  for (const part of key.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  // a plural is key_other (and key_one in English)
+  return typeof node === 'string' || (!key.endsWith('_other') && hasKeyIn(tree, `${key}_other`));
+}

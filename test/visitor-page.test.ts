@@ -16,7 +16,9 @@ import {
   LANGUAGE_COOKIE,
   pageLanguage,
 } from '../src/shared/i18n/negotiate';
-import { assemblePage, inlineStylesheets } from '../scripts/vite-prerender';
+import { assemblePage, inlineStylesheets, publicStylesheet } from '../scripts/vite-prerender';
+import { renderScreen } from '../src/web/prerender/render';
+import { translate } from '../src/shared/i18n/index';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { pickEncoding } from '../src/server/web/pages';
@@ -87,6 +89,48 @@ describe('the prerendered page assembled from the built index.html', () => {
     expect(html).not.toContain('</script><b>');
     const json = html.match(/id="trc-prerendered">(.*?)<\/script>/)![1]!;
     expect(JSON.parse(json)).toEqual({ language: 'zh', catalogue: { search: { x: '</script><b>' } } });
+  });
+
+  it("/search without emotion styles: the page's stylesheet written in as it is", () => {
+    const html = assemblePage(template, 'search', 'en', { ...drawn, styleNames: [], css: '.pp{color:red}' }, { language: 'en' });
+    expect(html).toContain('<style>.pp{color:red}</style></head>');
+    expect(html).not.toContain('data-emotion');
+  });
+
+  it("finds the public page's built stylesheet in the manifest, by its module or by its shared chunk's name", () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-prerender-'));
+    try {
+      fs.mkdirSync(path.join(out, '.vite'), { recursive: true });
+      fs.mkdirSync(path.join(out, 'assets'));
+      fs.writeFileSync(path.join(out, 'assets', 'main-public-x.css'), '.pp{color:red}');
+      const write = (manifest: unknown) => fs.writeFileSync(path.join(out, '.vite', 'manifest.json'), JSON.stringify(manifest));
+      write({ 'src/web/public-app/main-public.tsx': { file: 'assets/main-public-y.js', css: ['assets/main-public-x.css'] } });
+      expect(publicStylesheet(out)).toBe('.pp{color:red}');
+      write({ '_main-public-y.js': { file: 'assets/main-public-y.js', name: 'main-public', css: ['assets/main-public-x.css'] } });
+      expect(publicStylesheet(out)).toBe('.pp{color:red}');
+      write({ 'index.html': { file: 'assets/index.js' } });
+      expect(() => publicStylesheet(out)).toThrow(/no stylesheet/);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('/search is drawn without MUI, in each language, with a serial form that works without scripts', () => {
+    for (const [language, heading] of [
+      ['en', translate('en', 'pages.search')],
+      ['zh', translate('zh', 'search.lookup.title')],
+    ] as const) {
+      const out = renderScreen('search', language);
+      expect(out.styleNames).toEqual([]);
+      expect(out.html).not.toMatch(/class="[^"]*(Mui|css-)/);
+      expect(out.html).toContain(heading);
+      // A real GET form to /search with the field named serial: Enter or Search before hydration loads /search?serial=…
+      const form = out.html.match(/<form[^>]*>/)![0];
+      expect(form).toContain('action="/search"');
+      expect(form).toContain('method="get"');
+      expect(out.html.match(/<textarea[^>]*>/)![0]).toContain('name="serial"');
+      expect(out.title).toBe(translate(language, 'pages.search'));
+    }
   });
 
   it('/login: drawn into the container the staff app hydrates, with its language', () => {

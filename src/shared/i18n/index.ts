@@ -87,9 +87,9 @@ import zhTerms from './zh/terms.json';
 import zhCharts from './zh/charts.json';
 import zhMisc from './zh/misc.json';
 
-export const LANGUAGES = ['en', 'zh'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'en';
+import type { Language } from './languages';
+
+export { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from './languages';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -169,10 +169,6 @@ export const catalogues: Record<Language, Tree> = {
     misc: zhMisc,
   },
 };
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
 
 function lookup(tree: Tree, key: string): string | undefined {
   let node: string | Tree | undefined = tree;

@@ -4,7 +4,7 @@
  * Any Chinese tag (zh, zh-TW, zh-HK, zh-Hant, and also zh-CN: Traditional reads better than English to a
  * reader of Simplified) is Chinese; the first tag we speak wins; nothing we speak is English.
  */
-import { DEFAULT_LANGUAGE, type Language } from './index';
+import { DEFAULT_LANGUAGE, type Language } from './languages';
 
 /** The language of one tag, or undefined when it is neither of ours. */
 function languageOfTag(tag: string): Language | undefined {

@@ -1,8 +1,15 @@
 /** Turning failures into translated text: the server's key (or the client's four failures), else its message. */
-import type { TFunction } from 'i18next';
 import { ApiError } from './api';
 
-export function errorMessage(t: TFunction, error: unknown): string {
+/**
+ * Any translator taking a key and options: i18next's `t`, or the public page's own (src/web/public-app/public-i18n.ts).
+ * A method-style signature, so that i18next's overloaded TFunction fits it.
+ */
+export interface Translator {
+  (key: string, options?: Record<string, unknown>): string;
+}
+
+export function errorMessage(t: Translator, error: unknown): string {
   if (error instanceof ApiError) return t(error.key, { ...error.params, defaultValue: error.message });
   return t('errors.internal');
 }

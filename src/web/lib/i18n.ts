@@ -6,11 +6,12 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../shared/i18n/index';
-import { htmlLang, languageFromTags } from '../../shared/i18n/negotiate';
+import { htmlLang } from '../../shared/i18n/negotiate';
 import { setApiLanguage } from './api';
-import { readCookie, readStored, storageKey, writeCookie, writeStored } from './storage';
+import { LANGUAGE_KEY, prerenderedPage, wantedLanguage, type StartedLanguage, type Tree } from './language-start';
+import { writeStored } from './storage';
 
-type Tree = { [key: string]: string | Tree };
+export type { StartedLanguage } from './language-start';
 
 function byNamespace(modules: Record<string, { default: Tree }>): Tree {
   return Object.fromEntries(Object.entries(modules).map(([file, m]) => [file.replace(/^.*\/(\w+)\.json$/, '$1'), m.default]));
@@ -27,41 +28,6 @@ const catalogues: Record<Language, () => Promise<Tree>> = {
   zh: () => import('./catalogue-zh').then((m) => m.default),
 };
 let fullCatalogue = false;
-
-const LANGUAGE_KEY = 'language';
-
-/**
- * The language chosen on a page before (remembered), else the browser's (navigator.languages, as the
- * server reads Accept-Language). A choice kept only in localStorage is copied into the cookie, so that the
- * server serves the next page in it already.
- */
-function wantedLanguage(): Language {
-  const stored = readStored(LANGUAGE_KEY);
-  if (isLanguage(stored)) {
-    if (readCookie(storageKey(LANGUAGE_KEY)) !== stored) writeCookie(storageKey(LANGUAGE_KEY), stored);
-    return stored;
-  }
-  return languageFromTags(navigator.languages?.length ? navigator.languages : [navigator.language ?? '']);
-}
-
-/** What a prerendered page (scripts/prerender) says about itself: its language and, for zh, its strings. */
-interface PrerenderedPage {
-  language: Language;
-  catalogue?: Tree;
-}
-
-export const PRERENDERED_DATA_ID = 'trc-prerendered';
-
-function prerenderedPage(): PrerenderedPage | null {
-  const el = document.getElementById(PRERENDERED_DATA_ID);
-  if (!el?.textContent) return null;
-  try {
-    const data = JSON.parse(el.textContent) as PrerenderedPage;
-    return isLanguage(data.language) ? data : null;
-  } catch {
-    return null;
-  }
-}
 
 const loaded = new Set<Language>();
 
@@ -95,14 +61,6 @@ function applyToDocument(language: Language): void {
   document.documentElement.dir = i18next.dir(language);
   loadFontFor(language);
   setApiLanguage(language);
-}
-
-export interface StartedLanguage {
-  /** the language the page is first drawn in: the prerendered HTML's, so that React can hydrate it */
-  rendered: Language;
-  /** the language the visitor wants (remembered choice, else the browser's); switched to after hydration */
-  wanted: Language;
-  prerendered: boolean;
 }
 
 /**

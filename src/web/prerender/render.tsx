@@ -1,9 +1,10 @@
 /**
  * The first screens drawn at build time (scripts/vite-prerender.ts runs this in Node through Vite): /search
  * and /login in each language, which the page's scripts then hydrate (docs/decisions/0022-prerendered-first-screens.md,
- * 0027-login-hydrated.md). The markup must be what the app's first render draws: /login as the staff app's
- * router draws it (src/web/app/router.tsx: RootShell, BlankLayout, LoginPage inside a StaticFrameContext).
- * The theme is the default one (light); the emotion styles are collected rather than written inline, for the page's <head>.
+ * 0026, 0027-login-hydrated.md). /search is plain markup styled by public.css (decision 0026), which the prerender
+ * writes into the page. /login must be what the app's first render draws: the staff app's router's tree
+ * (src/web/app/router.tsx: RootShell, BlankLayout, LoginPage inside a StaticFrameContext), in the default
+ * (light) theme, its emotion styles collected for the page's <head>.
  */
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
@@ -23,22 +24,22 @@ import SearchPage from '../features/public/pages/search-page';
 import { DEFAULT_PREFERENCES } from '../lib/preferences-model';
 import { StaticFrameContext } from '../lib/static-frame';
 import { createAppTheme } from '../lib/theme';
-import { PublicFrame } from '../public-app/main-public';
+import { PublicFrame } from '../public-app/public-frame';
+import type { Tree } from '../lib/language-start';
+import { addStrings, PUBLIC_NAMESPACES, setLanguage, translate } from '../public-app/public-i18n';
 
 export type PrerenderedScreen = 'search' | 'login';
 
 export interface PrerenderedHtml {
   /** the markup of the app's container */
   html: string;
-  /** the emotion style names and their CSS, for `<style data-emotion="css names…">` */
+  /** the emotion style names and their CSS, for `<style data-emotion="css names…">` (none for /search) */
   styleNames: string[];
   css: string;
   title: string;
 }
 
-/** The namespaces the public page's first bundle carries in English (src/web/lib/i18n.ts): a zh page carries them inline. */
-export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'public', 'visitor'] as const;
-
+/** The namespaces the public page's bundle carries in English (public-i18n.ts): a zh page carries them inline. */
 export function publicCatalogue(language: Language): Record<string, unknown> {
   const all = catalogues[language] as Record<string, unknown>;
   return Object.fromEntries(PUBLIC_NAMESPACES.filter((ns) => ns in all).map((ns) => [ns, all[ns]]));
@@ -74,13 +75,14 @@ function withProviders(language: Language, screen: ReactNode) {
 
 export function renderScreen(screen: PrerenderedScreen, language: Language): PrerenderedHtml {
   if (screen === 'search') {
-    const out = withProviders(
-      language,
+    addStrings(language, publicCatalogue(language) as Tree);
+    setLanguage(language);
+    const html = renderToString(
       <PublicFrame>
         <SearchPage />
       </PublicFrame>,
     );
-    return { ...out, title: out.i18n.t('pages.search') };
+    return { html, styleNames: [], css: '', title: translate(language, 'pages.search') };
   }
   const queries = new QueryClient();
   const out = withProviders(

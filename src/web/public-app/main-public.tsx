@@ -1,25 +1,25 @@
 /**
- * The public Test Report Center page on its own: no router, no query cache, no abilities, so that a
- * visitor's first load stays small (docs/product.md §7). On a public host name every path shows /search
- * (guard rule 1); on the staff host /search is also a route of the staff app.
+ * The public Test Report Center page on its own: no router, no query cache, no abilities, no MUI and no
+ * i18next, so that a visitor's first load stays small (docs/product.md §7, decision 0026). On a public host
+ * name every path shows /search (guard rule 1); on the staff host /search is also a route of the staff app.
  *
  * The server sends /search already drawn (prerendered at build time, scripts/vite-prerender.ts, in the
  * visitor's language): React hydrates that HTML instead of drawing it again, then switches to the
  * language the visitor wants when it is not the one the HTML was drawn in
- * (docs/decisions/0022-prerendered-first-screens.md).
+ * (docs/decisions/0022-prerendered-first-screens.md). The look (light, dark, bordered) is CSS only, so the
+ * HTML is hydrated in any look.
  */
-import Box from '@mui/material/Box';
-import { StrictMode, useEffect, useRef, type ReactNode } from 'react';
+import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { useTranslation } from 'react-i18next';
-import type { Language } from '../../shared/i18n/index';
+import type { Language } from '../../shared/i18n/languages';
 import { isPublicHost } from '../app/guard';
-import { ThemeProviders } from '../app/theme-providers';
-import { showLanguage, type StartedLanguage } from '../lib/i18n';
-import { looksLikeThePrerender } from '../lib/prerender-look';
+import { prerenderedPage, wantedLanguage } from '../lib/language-start';
 // Imported, not lazy: this bundle exists only to show this page, and a lazy page would cost one more
 // round trip before the first paint (562 ms on "Slow 4G"). Step 2, the preview and pdf.js stay lazy.
 import SearchPage from '../features/public/pages/search-page';
+import { PublicFrame } from './public-frame';
+import { addStrings, setLanguage, showLanguage, useT } from './public-i18n';
+import { startLook } from './public-look';
 
 function keepOnSearch(): void {
   if (isPublicHost(window.location.hostname) && window.location.pathname !== '/search') {
@@ -27,25 +27,20 @@ function keepOnSearch(): void {
   }
 }
 
-/** The page's frame, also drawn at build time by the prerender (src/web/prerender/render.tsx). */
-export function PublicFrame({ children }: { children: ReactNode }) {
-  return <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>{children}</Box>;
-}
-
 function PublicShell({ wanted }: { wanted: Language }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useT();
   const switched = useRef(false);
   useEffect(() => {
     document.title = t('pages.search');
-  }, [t, i18n.language]);
+  }, [t, language]);
   // After hydration, not during it: a language change while React adopts the HTML would make it redraw.
   useEffect(() => {
     // For tests and the web-page bench: React has taken over the prerendered page.
     document.documentElement.dataset.ready = 'true';
     if (switched.current) return;
     switched.current = true;
-    if (i18n.language !== wanted) void showLanguage(wanted);
-  }, [i18n, wanted]);
+    if (language !== wanted) void showLanguage(wanted);
+  }, [language, wanted]);
   return (
     <PublicFrame>
       <SearchPage />
@@ -53,16 +48,39 @@ function PublicShell({ wanted }: { wanted: Language }) {
   );
 }
 
-export function mountPublic(container: HTMLElement, language: StartedLanguage): void {
+export async function mountPublic(container: HTMLElement): Promise<void> {
   keepOnSearch();
   window.addEventListener('popstate', keepOnSearch);
+  startLook();
+  const wanted = wantedLanguage();
+  const page = prerenderedPage();
+  if (page?.catalogue) addStrings(page.language, page.catalogue);
+  const start = page?.language ?? wanted;
+  // Drawn afresh (no prerendered page): in the wanted language, once its strings are here.
+  if (page) setLanguage(start);
+  else await showLanguage(start);
   const app = (
     <StrictMode>
-      <ThemeProviders>
-        <PublicShell wanted={language.wanted} />
-      </ThemeProviders>
+      <PublicShell wanted={wanted} />
     </StrictMode>
   );
-  if (language.prerendered && container.firstElementChild && looksLikeThePrerender()) hydrateRoot(container, app);
+  if (page && container.firstElementChild) hydrateRoot(container, app);
   else createRoot(container).render(app);
+}
+
+/**
+ * The page as the staff app's /search route shows it (src/web/public-app/search-route.tsx loads this
+ * module lazily): in the staff app's language, drawn by the page's own translator and look.
+ */
+export default function EmbeddedSearchPage({ language }: { language: Language }) {
+  const [shown, setShown] = useState<Language | null>(null);
+  useEffect(() => {
+    startLook();
+    void showLanguage(language).then(() => setShown(language));
+  }, [language]);
+  return shown ? (
+    <PublicFrame>
+      <SearchPage />
+    </PublicFrame>
+  ) : null;
 }

@@ -33,7 +33,10 @@ export default function LoginPage() {
   const formElement = useRef<HTMLFormElement>(null);
   // MUI marks focus with a class its script sets; this rule shows the autofocused field before the app runs too.
   const focusRing = {
-    '& .MuiOutlinedInput-root:not(.Mui-error):focus-within .MuiOutlinedInput-notchedOutline': { borderColor: 'primary.main', borderWidth: 2 },
+    '& .MuiOutlinedInput-root:not(.Mui-error):focus-within .MuiOutlinedInput-notchedOutline': {
+      borderColor: 'primary.main',
+      borderWidth: 2,
+    },
   };
 
   // Typing done before the app started is in the prerendered fields but not in the form's state: taken over

@@ -2,34 +2,28 @@
  * What step 1 found: for one serial, the product with its ratings or "Serial Number Not Found"; for
  * several, each serial found or not found. The heading takes the focus, so a screen reader reads the answer.
  */
-import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
-import HighlightOffOutlined from '@mui/icons-material/HighlightOffOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '../../../public-app/public-i18n';
 import type { LookupRow } from '../lib/lookup';
+import { Alert, Icon } from './plain';
 import { ProductFacts } from './product-facts';
 
 /** "Did you mean BF300-000002?": a button that looks the suggested serial up. */
 function Suggestion({ serial, onPick }: { serial: string; onPick?: (serial: string) => void }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
-    <Box sx={{ mt: 1 }} data-testid="did-you-mean">
+    <div className="pp-suggestion" data-testid="did-you-mean">
       {t('search.lookup.didYouMean')}{' '}
-      <Button size="small" variant="outlined" onClick={() => onPick?.(serial)} sx={{ textTransform: 'none', fontWeight: 700, mx: 0.5 }}>
+      <button type="button" className="pp-button pp-button-outlined pp-button-small" onClick={() => onPick?.(serial)}>
         {serial}
-      </Button>
+      </button>
       {t('search.lookup.didYouMeanEnd')}
-    </Box>
+    </div>
   );
 }
 
 export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (serial: string) => void }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -38,53 +32,44 @@ export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (s
   const single = rows.length === 1 ? rows[0]! : null;
 
   return (
-    <Box component="section" aria-labelledby="lookup-result-heading" data-testid="lookup-results">
-      <Typography id="lookup-result-heading" ref={heading} tabIndex={-1} variant="h6" component="h3" sx={{ mb: 1.5, outline: 'none' }}>
+    <section className="pp-results" aria-labelledby="lookup-result-heading" data-testid="lookup-results">
+      <h3 id="lookup-result-heading" ref={heading} tabIndex={-1} className="pp-h6 pp-result-heading">
         {single
           ? single.found
             ? single.result.product.name
             : t('search.lookup.notFound')
           : t('search.lookup.summary', { found, total: rows.length })}
-      </Typography>
+      </h3>
       {single?.found && (
         <>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+          <p className="pp-body2 pp-secondary pp-serial-line">
             {t('search.lookup.serialLabel')} <strong>{single.serial}</strong>
-          </Typography>
+          </p>
           <ProductFacts result={single.result} />
         </>
       )}
       {single && !single.found && (
-        <Alert severity="warning" data-testid="not-found">
+        <Alert severity="warning" testId="not-found">
           {t('search.lookup.notFoundText', { serial: single.serial })}
           {single.suggestion && <Suggestion serial={single.suggestion} onPick={onPick} />}
         </Alert>
       )}
       {!single && (
-        <Stack component="ul" spacing={1} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+        <ul className="pp-rows">
           {rows.map((row) => (
-            <Box
-              component="li"
-              key={row.serial}
-              data-testid="lookup-row"
-              sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1.25, border: 1, borderColor: 'divider', borderRadius: 1 }}
-            >
-              {row.found ? (
-                <CheckCircleOutlined color="success" fontSize="small" sx={{ mt: 0.25 }} aria-hidden />
-              ) : (
-                <HighlightOffOutlined color="error" fontSize="small" sx={{ mt: 0.25 }} aria-hidden />
-              )}
-              <Box sx={{ minWidth: 0 }}>
-                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{row.serial}</Typography>
-                <Typography variant="body2" color={row.found ? 'text.primary' : 'error'}>
+            <li key={row.serial} className="pp-row" data-testid="lookup-row">
+              {row.found ? <Icon name="checkCircle" className="pp-success" /> : <Icon name="highlightOff" className="pp-error" />}
+              <div className="pp-row-text">
+                <p className="pp-row-serial">{row.serial}</p>
+                <p className={`pp-body2${row.found ? '' : ' pp-error'}`}>
                   {row.found ? row.result.product.name : t('search.lookup.notFound')}
-                </Typography>
+                </p>
                 {!row.found && row.suggestion && <Suggestion serial={row.suggestion} onPick={onPick} />}
-              </Box>
-            </Box>
+              </div>
+            </li>
           ))}
-        </Stack>
+        </ul>
       )}
-    </Box>
+    </section>
   );
 }

@@ -1,8 +1,6 @@
 /** A found unit as step 1 shows it: product name, its ratings with units, and the production date. */
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { formatDay, formatNumber } from '../../../components/format';
+import { useT, type Translate } from '../../../public-app/public-i18n';
 import type { LookupResult } from '../lib/public-types';
 
 type Fact = [label: string, value: string];
@@ -12,7 +10,7 @@ export function calendarDate(lang: string, ymd: string): string {
   return formatDay(lang, ymd.slice(0, 10));
 }
 
-function facts(t: (k: string, o?: Record<string, unknown>) => string, lang: string, r: LookupResult): Fact[] {
+function facts(t: Translate, lang: string, r: LookupResult): Fact[] {
   const p = r.product;
   const mpa = (n: number | null | undefined) => (n == null ? null : `${formatNumber(lang, n)} MPa`);
   const out: Array<[string, string | null | undefined]> = [
@@ -30,34 +28,21 @@ function facts(t: (k: string, o?: Record<string, unknown>) => string, lang: stri
   return out.filter((f): f is Fact => !!f[1]).map(([k, v]) => [t(k), v]);
 }
 
-/** A definition list of label–value pairs, two columns from 600 px, one on a phone. */
+/** A definition list of label–value pairs, two columns from 600 px, one on a phone (public.css). */
 export function FactList({ items }: { items: Fact[] }) {
   return (
-    <Box
-      component="dl"
-      sx={{
-        m: 0,
-        display: 'grid',
-        gridTemplateColumns: { xs: 'minmax(0,1fr)', sm: 'max-content minmax(0,1fr)' },
-        columnGap: 3,
-        rowGap: { xs: 0, sm: 1 },
-      }}
-    >
+    <dl className="pp-facts">
       {items.map(([label, value]) => (
-        <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary" sx={{ mt: { xs: 1, sm: 0 } }}>
-            {label}
-          </Typography>
-          <Typography component="dd" variant="body1" sx={{ m: 0, overflowWrap: 'anywhere', fontWeight: 500 }}>
-            {value}
-          </Typography>
-        </Box>
+        <div key={label} className="pp-fact">
+          <dt className="pp-body2 pp-secondary">{label}</dt>
+          <dd>{value}</dd>
+        </div>
       ))}
-    </Box>
+    </dl>
   );
 }
 
 export function ProductFacts({ result }: { result: LookupResult }) {
-  const { t, i18n } = useTranslation();
-  return <FactList items={facts(t, i18n.language, result)} />;
+  const { t, language } = useT();
+  return <FactList items={facts(t, language, result)} />;
 }

@@ -1,36 +1,44 @@
 /** The top of the public page: the manufacturer's logo and name (from settings) and the language switch. */
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import type { PublicSettings } from '../../../../shared/contract/settings';
-import { Brand } from '../../../components/brand';
-import { LanguageMenu } from '../../../components/language-menu';
+import { LANGUAGES, type Language } from '../../../../shared/i18n/languages';
+import { LOGO_HEIGHT } from '../../../lib/constants';
+import { chooseLanguage, useT } from '../../../public-app/public-i18n';
+import { Icon } from './plain';
+
+/** The language switch: a button naming the other language (there are two), in that language. */
+function LanguageSwitch() {
+  const { t, language } = useT();
+  const other = (LANGUAGES.find((l) => l !== language) ?? 'en') as Language;
+  return (
+    <button
+      type="button"
+      className="pp-button pp-button-text"
+      onClick={() => void chooseLanguage(other)}
+      title={t('app.language')}
+      data-testid="language-switch"
+    >
+      <Icon name="translate" className="pp-button-icon" />
+      <span lang={other}>{t(`app.languages.${other}`)}</span>
+    </button>
+  );
+}
 
 export function PublicHeader({ site }: { site: PublicSettings | null }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
-    <Box
-      component="header"
-      sx={{
-        display: 'flex',
-        alignItems: 'center',
-        gap: 1.5,
-        px: { xs: 2, sm: 3 },
-        py: 1.25,
-        bgcolor: 'background.paper',
-        borderBottom: 1,
-        borderColor: 'divider',
-      }}
-    >
+    <header className="pp-header">
       {site?.logoUrl ? (
-        <Box component="img" src={site.logoUrl} alt="" sx={{ height: 32, maxWidth: 120, objectFit: 'contain' }} />
+        <img className="pp-logo" src={site.logoUrl} alt="" />
       ) : (
-        <Brand compact />
+        <svg viewBox="0 0 32 32" width={LOGO_HEIGHT} height={LOGO_HEIGHT} className="pp-brand" aria-hidden="true">
+          <rect width="32" height="32" rx="6" fill="#c62828" />
+          <path d="M9 9h14v3h-5.5v12h-3V12H9z" fill="#fff" />
+        </svg>
       )}
-      <Typography component="p" sx={{ fontWeight: 700, flex: 1, minWidth: 0 }} noWrap data-testid="company-name">
+      <p className="pp-company" data-testid="company-name">
         {site?.companyName || t('app.title')}
-      </Typography>
-      <LanguageMenu />
-    </Box>
+      </p>
+      <LanguageSwitch />
+    </header>
   );
 }

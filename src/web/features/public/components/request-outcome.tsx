@@ -12,6 +12,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingBar } from '../../../lib/loading-bar';
 import type { ReportRequestResult } from '../lib/public-types';
+import { MuiIsland } from './mui-island';
 
 const PdfPreview = lazy(() => import('./pdf-preview'));
 
@@ -25,7 +26,21 @@ function headingText(t: (key: string) => string, result: ReportRequestResult, is
   return issued === result.results.length ? t('search.outcome.success') : t('search.outcome.partial');
 }
 
-export default function RequestOutcome({ result, email }: { result: ReportRequestResult; email: string }) {
+interface RequestOutcomeProps {
+  result: ReportRequestResult;
+  email: string;
+}
+
+/** Drawn with MUI inside the page's lazy MUI provider (./mui-island). */
+export default function RequestOutcome(props: RequestOutcomeProps) {
+  return (
+    <MuiIsland>
+      <Outcome {...props} />
+    </MuiIsland>
+  );
+}
+
+function Outcome({ result, email }: RequestOutcomeProps) {
   const { t } = useTranslation();
   const heading = useRef<HTMLDivElement>(null);
   useEffect(() => heading.current?.focus(), [result]);

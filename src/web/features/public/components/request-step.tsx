@@ -29,6 +29,7 @@ import { requestReports } from '../api';
 import { requestFormResolver } from '../lib/request-form';
 import type { ReportRequestResult } from '../lib/public-types';
 import { useChallenge } from '../lib/use-challenge';
+import { MuiIsland } from './mui-island';
 
 export interface RequestStepProps {
   serials: string[];
@@ -36,7 +37,16 @@ export interface RequestStepProps {
   onDone: (result: ReportRequestResult, email: string) => void;
 }
 
-export default function RequestStep({ serials, site, onDone }: RequestStepProps) {
+/** Drawn with MUI inside the page's lazy MUI provider (./mui-island). */
+export default function RequestStep(props: RequestStepProps) {
+  return (
+    <MuiIsland>
+      <RequestStepForm {...props} />
+    </MuiIsland>
+  );
+}
+
+function RequestStepForm({ serials, site, onDone }: RequestStepProps) {
   const { t, i18n } = useTranslation();
   const errorText = useFieldErrorText();
   const challenge = useChallenge();

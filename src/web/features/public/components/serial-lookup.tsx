@@ -1,31 +1,30 @@
 /**
  * Step 1: the serial field (one serial, or several pasted one a line or separated by commas) and the
  * Search button. Enter searches; Shift+Enter starts a new line. No form library: the shared serial grammar
- * is the whole validation, and the first bundle stays small (decision 0006).
+ * is the whole validation, and the first bundle stays small (decisions 0006, 0026).
  */
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Stack from '@mui/material/Stack';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/errors';
+import { useT } from '../../../public-app/public-i18n';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import { MAX_SERIALS, parseSerialList } from '../lib/serial-list';
+import { Alert } from './plain';
 import { TextInput } from './text-input';
 
 /**
- * Step 1's form. It works before the page's JavaScript has arrived too: what is typed into the prerendered
- * field is taken over when React starts, and the button then submits as a plain form to `/search?serial=…`,
- * which (like a nameplate's QR code) `linked` fills in and looks up at once.
+ * Step 1's form. It works before the page's JavaScript has arrived too: it is a real `GET /search` form
+ * whose field is named `serial`, so pressing Enter or Search in the prerendered page loads
+ * `/search?serial=…`, which (like a nameplate's QR code) `linked` fills in and looks up at once. Enter in
+ * the textarea submits that form natively until React has taken the page over (public-app/native-enter.ts);
+ * what is typed before is taken over when React starts.
  */
 export function SerialLookup({ linked, onResult }: { linked: string | null; onResult: (rows: LookupRow[]) => void }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const [text, setText] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLTextAreaElement>(null);
+  const input = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const alert = useRef<HTMLDivElement>(null);
 
   // Typing that happened before hydration is in the field but not in the state yet.
@@ -72,12 +71,11 @@ export function SerialLookup({ linked, onResult }: { linked: string | null; onRe
   }
 
   return (
-    <Stack
-      component="form"
+    <form
+      className="pp-stack"
       action="/search"
       method="get"
       noValidate
-      spacing={2}
       onSubmit={(e) => void search(e)}
       aria-label={t('search.lookup.title')}
     >
@@ -89,30 +87,20 @@ export function SerialLookup({ linked, onResult }: { linked: string | null; onRe
       <TextInput
         id="serial-input"
         name="serial"
-        shrinkLabel
         inputRef={input}
         label={t('search.lookup.serial')}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
         multiline
-        minRows={1}
         maxRows={8}
-        autoComplete="off"
         error={!!fieldError}
         helperText={fieldError ? t(fieldError, { max: MAX_SERIALS }) : t('search.lookup.hint', { max: MAX_SERIALS })}
-        inputProps={{ spellCheck: false, autoCapitalize: 'characters' }}
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={busy}
-        aria-busy={busy}
-        startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-      >
+      <button type="submit" className="pp-button pp-button-contained pp-button-large" disabled={busy} aria-busy={busy}>
+        {busy && <span className="pp-spinner" aria-hidden="true" />}
         {t('search.lookup.submit')}
-      </Button>
-    </Stack>
+      </button>
+    </form>
   );
 }

@@ -1,48 +1,78 @@
 /**
- * An outlined text field without TextField's Select machinery (Menu, Popover, Modal: some 9 KB gzipped
- * that the first load of /search never uses). Label, helper text and error are wired as TextField does.
+ * An outlined text field as plain elements (public.css draws MUI's outlined look): the label sits on the
+ * field's top border, always, so no script is needed to move it out of the way of typing; helper text
+ * and error are wired to the field for screen readers.
  */
-import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
-import type { SxProps, Theme } from '@mui/material/styles';
+import type { ChangeEventHandler, KeyboardEventHandler, Ref } from 'react';
 
-export interface TextInputProps extends Omit<OutlinedInputProps, 'label' | 'error'> {
+export interface TextInputProps {
   id: string;
   label: string;
+  name?: string;
+  value: string;
+  onChange: ChangeEventHandler<HTMLInputElement | HTMLTextAreaElement>;
+  onKeyDown?: KeyboardEventHandler<HTMLInputElement | HTMLTextAreaElement>;
   helperText?: string;
   error?: boolean;
-  sx?: SxProps<Theme>;
-  /** the label always above the field: no script is needed to move it out of the way of typing */
-  shrinkLabel?: boolean;
+  /** a textarea that grows with its lines (CSS field-sizing where the browser has it) up to `maxRows` */
+  multiline?: boolean;
+  maxRows?: number;
+  inputRef?: Ref<HTMLInputElement & HTMLTextAreaElement>;
+  className?: string;
+  /** the label inside the empty field, moved onto its border when focused or filled (CSS only) */
+  floatingLabel?: boolean;
 }
 
 export function TextInput({
   id,
   label,
+  name,
+  value,
+  onChange,
+  onKeyDown,
   helperText,
   error = false,
-  sx,
-  fullWidth = true,
-  inputProps,
-  shrinkLabel,
-  ...rest
+  multiline,
+  maxRows,
+  inputRef,
+  className,
+  floatingLabel,
 }: TextInputProps) {
   const helperId = helperText ? `${id}-helper` : undefined;
+  const common = {
+    id,
+    name,
+    value,
+    onChange,
+    onKeyDown,
+    ref: inputRef,
+    className: 'pp-input',
+    autoComplete: 'off',
+    spellCheck: false,
+    autoCapitalize: 'characters',
+    'aria-describedby': helperId,
+    'aria-invalid': error,
+    // an empty placeholder: CSS tells an empty field by :placeholder-shown
+    placeholder: floatingLabel ? ' ' : undefined,
+  };
   return (
-    <FormControl variant="outlined" error={error} fullWidth={fullWidth} sx={sx}>
-      <InputLabel htmlFor={id} shrink={shrinkLabel}>
+    <div
+      className={`pp-field${floatingLabel ? ' pp-field-float' : ''}${error ? ' pp-field-error' : ''}${className ? ` ${className}` : ''}`}
+    >
+      {multiline ? (
+        <textarea {...common} rows={1} style={maxRows ? { maxHeight: `${maxRows * 1.4375 + 2.1}em` } : undefined} />
+      ) : (
+        <input {...common} type="text" />
+      )}
+      {/* after the field, so that CSS can place it by the field's state; `for` ties them for screen readers */}
+      <label htmlFor={id} className="pp-label">
         {label}
-      </InputLabel>
-      <OutlinedInput
-        id={id}
-        label={label}
-        notched={shrinkLabel}
-        inputProps={{ ...inputProps, 'aria-describedby': helperId, 'aria-invalid': error }}
-        {...rest}
-      />
-      {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
-    </FormControl>
+      </label>
+      {helperText && (
+        <p id={helperId} className="pp-helper">
+          {helperText}
+        </p>
+      )}
+    </div>
   );
 }

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import type { ReportVerification } from '../../../../shared/contract/reports';
 import { formatDateTime } from '../../../components/format';
 import { calendarDate, FactList } from './product-facts';
+import { MuiIsland } from './mui-island';
 import { VerificationResults } from './verification-results';
 
 export type VerificationState = { kind: 'known'; report: ReportVerification } | { kind: 'unknown' } | { kind: 'error'; message: string };
@@ -41,7 +42,16 @@ function facts(t: (k: string) => string, lang: string, r: ReportVerification): F
   return out.filter((f): f is Fact => !!f[1]);
 }
 
-export function VerificationCard({ state }: { state: VerificationState }) {
+/** Loaded when there is an answer to show (lazy, with MUI: ./mui-island). */
+export default function VerificationCard({ state }: { state: VerificationState }) {
+  return (
+    <MuiIsland>
+      <Card state={state} />
+    </MuiIsland>
+  );
+}
+
+function Card({ state }: { state: VerificationState }) {
   const { t, i18n } = useTranslation();
   const focus = useRef<HTMLDivElement>(null);
   useEffect(() => focus.current?.focus(), [state]);

@@ -2,22 +2,21 @@
  * "Verify a report": the short code printed on a report, or the PDF file itself dropped (or chosen) here.
  * The file never leaves the browser: its SHA-256 is computed with Web Crypto and only the hash is sent.
  */
-import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { useState, type DragEvent, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useState, type DragEvent, type FormEvent } from 'react';
+import type { ReportVerification } from '../../../../shared/contract/reports';
 import { errorMessage } from '../../../lib/errors';
+import { useT, type Translate } from '../../../public-app/public-i18n';
 import { isNotFound, verifyByCode, verifyByHash } from '../api';
 import { sha256Hex } from '../lib/sha256';
-import type { ReportVerification } from '../../../../shared/contract/reports';
+import { Icon } from './plain';
 import { TextInput } from './text-input';
-import { VerificationCard, type VerificationState } from './verification-card';
+import type { VerificationState } from './verification-card';
+
+/** The answer is drawn with MUI: loaded when there is one (decision 0026). */
+export const VerificationCard = lazy(() => import('./verification-card'));
 
 /** Any 404 (unknown, malformed) reads "not known"; other failures are shown as what they are. */
-export async function verify(call: () => Promise<ReportVerification>, t: Parameters<typeof errorMessage>[0]): Promise<VerificationState> {
+export async function verify(call: () => Promise<ReportVerification>, t: Translate): Promise<VerificationState> {
   try {
     return { kind: 'known', report: await call() };
   } catch (err) {
@@ -26,7 +25,7 @@ export async function verify(call: () => Promise<ReportVerification>, t: Paramet
 }
 
 export function VerifyPanel() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState(false);
   const [state, setState] = useState<VerificationState | null>(null);
@@ -61,23 +60,14 @@ export function VerifyPanel() {
   }
 
   return (
-    <Stack spacing={2} component="section" aria-labelledby="verify-heading">
-      <Box>
-        <Typography id="verify-heading" variant="h6" component="h2">
+    <section className="pp-stack" aria-labelledby="verify-heading">
+      <div>
+        <h2 id="verify-heading" className="pp-h6">
           {t('search.verify.title')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {t('search.verify.intro')}
-        </Typography>
-      </Box>
-      <Stack
-        component="form"
-        noValidate
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1.5}
-        onSubmit={byCode}
-        aria-label={t('search.verify.byCode')}
-      >
+        </h2>
+        <p className="pp-body2 pp-secondary">{t('search.verify.intro')}</p>
+      </div>
+      <form className="pp-code-form" noValidate onSubmit={byCode} aria-label={t('search.verify.byCode')}>
         <TextInput
           id="report-code"
           label={t('search.verify.codeLabel')}
@@ -85,17 +75,16 @@ export function VerifyPanel() {
           onChange={(e) => setCode(e.target.value)}
           error={codeError}
           helperText={codeError ? t('validation.required') : t('search.verify.codeHint')}
-          autoComplete="off"
-          inputProps={{ spellCheck: false, autoCapitalize: 'characters' }}
-          sx={{ flex: 1 }}
+          className="pp-grow"
+          floatingLabel
         />
-        <Button type="submit" variant="outlined" disabled={busy} sx={{ alignSelf: { sm: 'flex-start' }, height: { sm: 56 } }}>
+        <button type="submit" className="pp-button pp-button-outlined pp-code-button" disabled={busy}>
           {t('search.verify.check')}
-        </Button>
-      </Stack>
-      <Box
-        component="label"
+        </button>
+      </form>
+      <label
         htmlFor="report-file"
+        className={`pp-drop${dragging ? ' pp-dragging' : ''}`}
         onDragOver={(e: DragEvent) => {
           e.preventDefault();
           setDragging(true);
@@ -103,37 +92,23 @@ export function VerifyPanel() {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         data-testid="drop-zone"
-        sx={{
-          display: 'flex',
-          flexDirection: 'column',
-          alignItems: 'center',
-          gap: 0.5,
-          p: 2.5,
-          textAlign: 'center',
-          border: 2,
-          borderStyle: 'dashed',
-          borderColor: dragging ? 'primary.main' : 'divider',
-          borderRadius: 1,
-          position: 'relative',
-          cursor: 'pointer',
-          bgcolor: dragging ? 'action.hover' : 'transparent',
-          '&:focus-within': { outline: 2, outlineStyle: 'solid', outlineColor: 'primary.main' },
-        }}
       >
-        <UploadFileOutlined color="action" aria-hidden />
-        <Typography>{t('search.verify.drop')}</Typography>
-        <Typography variant="body2" color="text.secondary">
-          {fileName ?? t('search.verify.dropHint')}
-        </Typography>
+        <Icon name="uploadFile" className="pp-action" />
+        <span className="pp-body1">{t('search.verify.drop')}</span>
+        <span className="pp-body2 pp-secondary">{fileName ?? t('search.verify.dropHint')}</span>
         <input
           id="report-file"
           type="file"
           accept="application/pdf,.pdf"
           onChange={(e) => byFile(e.target.files?.[0])}
-          style={{ position: 'absolute', width: 1, height: 1, opacity: 0, overflow: 'hidden' }}
+          className="pp-file"
         />
-      </Box>
-      {state && <VerificationCard state={state} />}
-    </Stack>
+      </label>
+      {state && (
+        <Suspense fallback={null}>
+          <VerificationCard state={state} />
+        </Suspense>
+      )}
+    </section>
   );
 }

@@ -3,21 +3,21 @@
  * serial or up to 20; step 2 (its own chunk, loaded after a successful lookup) asks for the agreement, the
  * address and the report language, and shows the issued report. `?report=<id>` (the QR code's link) opens
  * on the verification of that report; a code or a dropped file can be checked at the bottom.
+ *
+ * Plain elements styled by src/web/public-app/public.css: MUI, emotion and i18next arrive with step 2 or a
+ * verification's answer, not with the first load (docs/decisions/0026-public-page-without-mui.md).
  */
-import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Typography from '@mui/material/Typography';
+import '../../../public-app/public.css';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { PublicSettings } from '../../../../shared/contract/settings';
-import { LoadingBar } from '../../../lib/loading-bar';
+import { useT } from '../../../public-app/public-i18n';
 import { fetchSite, verifyById } from '../api';
 import { LookupResults } from '../components/lookup-results';
+import { ProgressBar } from '../components/plain';
 import { PublicHeader } from '../components/public-header';
 import { SerialLookup } from '../components/serial-lookup';
-import { VerificationCard, type VerificationState } from '../components/verification-card';
-import { verify, VerifyPanel } from '../components/verify-panel';
+import type { VerificationState } from '../components/verification-card';
+import { verify, VerificationCard, VerifyPanel } from '../components/verify-panel';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import type { ReportRequestResult } from '../lib/public-types';
 
@@ -27,22 +27,20 @@ const RequestOutcome = lazy(() => import('../components/request-outcome'));
 
 function Section({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
-    <Card component="div" data-testid={testId}>
-      <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2, sm: 3 } } }}>{children}</CardContent>
-    </Card>
+    <div className="pp-card" data-testid={testId}>
+      {children}
+    </div>
   );
 }
 
 /** The heading of a step: "Step 1" above the step's name, one h2 for a screen reader's list of headings. */
 function StepTitle({ step, title, id }: { step: number; title: string; id: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
-    <Typography id={id} variant="h6" component="h2" sx={{ mb: 2, lineHeight: 1.3 }}>
-      <Typography component="span" variant="overline" color="primary" sx={{ display: 'block', lineHeight: 1.6 }}>
-        {t('search.step', { step })}
-      </Typography>
+    <h2 id={id} className="pp-h6 pp-step-title">
+      <span className="pp-overline pp-primary">{t('search.step', { step })}</span>
       {title}
-    </Typography>
+    </h2>
   );
 }
 
@@ -56,12 +54,12 @@ function useSite(): PublicSettings | null {
 }
 
 function useLinkedReport(id: string | null): VerificationState | null {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useT();
   const [state, setState] = useState<VerificationState | null>(null);
   useEffect(() => {
     if (id) void verify(() => verifyById(id), t).then(setState);
     // Asked again in another language: the results are worded by the server in the visitor's language.
-  }, [id, i18n.language]);
+  }, [id, language]);
   return state;
 }
 
@@ -79,7 +77,7 @@ function useLinkParams(): { serial: string | null; report: string | null } | nul
 }
 
 export default function SearchPage() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const params = useLinkParams();
   const reportId = params?.report ?? null;
   const site = useSite();
@@ -108,37 +106,28 @@ export default function SearchPage() {
   return (
     <>
       <PublicHeader site={site} />
-      <Box
-        component="main"
-        sx={{ flex: 1, width: '100%', maxWidth: 720, mx: 'auto', px: { xs: 1.5, sm: 3 }, py: { xs: 2, sm: 4 }, display: 'grid', gap: 2 }}
-      >
-        <Box sx={{ px: { xs: 0.5, sm: 0 } }}>
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
-            {t('pages.search')}
-          </Typography>
-          <Typography color="text.secondary">{t('search.intro')}</Typography>
-        </Box>
+      <main className="pp-main">
+        <div className="pp-intro">
+          <h1 className="pp-h5">{t('pages.search')}</h1>
+          <p className="pp-secondary">{t('search.intro')}</p>
+        </div>
         {reportId && (
           <Section testId="linked-verification">
-            <Typography variant="overline" component="h2" color="primary" sx={{ mb: 1 }}>
-              {t('search.verify.linkedTitle')}
-            </Typography>
-            {linked ? <VerificationCard state={linked} /> : <LoadingBar loading />}
+            <h2 className="pp-overline pp-primary pp-linked-title">{t('search.verify.linkedTitle')}</h2>
+            <Suspense fallback={<ProgressBar loading label={t('app.loading')} />}>
+              {linked ? <VerificationCard state={linked} /> : <ProgressBar loading label={t('app.loading')} />}
+            </Suspense>
           </Section>
         )}
         <Section testId="step-lookup">
           <StepTitle step={1} title={t('search.lookup.title')} id="lookup-heading" />
           <SerialLookup linked={params?.serial ?? null} onResult={onLookup} />
-          {rows && (
-            <Box sx={{ mt: 3 }}>
-              <LookupResults rows={rows} onPick={onPick} />
-            </Box>
-          )}
+          {rows && <LookupResults rows={rows} onPick={onPick} />}
         </Section>
         {found.length > 0 && (
           <Section testId="step-request">
             <StepTitle step={2} title={t('search.request.title')} id="request-heading" />
-            <Suspense fallback={<LoadingBar loading />}>
+            <Suspense fallback={<ProgressBar loading label={t('app.loading')} />}>
               {outcome ? (
                 <RequestOutcome result={outcome.result} email={outcome.email} />
               ) : (
@@ -150,7 +139,7 @@ export default function SearchPage() {
         <Section testId="verify">
           <VerifyPanel />
         </Section>
-      </Box>
+      </main>
     </>
   );
 }
