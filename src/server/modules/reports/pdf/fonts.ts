@@ -24,7 +24,8 @@ export interface FontkitFont {
   postscriptName: string;
   layout(text: string, features?: unknown, ...rest: unknown[]): GlyphRun;
 }
-const fontkit = require('fontkit') as { create(buffer: Buffer): FontkitFont };
+// Required on the first parse, not when the server loads this module (docs/decisions/0033-server-memory.md).
+const fontkit = () => require('fontkit') as { create(buffer: Buffer): FontkitFont };
 
 /**
  * The names a document registers and selects the faces by. They are the fonts' PostScript names on
@@ -83,7 +84,7 @@ function runCopy(run: GlyphRun): GlyphRun & { advanceWidth: number } {
 
 function load(file: string, name: string): FontkitFont {
   const path = require.resolve(`@expo-google-fonts/noto-sans-tc/${file}`);
-  const font = fontkit.create(fs.readFileSync(path));
+  const font = fontkit().create(fs.readFileSync(path));
   if (font.postscriptName !== name) throw new Error(`${file}: expected the face ${name}, found ${font.postscriptName}`);
   return withShapingCache(font);
 }

@@ -4,7 +4,6 @@
  * font (Noto Sans TC, subset), vector chart and QR code. Signing is a separate step (src/server/lib/signing/signing.ts) over the
  * bytes this returns with `signature` set; without it the PDF is unsigned (the benchmark compares both).
  */
-import PDFDocument from 'pdfkit';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
@@ -25,6 +24,7 @@ import {
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { BOLD as B, REGULAR as R, reportFonts } from './fonts';
+import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
@@ -57,6 +57,7 @@ function collect(doc: Doc): Promise<Buffer> {
 
 export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}): Promise<Buffer> {
   const lang = m.language;
+  const PDFDocument = await loadPdfkit();
   const fonts = reportFonts();
   const title = t(lang, `title.${docKey(m.documentType)}`);
   const doc: Doc = new PDFDocument({
