@@ -36,4 +36,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm start): signals reach the server, which drains requests and closes the database.
 # The flags of scripts/start.mjs (docs/decisions/0033-server-memory.md).
-CMD ["node", "--max-semi-space-size=8", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=4", "dist/server/main.js"]
