@@ -16,6 +16,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/var/lib/test-report-center
+# The server's memory at rest: malloc as scripts/start.mjs sets it (docs/decisions/0033-server-memory.md).
+ENV MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only. Not --omit=optional: @node-rs/argon2's native binding is an optional
@@ -32,4 +35,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm start): signals reach the server, which drains requests and closes the database.
-CMD ["node", "--enable-source-maps", "dist/server/main.js"]
+# The flags of scripts/start.mjs (docs/decisions/0033-server-memory.md).
+CMD ["node", "--max-semi-space-size=4", "dist/server/main.js"]

@@ -24,7 +24,7 @@ export default async function labels(log: (line: string) => void): Promise<void>
       title: 'bench',
     };
     // Warm: fonts parsed, code compiled.
-    const warm = createLabelsDocument({ ...plan, to: 30n });
+    const warm = await createLabelsDocument({ ...plan, to: 30n });
     warm.resume();
     await writeLabels(warm, { ...plan, to: 30n });
     const heap0 = process.memoryUsage().heapUsed;
@@ -32,7 +32,7 @@ export default async function labels(log: (line: string) => void): Promise<void>
     let bytes = 0;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const doc = createLabelsDocument(plan);
+    const doc = await createLabelsDocument(plan);
     doc.on('data', (c: Buffer) => {
       bytes += c.length;
       if (bytes % 64 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);

@@ -6,7 +6,10 @@
  *
  * And the server process's memory (RSS, sampled every 100 ms): its peak during the first start and its
  * level 5 s after /readyz at each start. Targets: ≤ 400 MB at the first start, ≤ 200 MB idle
- * (docs/decisions/0019-embedded-memory.md).
+ * (docs/decisions/0019-embedded-memory.md, 0033-server-memory.md).
+ *
+ * Then the same server on PostgreSQL (a scratch database on BENCH_DATABASE_URL's server, default the local
+ * one; skipped when it cannot be reached): its idle RSS after a second start. Target: ≤ 150 MB.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -57,12 +61,12 @@ interface Start {
   idleMb: number;
 }
 
-async function timeToReady(dataDir: string): Promise<Start> {
+async function timeToReady(dataDir: string, databaseUrl = ''): Promise<Start> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl },
     stdio: 'ignore',
   });
   let peakMb = 0;
@@ -102,7 +106,33 @@ export default async function startup(log: (line: string) => void): Promise<void
     const second = await timeToReady(dataDir);
     log(`second start: ${(second.ms / 1000).toFixed(2)} s (target < 2 s); ${load()}`);
     log(`  memory: idle ${second.idleMb.toFixed(0)} MB (target ≤ 200), peak ${second.peakMb.toFixed(0)} MB`);
+    await onPostgres(dataDir, log, load);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The server on a scratch PostgreSQL database: started once to migrate it, measured at the second start. */
+async function onPostgres(dataDir: string, log: (line: string) => void, load: () => string): Promise<void> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `trc_bench_start_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    log(`PostgreSQL: skipped (${serverUrl} unreachable: ${(err as Error).message})`);
+    return;
+  }
+  try {
+    await admin.query(`create database ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    await timeToReady(dataDir, url.toString());
+    const second = await timeToReady(dataDir, url.toString());
+    log(`PostgreSQL, second start: ${(second.ms / 1000).toFixed(2)} s; ${load()}`);
+    log(`  memory: idle ${second.idleMb.toFixed(0)} MB (target ≤ 150), peak ${second.peakMb.toFixed(0)} MB`);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
   }
 }

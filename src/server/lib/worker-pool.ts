@@ -9,7 +9,9 @@
  * `unavailable` AppError (503 with Retry-After, error-handler.ts) instead of letting work pile up.
  *
  * Workers start on the first job and are replaced when one dies; a job whose worker died is refused with
- * the error, never left waiting.
+ * the error, never left waiting. With `idleExitMs`, a worker that has had no job for that long is stopped
+ * (a thread costs 10–30 MB, with its parsed fonts): after a burst the process returns to its idle memory
+ * (docs/decisions/0033-server-memory.md), and the next job starts a new one.
  */
 import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../shared/errors';
@@ -25,6 +27,8 @@ export interface WorkerPoolOptions {
   retryAfterSeconds: number;
   /** the job, run in this thread when `size` is 0 */
   inline?: (input: unknown) => Promise<unknown>;
+  /** ms a worker may stay without a job before it is stopped; omitted: workers stay until close */
+  idleExitMs?: number;
 }
 
 interface Job {
@@ -38,6 +42,8 @@ interface Job {
 interface Slot {
   worker: Worker | null;
   job: Job | null;
+  /** stops the idle worker when it fires (idleExitMs) */
+  idleTimer?: NodeJS.Timeout;
 }
 
 /** Room for `units` jobs, taken from the pool until released (once; releasing again does nothing). */
@@ -108,6 +114,7 @@ export class WorkerPool {
         void this.runInline(slot, job);
         continue;
       }
+      clearTimeout(slot.idleTimer);
       slot.worker ??= this.start(slot);
       // A busy worker keeps the process alive until it answers; an idle one does not (a script ends).
       slot.worker.ref();
@@ -136,6 +143,7 @@ export class WorkerPool {
       if (msg.ok) job.resolve(msg.value);
       else job.reject(new Error(msg.message ?? 'worker job failed'));
       this.dispatch();
+      if (!slot.job) this.stopWhenIdle(slot, worker);
     });
     const lost = (err: Error) => {
       if (slot.worker !== worker) return;
@@ -150,6 +158,18 @@ export class WorkerPool {
     return worker;
   }
 
+  private stopWhenIdle(slot: Slot, worker: Worker): void {
+    if (this.options.idleExitMs === undefined) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.worker !== worker || slot.job) return;
+      // Taken out of the slot first: its 'exit' is then not a lost worker, and the next job starts another.
+      slot.worker = null;
+      void worker.terminate();
+    }, this.options.idleExitMs);
+    slot.idleTimer.unref();
+  }
+
   /** Refuses what waits, and stops the workers (their running jobs are refused too). */
   async close(): Promise<void> {
     this.closed = true;
@@ -158,6 +178,7 @@ export class WorkerPool {
     await Promise.all(
       this.slots.map(async (slot) => {
         const worker = slot.worker;
+        clearTimeout(slot.idleTimer);
         slot.worker = null;
         slot.job?.reject(gone);
         slot.job = null;

@@ -54,6 +54,8 @@ export function createReportPool(config: Config['reports']): WorkerPool {
     maxUnits: config.queue,
     retryAfterSeconds: 10,
     inline: (input) => renderAndSign(input as RenderJob),
+    // A minute without reports gives back the threads' memory (docs/decisions/0033-server-memory.md).
+    idleExitMs: 60_000,
   });
 }
 

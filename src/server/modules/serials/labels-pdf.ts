@@ -4,11 +4,11 @@
  * client: the loop waits whenever the client has not yet read what was written, so a 10,000-label file is
  * never held in memory (docs/decisions/0023-nameplate-labels-and-near-miss.md).
  */
-import PDFDocument from 'pdfkit';
 import { labelLink, type LabelLayout } from '../../../shared/contract/labels';
 import { formatSerial } from '../../../shared/serial';
 import { BOLD, REGULAR, reportFonts } from '../reports/pdf/fonts';
 import { drawQr } from '../reports/pdf/pdf-qr';
+import { loadPdfkit } from '../../lib/pdfkit';
 
 type Doc = PDFKit.PDFDocument;
 /** A written object of the file: pdfkit keeps its dictionary (`data`) after writing it. */
@@ -65,7 +65,8 @@ export interface LabelPlan {
 /** Bytes written but not yet read by the client before the loop waits for it. */
 const BACKLOG_LIMIT = 1024 * 1024;
 
-export function createLabelsDocument(plan: LabelPlan): Doc {
+export async function createLabelsDocument(plan: LabelPlan): Promise<Doc> {
+  const PDFDocument = await loadPdfkit();
   const g = LABEL_GEOMETRY[plan.layout];
   const fonts = reportFonts();
   const doc: Doc = new PDFDocument({

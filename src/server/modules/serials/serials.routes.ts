@@ -110,9 +110,9 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
         publicBaseUrl: app.ctx.config.publicBaseUrl,
         language: languageOf(req),
       });
+      const doc = await createLabelsDocument(plan);
       if (drawingLabels >= LABELS_AT_ONCE) throw new AppError('resource-exhausted', 'labels.busy');
       drawingLabels++;
-      const doc = createLabelsDocument(plan);
       let left = false;
       reply.raw.once('close', () => {
         left = true;

@@ -3,7 +3,6 @@
  * password or the logo's bytes); a change of either terms text starts a new terms version; the logo is
  * accepted by its content (PNG or JPEG magic bytes that pdfkit can actually read), not by its name.
  */
-import PDFDocument from 'pdfkit';
 import {
   LOGO_MAX_BYTES,
   SETTINGS_TEXT_FIELDS,
@@ -19,6 +18,7 @@ import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type Signin
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { imageSize } from './image-size';
 import * as repo from './settings.repo';
+import { loadPdfkit } from '../../lib/pdfkit';
 
 export const SETTINGS_ENTITY = 'settings';
 /** The company name a new installation starts with (migration 0005): a placeholder, not the manufacturer. */
@@ -154,7 +154,7 @@ export const LOGO_MAX_PIXELS = 2000;
  * Checks the logo by content: PNG or JPEG by magic bytes, at most 1 MB, at most LOGO_MAX_PIXELS a side
  * (read from its header before anything decodes it), and readable by the PDF writer.
  */
-export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
+export async function checkLogo(bytes: Buffer): Promise<'image/png' | 'image/jpeg'> {
   if (bytes.length === 0) throw logoError('settings.logoMissing');
   if (bytes.length > LOGO_MAX_BYTES)
     throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
@@ -163,6 +163,7 @@ export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
   try {
     // A file with the right first bytes can still be truncated or use a variant pdfkit cannot embed: find
     // out now rather than when the first report is issued.
+    const PDFDocument = await loadPdfkit();
     const doc = new PDFDocument({ autoFirstPage: false }) as unknown as { openImage(b: Buffer): { width: number; height: number } };
     const img = doc.openImage(bytes);
     if (!(img.width > 0 && img.height > 0)) throw new Error('empty image');
@@ -184,7 +185,7 @@ export function checkLogo(bytes: Buffer): 'image/png' | 'image/jpeg' {
 }
 
 export async function setLogo(db: Db, actor: AuditActor, bytes: Buffer): Promise<Settings> {
-  const type = checkLogo(bytes);
+  const type = await checkLogo(bytes);
   const sha256 = sha256Hex(bytes);
   return db.transaction(async (tx) => {
     const before = await repo.readSettings(tx, true);

@@ -41,7 +41,8 @@ export interface FontSubset {
   hmtx: { metrics: Array<{ advance: number; bearing: number }> };
   offset: number;
 }
-const fontkit = require('fontkit') as { create(buffer: Buffer): FontkitFont };
+// Required on the first parse, not when the server loads this module (docs/decisions/0033-server-memory.md).
+const fontkit = () => require('fontkit') as { create(buffer: Buffer): FontkitFont };
 
 /**
  * The names a document registers and selects the faces by. They are the fonts' PostScript names on
@@ -197,7 +198,7 @@ export function withSubsetCache(face: FontkitFont, target: FontkitFont = face): 
 
 function load(file: string, name: string): FontkitFont {
   const path = require.resolve(`@expo-google-fonts/noto-sans-tc/${file}`);
-  const font = fontkit.create(fs.readFileSync(path));
+  const font = fontkit().create(fs.readFileSync(path));
   if (font.postscriptName !== name) throw new Error(`${file}: expected the face ${name}, found ${font.postscriptName}`);
   const cached = withShapingCache(font);
   withSubsetCache(font, cached);

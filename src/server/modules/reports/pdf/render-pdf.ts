@@ -4,7 +4,6 @@
  * font (Noto Sans TC, subset), vector chart and QR code. Signing is a separate step (src/server/lib/signing/signing.ts) over the
  * bytes this returns with `signature` set; without it the PDF is unsigned (the benchmark compares both).
  */
-import PDFDocument from 'pdfkit';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from './pdf-qr';
@@ -27,6 +26,7 @@ import { npsLabel } from '../../../../shared/standards/sizes';
 import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
 import { collectPdf, compressStreamsFast } from './pdf-streams';
 import { attachFile } from './pdf-attachment';
+import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
@@ -50,6 +50,7 @@ export interface RenderOptions {
 
 export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}): Promise<Buffer> {
   const lang = m.language;
+  const PDFDocument = await loadPdfkit();
   const fonts = reportFonts();
   const title = t(lang, `title.${docKey(m.documentType)}`);
   const doc: Doc = new PDFDocument({
