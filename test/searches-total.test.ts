@@ -67,7 +67,8 @@ describe('the Searches list total', () => {
 
   it('pages a counted filter in either order from one walk, each request once with its serials', async () => {
     const gid = (g: number) => `00000000-0000-4000-8000-${String(g).padStart(12, '0')}`;
-    const range = (from: number, to: number) => Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => (from < to ? from + i : from - i));
+    const range = (from: number, to: number) =>
+      Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => (from < to ? from + i : from - i));
     const desc = await list('status=held&pageSize=10&page=2');
     expect(desc.items.map((i) => i.id)).toEqual(range(30, 21).map(gid));
     expect(desc.items[0]!.serials).toHaveLength(2);

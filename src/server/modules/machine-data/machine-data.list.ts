@@ -149,7 +149,9 @@ async function pageIdsOfParts(
     sql`, `,
   );
   const rows = rowsOf<{ id: string | number }>(
-    await db.execute(sql`select id from (${sql.join(branches, sql` union all `)}) as parts order by ${outer} limit ${limit} offset ${offset}`),
+    await db.execute(
+      sql`select id from (${sql.join(branches, sql` union all `)}) as parts order by ${outer} limit ${limit} offset ${offset}`,
+    ),
   );
   return rows.map((r) => Number(r.id));
 }

@@ -116,7 +116,17 @@ async function pageAndCountInOneWalk(
   const n = Number(walked?.n ?? 0);
   const ids = parseUuidArray(walked?.ids ?? null);
   const rows = ids.length
-    ? rowsOf<GroupRow>(await db.execute(aggregate(sql`select unnest(${sql`array[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]`}) as group_id`, desc)))
+    ? rowsOf<GroupRow>(
+        await db.execute(
+          aggregate(
+            sql`select unnest(${sql`array[${sql.join(
+              ids.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )}]`}) as group_id`,
+            desc,
+          ),
+        ),
+      )
     : [];
   if (n <= TOTAL_COUNT_LIMIT) return { rows, total: n };
   return { rows, total: await estimateGroups(db, where, n), totalEstimated: true };
@@ -126,7 +136,10 @@ async function pageAndCountInOneWalk(
 function parseUuidArray(v: string[] | string | null): string[] {
   if (v === null) return [];
   if (Array.isArray(v)) return v;
-  return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+  return v
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean);
 }
 
 /**
