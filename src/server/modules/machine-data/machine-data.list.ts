@@ -96,14 +96,17 @@ function orderOf(keys: SortKey[], desc: boolean): SQL[] {
   return keys.map((k) => sql`${k.expr} ${desc ? sql`desc` : sql`asc`}`);
 }
 
+const MAX_BENCH_PARTS = 64;
+
 /**
  * Sorts that no index gives in one walk, but whose order is a merge of parts that an index each serves in
  * that order (docs/decisions/0030-lists-at-a-year.md): test type and medium, one range per (test type,
  * medium) of test_records_type_medium_idx (the CHECKs of 0004 name every value); result, the failures on the
  * partial test_records_fail_idx and the passes on the tested-at index; record id, one range per bench of the
  * unique (bench, record id) index, and the CSV-uploaded records (no bench). Benches holding records are
- * never deleted (machines.service.ts), so the benches table names every bench of a record. Null: one
- * ORDER BY serves the sort (an index of its own, or the table's few rows).
+ * never deleted (machines.service.ts), so the benches table names every bench of a record (up to
+ * MAX_BENCH_PARTS of them; beyond, planning a part per bench costs more than it saves). Null: one ORDER BY
+ * serves the sort (an index of its own, or the filtered set sorted).
  */
 async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promise<SQL[] | null> {
   switch (sort) {
@@ -113,7 +116,11 @@ async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promis
     case 'result':
       return TEST_RESULTS.map((result) => eq(t.result, result));
     case 'recordId': {
-      const benches = await db.select({ id: machines.id }).from(machines);
+      const benches = await db
+        .select({ id: machines.id })
+        .from(machines)
+        .limit(MAX_BENCH_PARTS + 1);
+      if (benches.length > MAX_BENCH_PARTS) return null;
       return [...benches.map((b) => eq(t.machineId, b.id)), isNull(t.machineId)];
     }
     default:
