@@ -100,9 +100,10 @@ const MAX_BENCH_PARTS = 64;
 
 /**
  * Sorts that no index gives in one walk, but whose order is a merge of parts that an index each serves in
- * that order (docs/decisions/0030-lists-at-a-year.md): test type and medium, one range per (test type,
- * medium) of test_records_type_medium_idx (the CHECKs of 0004 name every value); result, the failures on the
- * partial test_records_fail_idx and the passes on the tested-at index; record id, one range per bench of the
+ * that order (docs/decisions/0030-lists-at-a-year.md): test type, one range per (test type, medium) of
+ * test_records_type_medium_idx, and medium, one range per test type (the CHECKs of 0004 name every value);
+ * result, the failures on the partial test_records_fail_idx and the passes on the tested-at index; record
+ * id, one range per bench of the
  * unique (bench, record id) index, and the CSV-uploaded records (no bench). Benches holding records are
  * never deleted (machines.service.ts), so the benches table names every bench of a record (up to
  * MAX_BENCH_PARTS of them; beyond, planning a part per bench costs more than it saves). Null: one ORDER BY
@@ -111,8 +112,10 @@ const MAX_BENCH_PARTS = 64;
 async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promise<SQL[] | null> {
   switch (sort) {
     case 'testType':
-    case 'medium':
       return TEST_TYPES.flatMap((type) => TEST_MEDIA.map((medium) => and(eq(t.testType, type), eq(t.medium, medium))!));
+    case 'medium':
+      // Within one test type the index is already in (medium, tested_at, id) order.
+      return TEST_TYPES.map((type) => eq(t.testType, type));
     case 'result':
       return TEST_RESULTS.map((result) => eq(t.result, result));
     case 'recordId': {
