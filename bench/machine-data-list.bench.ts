@@ -98,6 +98,17 @@ export default async function machineDataList(log: (l: string) => void): Promise
       ['sort=result&order=desc', 'by result'],
       ['sort=recordId', 'by record id'],
       ['sort=testPressure', 'by test pressure'],
+      ['sort=testType&order=desc', 'by test type desc'],
+      ['sort=medium', 'by medium'],
+      ['sort=result', 'by result asc (fails first)'],
+      ['sort=recordId&order=desc', 'by record id desc'],
+      ['sort=testPressure&order=desc', 'by test pressure desc'],
+      [`productId=${product}&sort=testType`, 'product, by test type'],
+      ['result=fail&sort=recordId', 'fails, by record id'],
+      ['testType=seat&sort=testPressure', 'seat, by test pressure'],
+      [`machineId=${machine}&sort=result&order=desc`, 'bench, by result'],
+      ['verdict=nonconforming&sort=medium', 'nonconforming, by medium'],
+      ['testedFrom=2025-02-01&testedTo=2025-02-07&sort=recordId', 'a week, by record id'],
     ];
     const parts: string[] = [];
     let slowest = 0;

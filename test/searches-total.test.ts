@@ -14,7 +14,7 @@ let admin: string;
 const list = async (query: string) => {
   const res = await t.app.inject({ url: `/api/v1/search-requests?${query}`, headers: { cookie: admin } });
   expect(res.statusCode).toBe(200);
-  return res.json().data as { items: { id: string }[]; total: number; totalEstimated?: boolean };
+  return res.json().data as { items: { id: string; createdAt: string; serials: unknown[] }[]; total: number; totalEstimated?: boolean };
 };
 
 beforeAll(async () => {
@@ -63,5 +63,32 @@ describe('the Searches list total', () => {
     // The planner's figure, never below what was counted.
     expect(sent.total).toBeGreaterThan(TOTAL_COUNT_LIMIT);
     expect(sent.items).toHaveLength(25);
+  });
+
+  it('pages a counted filter in either order from one walk, each request once with its serials', async () => {
+    const gid = (g: number) => `00000000-0000-4000-8000-${String(g).padStart(12, '0')}`;
+    const range = (from: number, to: number) =>
+      Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => (from < to ? from + i : from - i));
+    const desc = await list('status=held&pageSize=10&page=2');
+    expect(desc.items.map((i) => i.id)).toEqual(range(30, 21).map(gid));
+    expect(desc.items[0]!.serials).toHaveLength(2);
+    expect(desc.total).toBe(40);
+    expect((await list('status=held&pageSize=10&page=4&order=asc')).items.map((i) => i.id)).toEqual(range(31, 40).map(gid));
+    expect(await list('status=held&pageSize=10&page=5')).toMatchObject({ items: [], total: 40 });
+    // A serial substring (the trigram index): HELD-1-*, HELD-10-* … HELD-19-*.
+    const sub = await list('q=held-1&order=asc&pageSize=5');
+    expect(sub.items.map((i) => i.id)).toEqual([1, 10, 11, 12, 13].map(gid));
+    expect(sub.total).toBe(11);
+  });
+
+  it('pages past the counted walk as before: the last page inside it and the first beyond join up', async () => {
+    const inside = await list('status=sent&pageSize=100&page=100');
+    const beyond = await list('status=sent&pageSize=100&page=101');
+    expect(inside.items).toHaveLength(100);
+    expect(beyond.items).toHaveLength(100);
+    expect(beyond.totalEstimated).toBe(true);
+    const ids = new Set([...inside.items, ...beyond.items].map((i) => i.id));
+    expect(ids.size).toBe(200);
+    expect(inside.items.at(-1)!.createdAt >= beyond.items[0]!.createdAt).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { citext } from '@electric-sql/pglite/contrib/citext';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -63,7 +64,7 @@ const PGLITE_MEMORY = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_
 /** A PGlite instance with the app's extensions and memory settings (`dir` omitted: in memory). */
 export function createPglite(dir?: string, extra: Partial<PGliteOptions> = {}): Promise<PGlite> {
   return PGlite.create(dir, {
-    extensions: { btree_gist, citext },
+    extensions: { btree_gist, citext, pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY.flatMap((p) => ['-c', p])],
     ...extra,
   });

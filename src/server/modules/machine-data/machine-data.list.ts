@@ -1,11 +1,20 @@
 /**
  * The list of test records and its CSV export: filters, sorts, the page and its total. Every filter has an
- * index that serves it in tested-at order (0004_machine_data.sql), and the unfiltered total is read from
- * counters kept by triggers, so the first page stays an index walk at a million records.
+ * index that serves it in tested-at order (0004_machine_data.sql), every sort an index or a merge of index
+ * ranges (0014, sortParts below), and the unfiltered total is read from counters kept by triggers, so the
+ * first page stays an index walk at a million records.
  */
-import { and, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { pageWindow } from '../../../shared/contract/common';
-import { TOTAL_COUNT_LIMIT, type TestRecord, type TestRecordListQuery, type TestRecordSort } from '../../../shared/contract/machine-data';
+import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { ALL_PAGE_LIMIT, pageWindow } from '../../../shared/contract/common';
+import {
+  TEST_MEDIA,
+  TEST_RESULTS,
+  TEST_TYPES,
+  TOTAL_COUNT_LIMIT,
+  type TestRecord,
+  type TestRecordListQuery,
+  type TestRecordSort,
+} from '../../../shared/contract/machine-data';
 import { normaliseSerial, parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
@@ -87,6 +96,87 @@ function orderOf(keys: SortKey[], desc: boolean): SQL[] {
   return keys.map((k) => sql`${k.expr} ${desc ? sql`desc` : sql`asc`}`);
 }
 
+const MAX_BENCH_PARTS = 64;
+
+/**
+ * Sorts that no index gives in one walk, but whose order is a merge of parts that an index each serves in
+ * that order (docs/decisions/0030-lists-at-a-year.md): test type, one range per (test type, medium) of
+ * test_records_type_medium_idx, and medium, one range per test type (the CHECKs of 0004 name every value);
+ * result, the failures on the partial test_records_fail_idx and the passes on the tested-at index; record
+ * id, one range per bench of the
+ * unique (bench, record id) index, and the CSV-uploaded records (no bench). Benches holding records are
+ * never deleted (machines.service.ts), so the benches table names every bench of a record (up to
+ * MAX_BENCH_PARTS of them; beyond, planning a part per bench costs more than it saves). Null: one ORDER BY
+ * serves the sort (an index of its own, or the filtered set sorted).
+ */
+async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promise<SQL[] | null> {
+  switch (sort) {
+    case 'testType':
+      return TEST_TYPES.flatMap((type) => TEST_MEDIA.map((medium) => and(eq(t.testType, type), eq(t.medium, medium))!));
+    case 'medium':
+      // Within one test type the index is already in (medium, tested_at, id) order.
+      return TEST_TYPES.map((type) => eq(t.testType, type));
+    case 'result':
+      return TEST_RESULTS.map((result) => eq(t.result, result));
+    case 'recordId': {
+      const benches = await db
+        .select({ id: machines.id })
+        .from(machines)
+        .limit(MAX_BENCH_PARTS + 1);
+      if (benches.length > MAX_BENCH_PARTS) return null;
+      return [...benches.map((b) => eq(t.machineId, b.id)), isNull(t.machineId)];
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The ids of one page, in order, merged from the parts: each part's first `offset + limit` rows in the
+ * sort's order (an index walk that stops there), then the page among them. Only the ids and sort keys are
+ * carried; the page's rows are read by id afterwards.
+ */
+async function pageIdsOfParts(
+  db: Executor,
+  where: SQL | undefined,
+  parts: SQL[],
+  keys: SortKey[],
+  desc: boolean,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const dir = desc ? sql`desc` : sql`asc`;
+  const fields = sql.join(
+    keys.map((k, i) => sql`${k.expr} as ${sql.raw(`k${i}`)}`),
+    sql`, `,
+  );
+  const branches = parts.map(
+    (part) =>
+      sql`(select ${t.id} as id, ${fields} from ${t} where ${and(where, part)} order by ${sql.join(orderOf(keys, desc), sql`, `)} limit ${offset + limit})`,
+  );
+  const outer = sql.join(
+    keys.map((_, i) => sql`${sql.raw(`k${i}`)} ${dir}`),
+    sql`, `,
+  );
+  const rows = rowsOf<{ id: string | number }>(
+    await db.execute(
+      sql`select id from (${sql.join(branches, sql` union all `)}) as parts order by ${outer} limit ${limit} offset ${offset}`,
+    ),
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** The rows of these ids, in this order. */
+async function recordsByIds(db: Executor, ids: number[], extra: Record<string, unknown> = {}) {
+  if (ids.length === 0) return [];
+  const rows = await selectRecords(db, extra).where(inArray(t.id, ids));
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+}
+
+/** Past this many rows a merge of parts would read more than sorting the filtered set once. */
+const PARTS_WINDOW = ALL_PAGE_LIMIT;
+
 export async function listRecords(
   db: Executor,
   q: TestRecordListQuery,
@@ -94,11 +184,15 @@ export async function listRecords(
   const { limit, offset } = pageWindow(q);
   const { keys, desc } = sortOf(q);
   if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q)) };
-  const rows = selectRecords(db)
-    .where(whereOf(q))
-    .orderBy(...orderOf(keys, desc))
-    .limit(limit)
-    .offset(offset);
+  const where = whereOf(q);
+  const parts = offset + limit <= PARTS_WINDOW ? await sortParts(db, q.sort) : null;
+  const rows = parts
+    ? pageIdsOfParts(db, where, parts, keys, desc, limit, offset).then((ids) => recordsByIds(db, ids))
+    : selectRecords(db)
+        .where(where)
+        .orderBy(...orderOf(keys, desc))
+        .limit(limit)
+        .offset(offset);
   const [items, count] = await Promise.all([rows, countRecords(db, q)]);
   return { items: items.map((r) => toTestRecord(r)), ...count };
 }
@@ -175,6 +269,7 @@ async function countAll(db: Executor, machineId: string | undefined): Promise<nu
 export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 2000): AsyncGenerator<TestRecord[]> {
   const { keys, desc } = sortOf(q);
   const cursorFields = Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string>`${k.expr}::text`]));
+  const parts = await sortParts(db, q.sort);
   let after: string[] | null = null;
   for (;;) {
     const cursor: SQL | undefined = after
@@ -186,10 +281,13 @@ export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 
           sql`, `,
         )})`
       : undefined;
-    const rows = await selectRecords(db, cursorFields)
-      .where(and(whereOf(q), cursor))
-      .orderBy(...orderOf(keys, desc))
-      .limit(size);
+    const where = and(whereOf(q), cursor);
+    const rows = parts
+      ? await recordsByIds(db, await pageIdsOfParts(db, where, parts, keys, desc, size, 0), cursorFields)
+      : await selectRecords(db, cursorFields)
+          .where(where)
+          .orderBy(...orderOf(keys, desc))
+          .limit(size);
     if (rows.length > 0) yield rows.map((r) => toTestRecord(r));
     if (rows.length < size) return;
     const last = rows[rows.length - 1] as Record<string, unknown>;

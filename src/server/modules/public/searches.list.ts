@@ -87,8 +87,59 @@ export async function listGroups(
   const where = whereOf(q, exactEmail);
   const desc = q.order !== 'asc';
   if (offset > MAX_OFFSET) return { rows: [], ...(await countGroups(db, q, where)) };
+  if (!countedByDay(q) && offset + limit <= TOTAL_COUNT_LIMIT + 1) return pageAndCountInOneWalk(db, where, desc, limit, offset);
   const [page, count] = await Promise.all([db.execute(aggregate(groupsOf(where, desc, limit, offset), desc)), countGroups(db, q, where)]);
   return { rows: rowsOf<GroupRow>(page), ...count };
+}
+
+/** No filter, or dates only: the kept requests per day count them. */
+const countedByDay = (q: Filter) => !q.q && !q.serial && !q.status && !q.email;
+
+/**
+ * A filter that must be counted, with a page among its first TOTAL_COUNT_LIMIT + 1 groups: the groups are
+ * walked once in the page's order up to that cap, and both the count and the page come from that walk
+ * (a text filter reads its trigram index once, not once for the page and again for the count).
+ */
+async function pageAndCountInOneWalk(
+  db: Executor,
+  where: SQL | undefined,
+  desc: boolean,
+  limit: number,
+  offset: number,
+): Promise<{ rows: GroupRow[]; total: number; totalEstimated?: boolean }> {
+  const walked = rowsOf<{ n: number; ids: string[] | string | null }>(
+    await db.execute(sql`with capped as materialized (${groupsOf(where, desc, TOTAL_COUNT_LIMIT + 1, 0)})
+      select (select count(*)::int from capped) as n,
+             (select array_agg(group_id) from (select group_id from capped order by created_at ${desc ? sql`desc` : sql`asc`}, group_id
+               limit ${limit} offset ${offset}) page) as ids`),
+  )[0];
+  const n = Number(walked?.n ?? 0);
+  const ids = parseUuidArray(walked?.ids ?? null);
+  const rows = ids.length
+    ? rowsOf<GroupRow>(
+        await db.execute(
+          aggregate(
+            sql`select unnest(${sql`array[${sql.join(
+              ids.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )}]`}) as group_id`,
+            desc,
+          ),
+        ),
+      )
+    : [];
+  if (n <= TOTAL_COUNT_LIMIT) return { rows, total: n };
+  return { rows, total: await estimateGroups(db, where, n), totalEstimated: true };
+}
+
+/** A uuid[] as the driver gives it: an array (node-postgres) or its text form `{a,b}` (PGlite). */
+function parseUuidArray(v: string[] | string | null): string[] {
+  if (v === null) return [];
+  if (Array.isArray(v)) return v;
+  return v
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean);
 }
 
 /**
@@ -98,7 +149,7 @@ export async function listGroups(
  * estimate of its groups (totalEstimated).
  */
 async function countGroups(db: Executor, q: Filter, where: SQL | undefined): Promise<{ total: number; totalEstimated?: boolean }> {
-  if (!q.q && !q.serial && !q.status && !q.email) {
+  if (countedByDay(q)) {
     const days = and(q.from ? sql`day >= ${q.from}::date` : undefined, q.to ? sql`day <= ${q.to}::date` : undefined);
     const result = await db.execute(
       sql`select coalesce(sum(requests), 0)::int as n from search_request_counts ${days ? sql`where ${days}` : sql``}`,
@@ -110,12 +161,17 @@ async function countGroups(db: Executor, q: Filter, where: SQL | undefined): Pro
        order by ${s.createdAt} desc, ${s.groupId} limit ${TOTAL_COUNT_LIMIT + 1}) capped`);
   const n = Number(rowsOf<{ n: number }>(capped)[0]?.n ?? 0);
   if (n <= TOTAL_COUNT_LIMIT) return { total: n };
+  return { total: await estimateGroups(db, where, n), totalEstimated: true };
+}
+
+/** The planner's estimate of the groups a filter matches, at least the `counted` already walked. */
+async function estimateGroups(db: Executor, where: SQL | undefined, counted: number): Promise<number> {
   const plan = rowsOf<Record<string, unknown>>(
     await db.execute(sql`explain (format json) select ${s.groupId} from ${s} ${where ? sql`where ${where}` : sql``} group by ${s.groupId}`),
   );
   const raw = plan[0]?.['QUERY PLAN'];
   const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  return { total: Math.max(Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0)), n), totalEstimated: true };
+  return Math.max(Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0)), counted);
 }
 
 /** The filtered list in pages for the CSV export, walked by keyset (created_at, group id). */
