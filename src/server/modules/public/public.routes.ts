@@ -48,6 +48,10 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // Its answers are a few hundred bytes, below compressOptions' threshold: the plugin's hooks would
       // only decide so on every request.
       compress: false,
+      // No "incoming request" and "request completed" lines (two writes to the log per lookup): the proxy's
+      // access log has each request, not-found lookups are recorded (search_requests), and warnings and
+      // errors are still logged (docs/decisions/0028).
+      logLevel: 'warn',
       schema: { tags: ['public'], body: lookupInput, response: { 200: lookupAnswer } },
     },
     async (req, reply) => {
