@@ -8,7 +8,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope } from '../../../shared/contract/common';
 import { lookupInput, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
-import { AppError } from '../../../shared/errors';
 import { createCounterStore } from '../../lib/counters';
 import { inboxKey } from '../../lib/email-address';
 import { sendError } from '../../lib/error-handler';
