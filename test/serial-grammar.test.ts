@@ -57,6 +57,20 @@ describe('serial grammar', () => {
     }
   });
 
+  it('takes a short way for printable ASCII without spaces, to the same normal form', () => {
+    const asciiSerial = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)) });
+    fc.assert(
+      fc.property(asciiSerial, (s) => {
+        expect(normaliseSerial(s)).toBe(s.normalize('NFKC').toUpperCase().normalize('NFKC').replace(/\s+/gu, ''));
+      }),
+    );
+    expect(normaliseSerial('bf300-000002')).toBe('BF300-000002');
+    // Not the short way: a space, a full-width form, a non-ASCII letter.
+    expect(normaliseSerial('bf300 000002')).toBe('BF300000002');
+    expect(normaliseSerial('ｂｆ３００')).toBe('BF300');
+    expect(normaliseSerial('ß1')).toBe('SS1');
+  });
+
   it('splits the documented example and accepts an empty prefix', () => {
     expect(parseSerial('VB2311-000123')).toEqual({ prefix: 'VB2311-', number: 123n, width: 6 });
     expect(parseSerial(' vb 2311-000 123 ')).toEqual({ prefix: 'VB2311-', number: 123n, width: 6 });

@@ -106,8 +106,10 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   });
 
   // Every response carries its request id, so a user's report of a failure can be found in the log.
-  app.addHook('onSend', async (req, reply) => {
+  // (A callback hook: an async one costs a promise per request on every route, the public lookup's included.)
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
 
   await app.register(cookie);

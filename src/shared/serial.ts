@@ -27,9 +27,13 @@ export interface ParsedSerial {
 
 const SERIAL_RE = /^([A-Z0-9\-_/.]*?)(\d{1,18})$/;
 const PREFIX_RE = /^(?:[A-Z0-9\-_/.]*[A-Z\-_/.])?$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 
 /** Trim, NFKC, upper case, remove inner whitespace. Idempotent. */
 export function normaliseSerial(input: string): string {
+  // Printable ASCII without spaces (what a scanner or a careful typist sends): NFKC leaves it as it is and
+  // there is no whitespace, so upper-casing is the whole work (the public lookup normalises every request).
+  if (PRINTABLE_ASCII.test(input)) return input.toUpperCase();
   // Repeated to a fixed point: upper-casing can leave a decomposed form (a few Greek letters), and removing
   // a space can bring a combining mark next to a letter it then composes with. Twice is almost always enough.
   let s = input;

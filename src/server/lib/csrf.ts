@@ -26,14 +26,16 @@ export function isCrossSite(req: FastifyRequest, allowedOrigins: string[]): bool
 
 /** `allowedOrigins`: PUBLIC_BASE_URL's origin, for deployments where the Host header differs from it. */
 export function registerCsrfProtection(app: FastifyInstance, allowedOrigins: string[]): void {
-  app.addHook('onRequest', async (req) => {
-    if (SAFE_METHODS.has(req.method) || req.routeOptions.config?.access === 'bench') return;
+  // A callback hook, not an async one: it runs on every request, the public lookup's included.
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (SAFE_METHODS.has(req.method) || req.routeOptions.config?.access === 'bench') return done();
     // Sign-in and the public forms are refused cross-site too (login CSRF, abuse from other pages).
-    if (isCrossSite(req, allowedOrigins)) throw new AppError('permission-denied', 'errors.crossSite');
+    if (isCrossSite(req, allowedOrigins)) return done(new AppError('permission-denied', 'errors.crossSite'));
     // Multipart is what an HTML form can send cross-site, so a cookie-carrying upload must name its origin.
     const multipart = (req.headers['content-type'] ?? '').startsWith('multipart/');
     if (multipart && req.cookies[SESSION_COOKIE] && req.headers.origin === undefined) {
-      throw new AppError('permission-denied', 'errors.crossSite');
+      return done(new AppError('permission-denied', 'errors.crossSite'));
     }
+    done();
   });
 }

@@ -9,7 +9,11 @@ import { AppError, codeForHttpStatus, ERROR_CODES, statusName, type ErrorBody, t
 import { hasKey, translate } from '../../shared/i18n/index';
 import { requestLanguage } from './request-language';
 
-function send(
+/**
+ * Answers with the error envelope. Also for a route whose usual answer is an error (the public lookup's "not
+ * found", a fifth of its traffic): the same body as a thrown AppError, without an exception's stack.
+ */
+export function sendError(
   req: FastifyRequest,
   reply: FastifyReply,
   code: ErrorCode,
@@ -45,7 +49,7 @@ export function fieldError(req: FastifyRequest, field: string, message: string, 
 
 /** Errors Fastify raises before routing (a malformed URL, an over-long parameter): 400 in the envelope. */
 export function frameworkErrorHandler(_err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  return send(req, reply, 'invalid-argument', 'errors.malformedUrl');
+  return sendError(req, reply, 'invalid-argument', 'errors.malformedUrl');
 }
 
 /**
@@ -66,7 +70,7 @@ export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req:
       // Busy (a full queue, worker-pool.ts): the client is told when to come back.
       if (err.code === 'unavailable') reply.header('retry-after', String(err.params?.seconds ?? 5));
       const fields = err.fields?.map((f) => fieldError(req, f.field, f.key, f.params));
-      return send(req, reply, err.code, err.messageKey, { params: err.params, fields });
+      return sendError(req, reply, err.code, err.messageKey, { params: err.params, fields });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields = err.validation.map((v) => {
@@ -78,31 +82,31 @@ export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req:
       });
       // Two rules of one field may fail with the same message (e.g. NUL and control characters): say it once.
       const unique = fields.filter((f, i) => fields.findIndex((g) => g.field === f.field && g.key === f.key) === i);
-      return send(req, reply, 'invalid-argument', 'errors.invalidRequest', { fields: unique });
+      return sendError(req, reply, 'invalid-argument', 'errors.invalidRequest', { fields: unique });
     }
     const fe = err as FastifyError;
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return send(req, reply, 'invalid-argument', 'errors.malformedJson');
+        return sendError(req, reply, 'invalid-argument', 'errors.malformedJson');
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
       case 'FST_REQ_FILE_TOO_LARGE':
       case 'FST_FILES_LIMIT':
-        return send(req, reply, 'out-of-range', 'errors.bodyTooLarge');
+        return sendError(req, reply, 'out-of-range', 'errors.bodyTooLarge');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-        return send(req, reply, 'unsupported-media-type', 'errors.unsupportedMediaType');
+        return sendError(req, reply, 'unsupported-media-type', 'errors.unsupportedMediaType');
     }
-    if (isMalformedMultipart(req, err)) return send(req, reply, 'invalid-argument', 'errors.malformedUpload');
+    if (isMalformedMultipart(req, err)) return sendError(req, reply, 'invalid-argument', 'errors.malformedUpload');
     if (fe.statusCode === 429) {
       const seconds = Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60)));
-      return send(req, reply, 'resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
+      return sendError(req, reply, 'resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
     }
     if (fe instanceof SyntaxError && 'statusCode' in fe && fe.statusCode === 400) {
-      return send(req, reply, 'invalid-argument', 'errors.malformedJson');
+      return sendError(req, reply, 'invalid-argument', 'errors.malformedJson');
     }
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return send(req, reply, codeForHttpStatus(fe.statusCode), 'errors.invalidRequest', { httpStatus: fe.statusCode });
+      return sendError(req, reply, codeForHttpStatus(fe.statusCode), 'errors.invalidRequest', { httpStatus: fe.statusCode });
     }
     // The database is down or restarting, or the disk under it is full: not the request's fault and not a
     // bug, so a 503 that says to come back (a load balancer moves on), and one log line saying why.
@@ -110,7 +114,7 @@ export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req:
     if (unavailable) {
       req.log.error({ err, cause: unavailable }, 'service unavailable: database or storage');
       reply.header('retry-after', '5');
-      return send(req, reply, 'unavailable', 'errors.unavailable');
+      return sendError(req, reply, 'unavailable', 'errors.unavailable');
     }
     // Safety net for database refusals that validation should have caught: a data exception (class 22,
     // e.g. a number out of range) or an unhandled integrity violation (class 23) is the client's input,
@@ -118,20 +122,20 @@ export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req:
     const sqlState = databaseErrorCode(err);
     if (sqlState?.startsWith('22')) {
       req.log.warn({ err }, 'database refused a value that validation let through');
-      return send(req, reply, 'invalid-argument', 'errors.invalidRequest');
+      return sendError(req, reply, 'invalid-argument', 'errors.invalidRequest');
     }
     if (sqlState?.startsWith('23')) {
       req.log.warn({ err }, 'unhandled integrity violation');
-      return send(req, reply, 'aborted', 'errors.conflict');
+      return sendError(req, reply, 'aborted', 'errors.conflict');
     }
     req.log.error({ err }, 'request failed');
-    return send(req, reply, 'internal', 'errors.internal');
+    return sendError(req, reply, 'internal', 'errors.internal');
   });
 
   app.setNotFoundHandler((req, reply) => {
     const isApi = req.url.startsWith('/api/') || req.url === '/api';
     if (!isApi && pageFallback && (req.method === 'GET' || req.method === 'HEAD')) return pageFallback(req, reply);
-    return send(req, reply, 'not-found', isApi ? 'errors.routeNotFound' : 'errors.notFound');
+    return sendError(req, reply, 'not-found', isApi ? 'errors.routeNotFound' : 'errors.notFound');
   });
 }
 

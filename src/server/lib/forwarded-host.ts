@@ -11,7 +11,8 @@ import type { FastifyInstance } from 'fastify';
 /** Registers the rule; the app's first onRequest hook, so that every later hook and route sees the same host. */
 export function registerForwardedHostPolicy(app: FastifyInstance, trustForwardedHost: boolean): void {
   if (trustForwardedHost) return;
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     delete req.raw.headers['x-forwarded-host'];
+    done();
   });
 }

@@ -22,11 +22,12 @@ function allowedOnPublicHost(req: FastifyRequest): boolean {
   );
 }
 
+/** A callback hook, not an async one: it runs on every request, the public lookup's included. */
 export function registerPublicHostGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (!isPublicHost(req.hostname) || allowedOnPublicHost(req)) return;
-    if (req.url.startsWith('/api/')) throw new AppError('permission-denied', 'errors.staffOnlyHost');
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!isPublicHost(req.hostname) || allowedOnPublicHost(req)) return done();
+    if (req.url.startsWith('/api/')) return done(new AppError('permission-denied', 'errors.staffOnlyHost'));
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-    return reply.redirect(`/search${query}`, 302);
+    reply.redirect(`/search${query}`, 302);
   });
 }

@@ -1,43 +1,89 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type helmetPlugin from '@fastify/helmet';
 
 /**
- * Helmet with a CSP under which the web app works: MUI (emotion) injects <style> elements, pdf.js runs a
- * worker from a blob, previews use blob: URLs. HSTS only when the request came over HTTPS.
+ * The headers every response carries: helmet's, with a CSP under which the web app works (MUI (emotion)
+ * injects <style> elements, pdf.js runs a worker from a blob, previews use blob: URLs), the Permissions
+ * Policy, HSTS when the request came over HTTPS, and `no-store` on API answers.
  */
 /** The app uses none of these browser features; nothing embedded or injected may either. */
 export const PERMISSIONS_POLICY =
   'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()';
 
-export async function registerSecurityHeaders(app: FastifyInstance, helmet: typeof helmetPlugin): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Helmet's options. Nothing here depends on the request: no nonces, no directive given as a function, HSTS
+ * left to the hook below. That is what lets helmetHeaders() compute the headers once.
+ */
+export const HELMET_OPTIONS = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      frameSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      upgradeInsecureRequests: null,
     },
-    // The same as frame-ancestors 'none', for browsers that only read the older header.
-    frameguard: { action: 'deny' },
-    hsts: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
+  },
+  // The same as frame-ancestors 'none', for browsers that only read the older header.
+  frameguard: { action: 'deny' as const },
+  hsts: false,
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
+  crossOriginEmbedderPolicy: false,
+};
+
+/**
+ * The headers helmet sets with `options`, found by letting @fastify/helmet answer one request of a throwaway
+ * instance at start-up. The plugin itself builds helmet's middleware anew for every request, CSP parsing
+ * included: the largest single cost of the public lookup (docs/decisions/0028). Helmet stays the author of
+ * the values; they are only computed once. Refuses options whose headers could differ per request.
+ */
+export async function helmetHeaders(helmet: typeof helmetPlugin, options: typeof HELMET_OPTIONS): Promise<Record<string, string>> {
+  const directives = Object.values(options.contentSecurityPolicy.directives);
+  if (directives.some((d) => Array.isArray(d) && d.some((v) => typeof v !== 'string'))) {
+    throw new Error('security headers: a CSP directive computed per request cannot be sent as a fixed header');
+  }
+  const probe = Fastify({ logger: false });
+  let headers: Record<string, string> = {};
+  await probe.register(helmet, options);
+  probe.get('/', async (_req, reply) => {
+    // Only what helmet has set on the raw response by now: Fastify adds its own headers later.
+    headers = Object.fromEntries(Object.entries(reply.raw.getHeaders()).map(([k, v]) => [k, String(v)]));
+    return '';
   });
-  app.addHook('onSend', async (req, reply) => {
-    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
+  try {
+    await probe.inject('/');
+  } finally {
+    await probe.close();
+  }
+  if (!headers['content-security-policy']) throw new Error('security headers: helmet set no Content-Security-Policy');
+  return headers;
+}
+
+/**
+ * Registers the headers on every response (error answers, files and pages included), in two callback hooks
+ * instead of helmet's two async hooks per request: the fixed set when the request arrives (so that a route
+ * may still replace one), HSTS and `no-store` when the answer is sent.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, helmet: typeof helmetPlugin): Promise<void> {
+  const fixed = { ...(await helmetHeaders(helmet, HELMET_OPTIONS)), 'permissions-policy': PERMISSIONS_POLICY };
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(fixed);
+    done();
+  });
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // API answers depend on the session (or carry visitor data): no browser or proxy may keep a copy.
     if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 }

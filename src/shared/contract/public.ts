@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/index';
-import { parseSerial, normaliseSerial } from '../serial';
+import { normaliseSerial } from '../serial';
 import { emailField, MSG, noNul } from './common';
 import { product } from './products';
 
@@ -13,10 +13,13 @@ export const MAX_SERIALS_PER_REQUEST = 20;
 /** Longest text accepted as one typed serial (a real one is at most 64 characters once normalised). */
 const SERIAL_INPUT_MAX = 256;
 
-/** "vb 2311-123" → "VB2311-123"; the zero-padded canonical form when it follows the serial grammar. */
+/**
+ * "vb 2311-123" → "VB2311-123". The normalised text is already the canonical form of a serial that follows
+ * the grammar: parseSerial splits exactly that text into prefix and digits, and the digits keep their width,
+ * so putting them back together gives it again (test/serial-grammar.test.ts). No parse per lookup, then.
+ */
 export function canonicalSerial(input: string): string {
-  const p = parseSerial(input);
-  return p ? p.prefix + p.number.toString().padStart(p.width, '0') : normaliseSerial(input);
+  return normaliseSerial(input);
 }
 
 /**

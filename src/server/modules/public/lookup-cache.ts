@@ -1,5 +1,5 @@
 /**
- * A bounded cache of recent public lookup answers (serial → product summary, or "not found"), so that the
+ * A bounded cache of recent public lookup answers (serial → its answer, or "not found"), so that the
  * hottest public route usually answers without a database round trip.
  *
  * Invalidation on every instance: each statement that writes products or serial ranges appends a row to

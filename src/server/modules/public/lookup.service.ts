@@ -5,7 +5,8 @@
  * that the record costs the visitor nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { LookupResult } from '../../../shared/contract/public';
+import { envelope } from '../../../shared/contract/common';
+import { lookupResult, type LookupResult } from '../../../shared/contract/public';
 import type { Language } from '../../../shared/i18n/index';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client';
@@ -48,8 +49,12 @@ export async function readLookup(db: Executor, serial: string): Promise<LookupRe
 /** Size and staleness of each instance's cache (mutable only so that a benchmark can measure it off). */
 export const LOOKUP_CACHE = { maxEntries: 20_000, maxStalenessMs: 1_000 };
 
+/** The lookup's 200 answer, `{ data: LookupResult }`. */
+export const lookupAnswer = envelope(lookupResult);
+
 export class LookupService {
-  readonly cache: LookupCache<Omit<LookupResult, 'serial'> | null>;
+  /** serial → the 200 answer's body, checked against lookupAnswer and serialised once; null: not found */
+  readonly cache: LookupCache<string | null>;
   /** typed text that found nothing → the existing serial it reads like, or null */
   readonly nearMisses: LookupCache<string | null>;
 
@@ -68,15 +73,16 @@ export class LookupService {
     return found === serial ? null : found;
   }
 
-  /** `serial` is already normalised (the contract does it). */
-  async lookup(serial: string): Promise<LookupResult | null> {
-    const found = await this.cache.get(serial, async () => {
+  /**
+   * The JSON body of the 200 answer for `serial` (already normalised: the contract does it), or null when no
+   * range holds it. Kept as text: a cached answer is sent as it is, without being checked against the
+   * response schema and serialised again on every request (it was when it was read).
+   */
+  async answer(serial: string): Promise<string | null> {
+    return this.cache.get(serial, async () => {
       const r = await readLookup(this.db, serial);
-      if (!r) return null;
-      const { serial: _s, ...rest } = r;
-      return rest;
+      return r ? JSON.stringify(lookupAnswer.parse({ data: r })) : null;
     });
-    return found ? { serial, ...found } : null;
   }
 }
 
