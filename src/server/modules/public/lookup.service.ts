@@ -13,7 +13,7 @@ import type { Db, Executor } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import type { AfterResponse } from '../../lib/after-response';
 import { findRangeBySerial, findSerialSpeltLike } from '../serials/serials.service';
-import { clipUserAgent, insertSearchRequests } from './searches.repo';
+import { clipUserAgent, insertNotFoundLookups } from './searches.repo';
 import { LookupCache } from './lookup-cache';
 
 export interface VisitorMeta {
@@ -145,6 +145,6 @@ export class NotFoundRecorder {
       this.log.warn({ dropped: this.dropped }, 'not-found lookups not recorded: too many waiting');
       this.dropped = 0;
     }
-    for (let i = 0; i < rows.length; i += 1000) await insertSearchRequests(this.db, rows.slice(i, i + 1000));
+    for (let i = 0; i < rows.length; i += 1000) await insertNotFoundLookups(this.db, rows.slice(i, i + 1000));
   }
 }
