@@ -155,6 +155,33 @@ describe('kept quality outcomes', () => {
     expect(total?.tests).toBe(151);
   });
 
+  it('match the records after batches whose units are new and tested once each (migration 0015)', async () => {
+    // Through the API: 40 new units of product A, one test each, some failed, over four days and their midnights.
+    const once = Array.from({ length: 40 }, (_, i) =>
+      record({
+        serial: `QK-${String(100 + i).padStart(4, '0')}`,
+        testType: TYPES[i % 3],
+        result: i % 6 === 0 ? 'fail' : 'pass',
+        testedAt: new Date(day(3 + (i % 4)).getTime() + (i % 5) * 5 * 3_600_000 + 1_800_000).toISOString(),
+      }),
+    );
+    expect((await postBatch(t.app, bench.key, { records: once })).statusCode).toBe(200);
+    await expectExact();
+    // The same units tested again (not new: the general path), then new unmatched units once each in SQL.
+    const again = once.slice(0, 10).map((r, i) => ({ ...r, recordId: `${r.recordId}-again`, result: i % 2 ? 'fail' : 'pass' }));
+    expect((await postBatch(t.app, bench.key, { records: again })).statusCode).toBe(200);
+    const rows = Array.from({ length: 12 }, (_, i) => {
+      const no = 200 + i;
+      return sql`(NULL::uuid, ${`once-${i}`}, ${`QZ-${String(no).padStart(4, '0')}`}, 'QZ-', 4, ${no}, ${TYPES[i % 3]}, 'water', 2.4, 60,
+        ${i % 4 === 0 ? 'fail' : 'pass'}, ${new Date(day(8).getTime() + i * 3_600_000)}, decode(repeat('00', 32), 'hex'))`;
+    });
+    await db.execute(sql`
+      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
+                                holding_seconds, result, tested_at, content_hash)
+      VALUES ${sql.join(rows, sql`, `)}`);
+    await expectExact();
+  });
+
   it('stay exact through edits, deletes, re-judgement and re-matching', async () => {
     // Edits of time and test type move units across days and edges.
     await db.execute(sql`UPDATE test_records SET tested_at = tested_at + interval '30 hours' WHERE id % 7 = 0`);
