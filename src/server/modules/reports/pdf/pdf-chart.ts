@@ -1,5 +1,6 @@
 /** The pressure–time chart of src/shared/chart drawn as PDF vector paths (the web draws the same primitives as SVG). */
 import { buildChart, type Box, type Sample } from '../../../../shared/chart/index';
+import { writeText } from './pdf-text';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -70,10 +71,10 @@ export function drawChart(
       doc.save();
       doc.rotate(tx.rotate, { origin: [tx.x, tx.y] });
       // Turned -90° about (x, y): the text runs upwards, centred on the plot's middle.
-      doc.text(tx.text, tx.x + dx, tx.y + dy + (tx.role === 'yTitle' ? 0 : 0), { lineBreak: false });
+      writeText(doc, tx.text, tx.x + dx, tx.y + dy + (tx.role === 'yTitle' ? 0 : 0));
       doc.restore();
     } else {
-      doc.text(tx.text, tx.x + dx, tx.y + dy, { lineBreak: false });
+      writeText(doc, tx.text, tx.x + dx, tx.y + dy);
     }
   }
   doc.restore();
