@@ -38,6 +38,56 @@ function deflate(raw: Uint8Array, shared: boolean): Buffer {
   return out;
 }
 
+/** A stream object as `compressStreamsFast` makes it: pdfkit's methods, and the operators collected as text. */
+interface FastRef extends StreamRef {
+  fastText: string[];
+  fastShared: (bytes: Uint8Array) => boolean;
+}
+
+// pdfkit's own PDFReference methods, taken from the first object made (the class is not exported).
+let refWrite: ((this: StreamRef, chunk: unknown) => void) | null = null;
+let refFinalize: ((this: StreamRef) => void) | null = null;
+
+// Operators arrive one at a time (a page's content is thousands of them); pdfkit turns each into its own
+// byte array with a newline. They are kept as strings and turned into bytes together, with the same
+// newlines and the same Latin-1 bytes (pdfkit keeps the low byte of each UTF-16 unit, as Latin-1 does).
+// The methods are shared by all objects (a document makes hundreds), not closures made for each.
+function flushText(r: FastRef): void {
+  if (r.fastText.length === 0) return;
+  refWrite!.call(r, Buffer.from(`${r.fastText.join('\n')}\n`, 'latin1'));
+  r.fastText.length = 0;
+}
+
+function fastWrite(this: FastRef, chunk: unknown): void {
+  if (chunk instanceof Uint8Array) {
+    flushText(this);
+    refWrite!.call(this, chunk);
+  } else {
+    this.fastText.push(String(chunk));
+  }
+}
+
+function fastFinalize(this: FastRef): void {
+  flushText(this);
+  // `compress` is read here, not when the object was made: pdfkit turns it off for the XMP metadata.
+  if (this.compress && this.buffer.length > 0) {
+    const raw = this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer);
+    this.buffer = [deflate(raw, this.fastShared(raw) || isIccProfile(this, raw))];
+    this.data.Filter = 'FlateDecode';
+    this.compress = false;
+  }
+  refFinalize!.call(this);
+}
+
+/**
+ * pdfkit's PDF/A output intent: the sRGB profile it reads once per process and writes, the same Buffer in
+ * every document, as one chunk of a stream with N 3 (`_addColorOutputIntent`); a report has no other ICC
+ * stream. Its compressed form is kept by the Buffer (a WeakMap by the object: never changed).
+ */
+function isIccProfile(r: StreamRef, raw: Uint8Array): boolean {
+  return r.data.N === 3 && r.buffer.length === 1 && r.buffer[0] === raw;
+}
+
 /**
  * Makes every stream of `doc` collect its operators as text and compress at STREAM_DEFLATE_LEVEL. `isShared(bytes)` says whether a stream's
  * single chunk is an immutable object shared by documents, whose compressed form may be reused.
@@ -46,37 +96,15 @@ export function compressStreamsFast(doc: PDFKit.PDFDocument, isShared: (bytes: U
   const pdf = doc as unknown as { ref(data?: object): StreamRef };
   const ref = pdf.ref.bind(pdf);
   pdf.ref = (data?: object) => {
-    const r = ref(data);
-    const write = r.write.bind(r);
-    const finalize = r.finalize.bind(r);
-    // Operators arrive one at a time (a page's content is thousands of them); pdfkit turns each into its own
-    // byte array with a newline. They are kept as strings and turned into bytes together, with the same
-    // newlines and the same Latin-1 bytes (pdfkit keeps the low byte of each UTF-16 unit, as Latin-1 does).
-    const text: string[] = [];
-    const flushText = () => {
-      if (text.length === 0) return;
-      write(Buffer.from(`${text.join('\n')}\n`, 'latin1'));
-      text.length = 0;
-    };
-    r.write = (chunk: unknown) => {
-      if (chunk instanceof Uint8Array) {
-        flushText();
-        write(chunk);
-      } else {
-        text.push(String(chunk));
-      }
-    };
-    r.finalize = () => {
-      flushText();
-      // `compress` is read here, not when the object was made: pdfkit turns it off for the XMP metadata.
-      if (r.compress && r.buffer.length > 0) {
-        const raw = r.buffer.length === 1 ? r.buffer[0]! : Buffer.concat(r.buffer);
-        r.buffer = [deflate(raw, isShared(raw))];
-        r.data.Filter = 'FlateDecode';
-        r.compress = false;
-      }
-      finalize();
-    };
+    const r = ref(data) as FastRef;
+    if (!refWrite) {
+      refWrite = r.write;
+      refFinalize = r.finalize;
+    }
+    r.fastText = [];
+    r.fastShared = isShared;
+    r.write = fastWrite;
+    r.finalize = fastFinalize;
     return r;
   };
 }

@@ -85,12 +85,14 @@ interface LineLayout {
 
 // By face (PostScript name) and text, for every document of the process. `null`: a glyph is placed with an
 // offset (pdfkit then moves the text matrix), written by pdfkit.
+// (Maps by face, then by text: a key joined from both would be built, and hashed, on every call.)
 const LAYOUTS_LIMIT = 20_000;
-const layouts = new Map<string, LineLayout | null>();
+const layoutsByFace = new Map<string, Map<string, LineLayout | null>>();
 
 function lineLayout(font: EmbeddedFont, text: string): LineLayout | null {
-  const key = `${font.name}\u0000${text}`;
-  let l = layouts.get(key);
+  let layouts = layoutsByFace.get(font.name);
+  if (!layouts) layoutsByFace.set(font.name, (layouts = new Map()));
+  let l = layouts.get(text);
   if (l !== undefined) return l;
   // pdfkit's `encode` lays the line out word by word through the document's font (the same shaping,
   // the same scaling); the positions are only read here.
@@ -117,7 +119,7 @@ function lineLayout(font: EmbeddedFont, text: string): LineLayout | null {
   // No glyph: pdfkit writes no TJ at all.
   if (l && l.ends.length === 0) l = null;
   if (layouts.size >= LAYOUTS_LIMIT) layouts.clear();
-  layouts.set(key, l);
+  layouts.set(text, l);
   return l;
 }
 
@@ -181,8 +183,9 @@ export interface Wrapped {
 // to report. They depend only on these and the document defaults, which every report shares (no line gap,
 // no character spacing); the height is the one measured first (`doc.heightOfString`'s sum from where the
 // text was first measured).
+// (Nested maps by face, size, width and text: no key is built per call, and no number turned into text.)
 const WRAPPED_LIMIT = 20_000;
-const wrappedTexts = new Map<string, Wrapped>();
+const wrappedByFace = new Map<string, Map<number, Map<number, Map<string, Wrapped>>>>();
 
 /**
  * `doc.heightOfString(text, { width })` in the selected face and size, with the lines pdfkit's wrapper
@@ -190,8 +193,13 @@ const wrappedTexts = new Map<string, Wrapped>();
  */
 export function wrapText(doc: Doc, text: string, width: number): Wrapped {
   const d = doc as unknown as DocInternals;
-  const key = `${d._font.name}\u0000${d._fontSize}\u0000${width}\u0000${text}`;
-  let w = wrappedTexts.get(key);
+  let bySize = wrappedByFace.get(d._font.name);
+  if (!bySize) wrappedByFace.set(d._font.name, (bySize = new Map()));
+  let byWidth = bySize.get(d._fontSize);
+  if (!byWidth) bySize.set(d._fontSize, (byWidth = new Map()));
+  let texts = byWidth.get(width);
+  if (!texts) byWidth.set(width, (texts = new Map()));
+  let w = texts.get(text);
   if (w) return w;
   const { x, y } = d;
   const options = d._initOptions({ width });
@@ -205,8 +213,8 @@ export function wrapText(doc: Doc, text: string, width: number): Wrapped {
   w = { lines, height: d.y - y };
   d.x = x;
   d.y = y;
-  if (wrappedTexts.size >= WRAPPED_LIMIT) wrappedTexts.clear();
-  wrappedTexts.set(key, w);
+  if (texts.size >= WRAPPED_LIMIT) texts.clear();
+  texts.set(text, w);
   return w;
 }
 

@@ -503,7 +503,9 @@ function pageFurniture(doc: Doc, m: ReportModel): void {
     const pageWidth = doc.widthOfString(pageText);
     writeText(doc, pageText, M.left + W - pageWidth, footerY);
     const footer = [m.footer, `${m.number}`].filter(Boolean).join(' · ');
-    doc.text(footer, M.left, footerY, { width: W - pageWidth - 16, height: 30, ellipsis: true });
+    // A footer of one line is written as one line (pdfkit's ellipsis applies only to a text it must break).
+    if (wrapText(doc, footer, W - pageWidth - 16).lines.length === 1) writeText(doc, footer, M.left, footerY, W - pageWidth - 16);
+    else doc.text(footer, M.left, footerY, { width: W - pageWidth - 16, height: 30, ellipsis: true });
     doc.endMarkedContent();
     doc.page.margins.bottom = bottom;
   }
