@@ -1,6 +1,6 @@
 /** The pressure–time chart of src/shared/chart drawn as PDF vector paths (the web draws the same primitives as SVG). */
 import { buildChart, type Box, type Sample } from '../../../../shared/chart/index';
-import { writeText } from './pdf-text';
+import { fillColor, writeText } from './pdf-text';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -61,7 +61,7 @@ export function drawChart(
     doc.addContent(curvePath(c.curve));
     doc.stroke();
   }
-  doc.font(fontName).fontSize(CHART_FONT_SIZE).fillColor('#333333');
+  fillColor(doc.font(fontName).fontSize(CHART_FONT_SIZE), '#333333');
   for (const tx of c.texts) {
     const w = doc.widthOfString(tx.text);
     const h = CHART_FONT_SIZE * 1.2;

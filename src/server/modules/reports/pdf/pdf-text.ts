@@ -264,3 +264,38 @@ export function writeText(doc: Doc, text: string, x: number, y: number, width?: 
   }
   d.x = x;
 }
+
+// A colour's operators by colour and operation (pdfkit's `_setColorCore` for a #rrggbb colour: the colour
+// space, then the components divided by 255, joined as JavaScript writes them).
+const colorOperators = new Map<string, string>();
+
+function colorOperator(color: string, stroke: boolean): string | null {
+  const key = stroke ? `S${color}` : `f${color}`;
+  let op = colorOperators.get(key);
+  if (op === undefined) {
+    if (!/^#[0-9a-f]{6}$/i.test(color)) return null;
+    const hex = parseInt(color.slice(1), 16);
+    const rgb = [hex >> 16, (hex >> 8) & 0xff, hex & 0xff].map((part) => part / 255);
+    op = stroke ? `/DeviceRGB CS\n${rgb.join(' ')} SCN` : `/DeviceRGB cs\n${rgb.join(' ')} scn`;
+    colorOperators.set(key, op);
+  }
+  return op;
+}
+
+/** `doc.fillColor(color)` for a #rrggbb colour: the same operators and the same state, from a table. */
+export function fillColor(doc: Doc, color: string): Doc {
+  const op = colorOperator(color, false);
+  if (op === null) return doc.fillColor(color);
+  const d = doc as unknown as DocInternals & { _fillColor: unknown };
+  d.addContent(op);
+  d._fillColor = [color, undefined];
+  return doc;
+}
+
+/** `doc.strokeColor(color)` for a #rrggbb colour: the same operators, from a table. */
+export function strokeColor(doc: Doc, color: string): Doc {
+  const op = colorOperator(color, true);
+  if (op === null) return doc.strokeColor(color);
+  (doc as unknown as DocInternals).addContent(op);
+  return doc;
+}

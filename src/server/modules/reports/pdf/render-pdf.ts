@@ -26,7 +26,7 @@ import { npsLabel } from '../../../../shared/standards/sizes';
 import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
 import { collectPdf, compressStreamsFast } from './pdf-streams';
 import { attachFile } from './pdf-attachment';
-import { wrapText, writeText } from './pdf-text';
+import { fillColor, strokeColor, wrapText, writeText } from './pdf-text';
 import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
@@ -102,10 +102,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   const para = (text: string, o: { size?: number; color?: string; font?: string; gap?: number; width?: number; x?: number } = {}) => {
     root.add(
       doc.struct('P', () => {
-        doc
-          .font(o.font ?? R)
-          .fontSize(o.size ?? 9)
-          .fillColor(o.color ?? INK);
+        fillColor(doc.font(o.font ?? R).fontSize(o.size ?? 9), o.color ?? INK);
         writeText(doc, text, o.x ?? M.left, doc.y, o.width ?? W);
       }),
     );
@@ -116,7 +113,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     ensureSpace(doc, size * 2 + 40);
     root.add(
       doc.struct(tag, () => {
-        doc.font(B).fontSize(size).fillColor(color);
+        fillColor(doc.font(B).fontSize(size), color);
         writeText(doc, text, M.left, doc.y, W);
       }),
     );
@@ -138,14 +135,14 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   doc.y = top;
   root.add(
     doc.struct('P', () => {
-      doc.font(B).fontSize(13).fillColor(INK);
+      fillColor(doc.font(B).fontSize(13), INK);
       writeText(doc, m.company.name, textX, top, W - (textX - M.left));
     }),
   );
   if (m.company.address) {
     root.add(
       doc.struct('P', () => {
-        doc.font(R).fontSize(8.5).fillColor(MUTED);
+        fillColor(doc.font(R).fontSize(8.5), MUTED);
         writeText(doc, m.company.address, textX, doc.y + 1, W - (textX - M.left));
       }),
     );
@@ -314,7 +311,7 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
     if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
     const y = doc.y;
     artifact(doc, () => {
-      doc.lineWidth(0.5).strokeColor(RULE);
+      strokeColor(doc.lineWidth(0.5), RULE);
       doc.rect(x0, y, total, h).stroke();
       let x = x0;
       for (const w of widths.slice(0, -1)) {
@@ -330,10 +327,7 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
     let x = x0;
     row.forEach((c, i) => {
       const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
-        doc
-          .font(c.bold || c.header ? B : R)
-          .fontSize(c.header ? o.size - 0.5 : o.size)
-          .fillColor(c.color ?? (c.header ? MUTED : INK));
+        fillColor(doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size), c.color ?? (c.header ? MUTED : INK));
         // The lines measured above are written as they are (pdf-text.ts).
         writeText(doc, c.text, x + 4, y + o.pad, widths[i]! - 8);
       });
@@ -473,7 +467,7 @@ function testBlock(
   } else {
     root.add(
       doc.struct('P', () => {
-        doc.font(R).fontSize(8.5).fillColor(MUTED);
+        fillColor(doc.font(R).fontSize(8.5), MUTED);
         writeText(doc, t(lang, 'value.noSamples'), box.x, top + 4, box.width);
       }),
     );
@@ -498,7 +492,7 @@ function pageFurniture(doc: Doc, m: ReportModel): void {
       .lineWidth(0.5)
       .strokeColor(RULE)
       .stroke();
-    doc.font(R).fontSize(7.5).fillColor(MUTED);
+    fillColor(doc.font(R).fontSize(7.5), MUTED);
     const pageText = t(m.language, 'page', { page: i + 1, pages: range.count });
     const pageWidth = doc.widthOfString(pageText);
     writeText(doc, pageText, M.left + W - pageWidth, footerY);
