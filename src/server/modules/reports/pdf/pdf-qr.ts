@@ -17,7 +17,9 @@ export interface QrOptions {
 /** Draws the code of `text` in a square of `size` points at (x, y), with its quiet zone inside the square. */
 export function drawQr(doc: Doc, text: string, x: number, y: number, size: number, options: QrOptions = {}): void {
   const qr =
-    options.maskPattern === undefined ? bestMaskCode(text) : QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: options.maskPattern });
+    options.maskPattern === undefined
+      ? bestMaskCode(text)
+      : QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: options.maskPattern });
   const n = qr.modules.size;
   const quiet = 2;
   const cell = size / (n + quiet * 2);
