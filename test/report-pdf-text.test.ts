@@ -10,9 +10,10 @@ import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { BOLD, isSharedSubset, REGULAR, reportFonts, shareWidths } from '../src/server/modules/reports/pdf/fonts';
 import { collectPdf, compressStreamsFast } from '../src/server/modules/reports/pdf/pdf-streams';
-import { fillColor, strokeColor, wrapText, writeText } from '../src/server/modules/reports/pdf/pdf-text';
+import { fillColor, pdfNumber, strokeColor, textHeight, wrapText, writeText } from '../src/server/modules/reports/pdf/pdf-text';
 import { bestMaskCode } from '../src/server/modules/reports/pdf/pdf-qr';
 import { renderReportPdf } from '../src/server/modules/reports/pdf/render-pdf';
+import { curvePath } from '../src/server/modules/reports/pdf/pdf-chart';
 import { formatDate, formatDateTime, formatNumber } from '../src/server/modules/reports/format';
 import { formatNumber as sharedNumber } from '../src/shared/format/dates';
 import type { ReportModel } from '../src/server/modules/reports/report-model';
@@ -131,21 +132,97 @@ describe('text as pdfkit writes it', () => {
     expect(fast.textCalls).toBe(4);
   });
 
-  it('measures as heightOfString, with the lines the text wraps into', () => {
+  it('measures as heightOfString to the last bit wherever the text is, with the lines it wraps into', () => {
     const { doc } = reportLikeDoc();
-    for (const [face, size, text, width] of [
-      [REGULAR, 9, EN, 150],
-      [BOLD, 8.5, 'Holding time', 124],
-      [REGULAR, 9, ZH, 120],
-    ] as const) {
-      doc.font(face).fontSize(size);
-      const w = wrapText(doc, text, width);
-      // (The height kept is the one measured first: pdfkit's sum depends by a few ulps on where it starts.)
-      expect(w.height).toBeCloseTo(doc.heightOfString(text, { width }), 9);
-      expect(w.lines.join('')).toBe(text);
-      expect(w.height).toBeCloseTo(w.lines.length * doc.currentLineHeight(true), 9);
-    }
+    for (const y of [40, 123.456, 700.1])
+      for (const [face, size, text, width] of [
+        [REGULAR, 9, EN, 150],
+        [BOLD, 8.5, 'Holding time', 124],
+        [REGULAR, 9, ZH, 120],
+        [REGULAR, 9, 'one line', 120],
+      ] as const) {
+        doc.font(face).fontSize(size);
+        doc.y = y;
+        expect(textHeight(doc, text, width)).toBe(doc.heightOfString(text, { width }));
+        const { lines } = wrapText(doc, text, width);
+        expect(lines.join('')).toBe(text);
+        expect(lines.length).toBe(Math.round(doc.heightOfString(text, { width }) / doc.currentLineHeight(true)));
+        expect(doc.y).toBe(y);
+      }
     doc.end();
+  });
+});
+
+/** A document of objects made of every kind of value, written by pdfkit alone or with pdf-streams.ts. */
+async function dictionaries(fast: boolean): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', font: '', autoFirstPage: false, info: { CreationDate: FIXED, ModDate: FIXED } });
+  const chunks: Buffer[] = [];
+  const done = fast
+    ? collectPdf(doc)
+    : new Promise<Buffer>((resolve) => {
+        doc.on('data', (c: Buffer) => chunks.push(c));
+        doc.on('end', () => resolve(Buffer.concat(chunks)));
+      });
+  if (fast) compressStreamsFast(doc, isSharedSubset);
+  doc.addPage();
+  const a = doc.ref({ Type: 'Test', N: 1 });
+  a.end();
+  const values = [
+    { S: 'TD', P: a, K: [0, 1, a, [2, 3]], A: { O: 'Table', Scope: 'Row' }, Skip: undefined },
+    { Numbers: [0, -0, 1.5, -2.25, 1 / 3, 1e-7, 123456789.123456789, 595.28], Flags: [true, false, null], Hole: [1, undefined, 2] },
+    { Empty: {}, EmptyArray: [], Nested: { Deeper: { Deepest: [{ X: 1 }] } }, Proto: Object.assign(Object.create(null), { Y: 2 }) },
+    // Left to pdfkit: text strings, dates, bytes.
+    { Alt: new String('Ä (x) \\ 試'), M: FIXED, Bytes: Buffer.from([0, 255, 16]) },
+  ];
+  for (const v of values) doc.ref(v).end();
+  const s = doc.ref({ Type: 'WithStream' });
+  s.write('1 0 0 1 0 0 cm');
+  s.end('q Q');
+  doc.ref({ Type: 'Empty' }).end('');
+  doc.end();
+  return done;
+}
+
+describe('objects as pdfkit writes them', () => {
+  it('writes every dictionary as pdfkit does, outside the streams the same file', async () => {
+    const outside = (pdf: Buffer) => pdf.toString('latin1').replace(/stream\n[\s\S]*?\nendstream/g, 'stream');
+    const fast = await dictionaries(true);
+    const plain = await dictionaries(false);
+    expect(outside(fast).replace(/\/Length \d+/g, '')).toBe(outside(plain).replace(/\/Length \d+/g, ''));
+  });
+});
+
+describe('numbers in content', () => {
+  it('writes each as pdfkit writes PDFObject.number', () => {
+    const values = [0, -0, 1, -1, 0.5, 1e-6, -1e-6, 4e-7, 6e-7, 1e-7, 841.89, 595.28, 0.1 + 0.2, 1234567.8912345, -98765.4321, 2 ** 40 + 0.25];
+    for (let i = 0; i < 200_000; i++) values.push((Math.random() - 0.5) * 10 ** ((i % 14) - 6));
+    expect(values.filter((v) => pdfNumber(v) !== `${Math.round(v * 1e6) / 1e6}`)).toEqual([]);
+    expect(() => pdfNumber(Number.NaN)).toThrow();
+  });
+});
+
+describe('the chart curve', () => {
+  it('writes each point at a tenth of a point as JavaScript writes the rounded figure', () => {
+    const old = (points: Array<[number, number]>) => {
+      const parts: string[] = [];
+      let px = NaN;
+      let py = NaN;
+      for (const [x0, y0] of points) {
+        const x = Math.round(x0 * 10) / 10;
+        const y = Math.round(y0 * 10) / 10;
+        if (x === px && y === py) continue;
+        parts.push(`${x} ${y} ${parts.length === 0 ? 'm' : 'l'}`);
+        px = x;
+        py = y;
+      }
+      if (parts.length === 1) parts.push(`${px} ${py} l`);
+      return parts.join('\n');
+    };
+    const points: Array<[number, number]> = [];
+    for (let i = 0; i < 5000; i++) points.push([(Math.random() - 0.3) * 10 ** ((i % 5) - 1), (Math.random() - 0.5) * 900]);
+    points.push([0, -0], [-0.04, 0.04], [-0.05, 0.05], [-0.06, 0.06], [99.95, 100.05], [1e6 + 0.35, -1e6 - 0.35], [Number.NaN, 1], [1e20, -1e17]);
+    expect(curvePath(points)).toBe(old(points));
+    expect(curvePath([[-0.04, 3]])).toBe(old([[-0.04, 3]]));
   });
 });
 

@@ -61,8 +61,22 @@ export function formatDay(lang: ReportLanguage, ymd: string): string {
 // report looks up a hundred labels (each a walk of the dotted key through the catalogue).
 const plainTexts = new Map<string, string>();
 
+// Texts with parameters by language and key, their `{{name}}` placeholders kept (translated once with
+// parameters that give each placeholder back), filled in as `translate` fills them: one pass, each
+// placeholder replaced by its parameter or nothing.
+const templates = new Map<string, string>();
+const PLACEHOLDERS = new Proxy({} as Record<string, unknown>, { get: (_target, name) => `{{${String(name)}}}` });
+
 export function t(lang: ReportLanguage, key: string, params?: Record<string, unknown>): string {
-  if (params) return translate(lang, `reports.${key}`, params);
+  if (params) {
+    const k = `${lang}\u0000${key}`;
+    let template = templates.get(k);
+    if (template === undefined) {
+      template = translate(lang, `reports.${key}`, PLACEHOLDERS);
+      templates.set(k, template);
+    }
+    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  }
   const k = `${lang}\u0000${key}`;
   let text = plainTexts.get(k);
   if (text === undefined) {

@@ -1,6 +1,7 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
 import { createRequire } from 'node:module';
 import QRCode, { type QRCodeMaskPattern } from 'qrcode';
+import { pdfNumber } from './pdf-text';
 
 const require = createRequire(import.meta.url);
 
@@ -25,16 +26,21 @@ export function drawQr(doc: Doc, text: string, x: number, y: number, size: numbe
   const cell = size / (n + quiet * 2);
   doc.save();
   doc.rect(x, y, size, size).fillColor('#ffffff').fill();
+  // A run of dark modules in a row is one rectangle: half the path of one square per module. The path is
+  // written as pdfkit's `rect` writes each (the same figures), as one piece of content.
+  const path: string[] = [];
   for (let r = 0; r < n; r++) {
-    // A run of dark modules in a row is one rectangle: half the path of one square per module.
     for (let c = 0; c < n; c++) {
       if (!qr.modules.get(r, c)) continue;
       let end = c + 1;
       while (end < n && qr.modules.get(r, end)) end++;
-      doc.rect(x + (c + quiet) * cell, y + (r + quiet) * cell, (end - c) * cell + 0.01, cell + 0.01);
+      path.push(
+        `${pdfNumber(x + (c + quiet) * cell)} ${pdfNumber(y + (r + quiet) * cell)} ${pdfNumber((end - c) * cell + 0.01)} ${pdfNumber(cell + 0.01)} re`,
+      );
       c = end;
     }
   }
+  if (path.length > 0) doc.addContent(path.join('\n'));
   doc.fillColor('#000000').fill();
   doc.restore();
 }

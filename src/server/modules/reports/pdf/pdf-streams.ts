@@ -14,9 +14,13 @@ export const STREAM_DEFLATE_LEVEL = 1;
 
 /** The part of pdfkit's PDFReference (not in its types) this hook touches. */
 interface StreamRef {
+  id: number;
+  gen: number;
+  offset: number;
   compress: boolean;
   buffer: Uint8Array[];
   data: Record<string, unknown>;
+  document: { _offset: number; _security: unknown; _write(data: unknown): void; _refEnd(ref: unknown): void };
   write(chunk: unknown): void;
   finalize(): void;
 }
@@ -76,7 +80,81 @@ function fastFinalize(this: FastRef): void {
     this.data.Filter = 'FlateDecode';
     this.compress = false;
   }
-  refFinalize!.call(this);
+  const doc = this.document;
+  if (doc._security) {
+    refFinalize!.call(this);
+    return;
+  }
+  // pdfkit's PDFReference.finalize without its copy of the stream's bytes, and with the dictionary written
+  // by pdfValue; a dictionary holding anything else (a text string, a date, a name tree) is left to pdfkit.
+  const body = this.buffer.length === 0 ? null : this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer);
+  if (body) this.data.Length = body.length;
+  const dictionary = pdfValue(this.data);
+  if (dictionary === null) {
+    refFinalize!.call(this);
+    return;
+  }
+  this.offset = doc._offset;
+  doc._write(`${this.id} ${this.gen} obj`);
+  doc._write(dictionary);
+  if (body && body.length > 0) {
+    doc._write('stream');
+    doc._write(body);
+    doc._write('\nendstream');
+  }
+  this.buffer = [];
+  doc._write('endobj');
+  doc._refEnd(this);
+}
+
+// pdfkit's PDFReference.prototype: an object with it is an indirect reference (written `id gen R`).
+let refPrototype: object | null = null;
+
+/**
+ * A value as pdfkit's PDFObject.convert writes it, for the kinds a report's dictionaries are made of (names,
+ * numbers, booleans, null, arrays, dictionaries, references); null for anything else, left to pdfkit. Its
+ * `convert` tests each value against seven classes before it looks at numbers, and a report writes some
+ * three hundred dictionaries (a structure element for each table cell).
+ */
+export function pdfValue(v: unknown): string | null {
+  switch (typeof v) {
+    case 'string':
+      return `/${v}`;
+    case 'number':
+      // PDFObject.number; out of its range pdfkit throws.
+      return v > -1e21 && v < 1e21 ? `${Math.round(v * 1e6) / 1e6}` : null;
+    case 'boolean':
+      return `${v}`;
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        const items: string[] = [];
+        for (let i = 0; i < v.length; i++) {
+          const e: unknown = v[i];
+          const item = pdfValue(e === undefined ? null : e);
+          if (item === null) return null;
+          items.push(item);
+        }
+        return `[${items.join(' ')}]`;
+      }
+      const proto = Object.getPrototypeOf(v) as object | null;
+      if (proto !== null && proto === refPrototype) return String(v);
+      if (proto !== Object.prototype && proto !== null) return null;
+      const out = ['<<'];
+      const o = v as Record<string, unknown>;
+      for (const key in o) {
+        const val = o[key];
+        if (val === undefined) continue;
+        const item = pdfValue(val);
+        if (item === null) return null;
+        out.push(`/${key} ${item}`);
+      }
+      out.push('>>');
+      return out.join('\n');
+    }
+    default:
+      return null;
+  }
 }
 
 /**
@@ -100,6 +178,7 @@ export function compressStreamsFast(doc: PDFKit.PDFDocument, isShared: (bytes: U
     if (!refWrite) {
       refWrite = r.write;
       refFinalize = r.finalize;
+      refPrototype = Object.getPrototypeOf(r) as object;
     }
     r.fastText = [];
     r.fastShared = isShared;

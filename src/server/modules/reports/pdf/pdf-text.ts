@@ -74,6 +74,26 @@ interface DocInternals {
 const num = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /**
+ * `${PDFObject.number(n)}`, the text pdfkit writes for a coordinate, from integers: the millionths k =
+ * round(n × 10⁶) written as JavaScript writes k / 10⁶ (the shortest decimal that reads back as it, which for
+ * a safe integer k is its integer part and its millionths without trailing zeros). Writing a fraction is the
+ * costly part of a number, and a page has thousands.
+ */
+export function pdfNumber(n: number): string {
+  if (!(n > -1e21 && n < 1e21)) throw new Error(`unsupported number: ${n}`);
+  const k = Math.round(n * 1e6);
+  if (k % 1e6 === 0 || !(Math.abs(k) < 1e15)) return `${k / 1e6}`;
+  const a = k < 0 ? -k : k;
+  let f = a % 1e6;
+  let digits = 6;
+  while (f % 10 === 0) {
+    f /= 10;
+    digits--;
+  }
+  return `${k < 0 ? '-' : ''}${(a - (a % 1e6)) / 1e6}.${`${f}`.padStart(digits, '0')}`;
+}
+
+/**
  * A line's TJ operand without the glyph codes: the glyphs, and for each run of glyphs between kerning gaps
  * (pdfkit's `addSegment`) where it ends and the figure written after it.
  */
@@ -124,14 +144,21 @@ function lineLayout(font: EmbeddedFont, text: string): LineLayout | null {
 }
 
 // Per document font object: the glyph codes of the glyphs already in its subset (4 hex digits, as pdfkit
-// writes them).
-const codesByFont = new WeakMap<EmbeddedFont, Map<number, string>>();
+// writes them), and the TJ operands of the lines already written (labels repeat in a report's tables).
+interface FontState {
+  codes: Map<number, string>;
+  operands: Map<LineLayout, string>;
+}
+const stateByFont = new WeakMap<EmbeddedFont, FontState>();
 
 /** The TJ operand of a line in the document's font: pdfkit's `encode` and `addSegment`, in its order. */
 function tjOperand(font: EmbeddedFont, l: LineLayout): string {
-  let codes = codesByFont.get(font);
-  if (!codes) codesByFont.set(font, (codes = new Map()));
-  let out = '';
+  let state = stateByFont.get(font);
+  if (!state) stateByFont.set(font, (state = { codes: new Map(), operands: new Map() }));
+  let out = state.operands.get(l);
+  if (out !== undefined) return out;
+  const codes = state.codes;
+  out = '';
   let g = 0;
   for (let s = 0; s < l.ends.length; s++) {
     let hex = '';
@@ -149,6 +176,7 @@ function tjOperand(font: EmbeddedFont, l: LineLayout): string {
     }
     out += s === 0 ? `<${hex}> ${l.gaps[s]}` : ` <${hex}> ${l.gaps[s]}`;
   }
+  state.operands.set(l, out);
   return out;
 }
 
@@ -168,28 +196,26 @@ function writeLine(d: DocInternals, text: string, x: number, top: number): boole
   // by a newline; the page's content is collected as text (pdf-streams.ts), so one piece is the same bytes.
   // (pdfkit's save/restore leave its matrix as it was.)
   d.addContent(
-    `q\n1 0 0 -1 0 ${num(page.height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(y)} Tm\n/${font.id} ${num(size)} Tf\n[${tjOperand(font, l)}] TJ\nET\nQ`,
+    `q\n1 0 0 -1 0 ${pdfNumber(page.height)} cm\nBT\n1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm\n/${font.id} ${pdfNumber(size)} Tf\n[${tjOperand(font, l)}] TJ\nET\nQ`,
   );
   return true;
 }
 
-/** Lines of a text wrapped at a width in a face and size, with the height pdfkit measures for them. */
+/** Lines of a text wrapped at a width in a face and size. */
 export interface Wrapped {
   lines: string[];
-  height: number;
 }
 
 // By face, size, width and text, for every report of the process: labels and most values repeat from report
 // to report. They depend only on these and the document defaults, which every report shares (no line gap,
-// no character spacing); the height is the one measured first (`doc.heightOfString`'s sum from where the
-// text was first measured).
+// no character spacing).
 // (Nested maps by face, size, width and text: no key is built per call, and no number turned into text.)
 const WRAPPED_LIMIT = 20_000;
 const wrappedByFace = new Map<string, Map<number, Map<number, Map<string, Wrapped>>>>();
 
 /**
- * `doc.heightOfString(text, { width })` in the selected face and size, with the lines pdfkit's wrapper
- * breaks the text into (the same run: `heightOfString` is `_text` with a callback per line).
+ * The lines pdfkit's wrapper breaks a text into at `width` in the selected face and size (the run
+ * `doc.heightOfString` makes: `_text` with a callback per line).
  */
 export function wrapText(doc: Doc, text: string, width: number): Wrapped {
   const d = doc as unknown as DocInternals;
@@ -210,12 +236,26 @@ export function wrapText(doc: Doc, text: string, width: number): Wrapped {
     lines.push(line);
     d.y += d.currentLineHeight(true) + lineGap;
   });
-  w = { lines, height: d.y - y };
+  w = { lines };
   d.x = x;
   d.y = y;
   if (texts.size >= WRAPPED_LIMIT) texts.clear();
   texts.set(text, w);
   return w;
+}
+
+/**
+ * `doc.heightOfString(text, { width })` in the selected face and size: pdfkit's sum of line heights from the
+ * current `doc.y` (so the same figure, to the last bit, as if measured afresh), over the kept lines.
+ */
+export function textHeight(doc: Doc, text: string, width: number): number {
+  const d = doc as unknown as DocInternals;
+  const { lines } = wrapText(doc, text, width);
+  const lineGap = d._lineGap || 0;
+  const start = d.y;
+  let y = start;
+  for (let i = 0; i < lines.length; i++) y += d.currentLineHeight(true) + lineGap;
+  return y - start;
 }
 
 /**

@@ -26,7 +26,7 @@ import { npsLabel } from '../../../../shared/standards/sizes';
 import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
 import { collectPdf, compressStreamsFast } from './pdf-streams';
 import { attachFile } from './pdf-attachment';
-import { fillColor, strokeColor, wrapText, writeText } from './pdf-text';
+import { fillColor, pdfNumber, strokeColor, textHeight, wrapText, writeText } from './pdf-text';
 import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
@@ -255,13 +255,13 @@ function artifact(doc: Doc, draw: () => void): void {
 }
 
 /**
- * `doc.heightOfString(text, { width })` in face `font` at `size`, kept for every report of the process with
- * the lines it wraps into (pdf-text.ts): each table cell is measured before it is drawn (and a test's table
+ * `doc.heightOfString(text, { width })` in face `font` at `size`, from the lines it wraps into, kept for every
+ * report of the process (pdf-text.ts): each table cell is measured before it is drawn (and a test's table
  * once more to keep it on one page). Leaves that face and size selected.
  */
 function measuredHeight(doc: Doc, font: string, size: number, text: string, width: number): number {
   doc.font(font).fontSize(size);
-  return wrapText(doc, text, width).height;
+  return textHeight(doc, text, width);
 }
 
 interface TableLook {
@@ -312,15 +312,15 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
     const y = doc.y;
     artifact(doc, () => {
       strokeColor(doc.lineWidth(0.5), RULE);
-      doc.rect(x0, y, total, h).stroke();
+      // The row's frame and column rules as pdfkit's rect, moveTo, lineTo and stroke write them (the same
+      // figures), as one piece of content.
+      const ops = [`${pdfNumber(x0)} ${pdfNumber(y)} ${pdfNumber(total)} ${pdfNumber(h)} re`, 'S'];
       let x = x0;
-      for (const w of widths.slice(0, -1)) {
-        x += w;
-        doc
-          .moveTo(x, y)
-          .lineTo(x, y + h)
-          .stroke();
+      for (let i = 0; i < widths.length - 1; i++) {
+        x += widths[i]!;
+        ops.push(`${pdfNumber(x)} ${pdfNumber(y)} m`, `${pdfNumber(x)} ${pdfNumber(y + h)} l`, 'S');
       }
+      doc.addContent(ops.join('\n'));
     });
     const tr = doc.struct('TR');
     table.add(tr);
