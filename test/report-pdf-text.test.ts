@@ -194,7 +194,24 @@ describe('objects as pdfkit writes them', () => {
 
 describe('numbers in content', () => {
   it('writes each as pdfkit writes PDFObject.number', () => {
-    const values = [0, -0, 1, -1, 0.5, 1e-6, -1e-6, 4e-7, 6e-7, 1e-7, 841.89, 595.28, 0.1 + 0.2, 1234567.8912345, -98765.4321, 2 ** 40 + 0.25];
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      1e-6,
+      -1e-6,
+      4e-7,
+      6e-7,
+      1e-7,
+      841.89,
+      595.28,
+      0.1 + 0.2,
+      1234567.8912345,
+      -98765.4321,
+      2 ** 40 + 0.25,
+    ];
     for (let i = 0; i < 200_000; i++) values.push((Math.random() - 0.5) * 10 ** ((i % 14) - 6));
     expect(values.filter((v) => pdfNumber(v) !== `${Math.round(v * 1e6) / 1e6}`)).toEqual([]);
     expect(() => pdfNumber(Number.NaN)).toThrow();
@@ -220,7 +237,16 @@ describe('the chart curve', () => {
     };
     const points: Array<[number, number]> = [];
     for (let i = 0; i < 5000; i++) points.push([(Math.random() - 0.3) * 10 ** ((i % 5) - 1), (Math.random() - 0.5) * 900]);
-    points.push([0, -0], [-0.04, 0.04], [-0.05, 0.05], [-0.06, 0.06], [99.95, 100.05], [1e6 + 0.35, -1e6 - 0.35], [Number.NaN, 1], [1e20, -1e17]);
+    points.push(
+      [0, -0],
+      [-0.04, 0.04],
+      [-0.05, 0.05],
+      [-0.06, 0.06],
+      [99.95, 100.05],
+      [1e6 + 0.35, -1e6 - 0.35],
+      [Number.NaN, 1],
+      [1e20, -1e17],
+    );
     expect(curvePath(points)).toBe(old(points));
     expect(curvePath([[-0.04, 3]])).toBe(old([[-0.04, 3]]));
   });

@@ -58,9 +58,7 @@ export function drawChart(
   // Grid and axes as pdfkit's moveTo and lineTo write them (the same figures), each set as one piece of content.
   const lines = (segments: ReadonlyArray<{ x1: number; y1: number; x2: number; y2: number }>) => {
     if (segments.length === 0) return;
-    doc.addContent(
-      segments.map((g) => `${pdfNumber(g.x1)} ${pdfNumber(g.y1)} m\n${pdfNumber(g.x2)} ${pdfNumber(g.y2)} l`).join('\n'),
-    );
+    doc.addContent(segments.map((g) => `${pdfNumber(g.x1)} ${pdfNumber(g.y1)} m\n${pdfNumber(g.x2)} ${pdfNumber(g.y2)} l`).join('\n'));
   };
   strokeColor(doc.lineWidth(0.3), '#d0d0d0');
   lines(c.grid);
