@@ -166,15 +166,15 @@ async function dictionaries(fast: boolean): Promise<Buffer> {
   if (fast) compressStreamsFast(doc, isSharedSubset);
   doc.addPage();
   const a = doc.ref({ Type: 'Test', N: 1 });
-  a.end();
+  a.end('');
   const values = [
     { S: 'TD', P: a, K: [0, 1, a, [2, 3]], A: { O: 'Table', Scope: 'Row' }, Skip: undefined },
-    { Numbers: [0, -0, 1.5, -2.25, 1 / 3, 1e-7, 123456789.123456789, 595.28], Flags: [true, false, null], Hole: [1, undefined, 2] },
+    { Numbers: [0, -0, 1.5, -2.25, 1 / 3, 1e-7, 123456789.1234567, 595.28], Flags: [true, false, null], Hole: [1, undefined, 2] },
     { Empty: {}, EmptyArray: [], Nested: { Deeper: { Deepest: [{ X: 1 }] } }, Proto: Object.assign(Object.create(null), { Y: 2 }) },
     // Left to pdfkit: text strings, dates, bytes.
     { Alt: new String('Ä (x) \\ 試'), M: FIXED, Bytes: Buffer.from([0, 255, 16]) },
   ];
-  for (const v of values) doc.ref(v).end();
+  for (const v of values) doc.ref(v).end('');
   const s = doc.ref({ Type: 'WithStream' });
   s.write('1 0 0 1 0 0 cm');
   s.end('q Q');
