@@ -13,18 +13,43 @@ import {
 /** PDF /Lang and the structure's language tags. */
 export const PDF_LANG: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-Hant-TW' };
 
+// Formatted numbers and instants by language and value, for every report of the process: a report formats
+// a few dozen (pressures, holds, chart ticks, dates), most of them the same from report to report, and each
+// goes through Intl. The texts depend only on these (the catalogues and formats are fixed for the process).
+const FORMATTED_LIMIT = 10_000;
+const formatted = new Map<string, Map<number, string>>();
+
+function remembered(kind: string, value: number, make: () => string): string {
+  let byValue = formatted.get(kind);
+  if (!byValue) formatted.set(kind, (byValue = new Map()));
+  let text = byValue.get(value);
+  if (text === undefined) {
+    text = make();
+    if (byValue.size >= FORMATTED_LIMIT) byValue.clear();
+    byValue.set(value, text);
+  }
+  return text;
+}
+
 // One style for the web, the emails and the PDF (src/shared/format/dates.ts). Reports are read anywhere:
 // times are printed in UTC and say so, never in the server's zone.
 export function formatNumber(lang: ReportLanguage, v: number, maxDecimals = 3): string {
-  return sharedNumber(lang, v, maxDecimals);
+  // (A Map does not tell -0 from 0, which Intl writes as "-0".)
+  if (Object.is(v, -0)) return sharedNumber(lang, v, maxDecimals);
+  return remembered(`${lang}n${maxDecimals}`, v, () => sharedNumber(lang, v, maxDecimals));
 }
 
 export function formatDate(lang: ReportLanguage, d: Date): string {
-  return sharedDate(lang, d, 'UTC');
+  // An invalid date (NaN) is formatted as it always was, not kept.
+  const time = d.getTime();
+  return Number.isNaN(time) ? sharedDate(lang, d, 'UTC') : remembered(`${lang}d`, time, () => sharedDate(lang, d, 'UTC'));
 }
 
 export function formatDateTime(lang: ReportLanguage, d: Date): string {
-  return `${sharedDateTime(lang, d, 'UTC')} UTC`;
+  const time = d.getTime();
+  return Number.isNaN(time)
+    ? `${sharedDateTime(lang, d, 'UTC')} UTC`
+    : remembered(`${lang}t`, time, () => `${sharedDateTime(lang, d, 'UTC')} UTC`);
 }
 
 /** A `YYYY-MM-DD` calendar date (a production date) in the language, without shifting its day. */
@@ -36,8 +61,22 @@ export function formatDay(lang: ReportLanguage, ymd: string): string {
 // report looks up a hundred labels (each a walk of the dotted key through the catalogue).
 const plainTexts = new Map<string, string>();
 
+// Texts with parameters by language and key, their `{{name}}` placeholders kept (translated once with
+// parameters that give each placeholder back), filled in as `translate` fills them: one pass, each
+// placeholder replaced by its parameter or nothing.
+const templates = new Map<string, string>();
+const PLACEHOLDERS = new Proxy({} as Record<string, unknown>, { get: (_target, name) => `{{${String(name)}}}` });
+
 export function t(lang: ReportLanguage, key: string, params?: Record<string, unknown>): string {
-  if (params) return translate(lang, `reports.${key}`, params);
+  if (params) {
+    const k = `${lang}\u0000${key}`;
+    let template = templates.get(k);
+    if (template === undefined) {
+      template = translate(lang, `reports.${key}`, PLACEHOLDERS);
+      templates.set(k, template);
+    }
+    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  }
   const k = `${lang}\u0000${key}`;
   let text = plainTexts.get(k);
   if (text === undefined) {

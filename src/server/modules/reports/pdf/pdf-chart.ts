@@ -1,5 +1,6 @@
 /** The pressure–time chart of src/shared/chart drawn as PDF vector paths (the web draws the same primitives as SVG). */
 import { buildChart, type Box, type Sample } from '../../../../shared/chart/index';
+import { fillColor, pdfNumber, strokeColor, writeText } from './pdf-text';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -7,6 +8,17 @@ export const CHART_FONT_SIZE = 7;
 
 /** Curve coordinates are written to a tenth of a point: a quarter of a dot of a 300 dpi print. */
 const CURVE_STEP = 10;
+
+/**
+ * `${k / 10}` for an integer k, as JavaScript writes it (the shortest decimal that reads back as k / 10, so the
+ * integer part and at most one decimal), from integers: writing a fraction is the costly part of a number.
+ */
+function tenths(k: number): string {
+  // (Whole figures, and anything not a safe integer, as JavaScript writes them.)
+  if (k % 10 === 0 || !(Math.abs(k) < 1e15)) return `${k / 10}`;
+  const a = k < 0 ? -k : k;
+  return `${k < 0 ? '-' : ''}${(a - (a % 10)) / 10}.${a % 10}`;
+}
 
 /**
  * The curve (already reduced to the plot's width by buildChart) as PDF path operators: `x y m`, then `x y l`
@@ -18,15 +30,16 @@ export function curvePath(points: ReadonlyArray<readonly [number, number]>): str
   let px = NaN;
   let py = NaN;
   for (const [x0, y0] of points) {
-    const x = Math.round(x0 * CURVE_STEP) / CURVE_STEP;
-    const y = Math.round(y0 * CURVE_STEP) / CURVE_STEP;
+    // In tenths of a point: the same figures as Math.round(v * CURVE_STEP) / CURVE_STEP written out.
+    const x = Math.round(x0 * CURVE_STEP);
+    const y = Math.round(y0 * CURVE_STEP);
     if (x === px && y === py) continue;
-    parts.push(`${x} ${y} ${parts.length === 0 ? 'm' : 'l'}`);
+    parts.push(`${tenths(x)} ${tenths(y)} ${parts.length === 0 ? 'm' : 'l'}`);
     px = x;
     py = y;
   }
   // A single point still needs a segment to be a path pdfkit's stroke can close.
-  if (parts.length === 1) parts.push(`${px} ${py} l`);
+  if (parts.length === 1) parts.push(`${tenths(px)} ${tenths(py)} l`);
   return parts.join('\n');
 }
 
@@ -42,11 +55,16 @@ export function drawChart(
   if (c.hold) {
     doc.rect(c.hold.x, c.hold.y, c.hold.width, c.hold.height).fillColor('#e3f2fd').fill();
   }
-  doc.lineWidth(0.3).strokeColor('#d0d0d0');
-  for (const g of c.grid) doc.moveTo(g.x1, g.y1).lineTo(g.x2, g.y2);
+  // Grid and axes as pdfkit's moveTo and lineTo write them (the same figures), each set as one piece of content.
+  const lines = (segments: ReadonlyArray<{ x1: number; y1: number; x2: number; y2: number }>) => {
+    if (segments.length === 0) return;
+    doc.addContent(segments.map((g) => `${pdfNumber(g.x1)} ${pdfNumber(g.y1)} m\n${pdfNumber(g.x2)} ${pdfNumber(g.y2)} l`).join('\n'));
+  };
+  strokeColor(doc.lineWidth(0.3), '#d0d0d0');
+  lines(c.grid);
   doc.stroke();
-  doc.lineWidth(0.6).strokeColor('#555555');
-  for (const a of [c.xAxis.line, c.yAxis.line]) doc.moveTo(a.x1, a.y1).lineTo(a.x2, a.y2);
+  strokeColor(doc.lineWidth(0.6), '#555555');
+  lines([c.xAxis.line, c.yAxis.line]);
   doc.stroke();
   if (c.reference) {
     doc.lineWidth(0.6).strokeColor('#c62828').dash(3, { space: 2 });
@@ -60,7 +78,7 @@ export function drawChart(
     doc.addContent(curvePath(c.curve));
     doc.stroke();
   }
-  doc.font(fontName).fontSize(CHART_FONT_SIZE).fillColor('#333333');
+  fillColor(doc.font(fontName).fontSize(CHART_FONT_SIZE), '#333333');
   for (const tx of c.texts) {
     const w = doc.widthOfString(tx.text);
     const h = CHART_FONT_SIZE * 1.2;
@@ -70,10 +88,10 @@ export function drawChart(
       doc.save();
       doc.rotate(tx.rotate, { origin: [tx.x, tx.y] });
       // Turned -90° about (x, y): the text runs upwards, centred on the plot's middle.
-      doc.text(tx.text, tx.x + dx, tx.y + dy + (tx.role === 'yTitle' ? 0 : 0), { lineBreak: false });
+      writeText(doc, tx.text, tx.x + dx, tx.y + dy + (tx.role === 'yTitle' ? 0 : 0));
       doc.restore();
     } else {
-      doc.text(tx.text, tx.x + dx, tx.y + dy, { lineBreak: false });
+      writeText(doc, tx.text, tx.x + dx, tx.y + dy);
     }
   }
   doc.restore();

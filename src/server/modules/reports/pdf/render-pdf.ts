@@ -26,6 +26,7 @@ import { npsLabel } from '../../../../shared/standards/sizes';
 import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
 import { collectPdf, compressStreamsFast } from './pdf-streams';
 import { attachFile } from './pdf-attachment';
+import { fillColor, pdfNumber, strokeColor, textHeight, wrapText, writeText } from './pdf-text';
 import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
@@ -101,11 +102,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   const para = (text: string, o: { size?: number; color?: string; font?: string; gap?: number; width?: number; x?: number } = {}) => {
     root.add(
       doc.struct('P', () => {
-        doc
-          .font(o.font ?? R)
-          .fontSize(o.size ?? 9)
-          .fillColor(o.color ?? INK);
-        doc.text(text, o.x ?? M.left, doc.y, { width: o.width ?? W });
+        fillColor(doc.font(o.font ?? R).fontSize(o.size ?? 9), o.color ?? INK);
+        writeText(doc, text, o.x ?? M.left, doc.y, o.width ?? W);
       }),
     );
     doc.y += o.gap ?? 4;
@@ -115,7 +113,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     ensureSpace(doc, size * 2 + 40);
     root.add(
       doc.struct(tag, () => {
-        doc.font(B).fontSize(size).fillColor(color).text(text, M.left, doc.y, { width: W });
+        fillColor(doc.font(B).fontSize(size), color);
+        writeText(doc, text, M.left, doc.y, W);
       }),
     );
     doc.y += size * 0.3;
@@ -135,23 +134,17 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   }
   doc.y = top;
   root.add(
-    doc.struct('P', () =>
-      doc
-        .font(B)
-        .fontSize(13)
-        .fillColor(INK)
-        .text(m.company.name, textX, top, { width: W - (textX - M.left) }),
-    ),
+    doc.struct('P', () => {
+      fillColor(doc.font(B).fontSize(13), INK);
+      writeText(doc, m.company.name, textX, top, W - (textX - M.left));
+    }),
   );
   if (m.company.address) {
     root.add(
-      doc.struct('P', () =>
-        doc
-          .font(R)
-          .fontSize(8.5)
-          .fillColor(MUTED)
-          .text(m.company.address, textX, doc.y + 1, { width: W - (textX - M.left) }),
-      ),
+      doc.struct('P', () => {
+        fillColor(doc.font(R).fontSize(8.5), MUTED);
+        writeText(doc, m.company.address, textX, doc.y + 1, W - (textX - M.left));
+      }),
     );
   }
   doc.y = Math.max(doc.y, top + 48) + 6;
@@ -261,24 +254,14 @@ function artifact(doc: Doc, draw: () => void): void {
   doc.endMarkedContent();
 }
 
-// Heights of wrapped text by face, size, width and text, for every report of the process: each table cell is
-// measured before it is drawn (and a test's table once more to keep it on one page), and labels and most
-// values repeat from report to report. The height depends only on these and the document defaults, which
-// every report shares (no line gap, no character spacing).
-const MEASURED_LIMIT = 20_000;
-const measured = new Map<string, number>();
-
-/** `doc.heightOfString(text, { width })` in face `font` at `size`; leaves that face and size selected. */
+/**
+ * `doc.heightOfString(text, { width })` in face `font` at `size`, from the lines it wraps into, kept for every
+ * report of the process (pdf-text.ts): each table cell is measured before it is drawn (and a test's table
+ * once more to keep it on one page). Leaves that face and size selected.
+ */
 function measuredHeight(doc: Doc, font: string, size: number, text: string, width: number): number {
   doc.font(font).fontSize(size);
-  const key = `${font}\u0000${size}\u0000${width}\u0000${text}`;
-  let h = measured.get(key);
-  if (h === undefined) {
-    h = doc.heightOfString(text, { width });
-    if (measured.size >= MEASURED_LIMIT) measured.clear();
-    measured.set(key, h);
-  }
-  return h;
+  return textHeight(doc, text, width);
 }
 
 interface TableLook {
@@ -324,37 +307,29 @@ function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: 
     const heights = row.map((c, i) =>
       measuredHeight(doc, c.bold || c.header ? B : R, c.header ? o.size - 0.5 : o.size, c.text || ' ', widths[i]! - 8),
     );
-    // A cell measured as one line is written as one line: pdfkit's line wrapper, run again to draw it, would
-    // find the same single line (left-aligned text is placed the same with or without a width).
-    const oneLine = row.map((c, i) => {
-      doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size);
-      return heights[i] === doc.currentLineHeight(true) && !c.text.includes('\n');
-    });
     const h = Math.max(...heights) + o.pad * 2;
     if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
     const y = doc.y;
     artifact(doc, () => {
-      doc.lineWidth(0.5).strokeColor(RULE);
-      doc.rect(x0, y, total, h).stroke();
+      strokeColor(doc.lineWidth(0.5), RULE);
+      // The row's frame and column rules as pdfkit's rect, moveTo, lineTo and stroke write them (the same
+      // figures), as one piece of content.
+      const ops = [`${pdfNumber(x0)} ${pdfNumber(y)} ${pdfNumber(total)} ${pdfNumber(h)} re`, 'S'];
       let x = x0;
-      for (const w of widths.slice(0, -1)) {
-        x += w;
-        doc
-          .moveTo(x, y)
-          .lineTo(x, y + h)
-          .stroke();
+      for (let i = 0; i < widths.length - 1; i++) {
+        x += widths[i]!;
+        ops.push(`${pdfNumber(x)} ${pdfNumber(y)} m`, `${pdfNumber(x)} ${pdfNumber(y + h)} l`, 'S');
       }
+      doc.addContent(ops.join('\n'));
     });
     const tr = doc.struct('TR');
     table.add(tr);
     let x = x0;
     row.forEach((c, i) => {
       const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
-        doc
-          .font(c.bold || c.header ? B : R)
-          .fontSize(c.header ? o.size - 0.5 : o.size)
-          .fillColor(c.color ?? (c.header ? MUTED : INK));
-        doc.text(c.text, x + 4, y + o.pad, oneLine[i] ? { lineBreak: false } : { width: widths[i]! - 8 });
+        fillColor(doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size), c.color ?? (c.header ? MUTED : INK));
+        // The lines measured above are written as they are (pdf-text.ts).
+        writeText(doc, c.text, x + 4, y + o.pad, widths[i]! - 8);
       });
       if (c.header) cell.dictionary.data.A = { O: 'Table', Scope: c.header };
       tr.add(cell);
@@ -491,13 +466,10 @@ function testBlock(
     );
   } else {
     root.add(
-      doc.struct('P', () =>
-        doc
-          .font(R)
-          .fontSize(8.5)
-          .fillColor(MUTED)
-          .text(t(lang, 'value.noSamples'), box.x, top + 4, { width: box.width }),
-      ),
+      doc.struct('P', () => {
+        fillColor(doc.font(R).fontSize(8.5), MUTED);
+        writeText(doc, t(lang, 'value.noSamples'), box.x, top + 4, box.width);
+      }),
     );
   }
   doc.x = M.left;
@@ -520,12 +492,14 @@ function pageFurniture(doc: Doc, m: ReportModel): void {
       .lineWidth(0.5)
       .strokeColor(RULE)
       .stroke();
-    doc.font(R).fontSize(7.5).fillColor(MUTED);
+    fillColor(doc.font(R).fontSize(7.5), MUTED);
     const pageText = t(m.language, 'page', { page: i + 1, pages: range.count });
     const pageWidth = doc.widthOfString(pageText);
-    doc.text(pageText, M.left + W - pageWidth, footerY, { lineBreak: false });
+    writeText(doc, pageText, M.left + W - pageWidth, footerY);
     const footer = [m.footer, `${m.number}`].filter(Boolean).join(' · ');
-    doc.text(footer, M.left, footerY, { width: W - pageWidth - 16, height: 30, ellipsis: true });
+    // A footer of one line is written as one line (pdfkit's ellipsis applies only to a text it must break).
+    if (wrapText(doc, footer, W - pageWidth - 16).lines.length === 1) writeText(doc, footer, M.left, footerY, W - pageWidth - 16);
+    else doc.text(footer, M.left, footerY, { width: W - pageWidth - 16, height: 30, ellipsis: true });
     doc.endMarkedContent();
     doc.page.margins.bottom = bottom;
   }
