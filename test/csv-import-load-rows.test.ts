@@ -25,7 +25,9 @@ async function importNames(names: string[], loads: number[]) {
   const csv = ['name', ...names].join('\n') + '\n';
   return runImport<Row>(
     d.database.db,
-    [csv],
+    (async function* () {
+      yield csv;
+    })(),
     {
       keys: 'productImport',
       columns: ['name'],

@@ -48,8 +48,11 @@ export interface ImportSpec<T> {
   stage: readonly (readonly [name: string, type: string])[];
   /** a valid row's staging values in `stage` order, or the failure that refuses it */
   toStage?(value: T, row: number): CopyValue[] | RowFailure;
-  /** the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows) */
-  stageChunk?(tx: Tx, rows: { row: number; value: T }[]): Promise<(CopyValue[] | RowFailure)[]>;
+  /**
+   * the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows); a
+   * string is the row's values after `row` already in COPY text (copyValue for text), without the line end
+   */
+  stageChunk?(tx: Tx, rows: { row: number; value: T }[]): Promise<(CopyValue[] | string | RowFailure)[]>;
   /** first thing in the transaction, before the file is read */
   prepare?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
   /** moves the staged chunk (table STAGE, `staged` rows) into its table, audit rows included; reports the rows refused */
@@ -126,7 +129,11 @@ export async function runImport<T>(
         await loading;
         if (pending.length > 0 && spec.stageChunk && errors.length < MAX_ERRORS) {
           const staged = await spec.stageChunk(tx, pending);
-          staged.forEach((v, i) => (Array.isArray(v) ? chunk.push(copyLine([pending[i]!.row, ...v])) : fail(v)));
+          staged.forEach((v, i) => {
+            if (typeof v === 'string') chunk.push(`${pending[i]!.row}\t${v}\n`);
+            else if (Array.isArray(v)) chunk.push(copyLine([pending[i]!.row, ...v]));
+            else fail(v);
+          });
         }
         pending = [];
         // Past the error cap the preview is already full; only the row count still matters.

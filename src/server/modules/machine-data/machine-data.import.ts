@@ -21,7 +21,7 @@ import {
 import { parseSerial } from '../../../shared/serial';
 import type { Language } from '../../../shared/i18n/index';
 import { rowsOf, type Db, type Tx } from '../../db/client';
-import { onPostgres, type CopyValue } from '../../lib/copy';
+import { copyValue, onPostgres } from '../../lib/copy';
 import type { AuditActor } from '../audit/audit.writer';
 import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../../lib/csv-import';
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
@@ -62,7 +62,9 @@ const csvRow = {
   },
 };
 
-const hex = (b: Buffer | null) => (b ? `\\x${b.toString('hex')}` : null);
+const NULL = '\\N';
+/** bytea in COPY text: `\x` and hex digits, its backslash doubled by COPY's own escaping. */
+const byteaText = (b: Buffer | null) => (b ? `\\\\x${b.toString('hex')}` : NULL);
 
 export interface MachineImportSource {
   /** the records file */
@@ -88,32 +90,23 @@ export async function importMachineData(
     [Symbol.asyncIterator]: () => files!.records[Symbol.asyncIterator](),
   };
 
-  const stageRow = (row: number, v: CsvRow, points: Sample[]): CopyValue[] | RowFailure => {
+  /**
+   * A record's staging values (the `stage` columns below) as one line of COPY text, written field by field:
+   * only the text a user typed can hold a character COPY escapes (copyValue); numbers, the checked enums,
+   * the ISO time and the hex of bytea cannot. A million rows make no array of 19 values each.
+   */
+  const stageRow = (row: number, v: CsvRow, points: Sample[]): string | RowFailure => {
     const machineId = v.machine === '' ? null : machines.get(v.machine.toLowerCase());
     if (machineId === undefined) return { row, field: 'machine', key: 'machineImport.unknownMachine' };
     const s = parseSerial(v.serial)!;
     const bytes = encodeSamples(points);
-    return [
-      machineId,
-      v.recordId,
-      v.serial,
-      s.prefix,
-      s.width,
-      s.number,
-      v.testType,
-      v.medium,
-      v.testPressure,
-      v.holdingSeconds,
-      v.leakageValue,
-      v.leakageUnit,
-      v.result,
-      v.testedAt,
-      v.operator,
-      hex(bytes),
-      points.length,
-      hex(recordContentHash(v, bytes)),
-      points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null,
-    ];
+    const held = points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null;
+    return (
+      `${machineId ?? NULL}\t${copyValue(v.recordId)}\t${copyValue(v.serial)}\t${copyValue(s.prefix)}\t${s.width}\t${s.number}` +
+      `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
+      `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
+      `\t${byteaText(bytes)}\t${points.length}\t${byteaText(recordContentHash(v, bytes))}\t${held ?? NULL}`
+    );
   };
 
   const spec = {
