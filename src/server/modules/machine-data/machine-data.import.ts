@@ -66,6 +66,24 @@ const NULL = '\\N';
 /** bytea in COPY text: `\x` and hex digits, its backslash doubled by COPY's own escaping. */
 const byteaText = (b: Buffer | null) => (b ? `\\\\x${b.toString('hex')}` : NULL);
 
+/**
+ * A valid record's staging values (the `stage` columns of importMachineData, after `row`) as COPY text,
+ * written field by field: only text a user typed can hold a character COPY escapes (copyValue); numbers,
+ * the checked enums, the ISO time and the hex of bytea cannot. A million rows then make no array of 19
+ * values each. test/machine-data-fast-path.test.ts holds it to copyLine of those values.
+ */
+export function stageLine(machineId: string | null, v: TestRecordValues, points: Sample[]): string {
+  const s = parseSerial(v.serial)!;
+  const bytes = encodeSamples(points);
+  const held = points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null;
+  return (
+    `${machineId ?? NULL}\t${copyValue(v.recordId)}\t${copyValue(v.serial)}\t${copyValue(s.prefix)}\t${s.width}\t${s.number}` +
+    `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
+    `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
+    `\t${byteaText(bytes)}\t${points.length}\t${byteaText(recordContentHash(v, bytes))}\t${held ?? NULL}`
+  );
+}
+
 export interface MachineImportSource {
   /** the records file */
   records: AsyncIterable<Uint8Array>;
@@ -90,23 +108,10 @@ export async function importMachineData(
     [Symbol.asyncIterator]: () => files!.records[Symbol.asyncIterator](),
   };
 
-  /**
-   * A record's staging values (the `stage` columns below) as one line of COPY text, written field by field:
-   * only the text a user typed can hold a character COPY escapes (copyValue); numbers, the checked enums,
-   * the ISO time and the hex of bytea cannot. A million rows make no array of 19 values each.
-   */
   const stageRow = (row: number, v: CsvRow, points: Sample[]): string | RowFailure => {
     const machineId = v.machine === '' ? null : machines.get(v.machine.toLowerCase());
     if (machineId === undefined) return { row, field: 'machine', key: 'machineImport.unknownMachine' };
-    const s = parseSerial(v.serial)!;
-    const bytes = encodeSamples(points);
-    const held = points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null;
-    return (
-      `${machineId ?? NULL}\t${copyValue(v.recordId)}\t${copyValue(v.serial)}\t${copyValue(s.prefix)}\t${s.width}\t${s.number}` +
-      `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
-      `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
-      `\t${byteaText(bytes)}\t${points.length}\t${byteaText(recordContentHash(v, bytes))}\t${held ?? NULL}`
-    );
+    return stageLine(machineId, v, points);
   };
 
   const spec = {
