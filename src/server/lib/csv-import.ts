@@ -128,8 +128,8 @@ export async function runImport<T>(
       const flush = async (last = false) => {
         await loading;
         if (pending.length > 0 && spec.stageChunk && errors.length < MAX_ERRORS) {
-          const staged = await spec.stageChunk(tx, pending);
-          staged.forEach((v, i) => {
+          const encoded = await spec.stageChunk(tx, pending);
+          encoded.forEach((v, i) => {
             if (typeof v === 'string') chunk.push(`${pending[i]!.row}\t${v}\n`);
             else if (Array.isArray(v)) chunk.push(copyLine([pending[i]!.row, ...v]));
             else fail(v);

@@ -70,7 +70,7 @@ const byteaText = (b: Buffer | null) => (b ? `\\\\x${b.toString('hex')}` : NULL)
  * A valid record's staging values (the `stage` columns of importMachineData, after `row`) as COPY text,
  * written field by field: only text a user typed can hold a character COPY escapes (copyValue); numbers,
  * the checked enums, the ISO time and the hex of bytea cannot. A million rows then make no array of 19
- * values each. test/machine-data-fast-path.test.ts holds it to copyLine of those values.
+ * values each. test/machine-data-stage-line.test.ts holds it to copyLine of those values.
  */
 export function stageLine(machineId: string | null, v: TestRecordValues, points: Sample[]): string {
   const s = parseSerial(v.serial)!;
