@@ -165,6 +165,7 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
       }
     }
     const before = process.env.BENCH_BEFORE_ROOT;
+    let beforeRecords: Measured | undefined;
     if (before) {
       const beforeDir = path.join(dir, 'before');
       fs.mkdirSync(beforeDir);
@@ -180,7 +181,8 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
         if (kind === 'postgres') {
           const file = path.join(beforeDir, 'records.csv');
           await writeMachineCsv(file, records, 42);
-          log(describe('BEFORE machine data import', records, await importFile(old, '/api/v1/machine-data/import', file, records)));
+          beforeRecords = await importFile(old, '/api/v1/machine-data/import', file, records);
+          log(describe('BEFORE machine data import', records, beforeRecords));
           fs.rmSync(file);
         }
       } finally {
@@ -203,6 +205,11 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
       log(
         `psql \\copy of the stored rows into test_records' definition with its indexes and constraints, no triggers: ${indexed.toFixed(1)} s (${indexedLoad}); import / \\copy = ${(m.seconds / indexed).toFixed(1)}x`,
       );
+      if (beforeRecords) {
+        log(
+          `BEFORE: import / bare \\copy = ${(beforeRecords.seconds / bare).toFixed(1)}x, / indexed \\copy = ${(beforeRecords.seconds / indexed).toFixed(1)}x; peak RSS ${beforeRecords.peakMb.toFixed(0)} MB (${beforeRecords.load})`,
+        );
+      }
       log(
         `targets: import < 30 s: ${m.seconds < 30 ? 'met' : 'NOT met'} (${m.seconds.toFixed(1)} s, ${m.load}); <= 3x bare \\copy: ${m.seconds <= 3 * bare ? 'met' : 'NOT met'}; peak RSS < 300 MB: ${m.peakMb < 300 ? 'met' : 'NOT met'} (${m.peakMb.toFixed(0)} MB)`,
       );
