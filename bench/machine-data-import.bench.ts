@@ -31,10 +31,11 @@ const envInt = (name: string, fallback: number) => {
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
-const load = () => `load ${os
-  .loadavg()
-  .map((x) => x.toFixed(1))
-  .join(' ')}`;
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
 /** How `npm start` runs the server (scripts/start.mjs), and a request deadline a slow machine cannot miss. */
 const SERVER_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', REQUEST_TIMEOUT_MS: '900000' };
 const SERVER_FLAGS = ['--max-semi-space-size=4'];
@@ -175,7 +176,13 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
           process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
           'trc_bench_md',
         ));
-      const old = await startServer({ dataDir: beforeDir, databaseUrl: beforeDb?.url, appRoot: before, env: SERVER_ENV, nodeFlags: SERVER_FLAGS });
+      const old = await startServer({
+        dataDir: beforeDir,
+        databaseUrl: beforeDb?.url,
+        appRoot: before,
+        env: SERVER_ENV,
+        nodeFlags: SERVER_FLAGS,
+      });
       try {
         await catalogue(log, old, beforeDir, catalogueRows, 'BEFORE ');
         if (kind === 'postgres') {
@@ -201,7 +208,9 @@ async function run(log: (l: string) => void, kind: 'postgres' | 'pglite', record
       const bareLoad = load();
       const indexed = psqlCopyIndexed(scratch.url, dir);
       const indexedLoad = load();
-      log(`psql \\copy of the same CSV file into a bare table: ${bare.toFixed(1)} s (${bareLoad}); import / \\copy = ${(m.seconds / bare).toFixed(1)}x (target <= 3x)`);
+      log(
+        `psql \\copy of the same CSV file into a bare table: ${bare.toFixed(1)} s (${bareLoad}); import / \\copy = ${(m.seconds / bare).toFixed(1)}x (target <= 3x)`,
+      );
       log(
         `psql \\copy of the stored rows into test_records' definition with its indexes and constraints, no triggers: ${indexed.toFixed(1)} s (${indexedLoad}); import / \\copy = ${(m.seconds / indexed).toFixed(1)}x`,
       );

@@ -23,7 +23,12 @@ const raw = fc.record({
   medium: fc.constantFrom('water', 'air', 'nitrogen', 'oil'),
   testPressure: fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1000),
   holdingSeconds: fc.integer({ min: 0, max: 604_800 }),
-  leak: fc.option(fc.tuple(fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10_000), text(20).map((s) => `u${s}`))),
+  leak: fc.option(
+    fc.tuple(
+      fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10_000),
+      text(20).map((s) => `u${s}`),
+    ),
+  ),
   result: fc.constantFrom('pass', 'fail'),
   testedAt: fc.date({ min: new Date('1970-01-01'), max: new Date('2025-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
   operator: text(40),
