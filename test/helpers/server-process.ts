@@ -55,6 +55,8 @@ export async function startServer(opts: {
   appRoot?: string;
   env?: Record<string, string>;
   port?: number;
+  /** node flags before the entry point (e.g. `npm start`'s `--max-semi-space-size=4`) */
+  nodeFlags?: string[];
 }): Promise<ServerProcess> {
   const appRoot = opts.appRoot ?? root;
   const port = opts.port ?? (await freePort());
@@ -72,7 +74,7 @@ export async function startServer(opts: {
   Object.assign(env, opts.env);
   // `node --import tsx`, not the tsx CLI: the CLI runs the server in a child of its own, whose pid and
   // memory would not be the ones seen here, and a SIGKILL to the CLI would leave the server running.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(appRoot, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), '--import', 'tsx', path.join(appRoot, 'src/server/main.ts')], {
     cwd: appRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -49,7 +49,12 @@ function connectionOf(tx: Tx): unknown {
  * chunks mean fewer statements.
  */
 export function chunkRowsFor(tx: Tx): number {
-  return connectionOf(tx) instanceof pg.Client ? 20_000 : 5_000;
+  return onPostgres(tx) ? 20_000 : 5_000;
+}
+
+/** Whether the transaction runs on a PostgreSQL server (node-postgres), not on the embedded PGlite. */
+export function onPostgres(tx: Tx): boolean {
+  return connectionOf(tx) instanceof pg.Client;
 }
 
 interface PgliteLike {

@@ -48,8 +48,11 @@ export interface ImportSpec<T> {
   stage: readonly (readonly [name: string, type: string])[];
   /** a valid row's staging values in `stage` order, or the failure that refuses it */
   toStage?(value: T, row: number): CopyValue[] | RowFailure;
-  /** the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows) */
-  stageChunk?(tx: Tx, rows: { row: number; value: T }[]): Promise<(CopyValue[] | RowFailure)[]>;
+  /**
+   * the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows); a
+   * string is the row's values after `row` already in COPY text (copyValue for text), without the line end
+   */
+  stageChunk?(tx: Tx, rows: { row: number; value: T }[]): Promise<(CopyValue[] | string | RowFailure)[]>;
   /** first thing in the transaction, before the file is read */
   prepare?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
   /** moves the staged chunk (table STAGE, `staged` rows) into its table, audit rows included; reports the rows refused */
@@ -57,6 +60,12 @@ export interface ImportSpec<T> {
   /** after the last chunk, in the same transaction (e.g. a second file); more failures or nothing */
   finish?(tx: Tx, fail: (f: RowFailure) => void): Promise<void>;
   chunkRows?: number;
+  /**
+   * Rows staged before `load` moves them (read per chunk, after `prepare`); by default every chunk is loaded
+   * on its own. More rows per load mean fewer INSERT … SELECTs and fewer runs of the table's statement
+   * triggers, while the reading side still holds one chunk of COPY text at a time.
+   */
+  loadRows?(tx: Tx): number;
 }
 
 export type RowParse<T> = { success: true; data: T } | { success: false; error: { issues: z.core.$ZodIssue[] } };
@@ -104,23 +113,32 @@ export async function runImport<T>(
       // One chunk loads while the next one is read and checked: on PostgreSQL the two run on different
       // processes (cores). At most two chunks exist at a time.
       let loading: Promise<void> = Promise.resolve();
-      const load = async (lines: string[]) => {
+      // Rows in the staging table not yet moved by `load`.
+      let staged = 0;
+      const load = async (lines: string[], last: boolean) => {
         await copyChunk(tx, STAGE, stageColumns, lines);
-        const out = await spec.load(tx, lines.length);
+        staged += lines.length;
+        if (staged === 0 || (!last && staged < (spec.loadRows?.(tx) ?? 0))) return;
+        const out = await spec.load(tx, staged);
         out.failures.forEach(fail);
         skipped += out.skipped ?? 0;
+        staged = 0;
         await tx.execute(sql.raw(`TRUNCATE ${STAGE}`));
       };
-      const flush = async () => {
+      const flush = async (last = false) => {
         await loading;
         if (pending.length > 0 && spec.stageChunk && errors.length < MAX_ERRORS) {
-          const staged = await spec.stageChunk(tx, pending);
-          staged.forEach((v, i) => (Array.isArray(v) ? chunk.push(copyLine([pending[i]!.row, ...v])) : fail(v)));
+          const encoded = await spec.stageChunk(tx, pending);
+          encoded.forEach((v, i) => {
+            if (typeof v === 'string') chunk.push(`${pending[i]!.row}\t${v}\n`);
+            else if (Array.isArray(v)) chunk.push(copyLine([pending[i]!.row, ...v]));
+            else fail(v);
+          });
         }
         pending = [];
         // Past the error cap the preview is already full; only the row count still matters.
-        if (chunk.length > 0 && errors.length < MAX_ERRORS) {
-          loading = load(chunk);
+        if ((chunk.length > 0 || (last && staged > 0)) && errors.length < MAX_ERRORS) {
+          loading = load(chunk, last);
           loading.catch(() => undefined); // awaited (and thrown) at the next flush; not "unhandled" meanwhile
         }
         chunk = [];
@@ -189,7 +207,7 @@ export async function runImport<T>(
           throw err;
         }
       }
-      await flush();
+      await flush(true);
       await loading;
       // A file that is not UTF-8 from its first line has no header: that is said once, as the encoding.
       if (!header && !notUtf8) fail({ row: 1, field: '', key: k('empty') });

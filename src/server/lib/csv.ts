@@ -74,8 +74,13 @@ export async function* readCsv(source: AsyncIterable<Uint8Array | string>, optio
         if (c === '\n') continue;
       }
       if (inQuotes) {
-        if (c !== '"') field += c;
-        else if (i + 1 === text.length && !final) carry = '"';
+        if (c !== '"') {
+          // The quoted text up to the next quote, at once.
+          const q = text.indexOf('"', i + 1);
+          const end = q < 0 ? text.length : q;
+          field += text.slice(i, end);
+          i = end - 1;
+        } else if (i + 1 === text.length && !final) carry = '"';
         else if (text[i + 1] === '"') {
           field += '"';
           i++;
@@ -94,10 +99,20 @@ export async function* readCsv(source: AsyncIterable<Uint8Array | string>, optio
         if (rec) yield rec;
       } else if (c === '"' && field === '' && !afterQuote) {
         inQuotes = true;
-      } else {
-        if (afterQuote) malformed = true;
-        // A quote inside an unquoted field is kept as it is (lenient, like spreadsheets).
+      } else if (afterQuote) {
+        malformed = true;
         field += c;
+      } else {
+        // The unquoted text up to the next separator, line end or quote, at once (a quote inside an
+        // unquoted field is then kept as it is by the next step: lenient, like spreadsheets).
+        let j = i + 1;
+        while (j < text.length) {
+          const k = text.charCodeAt(j);
+          if (k === 44 || k === 34 || k === 10 || k === 13) break;
+          j++;
+        }
+        field += text.slice(i, j);
+        i = j - 1;
       }
       if (field.length > maxField) throw new CsvTooLargeError(row + 1);
     }

@@ -103,3 +103,42 @@ export function fastRecord(raw: unknown, now = Date.now()): TestRecordValues | n
     samples,
   } as TestRecordValues;
 }
+
+// A CSV cell's number in the form the generators and spreadsheets write it: digits, at most one decimal point
+// with digits after it, nothing else (no sign, spaces, comma or exponent). Number() of such text is the
+// number decimalField and integerField read from it; any other text goes to zod.
+const PLAIN_DECIMAL = /^\d{1,15}(?:\.\d{1,15})?$/;
+const PLAIN_INTEGER = /^\d{1,9}$/;
+
+/**
+ * The CSV import's shortcut: the values testRecordInput would give for one row of cells (the import's
+ * `input`, every cell a string, a missing column undefined), when every cell is canonical; otherwise null
+ * and zod decides (and names the errors). The numbers are read as zod reads them and the rest is fastRecord's
+ * check; test/machine-data-fast-path.test.ts holds both to the schema.
+ */
+export function fastCsvRecord(cells: Readonly<Record<string, string | undefined>>, now = Date.now()): TestRecordValues | null {
+  const { testPressure, holdingSeconds, leakageValue } = cells;
+  if (testPressure === undefined || !PLAIN_DECIMAL.test(testPressure)) return null;
+  if (holdingSeconds === undefined || !PLAIN_INTEGER.test(holdingSeconds)) return null;
+  let leak: number | null = null;
+  if (leakageValue !== undefined && leakageValue !== '') {
+    if (!PLAIN_DECIMAL.test(leakageValue)) return null;
+    leak = Number(leakageValue);
+  }
+  return fastRecord(
+    {
+      recordId: cells.recordId,
+      serial: cells.serial,
+      testType: cells.testType,
+      medium: cells.medium,
+      testPressure: Number(testPressure),
+      holdingSeconds: Number(holdingSeconds),
+      leakageValue: leak,
+      leakageUnit: cells.leakageUnit === undefined ? null : cells.leakageUnit,
+      result: cells.result,
+      testedAt: cells.testedAt,
+      operator: cells.operator,
+    },
+    now,
+  );
+}

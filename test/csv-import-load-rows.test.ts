@@ -1,0 +1,79 @@
+/**
+ * runImport's `loadRows` (src/server/lib/csv-import.ts): several COPY chunks are staged before one `load`
+ * moves them, the last load takes what is left, and every row arrives once, in file order; a bad row still
+ * refuses the whole file. On PGlite and on PostgreSQL (TEST_DATABASE_URL).
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf, type Tx } from '../src/server/db/client';
+import { runImport, STAGE } from '../src/server/lib/csv-import';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
+
+let d: TestDatabase;
+
+beforeAll(async () => {
+  d = await createTestDatabase();
+  await d.database.db.execute(sql`CREATE TABLE load_rows_sink (row integer, name text)`);
+});
+afterAll(async () => {
+  await d.drop();
+});
+
+type Row = { name: string };
+
+async function importNames(names: string[], loads: number[]) {
+  const csv = ['name', ...names].join('\n') + '\n';
+  return runImport<Row>(
+    d.database.db,
+    (async function* () {
+      yield csv;
+    })(),
+    {
+      keys: 'productImport',
+      columns: ['name'],
+      required: ['name'],
+      maxRows: 1000,
+      schema: {
+        safeParse: (input) =>
+          input.name === 'bad'
+            ? { success: false, error: { issues: [{ code: 'custom', path: ['name'], message: 'validation.invalid', input: 'bad' }] } }
+            : { success: true, data: { name: input.name! } },
+      },
+      stage: [['name', 'text']],
+      toStage: (v) => [v.name],
+      chunkRows: 2,
+      loadRows: () => 5,
+      async load(tx: Tx, staged: number) {
+        const [n] = rowsOf<{ n: number }>(await tx.execute(sql.raw(`SELECT count(*)::int AS n FROM ${STAGE}`)));
+        expect(n!.n).toBe(staged);
+        loads.push(staged);
+        await tx.execute(sql.raw(`INSERT INTO load_rows_sink SELECT row, name FROM ${STAGE} ORDER BY row`));
+        return { failures: [] };
+      },
+    },
+    { dryRun: false, language: 'en' },
+  );
+}
+
+describe('runImport with loadRows', () => {
+  it('loads several chunks at once and the rest at the end, every row once and in order', async () => {
+    const names = Array.from({ length: 13 }, (_, i) => `n${i}`);
+    const loads: number[] = [];
+    const result = await importNames(names, loads);
+    expect(result).toMatchObject({ rows: 13, stored: 13, valid: true });
+    expect(loads).toEqual([6, 6, 1]);
+    const rows = rowsOf<{ row: number; name: string }>(await d.database.db.execute(sql`SELECT row, name FROM load_rows_sink ORDER BY row`));
+    expect(rows.map((r) => r.name)).toEqual(names);
+    expect(rows.map((r) => r.row)).toEqual(names.map((_, i) => i + 2));
+  });
+
+  it('still refuses the whole file for one bad row, and loads nothing that stays', async () => {
+    await d.database.db.execute(sql`TRUNCATE load_rows_sink`);
+    const loads: number[] = [];
+    const result = await importNames(['a', 'b', 'c', 'd', 'e', 'f', 'bad', 'h'], loads);
+    expect(result).toMatchObject({ valid: false, stored: 0 });
+    expect(result.errors.map((e) => e.row)).toEqual([8]);
+    const rows = rowsOf<{ n: number }>(await d.database.db.execute(sql`SELECT count(*)::int AS n FROM load_rows_sink`));
+    expect(rows[0]!.n).toBe(0);
+  });
+});
