@@ -9,7 +9,7 @@ import { importQuery, importResult } from '../../../shared/contract/record-histo
 import { AppError } from '../../../shared/errors';
 import { z } from 'zod';
 import { actorOf, languageOf } from '../audit/actor';
-import { MAX_UPLOAD_BYTES, sendCsv } from '../../lib/http-files';
+import { MAX_UPLOAD_BYTES, sendCsv, spoolUpload, withoutIdleDeadline, type SpooledUpload } from '../../lib/http-files';
 import { importMachineData, MACHINE_IMPORT_COLUMNS } from './machine-data.import';
 
 const can = (action: 'read' | 'create') => ({ access: { action, subject: 'MachineData' as const } });
@@ -33,39 +33,38 @@ export const machineDataImportRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, querystring: importQuery, response: { 200: envelope(machineImportResult) } }, config: can('create') },
     async (req) => {
       if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
-      const parts = req.parts();
-      let current: MultipartFile | null = null;
-      const nextFile = async (): Promise<MultipartFile | null> => {
-        for (let p = await parts.next(); !p.done; p = await parts.next()) {
-          if ((p.value as Multipart).type === 'file') return (current = p.value as MultipartFile);
-        }
-        return (current = null);
-      };
-      const noFile = () =>
-        new AppError('invalid-argument', 'machineImport.noFile', { fields: [{ field: 'file', key: 'machineImport.noFile' }] });
-      // Before any database work: a request without a file is a 400, not an empty import.
-      const first = await nextFile();
-      if (!first) throw noFile();
+      // Every file part spooled as it arrives (lib/http-files.ts spoolUpload): the import starts once the
+      // request has arrived, so no request deadline runs out during a long one.
+      const files: { field: string; upload: SpooledUpload }[] = [];
       try {
-        const result = await importMachineData(
-          app.ctx.db,
-          async () => {
-            // A samples part after the records file would come too late to be joined to them.
-            if (first.fieldname !== 'samples') return { records: first.file, more: async () => (await nextFile()) !== null };
-            const records = await nextFile();
-            if (!records) throw noFile();
-            return { records: records.file, samples: first.file, more: async () => (await nextFile()) !== null };
-          },
-          actorOf(req),
-          { dryRun: req.query.dryRun, language: languageOf(req) },
+        for await (const part of req.parts()) {
+          if ((part as Multipart).type === 'file') {
+            const file = part as MultipartFile;
+            files.push({ field: file.fieldname, upload: await spoolUpload(file.file) });
+          }
+        }
+        const noFile = () =>
+          new AppError('invalid-argument', 'machineImport.noFile', { fields: [{ field: 'file', key: 'machineImport.noFile' }] });
+        // Before any database work: a request without a file is a 400, not an empty import.
+        const [first, second] = files;
+        if (!first) throw noFile();
+        const result = await withoutIdleDeadline(req, () =>
+          importMachineData(
+            app.ctx.db,
+            async () => {
+              // A samples part after the records file would come too late to be joined to them (as when the
+              // parts were read while importing: the rule and its message stay).
+              if (first.field !== 'samples') return { records: first.upload.read(), more: async () => files.length > 1 };
+              if (!second) throw noFile();
+              return { records: second.upload.read(), samples: first.upload.read(), more: async () => files.length > 2 };
+            },
+            actorOf(req),
+            { dryRun: req.query.dryRun, language: languageOf(req) },
+          ),
         );
         return { data: result };
       } finally {
-        // Whatever was left unread is drained, so that an import that stopped early still answers.
-        (current as MultipartFile | null)?.file.resume();
-        for (let p = await parts.next().catch(() => ({ done: true as const, value: undefined })); !p.done; p = await parts.next()) {
-          if ((p.value as Multipart).type === 'file') (p.value as MultipartFile).file.resume();
-        }
+        await Promise.all(files.map((f) => f.upload.release()));
       }
     },
   );
