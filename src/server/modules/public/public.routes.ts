@@ -19,6 +19,7 @@ import { registerReportMailOutcome } from './search-mail-outcome';
 import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS } from './public-limits';
+import { registerReportMailComposer } from './report-mail';
 import { requestReports } from './report-requests.service';
 
 /** Text with a JSON type is sent as it is: no serialiser runs (the lookup's answers were checked when cached). */
@@ -38,7 +39,12 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const notFound = new NotFoundRecorder(db, app.ctx.afterResponse, app.log);
   const pow = new ProofOfWork(db);
   const stopFollowing = registerReportMailOutcome(app.ctx.mail);
-  app.addHook('onClose', async () => stopFollowing());
+  // A report email names its reports; their bytes are read when it is sent (report-mail.ts).
+  const stopComposing = registerReportMailComposer(app.ctx.mail);
+  app.addHook('onClose', async () => {
+    stopFollowing();
+    stopComposing();
+  });
 
   app.post(
     '/api/v1/public/lookup',
