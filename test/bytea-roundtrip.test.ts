@@ -1,0 +1,39 @@
+/**
+ * bytea on both engines (src/server/db/client.ts, PGLITE_BYTEA): on PGlite a parameter is bound as bytes
+ * (binary format) and the hex answer decoded by Buffer, instead of PGlite's own per-byte hex writer and
+ * parser (docs/decisions/0020). The bytes arrive and come back unchanged, at every size a report can have.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGLITE_BYTEA } from '../src/server/db/client';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
+
+describe('bytea', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.drop());
+
+  it('stores bytes as they are and reads them back as a Buffer, empty, small and large', async () => {
+    const values = [Buffer.alloc(0), Buffer.from([0, 1, 92, 120, 255]), randomBytes(300_000)];
+    const rows = await t.database.withSession(async (s) => {
+      await s.exec('CREATE TEMP TABLE bytes_roundtrip (id int PRIMARY KEY, v bytea)');
+      for (const [i, v] of values.entries()) await s.query('INSERT INTO bytes_roundtrip VALUES ($1, $2)', [i, v]);
+      // PostgreSQL's text input still works: a `\x` string is bytes too.
+      await s.query('INSERT INTO bytes_roundtrip VALUES ($1, $2)', [9, '\\x00ff']);
+      return s.query<{ id: number; v: Uint8Array; n: number }>('SELECT id, v, octet_length(v) AS n FROM bytes_roundtrip ORDER BY id');
+    });
+    // The length PostgreSQL sees: the bytes arrived as bytes, not as their text.
+    expect(rows.map((r) => Number(r.n))).toEqual([0, 5, 300_000, 2]);
+    for (const [i, v] of values.entries()) expect(Buffer.from(rows[i]!.v).equals(v)).toBe(true);
+    expect(Buffer.from(rows[3]!.v).equals(Buffer.from([0, 255]))).toBe(true);
+    if (t.database.kind === 'pglite') expect(Buffer.isBuffer(rows[2]!.v)).toBe(true);
+  });
+
+  it('hands PGlite the bytes themselves, which it binds in the binary format', () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    expect(PGLITE_BYTEA.serializers[17](bytes)).toBe(bytes);
+    expect(() => PGLITE_BYTEA.serializers[17](12)).toThrow('Invalid input for bytea type');
+  });
+});
