@@ -6,12 +6,12 @@
  * statement, so that code awaiting statement after statement does not hold every other request.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGLITE_BYTEA } from '../src/server/db/client';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 
-describe('bytea', () => {
+describe('the database drivers', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
