@@ -91,6 +91,11 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const input = req.body;
+      // No room in the report pool now: 503 before anything else, the database included. Nothing is
+      // reserved or counted here (the room is taken below, after the proof-of-work); during a burst the
+      // refused requests cost a comparison each, not a statement on the embedded database's one
+      // connection ahead of every lookup (docs/decisions/0020).
+      app.ctx.reportPool.checkRoom(input.serials.length);
       // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
       // or anyone could use up a stranger's allowance for free.
       await pow.consume(input.challenge);
