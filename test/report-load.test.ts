@@ -135,6 +135,19 @@ describe('the worker pool', () => {
     await p.close();
   });
 
+  it('tells whether there is room without taking it', async () => {
+    const p = pool(5);
+    p.checkRoom(5);
+    expect(p.inUse).toBe(0);
+    const room = p.reserve(4);
+    p.checkRoom(1);
+    expect(() => p.checkRoom(2)).toThrow(expect.objectContaining({ code: 'unavailable', params: { seconds: 7 } }));
+    room.release();
+    p.checkRoom(5);
+    await p.close();
+    expect(() => p.checkRoom(1)).toThrow(expect.objectContaining({ code: 'unavailable' }));
+  });
+
   it('refuses the job of a worker that died or failed, and starts a new worker for the next', async () => {
     const p = pool(3);
     await expect(p.run('die')).rejects.toThrow(/exit code 3/);
