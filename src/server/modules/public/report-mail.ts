@@ -16,8 +16,8 @@ import type { ComposedMail } from '../../mail/composers';
 import type { MailHub } from '../../mail/hub';
 import type { NewMail } from '../../mail/outbox';
 import { renderEmail } from '../../mail/layout';
-import { findBytes } from '../reports/reports.repo';
-import { cachedPdf } from '../reports/stored-pdfs';
+import { AppError } from '../../../shared/errors';
+import { reportPdf } from '../reports/reports.service';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
 
 export interface IssuedPdf {
@@ -64,9 +64,12 @@ export async function composeReportMail(db: Db, row: OutboxRow): Promise<Compose
       attachments.push(a);
       continue;
     }
-    const bytes = cachedPdf(a.ref)?.bytes ?? (await findBytes(db, a.ref))?.bytes;
-    if (!bytes) throw Object.assign(new Error(`The report of ${a.filename} is no longer stored`), { code: 'EMESSAGE' });
-    attachments.push({ filename: a.filename, contentType: a.contentType, contentBase64: bytes.toString('base64') });
+    const pdf = await reportPdf(db, a.ref).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'not-found') return null;
+      throw err; // the database, say: tried again later
+    });
+    if (!pdf) throw Object.assign(new Error(`The report of ${a.filename} is no longer stored`), { code: 'EMESSAGE' });
+    attachments.push({ filename: a.filename, contentType: a.contentType, contentBase64: pdf.bytes.toString('base64') });
   }
   return { text: row.textBody, ...(row.htmlBody ? { html: row.htmlBody } : {}), attachments };
 }
