@@ -182,4 +182,3 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
-
