@@ -206,7 +206,9 @@ export async function startBuiltServer(dataDir: string, databaseUrl: string | un
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist/server/main.js')], {
+  // BENCH_SERVER_NODE_ARGS: extra flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--enable-source-maps', path.join(root, 'dist/server/main.js')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

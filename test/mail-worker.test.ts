@@ -94,6 +94,34 @@ describe('mail worker', () => {
     expect(await worker.runOnce()).toBe(0);
   });
 
+  it('sends an attachment named by ref with the bytes its kind’s composer reads, and fails it for good without one', async () => {
+    const read: string[] = [];
+    const off = mailHubOf(db()).onCompose('by-ref', async (_db, r) => {
+      read.push(...r.attachments.map((a) => a.ref ?? ''));
+      return { text: r.textBody, attachments: r.attachments.map((a) => ({ ...a, contentBase64: PDF.toString('base64') })) };
+    });
+    try {
+      const attachments = [{ filename: 'test-report-A.pdf', contentType: 'application/pdf', ref: 'report-a' }];
+      const id = await enqueueMail(db(), mail({ kind: 'by-ref', attachments }));
+      // The row holds the name only; the bytes are read when it is sent.
+      expect((await row(id)).attachments).toEqual(attachments);
+      expect(await worker.runOnce()).toBe(1);
+      const [m] = await sink.waitFor(1);
+      expect(read).toEqual(['report-a']);
+      expect(Buffer.from(m!.parsed!.attachments[0]!.content as ArrayBuffer).equals(PDF)).toBe(true);
+      expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1 });
+
+      // A kind without a composer cannot fill it in: failed at once, not retried.
+      const orphan = await enqueueMail(db(), mail({ kind: 'no-composer', attachments }));
+      expect(await worker.runOnce()).toBe(1);
+      expect(await row(orphan)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect((await row(orphan)).lastError).toMatch(/not composed/);
+      expect(sink.messages).toHaveLength(1);
+    } finally {
+      off();
+    }
+  });
+
   it('retries temporary SMTP errors with growing delays, then sends', async () => {
     const id = await enqueueMail(db(), mail());
     sink.failNext(1, { code: 451, message: 'Greylisted, try later' });

@@ -190,6 +190,14 @@ describe('several serials at once', () => {
     const outboxIds = new Set(rows.filter((r) => r.outboxId).map((r) => r.outboxId));
     expect(outboxIds.size).toBe(1);
     expect(sink.messages.filter((m) => m.to.includes(body.email as string))).toHaveLength(1);
+    // The outbox row names the stored reports and carries no PDF: their bytes are read when the email is
+    // sent (report-mail.ts), not written a second time (docs/decisions/0020).
+    const [outbox] = await t.app.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.id, [...outboxIds][0]!));
+    expect(outbox!.attachments.map((x) => x.ref).sort()).toEqual(rows.flatMap((r) => (r.reportId ? [r.reportId] : [])).sort());
+    expect(outbox!.attachments.some((x) => x.contentBase64 !== undefined)).toBe(false);
   });
 
   it('takes serials as an array too, and refuses more than 20 distinct ones', async () => {

@@ -83,6 +83,34 @@ describe('report requests under attack', () => {
   });
 });
 
+describe("the report pool's default room", () => {
+  it('is one request of 20 serials on the embedded database and three on PostgreSQL', async () => {
+    // On PGlite the database runs in the app's thread and stores every admitted report there too.
+    const t = await buildTestApp({ REPORT_WORKERS: '1' });
+    try {
+      const room = t.app.ctx.database.kind === 'pglite' ? 20 : 60;
+      const pool = t.app.ctx.reportPool;
+      const held = pool.reserve(room);
+      expect(() => pool.reserve(1)).toThrow(expect.objectContaining({ code: 'unavailable' }));
+      held.release();
+      expect(pool.inUse).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is what REPORT_QUEUE says on either engine', async () => {
+    const t = await buildTestApp({ REPORT_WORKERS: '1', REPORT_QUEUE: '45' });
+    try {
+      const held = t.app.ctx.reportPool.reserve(45);
+      expect(() => t.app.ctx.reportPool.reserve(1)).toThrow(expect.objectContaining({ code: 'unavailable' }));
+      held.release();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the worker pool', () => {
   // A worker that doubles a number, or dies when asked to.
   const code = `
@@ -105,6 +133,19 @@ describe('the worker pool', () => {
     room.release();
     expect(p.inUse).toBe(0);
     await p.close();
+  });
+
+  it('tells whether there is room without taking it', async () => {
+    const p = pool(5);
+    p.checkRoom(5);
+    expect(p.inUse).toBe(0);
+    const room = p.reserve(4);
+    p.checkRoom(1);
+    expect(() => p.checkRoom(2)).toThrow(expect.objectContaining({ code: 'unavailable', params: { seconds: 7 } }));
+    room.release();
+    p.checkRoom(5);
+    await p.close();
+    expect(() => p.checkRoom(1)).toThrow(expect.objectContaining({ code: 'unavailable' }));
   });
 
   it('refuses the job of a worker that died or failed, and starts a new worker for the next', async () => {

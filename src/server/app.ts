@@ -12,7 +12,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import type { Config } from './config';
+import { defaultReportQueue, type Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessControl } from './lib/access';
 import { AfterResponse } from './lib/after-response';
@@ -92,7 +92,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     redis,
     afterResponse: new AfterResponse(app.log),
     mail: mailHubOf(database.db),
-    reportPool: createReportPool(config.reports),
+    reportPool: createReportPool({ ...config.reports, queue: config.reports.queue ?? defaultReportQueue(database.kind) }),
   };
   if (config.metricsToken || config.metricsPort) {
     ctx.metrics = createMetrics(ctx);

@@ -140,7 +140,7 @@ const envSchema = z.object({
     .int()
     .min(1, { message: 'must be at least 1' })
     .max(10_000, { message: 'must be at most 10000' })
-    .default(60),
+    .optional(),
 });
 
 export interface Config {
@@ -176,9 +176,21 @@ export interface Config {
   reports: {
     /** worker threads; 0 renders in the app's thread through the same queue */
     workers: number;
-    /** reports admitted at once, rendering and waiting; a request names how many it may need */
-    queue: number;
+    /**
+     * reports admitted at once, rendering and waiting; a request names how many it may need. Unset: by
+     * engine, defaultReportQueue (the app knows which it opened)
+     */
+    queue?: number;
   };
+}
+
+/**
+ * REPORT_QUEUE's default: three requests of 20 serials on PostgreSQL; one on the embedded database, where
+ * the database itself runs in the app's thread and every admitted report is also stored there
+ * (docs/decisions/0020, "The embedded database under the attack").
+ */
+export function defaultReportQueue(engine: 'pglite' | 'postgres'): number {
+  return engine === 'pglite' ? 20 : 60;
 }
 
 /** One worker thread per core but one (the event loop keeps a core), at least one, at most four. */

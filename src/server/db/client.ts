@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, types as pgliteTypes, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -61,11 +61,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 const PGLITE_MEMORY = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'wal_buffers=1MB'];
 
+const BYTEA = pgliteTypes.BYTEA;
+
+/**
+ * bytea through native code. PGlite's own serialiser writes a parameter as hex through `Array.from(bytes)`
+ * and one string per byte, and its parser reads the answer back one `parseInt` per byte: for a 100 KB
+ * report, 10–40 ms of the app's thread each way and megabytes of garbage. Here a parameter goes as it is
+ * (PGlite binds a Uint8Array in PostgreSQL's binary format: the bytes are copied, not encoded) and the
+ * hex answer is decoded by Buffer (docs/decisions/0020, "The embedded database under the attack").
+ */
+export const PGLITE_BYTEA = {
+  serializers: {
+    [BYTEA]: (value: unknown) => {
+      if (value instanceof Uint8Array || typeof value === 'string') return value as string;
+      throw new Error('Invalid input for bytea type');
+    },
+  },
+  parsers: {
+    // PostgreSQL's default bytea_output is hex (a backslash, x, then the digits); anything else goes to PGlite's own parser.
+    [BYTEA]: (text: string): Uint8Array =>
+      text.startsWith('\\x') ? Buffer.from(text.slice(2), 'hex') : (pgliteTypes.parsers[BYTEA]!(text, BYTEA) as Uint8Array),
+  },
+} satisfies Pick<PGliteOptions, 'serializers' | 'parsers'>;
+
 /** A PGlite instance with the app's extensions and memory settings (`dir` omitted: in memory). */
 export function createPglite(dir?: string, extra: Partial<PGliteOptions> = {}): Promise<PGlite> {
   return PGlite.create(dir, {
     extensions: { btree_gist, citext, pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY.flatMap((p) => ['-c', p])],
+    ...PGLITE_BYTEA,
     ...extra,
   });
 }
@@ -80,6 +104,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     if (!start && !fs.existsSync(path.join(dir, 'PG_VERSION'))) start = readClusterTemplate();
   }
   const client = await createPglite(dir, start ? { loadDataDir: start } : {});
+  yieldBetweenStatements(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   // PGlite has one connection; its own queue serialises callers, so a "session" is the client itself.
   const session: RawSession = {
@@ -100,6 +125,27 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
       return run;
     },
     close: () => client.close(),
+  };
+}
+
+/** Node's own, taken before a test can replace the global with a fake. */
+const nextTask = setImmediate;
+
+/**
+ * A turn for the rest of the app before each statement on the embedded database. PGlite runs a statement
+ * synchronously inside a promise, so code awaiting statement after statement never gave the event loop
+ * back: a report request's 20–40 statements between two renders ran as one run of microtasks, and
+ * /healthz, lookups and staff screens waited behind those of every admitted request (docs/decisions/0020,
+ * "The embedded database under the attack"). Each statement now starts in a task of its own
+ * (setImmediate): whatever arrived meanwhile is answered between two statements, at the cost of a few
+ * microseconds per statement. Parse ('P', a statement with parameters) and Query ('Q', a simple query)
+ * are the messages that start one; the rest of its messages follow at once.
+ */
+export function yieldBetweenStatements(client: PGlite): void {
+  const stream = client.execProtocolStream.bind(client);
+  client.execProtocolStream = async (message, options) => {
+    if (message[0] === 0x50 || message[0] === 0x51) await new Promise<void>((resolve) => nextTask(resolve));
+    return stream(message, options);
   };
 }
 

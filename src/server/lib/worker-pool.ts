@@ -68,12 +68,21 @@ export class WorkerPool {
     return this.unitsInUse;
   }
 
+  /**
+   * Throws the 503 AppError when `units` would not fit now, reserving nothing: a caller checks this before
+   * the work that comes before its reservation (a report request's proof-of-work, a statement), so that
+   * during a burst the requests refused cost a comparison, not a database statement each.
+   */
+  checkRoom(units: number): void {
+    if (this.closed || this.unitsInUse + Math.max(1, units) > this.options.maxUnits) {
+      throw new AppError('unavailable', 'limits.busy', { params: { seconds: this.options.retryAfterSeconds } });
+    }
+  }
+
   /** Reserves room for `units` jobs, or throws the 503 AppError when the pool is full. */
   reserve(units: number): Reservation {
     const need = Math.max(1, units);
-    if (this.closed || this.unitsInUse + need > this.options.maxUnits) {
-      throw new AppError('unavailable', 'limits.busy', { params: { seconds: this.options.retryAfterSeconds } });
-    }
+    this.checkRoom(need);
     this.unitsInUse += need;
     let released = false;
     return {

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config';
-import type { OutboxRow } from '../db/schema/index';
+import type { OutboxAttachment, OutboxRow } from '../db/schema/index';
 
 /** The part of pino the mail code uses; Fastify's logger fits, tests pass a silent one. */
 export interface MailLog {
@@ -58,9 +58,16 @@ export function composeMessage(row: OutboxRow, from: string): SendMailOptions {
     attachments: row.attachments.map((a) => ({
       filename: a.filename,
       contentType: a.contentType,
-      content: Buffer.from(a.contentBase64, 'base64'),
+      content: Buffer.from(attachmentBase64(a), 'base64'),
     })),
   };
+}
+
+/** An attachment's bytes; one named by `ref` only must have been filled in by its kind's composer (composers.ts). */
+function attachmentBase64(a: OutboxAttachment): string {
+  if (a.contentBase64 !== undefined) return a.contentBase64;
+  // EMESSAGE: a permanent failure (retry-policy.ts); no later attempt would find the bytes either.
+  throw Object.assign(new Error(`The attachment ${a.filename} was not composed (no composer for it)`), { code: 'EMESSAGE' });
 }
 
 function describeSmtpUrl(url: string): string {

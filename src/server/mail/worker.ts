@@ -165,7 +165,13 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     if (!composer) return row;
     const content = await composer(db, row, { keepsCopy: transport.keepsCopies });
     if (!content) return null;
-    return { ...row, subject: content.subject ?? row.subject, textBody: content.text, htmlBody: content.html ?? null };
+    return {
+      ...row,
+      subject: content.subject ?? row.subject,
+      textBody: content.text,
+      htmlBody: content.html ?? null,
+      attachments: content.attachments ?? row.attachments,
+    };
   }
 
   async function recordDecision(row: OutboxRow, decision: Decision): Promise<void> {

@@ -1,10 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
+/**
+ * An attachment of a queued message: its bytes (base64), or `ref`, what the kind's composer
+ * (mail/composers.ts) fetches them by when the message is sent. A report email names its stored reports
+ * (modules/public/report-mail.ts): the row stays a few hundred bytes instead of carrying every PDF a second
+ * time, which on the embedded database cost a 200–300 ms statement to write and more to claim
+ * (docs/decisions/0020).
+ */
 export interface OutboxAttachment {
   filename: string;
   contentType: string;
-  contentBase64: string;
+  /** the bytes, base64 */
+  contentBase64?: string;
+  /** instead of the bytes: filled in by the kind's composer when the message is sent */
+  ref?: string;
 }
 
 export const mailOutbox = pgTable('mail_outbox', {

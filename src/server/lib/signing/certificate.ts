@@ -120,27 +120,42 @@ function unescapeDn(s: string): string {
   return s.replace(/\\(.)/g, '$1');
 }
 
-/** What staff see of a certificate: never the key. */
-export function certificateInfo(certPem: string, source: 'generated' | 'uploaded'): CertificateInfo {
+/**
+ * What is read of a certificate, kept for the last one read: the certificate in force is read for every
+ * report issued (its name for the signature, its details with the settings), and parsing and verifying it
+ * each time cost the app's thread 1–2 ms a report (docs/decisions/0020). A pure function of the PEM.
+ */
+let lastRead: { certPem: string; info: Omit<CertificateInfo, 'source'>; name: string } | undefined;
+
+function readCertificate(certPem: string): { info: Omit<CertificateInfo, 'source'>; name: string } {
+  if (lastRead?.certPem === certPem) return lastRead;
   const x = new X509Certificate(certPem);
   // node prints one attribute a line with RFC 4514 escapes (`Co.\, Ltd.`); people read it unescaped.
   const oneLine = (dn: string) => dn.split('\n').filter(Boolean).map(unescapeDn).join(', ');
-  return {
-    source,
-    subject: oneLine(x.subject),
-    issuer: oneLine(x.issuer),
-    notBefore: new Date(x.validFrom).toISOString(),
-    notAfter: new Date(x.validTo).toISOString(),
-    fingerprintSha256: x.fingerprint256,
-    selfSigned: x.subject === x.issuer && x.verify(x.publicKey),
+  const parts = Object.fromEntries(x.subject.split('\n').map((l) => [l.split('=')[0], unescapeDn(l.slice(l.indexOf('=') + 1))]));
+  lastRead = {
+    certPem,
+    info: {
+      subject: oneLine(x.subject),
+      issuer: oneLine(x.issuer),
+      notBefore: new Date(x.validFrom).toISOString(),
+      notAfter: new Date(x.validTo).toISOString(),
+      fingerprintSha256: x.fingerprint256,
+      selfSigned: x.subject === x.issuer && x.verify(x.publicKey),
+    },
+    name: parts.CN ?? parts.O ?? '',
   };
+  return lastRead;
+}
+
+/** What staff see of a certificate: never the key. */
+export function certificateInfo(certPem: string, source: 'generated' | 'uploaded'): CertificateInfo {
+  return { source, ...readCertificate(certPem).info };
 }
 
 /** The certificate's common name (or organisation), for the signature's Name entry. */
 export function certificateName(certPem: string): string {
-  const x = new X509Certificate(certPem);
-  const parts = Object.fromEntries(x.subject.split('\n').map((l) => [l.split('=')[0], unescapeDn(l.slice(l.indexOf('=') + 1))]));
-  return parts.CN ?? parts.O ?? '';
+  return readCertificate(certPem).name;
 }
 
 export function sha256Hex(b: Buffer | string): string {

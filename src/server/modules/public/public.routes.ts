@@ -19,6 +19,7 @@ import { registerReportMailOutcome } from './search-mail-outcome';
 import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS } from './public-limits';
+import { registerReportMailComposer } from './report-mail';
 import { requestReports } from './report-requests.service';
 
 /** Text with a JSON type is sent as it is: no serialiser runs (the lookup's answers were checked when cached). */
@@ -38,7 +39,12 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const notFound = new NotFoundRecorder(db, app.ctx.afterResponse, app.log);
   const pow = new ProofOfWork(db);
   const stopFollowing = registerReportMailOutcome(app.ctx.mail);
-  app.addHook('onClose', async () => stopFollowing());
+  // A report email names its reports; their bytes are read when it is sent (report-mail.ts).
+  const stopComposing = registerReportMailComposer(app.ctx.mail);
+  app.addHook('onClose', async () => {
+    stopFollowing();
+    stopComposing();
+  });
 
   app.post(
     '/api/v1/public/lookup',
@@ -85,6 +91,11 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const input = req.body;
+      // No room in the report pool now: 503 before anything else, the database included. Nothing is
+      // reserved or counted here (the room is taken below, after the proof-of-work); during a burst the
+      // refused requests cost a comparison each, not a statement on the embedded database's one
+      // connection ahead of every lookup (docs/decisions/0020).
+      app.ctx.reportPool.checkRoom(input.serials.length);
       // The proof-of-work first: counting an address or a serial must cost the caller a solved challenge,
       // or anyone could use up a stranger's allowance for free.
       await pow.consume(input.challenge);

@@ -1,7 +1,8 @@
 /**
  * Step 2 of the public page: serials + address + agreement → for each serial a report issued (or held, or
  * not found); the search request rows and ONE email carrying every issued report, written in one
- * transaction through the outbox (docs/product.md §3 "Email"). The proof-of-work and the rate limits are
+ * transaction through the outbox (docs/product.md §3 "Email"). The email names the reports; their bytes
+ * are read when it is sent (report-mail.ts). The proof-of-work and the rate limits are
  * checked by the route before this runs.
  */
 import { randomUUID } from 'node:crypto';
@@ -43,7 +44,7 @@ interface Decided {
   serial: string;
   outcome: SerialOutcome;
   product: string | null;
-  report: { id: string; bytes: Uint8Array; filename: string } | null;
+  report: { id: string; filename: string } | null;
 }
 
 export async function requestReports(deps: ReportRequestDeps, input: ReportRequestValues, meta: VisitorMeta): Promise<ReportRequestResult> {
@@ -72,7 +73,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
             serial,
             outcome: 'issued',
             product: found.product.name,
-            report: { id: issued.report.id, bytes: issued.report.bytes, filename: issued.report.filename },
+            report: { id: issued.report.id, filename: issued.report.filename },
           }
         : // Held by the release gate, or no test data yet: the visitor is told the same, and not why.
           {
@@ -89,7 +90,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
   const contact = decided.some((d) => d.outcome === 'held') ? await deps.contact() : '';
   const agreedAt = new Date();
   await db.transaction(async (tx) => {
-    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, bytes: d.report!.bytes, filename: d.report!.filename }));
+    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, reportId: d.report!.id, filename: d.report!.filename }));
     const unavailable = decided.filter((d) => d.outcome === 'held').map((d) => d.serial);
     // No email when nothing was issued: an address must not receive mail that carries no report.
     const outboxId = pdfs.length ? await enqueueMail(tx, reportMail(input.email, language, pdfs, unavailable, groupId, contact)) : null;

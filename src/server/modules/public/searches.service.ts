@@ -126,7 +126,7 @@ export async function resendSearch(db: Db, mail: MailHub, id: string, actor: Aud
     const to = rows[0]!.recipientEmail;
     if (!to) throw new AppError('failed-precondition', 'searches.addressErased');
     const pdfs = await tx
-      .select({ id: reports.id, serial: reports.serial, bytes: reports.bytes })
+      .select({ id: reports.id })
       .from(reports)
       .where(
         inArray(
@@ -135,8 +135,8 @@ export async function resendSearch(db: Db, mail: MailHub, id: string, actor: Aud
         ),
       );
     if (pdfs.length !== new Set(mailed.map((r) => r.reportId)).size) throw new AppError('failed-precondition', 'searches.reportGone');
-    const byId = new Map(pdfs.map((p) => [p.id, p]));
-    const issued = mailed.map((r) => ({ serial: r.serial, bytes: byId.get(r.reportId!)!.bytes, filename: reportFilename(r.serial) }));
+    // The email names the reports; its composer reads their bytes when it is sent (report-mail.ts).
+    const issued = mailed.map((r) => ({ serial: r.serial, reportId: r.reportId!, filename: reportFilename(r.serial) }));
     const held = rows.filter((r) => r.status === 'held').map((r) => r.serial);
     const contact = held.length ? (await getSettings(tx)).contact : '';
     const newId = await enqueueMail(tx, reportMail(to, rows[0]!.language, issued, held, id, contact));

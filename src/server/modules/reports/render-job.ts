@@ -42,12 +42,13 @@ export type RenderReport = (job: RenderJob) => Promise<Buffer>;
 
 /**
  * The app's report pool: REPORT_WORKERS threads (defaultReportWorkers of config.ts; 0: in this thread,
- * through the same bounded queue), REPORT_QUEUE reports admitted at once. From the built server the worker
+ * through the same bounded queue), REPORT_QUEUE reports admitted at once (by engine when unset,
+ * defaultReportQueue of config.ts). From the built server the worker
  * is render-worker.js beside this file's bundle mirror (scripts/build-server.mjs builds it as its own
  * entry); from source (tests, `npm run dev`) it is the .ts file, loaded through tsx as the rest of the
  * source is.
  */
-export function createReportPool(config: Config['reports']): WorkerPool {
+export function createReportPool(config: Required<Config['reports']>): WorkerPool {
   return new WorkerPool({
     createWorker: startRenderWorker,
     size: config.workers,
