@@ -275,22 +275,19 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         supersededBy: null,
         supersededReason: null,
       };
-      return await db
-        .transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
-          // Another instance stored the same report while this one rendered: serve that one (this number
-          // stays unused, docs/decisions/0020).
-          const winner = await repo.findReusable(tx, key);
-          if (winner) return { status: 'issued', report: toIssued(winner, true) } as const;
-          await repo.insertReport(tx, row);
-          await repo.supersedeEarlier(tx, row);
-          return { status: 'issued', report: toIssued(row, false) } as const;
-        })
-        .then((issued) => {
-          // The email that carries it reads it within seconds (public/report-mail.ts), as do the preview and the download.
-          if (!issued.report.reused) rememberPdf(id, { bytes, filename: issued.report.filename, sha256: issued.report.sha256 });
-          return issued;
-        });
+      const issued = await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
+        // Another instance stored the same report while this one rendered: serve that one (this number
+        // stays unused, docs/decisions/0020).
+        const winner = await repo.findReusable(tx, key);
+        if (winner) return { status: 'issued', report: toIssued(winner, true) } as const;
+        await repo.insertReport(tx, row);
+        await repo.supersedeEarlier(tx, row);
+        return { status: 'issued', report: toIssued(row, false) } as const;
+      });
+      // The email that carries it reads it within seconds (public/report-mail.ts), as do the preview and the download.
+      if (!issued.report.reused) rememberPdf(id, { bytes, filename: issued.report.filename, sha256: issued.report.sha256 });
+      return issued;
     } catch (err) {
       // Another instance stored the same report between our check and insert: serve that one.
       if (pgErrorCode(err) === PG.uniqueViolation) {
