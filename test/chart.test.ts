@@ -56,6 +56,13 @@ describe('niceTicks', () => {
     );
   });
 
+  it('covers data a rounding error below a tick at large values', () => {
+    // fast-check found it: the first tick was 1000000, above the data.
+    const t = niceTicks(999999.9999999999, 999999.9999999999 + 0.001, 4);
+    expect(t.min).toBeLessThanOrEqual(999999.9999999999);
+    expect(t.max).toBeGreaterThanOrEqual(999999.9999999999 + 0.001);
+  });
+
   it('widens an empty or one-value domain so an axis can be drawn', () => {
     expect(niceTicks(0, 0)).toMatchObject({ min: 0, max: 1 });
     const five = niceTicks(5, 5);
@@ -196,6 +203,23 @@ describe('buildChart', () => {
     expect(chart.plot.x).toBeGreaterThan(box.x);
     expect(chart.plot.x + chart.plot.width).toBeLessThanOrEqual(box.x + box.width);
     expect(chart.plot.y + chart.plot.height).toBeLessThanOrEqual(box.y + box.height);
+  });
+
+  it('draws a reading a little below zero without stretching the axis a whole step down; a vacuum gets ticks of its own', () => {
+    const noisy = testCurve(1201, 2.4).map((s, i) => (i < 5 ? { t: s.t, p: -0.02 } : s));
+    const chart = buildChart({ samples: noisy, testPressure: 2.4, holdingSeconds: 60 }, box, { labels: {} });
+    const [low] = chart.yAxis.domain;
+    expect(low).toBe(-0.02);
+    expect(chart.yAxis.ticks[0]!.value).toBe(0);
+    // The 0 tick sits just above the axis and gets its grid line; every point stays inside the plot.
+    expect(chart.yAxis.ticks[0]!.pos).toBeLessThan(chart.plot.y + chart.plot.height);
+    expect(chart.grid.some((g) => g.y1 === chart.yAxis.ticks[0]!.pos && g.y1 === g.y2)).toBe(true);
+    for (const [, y] of chart.curve) expect(y).toBeLessThanOrEqual(chart.plot.y + chart.plot.height + 0.01);
+
+    const vacuum = testCurve(1201, 0.3).map((s, i) => (i < 200 ? { t: s.t, p: -0.09 } : s));
+    const v = buildChart({ samples: vacuum, testPressure: 0.3, holdingSeconds: 60 }, box, { labels: {} });
+    expect(v.yAxis.ticks[0]!.value).toBeLessThan(0);
+    expect(v.yAxis.domain[0]).toBe(v.yAxis.ticks[0]!.value);
   });
 
   it('places the reference line at the test pressure and the hold band over the hold', () => {

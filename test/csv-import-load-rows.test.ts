@@ -21,12 +21,19 @@ afterAll(async () => {
 
 type Row = { name: string };
 
-async function importNames(names: string[], loads: number[]) {
-  const csv = ['name', ...names].join('\n') + '\n';
+/** `seen`, when given: how many rows the import had read, beyond those already in the sink, at each load. */
+async function importNames(names: string[], loads: number[], opts: { seen?: number[]; failAt?: number } = {}) {
+  let read = 0;
+  let loaded = 0;
   return runImport<Row>(
     d.database.db,
+    // One line at a time, so that what the import has read is known at each load.
     (async function* () {
-      yield csv;
+      yield 'name\n';
+      for (const n of names) {
+        read++;
+        yield `${n}\n`;
+      }
     })(),
     {
       keys: 'productImport',
@@ -47,6 +54,9 @@ async function importNames(names: string[], loads: number[]) {
         const [n] = rowsOf<{ n: number }>(await tx.execute(sql.raw(`SELECT count(*)::int AS n FROM ${STAGE}`)));
         expect(n!.n).toBe(staged);
         loads.push(staged);
+        opts.seen?.push(read - loaded);
+        loaded += staged;
+        if (loads.length === opts.failAt) throw new Error('load failed');
         await tx.execute(sql.raw(`INSERT INTO load_rows_sink SELECT row, name FROM ${STAGE} ORDER BY row`));
         return { failures: [] };
       },
@@ -75,5 +85,32 @@ describe('runImport with loadRows', () => {
     expect(result.errors.map((e) => e.row)).toEqual([8]);
     const rows = rowsOf<{ n: number }>(await d.database.db.execute(sql`SELECT count(*)::int AS n FROM load_rows_sink`));
     expect(rows[0]!.n).toBe(0);
+  });
+
+  it('reads ahead of the loads by a bounded number of rows, so memory holds no more than that', async () => {
+    await d.database.db.execute(sql`TRUNCATE load_rows_sink`);
+    const names = Array.from({ length: 60 }, (_, i) => `m${i}`);
+    const loads: number[] = [];
+    const seen: number[] = [];
+    const result = await importNames(names, loads, { seen });
+    expect(result).toMatchObject({ rows: 60, stored: 60, valid: true });
+    expect(loads).toEqual([6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
+    // Read but not loaded at a load: the rows being loaded (6), at most loadRows (5) read ahead rounded up
+    // to whole chunks of 2, and the row in hand.
+    for (const s of seen) expect(s).toBeLessThanOrEqual(6 + 6 + 1);
+    const rows = rowsOf<{ name: string }>(await d.database.db.execute(sql`SELECT name FROM load_rows_sink ORDER BY row`));
+    expect(rows.map((r) => r.name)).toEqual(names);
+  });
+
+  it('fails with the error of a load while later chunks wait, and keeps nothing', async () => {
+    await d.database.db.execute(sql`TRUNCATE load_rows_sink`);
+    const names = Array.from({ length: 40 }, (_, i) => `f${i}`);
+    await expect(importNames(names, [], { failAt: 2 })).rejects.toThrow('load failed');
+    const rows = rowsOf<{ n: number }>(await d.database.db.execute(sql`SELECT count(*)::int AS n FROM load_rows_sink`));
+    expect(rows[0]!.n).toBe(0);
+    // The connection is usable again: the next import runs.
+    const loads: number[] = [];
+    expect(await importNames(['x', 'y', 'z'], loads)).toMatchObject({ stored: 3, valid: true });
+    expect(loads).toEqual([3]);
   });
 });

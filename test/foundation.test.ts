@@ -125,12 +125,22 @@ describe('error envelope', () => {
 });
 
 describe('security headers', () => {
-  it('sends a CSP, nosniff, frame-ancestors and a referrer policy, and HSTS only over HTTPS', async () => {
-    const res = await t.app.inject('/healthz');
+  it('sends a CSP, nosniff, frame-ancestors and a referrer policy with a page, and HSTS only over HTTPS', async () => {
+    const res = await t.app.inject('/api/docs/');
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends a JSON answer a CSP that loads nothing, nosniff, frame-ancestors and no-store', async () => {
+    const res = await t.app.inject('/api/v1/nope');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 

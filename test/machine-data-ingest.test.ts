@@ -256,3 +256,27 @@ describe('limits', () => {
     }
   });
 });
+
+describe('texts', () => {
+  it('stores texts exactly as sent, whatever the array literal of the statement must escape', async () => {
+    // insertRecordsSql sends each column as the text of an array (arrayLiteral): quotes, backslashes, commas,
+    // braces, NULL and an empty-looking value must come back as sent.
+    const bench = await createBench(t.app, admin);
+    const texts = ['a"b', 'back\\slash', 'x,y', '{z}', 'NULL', 'tab\\t "q" \\\\', 'Chén 陳', '  inner  space'];
+    const batch = texts.map((s, i) => record({ recordId: `T${i} ${s}`, operator: s, leakageValue: 0.1, leakageUnit: s }));
+    expect((await postBatch(t.app, bench.key, { records: batch })).json()).toEqual({ data: { stored: texts.length, duplicates: [] } });
+    const rows = await t.app.ctx.db
+      .select({ recordId: testRecords.recordId, operator: testRecords.operator, unit: testRecords.leakageUnit })
+      .from(testRecords)
+      .where(eq(testRecords.machineId, bench.id));
+    const sent = batch.map((r) => ({
+      recordId: String(r.recordId).trim(),
+      operator: String(r.operator).trim(),
+      unit: String(r.leakageUnit).trim(),
+    }));
+    const byId = (a: { recordId: string }, b: { recordId: string }) => a.recordId.localeCompare(b.recordId);
+    expect(rows.sort(byId)).toEqual(sent.sort(byId));
+    // Sent again: every record a duplicate (the stored content hash matches the texts as stored).
+    expect((await postBatch(t.app, bench.key, { records: batch })).json().data.stored).toBe(0);
+  });
+});

@@ -3,7 +3,8 @@
  * export's keyset: the rows and their order are checked against the order worked out here from the
  * records themselves. The sorts by test type, medium, result and record id merge per-value index ranges
  * (docs/decisions/0030-lists-at-a-year.md); the data has ties in every key, all test types and media,
- * records of two benches with the same record ids, and CSV-uploaded records of no bench.
+ * records of two benches with the same record ids, and CSV-uploaded records of no bench. A tested-at range
+ * under the sorts whose index does not bound it is sorted itself (decision 0030): its pages are checked too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -98,6 +99,10 @@ const FILTERS: [string, (r: TestRecord) => boolean][] = [
   ['bench:0', (r) => r.machineId === benches[0]!.id],
   ['matched=false&testedFrom=2024-03-02', (r) => r.testedAt >= '2024-03-02'],
   ['serial=srt-0004', (r) => r.serial === 'SRT-0004'],
+  // A tested-at range under the sorts whose index does not bound it: the range is read and sorted itself
+  // (machine-data.list.ts rangeToSort).
+  ['testedFrom=2024-03-01&testedTo=2024-03-01', (r) => r.testedAt < '2024-03-02'],
+  ['testedFrom=2024-03-01T08:30:00Z&result=pass', (r) => r.testedAt >= '2024-03-01T08:30' && r.result === 'pass'],
 ];
 const queryOf = (f: string) => (f === 'bench:0' ? `machineId=${benches[0]!.id}` : f);
 
@@ -130,6 +135,18 @@ describe('every sort of the Machine Data list', () => {
         const got: string[] = [];
         for await (const page of recordPages(t.app.ctx.db, q, 7)) got.push(...page.map((r) => r.id));
         expect(got, `${sort} ${order}`).toEqual(expected(sort, order === 'desc', () => true));
+      }
+  });
+
+  it('exports a tested-at range in every sort, walking the keyset over the sorted range', async () => {
+    for (const sort of TEST_RECORD_SORTS)
+      for (const order of ['asc', 'desc'] as const) {
+        const q = testRecordListQuery.parse({ sort, order, pageSize: 'all', testedFrom: '2024-03-01', testedTo: '2024-03-01' });
+        const got: string[] = [];
+        for await (const page of recordPages(t.app.ctx.db, q, 7)) got.push(...page.map((r) => r.id));
+        const want = expected(sort, order === 'desc', (r) => r.testedAt < '2024-03-02');
+        expect(want.length).toBeGreaterThan(7);
+        expect(got, `${sort} ${order}`).toEqual(want);
       }
   });
 });

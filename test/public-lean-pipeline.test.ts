@@ -7,7 +7,7 @@
 import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HELMET_OPTIONS, helmetHeaders, PERMISSIONS_POLICY } from '../src/server/lib/security-headers';
+import { API_HEADERS, HELMET_OPTIONS, helmetHeaders, isJsonAnswer, PERMISSIONS_POLICY } from '../src/server/lib/security-headers';
 import { lookupAnswer } from '../src/server/modules/public/lookup.service';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
 import { buildTestApp, type TestApp } from './helpers/app';
@@ -51,7 +51,7 @@ describe('security headers', () => {
     await expect(helmetHeaders(helmet, perRequest as unknown as typeof HELMET_OPTIONS)).rejects.toThrow(/per request/);
   });
 
-  it('are on every answer of the lookup: found (from the database and from the cache), not found, invalid', async () => {
+  it('are the API set on every answer of the lookup: found (from the database and from the cache), not found, invalid', async () => {
     const c = await catalogue(t);
     const helmetSet = await helmetPerRequest();
     const answers = [
@@ -62,14 +62,33 @@ describe('security headers', () => {
     ];
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 404, 400]);
     for (const res of answers) {
-      for (const [name, value] of Object.entries(helmetSet)) expect(res.headers[name], name).toBe(value);
-      expect(res.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
+      for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers[name], name).toBe(value);
+      // The document set's other headers say what a page may do; a JSON answer is not a page.
+      const documentOnly = Object.keys(helmetSet).filter((name) => !(name in API_HEADERS));
+      expect(documentOnly).toEqual(expect.arrayContaining(['referrer-policy', 'cross-origin-opener-policy', 'x-xss-protection']));
+      for (const name of [...documentOnly, 'permissions-policy']) expect(res.headers[name], name).toBeUndefined();
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       // Not over plain HTTP.
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
+  });
+
+  it("are helmet's whole set on what is not JSON: the API's browsable docs and their files", async () => {
+    const helmetSet = await helmetPerRequest();
+    for (const url of ['/api/docs/', '/api/docs/static/index.css']) {
+      const res = await t.app.inject(url);
+      expect(isJsonAnswer(res.headers['content-type']), url).toBe(false);
+      for (const [name, value] of Object.entries(helmetSet)) expect(res.headers[name], `${url} ${name}`).toBe(value);
+      expect(res.headers['permissions-policy'], url).toBe(PERMISSIONS_POLICY);
+    }
+  });
+
+  it('tell JSON by its media type, with or without parameters', () => {
+    expect(isJsonAnswer('application/json')).toBe(true);
+    expect(isJsonAnswer('application/json; charset=utf-8')).toBe(true);
+    for (const other of ['text/html; charset=utf-8', 'application/pdf', 'text/csv', undefined, 42]) expect(isJsonAnswer(other)).toBe(false);
   });
 
   it('include HSTS when the proxy says the request came over HTTPS', async () => {
@@ -118,10 +137,16 @@ describe('limits', () => {
     for (let i = 0; i < PUBLIC_LIMITS.lookupPerIp.max; i++) {
       const res = await lookup(t.app, i % 2 ? c.serial(1 + (i % 100)) : c.serial(101 + i), { ip });
       expect(res.statusCode, String(i)).toBe(i % 2 ? 200 : 404);
+      // Answers within the limit do not tell a scraper its remaining budget.
+      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+        expect(res.headers[name], name).toBeUndefined();
     }
     const refused = await lookup(t.app, c.serial(9), { ip });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error.key).toBe('errors.tooManyRequests');
+    // A refused one says when to come back.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['x-ratelimit-limit']).toBe(String(PUBLIC_LIMITS.lookupPerIp.max));
   });
 });
 

@@ -106,8 +106,8 @@ describe('headers', () => {
     }
   });
 
-  it('says DENY in X-Frame-Options, as frame-ancestors does, and sends a Permissions-Policy', async () => {
-    const res = await t.app.inject('/healthz');
+  it('says DENY in X-Frame-Options, as frame-ancestors does, and sends a Permissions-Policy with a page', async () => {
+    const res = await t.app.inject('/api/docs/');
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['permissions-policy']).toMatch(/camera=\(\)/);

@@ -291,6 +291,33 @@ describe('the report states the requirement', () => {
   });
 });
 
+describe('measured leakage units', () => {
+  it('are named in the report language when the app names them, and printed as the bench wrote them otherwise', async () => {
+    // A product without a standard: the bench's verdict stands and the report is issued whatever leaked.
+    const u = await unitWithRecords(t, [
+      { testType: 'seat', testPressure: 2.2, holdingSeconds: 60, leakageValue: 3, leakageUnit: 'Drops per min', ...NO_SAMPLES },
+      {
+        testType: 'air-seat',
+        medium: 'air',
+        testPressure: 0.6,
+        holdingSeconds: 60,
+        leakageValue: 1.5,
+        leakageUnit: 'ml/min',
+        ...NO_SAMPLES,
+      },
+    ]);
+    for (const language of ['en', 'zh'] as const) {
+      const r = await issueReport(t.app.ctx.db, { serial: u.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+      expect(r.status).toBe('issued');
+      if (r.status !== 'issued') return;
+      const text = poppler('pdftotext', ['-layout', tmpFile(r.report.bytes), '-']).replace(/\s+/g, ' ');
+      expect(text).toContain(language === 'en' ? '3 drops/min' : '3 滴/分');
+      expect(text).not.toContain('Drops per min');
+      expect(text).toContain('1.5 ml/min');
+    }
+  });
+});
+
 async function productOf(id: string) {
   const res = await t.app.inject({ method: 'GET', url: `/api/v1/products/${id}`, headers: { cookie: await staff() } });
   const { id: _i, rangeCount: _r, createdAt: _c, updatedAt: _u, ...rest } = res.json().data;

@@ -32,6 +32,69 @@ export function copyLine(values: readonly CopyValue[]): string {
   return out + '\n';
 }
 
+/** Bytes of one slab of CopyText: a few hundred rows; above glibc's mmap threshold, so its memory goes back when freed. */
+const SLAB_BYTES = 256 * 1024;
+
+/**
+ * COPY text rows kept as UTF-8 bytes in reused slabs rather than as JS strings. A chunk of strings (and,
+ * before, the parsed rows waiting to become them) lived long enough in V8's heap to be promoted to its old
+ * space, where a million rows' worth piled up as garbage between full collections: most of the import's
+ * peak RSS (docs/decisions/0034). Bytes written here live outside the JS heap, and the slabs of a chunk
+ * already copied are reused by the next chunks of the same import (`pool`), so memory holds only the rows
+ * not yet copied. A row is written whole into one slab (or a buffer of its own when it is larger).
+ */
+export class CopyText {
+  /** rows pushed */
+  rows = 0;
+  private readonly done: Buffer[] = [];
+  private slab: Buffer | null = null;
+  private used = 0;
+  private readonly owned: Buffer[] = [];
+
+  /** `pool`: free slabs shared by the chunks of one import (slabs return to it on `release`). */
+  constructor(private readonly pool: Buffer[] = []) {}
+
+  /** Appends one row (COPY text, ending in `\n`). */
+  push(line: string): void {
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8: with that much room the row surely fits.
+    const room = line.length * 3;
+    if (this.slab === null || SLAB_BYTES - this.used < room) {
+      this.seal();
+      if (room > SLAB_BYTES) {
+        this.done.push(Buffer.from(line, 'utf8'));
+        this.rows++;
+        return;
+      }
+      this.slab = this.pool.pop() ?? Buffer.allocUnsafe(SLAB_BYTES);
+      this.owned.push(this.slab);
+      this.used = 0;
+    }
+    this.used += this.slab.write(line, this.used, 'utf8');
+    this.rows++;
+  }
+
+  /** The bytes pushed so far, in order. */
+  buffers(): Buffer[] {
+    this.seal();
+    return this.done;
+  }
+
+  /** Gives the slabs back to the pool: only once COPY has finished with them (the socket may still hold a written buffer). */
+  release(): void {
+    this.seal();
+    this.done.length = 0;
+    this.rows = 0;
+    this.pool.push(...this.owned);
+    this.owned.length = 0;
+  }
+
+  private seal(): void {
+    if (this.slab !== null && this.used > 0) this.done.push(this.slab.subarray(0, this.used));
+    this.slab = null;
+    this.used = 0;
+  }
+}
+
 /** `"a", "b"`: column names are ours (never user input) but are quoted anyway. */
 const columnList = (columns: readonly string[]) => columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');
 
@@ -62,21 +125,24 @@ interface PgliteLike {
 }
 
 /**
- * Copies `lines` (COPY text rows, each ending in `\n`) into `table (columns)` on the transaction's
- * connection. The lines of one call are one chunk: the caller bounds it.
+ * Copies `lines` (COPY text rows, each ending in `\n`, as strings or as CopyText) into `table (columns)` on
+ * the transaction's connection. The lines of one call are one chunk: the caller bounds it.
  */
-export async function copyChunk(tx: Tx, table: string, columns: readonly string[], lines: readonly string[]): Promise<void> {
-  if (lines.length === 0) return;
+export async function copyChunk(tx: Tx, table: string, columns: readonly string[], lines: readonly string[] | CopyText): Promise<void> {
+  const bytes = lines instanceof CopyText;
+  if ((bytes ? lines.rows : lines.length) === 0) return;
   const client = connectionOf(tx);
   if (client instanceof pg.Client) {
     const text = `COPY ${table} (${columnList(columns)}) FROM STDIN`;
     // Written in slices so that the socket's back-pressure is respected instead of one huge write.
-    const source = Readable.from(slices(lines, 2000));
+    const source = Readable.from(bytes ? lines.buffers() : slices(lines, 2000));
     await pipeline(source, client.query(copyFrom(text)));
     return;
   }
   const text = `COPY ${table} (${columnList(columns)}) FROM '/dev/blob'`;
-  await (client as PgliteLike).query(text, [], { blob: new Blob(lines as string[]) });
+  await (client as PgliteLike).query(text, [], {
+    blob: new Blob(bytes ? (lines.buffers() as Uint8Array<ArrayBuffer>[]) : (lines as string[])),
+  });
 }
 
 function* slices(lines: readonly string[], size: number): Generator<string> {

@@ -6,7 +6,8 @@
  * report per row. Everything runs in ONE transaction, rolled back if any row failed or when only a preview
  * was asked for. Loading during the preview too means it reports what only the database can tell, including
  * clashes between rows of the same file.
- * Memory stays bounded: one chunk of rows and at most MAX_ERRORS errors are all that is kept.
+ * Memory stays bounded: the rows read but not yet copied (as COPY text bytes, see CopyText) and at most
+ * MAX_ERRORS errors are all that is kept.
  */
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -14,7 +15,7 @@ import type { ImportResult, RowError } from '../../shared/contract/record-histor
 import { translate, type Language } from '../../shared/i18n/index';
 import { AppError } from '../../shared/errors';
 import type { Db, Tx } from '../db/client';
-import { chunkRowsFor, copyChunk, copyLine, type CopyValue } from './copy';
+import { chunkRowsFor, copyChunk, copyLine, CopyText, type CopyValue } from './copy';
 import { CsvEncodingError, CsvTooLargeError, readCsv } from './csv';
 import { PG, pgErrorCode } from '../db/errors';
 
@@ -46,11 +47,15 @@ export interface ImportSpec<T> {
   schema: { safeParse(input: Record<string, string>): RowParse<T> };
   /** the staging table's columns after `row integer` (SQL column definitions) */
   stage: readonly (readonly [name: string, type: string])[];
-  /** a valid row's staging values in `stage` order, or the failure that refuses it */
-  toStage?(value: T, row: number): CopyValue[] | RowFailure;
   /**
-   * the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows); a
-   * string is the row's values after `row` already in COPY text (copyValue for text), without the line end
+   * a valid row's staging values in `stage` order, or the failure that refuses it; a string is the row's
+   * values after `row` already in COPY text (copyValue for text), without the line end
+   */
+  toStage?(value: T, row: number): CopyValue[] | string | RowFailure;
+  /**
+   * the same for a whole chunk, when staging needs the database (e.g. to read a second file's rows); used
+   * instead of `toStage` when set (read after `prepare`, which may set it). The chunk's parsed rows are
+   * held until it is full, so keep such chunks small.
    */
   stageChunk?(tx: Tx, rows: { row: number; value: T }[]): Promise<(CopyValue[] | string | RowFailure)[]>;
   /** first thing in the transaction, before the file is read */
@@ -63,7 +68,8 @@ export interface ImportSpec<T> {
   /**
    * Rows staged before `load` moves them (read per chunk, after `prepare`); by default every chunk is loaded
    * on its own. More rows per load mean fewer INSERT … SELECTs and fewer runs of the table's statement
-   * triggers, while the reading side still holds one chunk of COPY text at a time.
+   * triggers. The file is read ahead of the database by up to this many rows (at least one chunk), kept
+   * as COPY text bytes: while one load runs, the next one's rows are read and checked.
    */
   loadRows?(tx: Tx): number;
 }
@@ -108,16 +114,27 @@ export async function runImport<T>(
       engineChunk = chunkRowsFor(tx);
       await spec.prepare?.(tx, fail);
       let header: (string | null)[] | null = null;
-      let chunk: string[] = [];
+      // Free slabs of COPY text, shared by this import's chunks.
+      const slabs: Buffer[] = [];
+      let chunk = new CopyText(slabs);
       let pending: { row: number; value: T }[] = [];
-      // One chunk loads while the next one is read and checked: on PostgreSQL the two run on different
-      // processes (cores). At most two chunks exist at a time.
+      // Chunks handed to the loader, in order; each one's promise settles once it is copied (and loaded,
+      // when it completed a load). The connection runs them one after another (`loading` is the last),
+      // while this side reads and checks the rows that follow: on PostgreSQL the two run on different
+      // processes (cores). The read runs ahead by at most `readAhead` rows, so memory stays bounded.
+      const queued: Promise<void>[] = [];
       let loading: Promise<void> = Promise.resolve();
+      const readAhead = Math.max(chunkRows(), spec.loadRows?.(tx) ?? 0);
       // Rows in the staging table not yet moved by `load`.
       let staged = 0;
-      const load = async (lines: string[], last: boolean) => {
-        await copyChunk(tx, STAGE, stageColumns, lines);
-        staged += lines.length;
+      const load = async (c: CopyText, last: boolean) => {
+        const rows = c.rows;
+        try {
+          await copyChunk(tx, STAGE, stageColumns, c);
+        } finally {
+          c.release();
+        }
+        staged += rows;
         if (staged === 0 || (!last && staged < (spec.loadRows?.(tx) ?? 0))) return;
         const out = await spec.load(tx, staged);
         out.failures.forEach(fail);
@@ -125,23 +142,31 @@ export async function runImport<T>(
         staged = 0;
         await tx.execute(sql.raw(`TRUNCATE ${STAGE}`));
       };
+      const push = (row: number, v: CopyValue[] | string) => chunk.push(typeof v === 'string' ? `${row}\t${v}\n` : copyLine([row, ...v]));
       const flush = async (last = false) => {
-        await loading;
         if (pending.length > 0 && spec.stageChunk && errors.length < MAX_ERRORS) {
+          // stageChunk may query: the connection must be idle.
+          await loading;
           const encoded = await spec.stageChunk(tx, pending);
           encoded.forEach((v, i) => {
-            if (typeof v === 'string') chunk.push(`${pending[i]!.row}\t${v}\n`);
-            else if (Array.isArray(v)) chunk.push(copyLine([pending[i]!.row, ...v]));
+            if (typeof v === 'string' || Array.isArray(v)) push(pending[i]!.row, v);
             else fail(v);
           });
         }
         pending = [];
         // Past the error cap the preview is already full; only the row count still matters.
-        if ((chunk.length > 0 || (last && staged > 0)) && errors.length < MAX_ERRORS) {
-          loading = load(chunk, last);
-          loading.catch(() => undefined); // awaited (and thrown) at the next flush; not "unhandled" meanwhile
+        if ((chunk.rows > 0 || last) && errors.length < MAX_ERRORS) {
+          const c = chunk;
+          loading = loading.then(() => load(c, last));
+          loading.catch(() => undefined); // awaited (and thrown) below or at the end; not "unhandled" meanwhile
+          queued.push(loading);
+          chunk = new CopyText(slabs);
+        } else {
+          chunk.release();
         }
-        chunk = [];
+        // Read on only while fewer than `readAhead` rows wait behind the chunk the connection works on (the
+        // chunk about to be filled counts among them).
+        while (queued.length > 1 && (queued.length - 1) * chunkRows() >= readAhead) await queued.shift();
       };
       try {
         for await (const rec of readCsv(source)) {
@@ -182,18 +207,18 @@ export async function runImport<T>(
             for (const issue of parsed.error.issues) fail(issueFailure(rec.row, issue));
             continue;
           }
-          if (!spec.toStage) {
+          if (spec.stageChunk || !spec.toStage) {
             pending.push({ row: rec.row, value: parsed.data });
             if (pending.length >= chunkRows()) await flush();
             continue;
           }
-          const staged = spec.toStage(parsed.data, rec.row);
-          if (!Array.isArray(staged)) {
-            fail(staged);
+          const line = spec.toStage(parsed.data, rec.row);
+          if (typeof line !== 'string' && !Array.isArray(line)) {
+            fail(line);
             continue;
           }
-          chunk.push(copyLine([rec.row, ...staged]));
-          if (chunk.length >= chunkRows()) await flush();
+          push(rec.row, line);
+          if (chunk.rows >= chunkRows()) await flush();
         }
       } catch (err) {
         if (err instanceof CsvEncodingError) {

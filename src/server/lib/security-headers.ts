@@ -70,17 +70,35 @@ export async function helmetHeaders(helmet: typeof helmetPlugin, options: typeof
 }
 
 /**
- * Registers the headers on every response (error answers, files and pages included), in two callback hooks
- * instead of helmet's two async hooks per request: the fixed set when the request arrives (so that a route
- * may still replace one), HSTS and `no-store` when the answer is sent.
+ * What a JSON answer carries instead of the document set: the headers the OWASP REST Security Cheat Sheet
+ * lists for API responses (docs/decisions/0036-api-answers-security-headers.md), Cross-Origin-Resource-Policy
+ * so that no other site can read an answer by embedding it, and a CSP that lets the answer, opened on its
+ * own, load and run nothing. The rest of the document set (referrer, opener, permissions, prefetch, legacy
+ * XSS and download switches) governs what a page does, and a JSON answer is never rendered as one.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/** A JSON answer (`application/json`, any parameters): gets API_HEADERS instead of the document set. */
+export function isJsonAnswer(contentType: unknown): boolean {
+  return typeof contentType === 'string' && contentType.startsWith('application/json');
+}
+
+/**
+ * Registers the headers on every response (error answers, files and pages included) in one callback hook
+ * when the answer is sent, instead of helmet's two async hooks per request: the document set for pages,
+ * files and anything not JSON, API_HEADERS for JSON answers (a few short headers instead of thirteen, on
+ * the public lookup's every answer: docs/decisions/0036), HSTS over HTTPS and `no-store` under /api/.
+ * This hook is the author of these headers: no route sets one of them.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, helmet: typeof helmetPlugin): Promise<void> {
-  const fixed = { ...(await helmetHeaders(helmet, HELMET_OPTIONS)), 'permissions-policy': PERMISSIONS_POLICY };
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(fixed);
-    done();
-  });
+  const documents = { ...(await helmetHeaders(helmet, HELMET_OPTIONS)), 'permissions-policy': PERMISSIONS_POLICY };
   app.addHook('onSend', (req, reply, payload, done) => {
+    reply.headers(isJsonAnswer(reply.getHeader('content-type')) ? API_HEADERS : documents);
     if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // API answers depend on the session (or carry visitor data): no browser or proxy may keep a copy.
     if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');

@@ -110,7 +110,12 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
   if (testPressure !== null && pMax <= testPressure * 1.05) pMax = testPressure * 1.1;
 
   const yCount = Math.max(2, Math.round(box.height / (options.yTickSpacing ?? fontSize * 4)));
-  const yTicks = niceTicks(pMin, pMax, yCount);
+  // A reading a little below zero (a gauge's offset before the pump starts) is drawn as it is, but does not
+  // stretch the axis a whole step below zero (0 to 3 MPa drawn from -0.5 for a reading of -0.01): the axis
+  // then starts at that reading and the ticks at 0. Readings well below zero (a vacuum) get ticks of their own.
+  const fromZero = niceTicks(0, pMax, yCount);
+  const yTicks = pMin >= -0.25 * fromZero.step ? fromZero : niceTicks(pMin, pMax, yCount);
+  const yLow = Math.min(yTicks.min, pMin);
   const yLabels = yTicks.values.map((v) => formatTick(v, yTicks.step));
   const yLabelWidth = Math.max(...yLabels.map((l) => l.length)) * fontSize * CHAR_WIDTH;
 
@@ -123,7 +128,7 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
   const xCount = Math.max(2, Math.round(plot.width / (options.xTickSpacing ?? fontSize * 7)));
   const xTicks = niceTicks(tMin, tMax, xCount);
   const sx = linearScale([xTicks.min, xTicks.max], [plot.x, plot.x + plot.width]);
-  const sy = linearScale([yTicks.min, yTicks.max], [plot.y + plot.height, plot.y]);
+  const sy = linearScale([yLow, yTicks.max], [plot.y + plot.height, plot.y]);
   const x0 = plot.x;
   const y0 = plot.y + plot.height;
 
@@ -158,7 +163,8 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
 
   const grid: Line[] = [
     ...xAxisTicks.slice(1).map((t) => ({ x1: t.pos, y1: plot.y, x2: t.pos, y2: round(y0) })),
-    ...yAxisTicks.slice(1).map((t) => ({ x1: plot.x, y1: t.pos, x2: round(plot.x + plot.width), y2: t.pos })),
+    // Every tick above the x axis (the 0 tick too, when a reading below zero lowered the axis).
+    ...yAxisTicks.filter((t) => t.pos < round(y0)).map((t) => ({ x1: plot.x, y1: t.pos, x2: round(plot.x + plot.width), y2: t.pos })),
   ];
 
   const drawn = downsample(samples, options.budget ?? Math.max(4, Math.round(plot.width * 2)));
@@ -204,7 +210,7 @@ export function buildChart(input: ChartInput, box: Box, options: ChartOptions = 
       ticks: xAxisTicks,
       domain: [xTicks.min, xTicks.max],
     },
-    yAxis: { line: { x1: plot.x, y1: plot.y, x2: plot.x, y2: round(y0) }, ticks: yAxisTicks, domain: [yTicks.min, yTicks.max] },
+    yAxis: { line: { x1: plot.x, y1: plot.y, x2: plot.x, y2: round(y0) }, ticks: yAxisTicks, domain: [yLow, yTicks.max] },
     grid,
     curve,
     reference,

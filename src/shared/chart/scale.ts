@@ -48,9 +48,13 @@ export function niceTicks(min: number, max: number, count = 5): Ticks {
   }
   const step = niceStep(hi - lo, count);
   // The epsilon keeps values that are already on a step (e.g. 0.3 / 0.1 = 2.9999999999999996) where they are.
-  const first = Math.floor(lo / step + 1e-9);
-  const last = Math.ceil(hi / step - 1e-9);
+  let first = Math.floor(lo / step + 1e-9);
+  let last = Math.ceil(hi / step - 1e-9);
   const decimals = stepDecimals(step);
+  // At large values the epsilon (or the division itself) can put the end tick a rounding error inside the
+  // data (999999.9999999999 with a step of 0.0001 gave a first tick of 1000000): one more step then covers it.
+  if (roundTo(first * step, decimals) > lo + 1e-9 * step) first -= 1;
+  if (roundTo(last * step, decimals) < hi - 1e-9 * step) last += 1;
   const values: number[] = [];
   for (let i = first; i <= last; i += 1) values.push(roundTo(i * step, decimals));
   return { min: values[0] ?? lo, max: values[values.length - 1] ?? hi, step, values };

@@ -1,6 +1,7 @@
 /** A test record's values as text in the interface language: enums translated, units added. */
 import type { TFunction } from 'i18next';
 import type { TestRecord } from '../../shared/contract/machine-data';
+import { namedLeakageUnit } from '../../shared/standards/leakage-units';
 import { formatNumber } from './format';
 
 export function mpa(t: TFunction, language: string, value: number): string {
@@ -11,8 +12,12 @@ export function seconds(t: TFunction, language: string, value: number): string {
   return `${formatNumber(language, value, 0)} ${t('machineScreens.chart.seconds')}`;
 }
 
-export function leakage(language: string, r: Pick<TestRecord, 'leakageValue' | 'leakageUnit'>): string {
-  return r.leakageValue === null ? '—' : `${formatNumber(language, r.leakageValue, 4)} ${r.leakageUnit ?? ''}`.trim();
+/** The measured leakage with its unit, named in the interface language when it is one the app names (滴/分). */
+export function leakage(t: TFunction, language: string, r: Pick<TestRecord, 'leakageValue' | 'leakageUnit'>): string {
+  if (r.leakageValue === null) return '—';
+  const named = namedLeakageUnit(r.leakageUnit);
+  const unit = named ? t(`standards.units.${named}`) : (r.leakageUnit ?? '');
+  return `${formatNumber(language, r.leakageValue, 4)} ${unit}`.trim();
 }
 
 export function testTypeLabel(t: TFunction, value: string): string {

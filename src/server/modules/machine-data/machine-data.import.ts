@@ -27,7 +27,7 @@ import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
 import { sampledHold } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, judgedValues, rangeAndRequirementJoins } from './machine-data.repo';
-import { encodeSamples, recordContentHash } from './record-codec';
+import { encodeSamples, recordContentHashHex } from './record-codec';
 import { fastCsvRecord } from './record-fast-path';
 
 export const MAX_RECORD_ROWS = 1_000_000;
@@ -80,7 +80,7 @@ export function stageLine(machineId: string | null, v: TestRecordValues, points:
     `${machineId ?? NULL}\t${copyValue(v.recordId)}\t${copyValue(v.serial)}\t${copyValue(s.prefix)}\t${s.width}\t${s.number}` +
     `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
     `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
-    `\t${byteaText(bytes)}\t${points.length}\t${byteaText(recordContentHash(v, bytes))}\t${held ?? NULL}`
+    `\t${byteaText(bytes)}\t${points.length}\t\\\\x${recordContentHashHex(v, bytes)}\t${held ?? NULL}`
   );
 }
 
@@ -114,6 +114,20 @@ export async function importMachineData(
     return stageLine(machineId, v, points);
   };
 
+  // With a samples file, a chunk of records fetches its points with one query before it is staged.
+  const stageWithSamples = async (tx: Tx, rows: { row: number; value: CsvRow }[]) => {
+    const points = await samplesOf(tx, [...new Set(rows.map((r) => r.value.recordId))]);
+    return rows.map((r): string | RowFailure => {
+      const checked = samplesField.safeParse(points.get(r.value.recordId) ?? []);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        const max = (issue as { maximum?: unknown }).maximum;
+        return { row: r.row, field: 'samples', key: issue.message, params: typeof max === 'number' ? { max } : undefined };
+      }
+      return stageRow(r.row, r.value, checked.data);
+    });
+  };
+
   const spec = {
     keys: 'machineImport',
     columns: MACHINE_IMPORT_COLUMNS,
@@ -143,6 +157,9 @@ export async function importMachineData(
       ['held_seconds', 'float8'],
     ] as const,
     loadRows: (tx: Tx) => (withSamples ? CHUNK_WITH_SAMPLES : onPostgres(tx) ? LOAD_ROWS_POSTGRES : 0),
+    // Without a samples file each row is staged as it is read: nothing of it outlives its row but its COPY text.
+    toStage: (v: CsvRow, row: number) => stageRow(row, v, []),
+    stageChunk: undefined as ((tx: Tx, rows: { row: number; value: CsvRow }[]) => Promise<(string | RowFailure)[]>) | undefined,
     async prepare(tx: Tx, fail: (f: RowFailure) => void) {
       for (const m of rowsOf<{ id: string; name: string }>(await tx.execute(sql`SELECT id, name::text FROM machines`))) {
         machines.set(m.name.toLowerCase(), m.id);
@@ -151,21 +168,9 @@ export async function importMachineData(
       if (files.samples) {
         withSamples = true;
         spec.chunkRows = CHUNK_WITH_SAMPLES;
+        spec.stageChunk = stageWithSamples;
         await stageSamples(tx, files.samples, fail);
       }
-    },
-    async stageChunk(tx: Tx, rows: { row: number; value: CsvRow }[]) {
-      if (!withSamples) return rows.map((r) => stageRow(r.row, r.value, []));
-      const points = await samplesOf(tx, [...new Set(rows.map((r) => r.value.recordId))]);
-      return rows.map((r) => {
-        const checked = samplesField.safeParse(points.get(r.value.recordId) ?? []);
-        if (!checked.success) {
-          const issue = checked.error.issues[0]!;
-          const max = (issue as { maximum?: unknown }).maximum;
-          return { row: r.row, field: 'samples', key: issue.message, params: typeof max === 'number' ? { max } : undefined };
-        }
-        return stageRow(r.row, r.value, checked.data);
-      });
     },
     async load(tx: Tx, staged: number) {
       const n = await insertFromStage(tx);

@@ -131,6 +131,21 @@ async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promis
   }
 }
 
+/** The sort keys as named columns (`k0, k1, …`) of an inner select, and the outer ORDER BY over those names. */
+function sortKeyColumns(keys: SortKey[], desc: boolean): { fields: SQL; outer: SQL } {
+  const dir = desc ? sql`desc` : sql`asc`;
+  return {
+    fields: sql.join(
+      keys.map((k, i) => sql`${k.expr} as ${sql.raw(`k${i}`)}`),
+      sql`, `,
+    ),
+    outer: sql.join(
+      keys.map((_, i) => sql`${sql.raw(`k${i}`)} ${dir}`),
+      sql`, `,
+    ),
+  };
+}
+
 /**
  * The ids of one page, in order, merged from the parts: each part's first `offset + limit` rows in the
  * sort's order (an index walk that stops there), then the page among them. Only the ids and sort keys are
@@ -145,18 +160,10 @@ async function pageIdsOfParts(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  const dir = desc ? sql`desc` : sql`asc`;
-  const fields = sql.join(
-    keys.map((k, i) => sql`${k.expr} as ${sql.raw(`k${i}`)}`),
-    sql`, `,
-  );
+  const { fields, outer } = sortKeyColumns(keys, desc);
   const branches = parts.map(
     (part) =>
       sql`(select ${t.id} as id, ${fields} from ${t} where ${and(where, part)} order by ${sql.join(orderOf(keys, desc), sql`, `)} limit ${offset + limit})`,
-  );
-  const outer = sql.join(
-    keys.map((_, i) => sql`${sql.raw(`k${i}`)} ${dir}`),
-    sql`, `,
   );
   const rows = rowsOf<{ id: string | number }>(
     await db.execute(
@@ -177,6 +184,54 @@ async function recordsByIds(db: Executor, ids: number[], extra: Record<string, u
 /** Past this many rows a merge of parts would read more than sorting the filtered set once. */
 const PARTS_WINDOW = ALL_PAGE_LIMIT;
 
+/**
+ * Sorts whose index (or merged parts) does not hold tested_at, so a tested-at range is tested on each row
+ * the walk fetches from the table. Record ids, received-at times and pressures follow the order of testing
+ * (a bench numbers its records as it tests), so such a walk can fetch every record outside the range before
+ * it finds a page: a week of tests sorted by record id fetched 93,000 rows per bench at 1,000,000 records
+ * (docs/decisions/0030-lists-at-a-year.md). Test type, medium and result are merges of index ranges that
+ * end in tested_at (0014); the serial index holds tested_at, so its walk tests the range on index entries
+ * (17 ms for a week against 69 ms sorting the week); tested-at is the range's own index.
+ */
+const WALKS_PAST_DATES: ReadonlySet<TestRecordSort> = new Set<TestRecordSort>(['recordId', 'receivedAt', 'testPressure']);
+
+/** A range the planner expects to hold at most this many rows is sorted itself; a week (60,480 rows) is measured in decision 0030. */
+const SORT_RANGE_AT_MOST = 100_000;
+
+/**
+ * With a tested-at range and a sort that does not bound it, the planner's estimate of the filtered rows
+ * when it is small enough that sorting them beats walking the sort's index; otherwise null. (The planner
+ * costs that walk as if the range were spread evenly over the sort's order, so it cannot be left to choose.)
+ */
+async function rangeToSort(db: Executor, q: TestRecordListQuery, where: SQL | undefined): Promise<number | null> {
+  if (!q.sort || !WALKS_PAST_DATES.has(q.sort) || (!q.testedFrom && !q.testedTo)) return null;
+  const planned = await estimateRows(db, where);
+  return planned <= SORT_RANGE_AT_MOST ? planned : null;
+}
+
+/**
+ * The ids of one page of the filtered rows sorted by the keys, the filter read first. OFFSET 0 keeps the
+ * subquery apart, so it is planned on its own (the range's index) and the page is a top-N sort of its rows,
+ * never a walk of the sort's index.
+ */
+async function pageIdsOfFilteredSort(
+  db: Executor,
+  where: SQL | undefined,
+  keys: SortKey[],
+  desc: boolean,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const { fields, outer } = sortKeyColumns(keys, desc);
+  const rows = rowsOf<{ id: string | number }>(
+    await db.execute(
+      sql`select id from (select ${t.id} as id, ${fields} from ${t} ${where ? sql`where ${where}` : sql``} offset 0) as filtered
+        order by ${outer} limit ${limit} offset ${offset}`,
+    ),
+  );
+  return rows.map((r) => Number(r.id));
+}
+
 export async function listRecords(
   db: Executor,
   q: TestRecordListQuery,
@@ -185,15 +240,19 @@ export async function listRecords(
   const { keys, desc } = sortOf(q);
   if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q)) };
   const where = whereOf(q);
-  const parts = offset + limit <= PARTS_WINDOW ? await sortParts(db, q.sort) : null;
-  const rows = parts
-    ? pageIdsOfParts(db, where, parts, keys, desc, limit, offset).then((ids) => recordsByIds(db, ids))
-    : selectRecords(db)
-        .where(where)
-        .orderBy(...orderOf(keys, desc))
-        .limit(limit)
-        .offset(offset);
-  const [items, count] = await Promise.all([rows, countRecords(db, q)]);
+  const ranged = await rangeToSort(db, q, where);
+  const parts = ranged === null && offset + limit <= PARTS_WINDOW ? await sortParts(db, q.sort) : null;
+  const rows =
+    ranged !== null
+      ? pageIdsOfFilteredSort(db, where, keys, desc, limit, offset).then((ids) => recordsByIds(db, ids))
+      : parts
+        ? pageIdsOfParts(db, where, parts, keys, desc, limit, offset).then((ids) => recordsByIds(db, ids))
+        : selectRecords(db)
+            .where(where)
+            .orderBy(...orderOf(keys, desc))
+            .limit(limit)
+            .offset(offset);
+  const [items, count] = await Promise.all([rows, countRecords(db, q, ranged ?? undefined)]);
   return { items: items.map((r) => toTestRecord(r)), ...count };
 }
 
@@ -213,7 +272,7 @@ const isUnfiltered = (q: Filter) =>
  * the unmatched records, which the product index counts; they are the few). Any other filter counts its
  * matches up to TOTAL_COUNT_LIMIT; beyond, the planner's estimate stands in (totalEstimated).
  */
-async function countRecords(db: Executor, q: Filter): Promise<{ total: number; totalEstimated?: boolean }> {
+async function countRecords(db: Executor, q: Filter, estimated?: number): Promise<{ total: number; totalEstimated?: boolean }> {
   const bySelf = isUnfiltered({ ...q, matched: undefined });
   if (bySelf && (q.matched === undefined || (q.matched === true && q.machineId === undefined))) {
     const total = await countAll(db, q.machineId);
@@ -227,7 +286,7 @@ async function countRecords(db: Executor, q: Filter): Promise<{ total: number; t
   const where = whereOf(q);
   // A filter the planner expects to match far more than the limit is not counted at all: counting even up to
   // the limit walks rows no index holds (a test type, "pass") and costs more than the page.
-  const planned = await estimateRows(db, where);
+  const planned = estimated ?? (await estimateRows(db, where));
   if (planned > ESTIMATE_ONLY_ABOVE) return { total: planned, totalEstimated: true };
   const [row] = await db.select({ n: sql<string>`count(*)` }).from(
     sql`(${db
@@ -269,7 +328,9 @@ async function countAll(db: Executor, machineId: string | undefined): Promise<nu
 export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 2000): AsyncGenerator<TestRecord[]> {
   const { keys, desc } = sortOf(q);
   const cursorFields = Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string>`${k.expr}::text`]));
-  const parts = await sortParts(db, q.sort);
+  // Each page of the export sorts the range itself when the list's first page would (rangeToSort).
+  const ranged = (await rangeToSort(db, q, whereOf(q))) !== null;
+  const parts = ranged ? null : await sortParts(db, q.sort);
   let after: string[] | null = null;
   for (;;) {
     const cursor: SQL | undefined = after
@@ -282,12 +343,14 @@ export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 
         )})`
       : undefined;
     const where = and(whereOf(q), cursor);
-    const rows = parts
-      ? await recordsByIds(db, await pageIdsOfParts(db, where, parts, keys, desc, size, 0), cursorFields)
-      : await selectRecords(db, cursorFields)
-          .where(where)
-          .orderBy(...orderOf(keys, desc))
-          .limit(size);
+    const rows = ranged
+      ? await recordsByIds(db, await pageIdsOfFilteredSort(db, where, keys, desc, size, 0), cursorFields)
+      : parts
+        ? await recordsByIds(db, await pageIdsOfParts(db, where, parts, keys, desc, size, 0), cursorFields)
+        : await selectRecords(db, cursorFields)
+            .where(where)
+            .orderBy(...orderOf(keys, desc))
+            .limit(size);
     if (rows.length > 0) yield rows.map((r) => toTestRecord(r));
     if (rows.length < size) return;
     const last = rows[rows.length - 1] as Record<string, unknown>;

@@ -4,7 +4,7 @@
  * from a changed one (another hash: a conflict). Every writer of test_records (bench API, CSV import)
  * must use these two, so that the same record sent either way hashes the same.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import os from 'node:os';
 import type { Sample, TestRecordValues } from '../../../shared/contract/machine-data';
 
@@ -46,6 +46,22 @@ type Content = Omit<TestRecordValues, 'recordId' | 'samples'>;
  * sender (`+08:00` vs `Z`, `1.50` vs `1.5`, lower-case serial) are not conflicts.
  */
 export function recordContentHash(v: Content, samples: Buffer | null): Buffer {
+  const h = createHash('sha256').update(contentText(v));
+  if (samples) h.update(samples);
+  return h.digest();
+}
+
+/**
+ * recordContentHash as hex, for the CSV import's COPY text. A record without samples is hashed in one call
+ * (crypto.hash), without a Hash object, a digest buffer and its conversion per record.
+ */
+export function recordContentHashHex(v: Content, samples: Buffer | null): string {
+  if (!samples) return hash('sha256', contentText(v), 'hex');
+  return createHash('sha256').update(contentText(v)).update(samples).digest('hex');
+}
+
+/** The hashed text before the samples: the content's values as JSON, then a line end. */
+function contentText(v: Content): string {
   const fields = [
     v.serial,
     v.testType,
@@ -58,8 +74,5 @@ export function recordContentHash(v: Content, samples: Buffer | null): Buffer {
     v.testedAt,
     v.operator,
   ];
-  const h = createHash('sha256').update(JSON.stringify(fields));
-  h.update('\n');
-  if (samples) h.update(samples);
-  return h.digest();
+  return `${JSON.stringify(fields)}\n`;
 }

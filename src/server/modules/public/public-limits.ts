@@ -30,6 +30,19 @@ export const PUBLIC_LIMITS = {
 };
 
 /**
+ * @fastify/rate-limit's options for a public route: `rule`, without the X-RateLimit-* headers on answers that
+ * are within it. The visitor's page never reads them, a scraper pacing itself would, and each is one more
+ * header on every lookup (docs/decisions/0036). A refused request still says when to come back (429 with
+ * Retry-After and the X-RateLimit-* headers).
+ */
+export function quietRateLimit(rule: { max: number; timeWindow: number }) {
+  return {
+    ...rule,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+  };
+}
+
+/**
  * Counts `cost` hits (one by default) on each key; when any is over its limit, answers 429 with Retry-After (the longest wait
  * among the exceeded keys). Every key is counted, exceeded or not, so that a refused request still counts.
  */
@@ -40,7 +53,11 @@ export async function limitKeys(
   rule: { max: number; windowMs: number },
   cost = 1,
 ): Promise<void> {
-  const states = await Promise.all(keys.map((k) => store.hit(`public:${k}`, rule.windowMs, cost)));
+  // One key (the lookup's, on every request) without the array and Promise.all of several.
+  const states =
+    keys.length === 1
+      ? [await store.hit(`public:${keys[0]}`, rule.windowMs, cost)]
+      : await Promise.all(keys.map((k) => store.hit(`public:${k}`, rule.windowMs, cost)));
   const over = states.filter((s) => s.count > rule.max);
   if (over.length === 0) return;
   const seconds = Math.max(1, Math.ceil(Math.max(...over.map((s) => s.ttlMs)) / 1000));

@@ -18,7 +18,7 @@ import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from './search-mail-outcome';
 import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
-import { limitKeys, PUBLIC_LIMITS } from './public-limits';
+import { limitKeys, PUBLIC_LIMITS, quietRateLimit } from './public-limits';
 import { registerReportMailComposer } from './report-mail';
 import { requestReports } from './report-requests.service';
 
@@ -49,7 +49,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/public/lookup',
     {
-      config: { access: 'anonymous', rateLimit: limits.lookupPerIp },
+      config: { access: 'anonymous', rateLimit: quietRateLimit(limits.lookupPerIp) },
       // Its answers are a few hundred bytes, below compressOptions' threshold: the plugin's hooks would
       // only decide so on every request.
       compress: false,
@@ -77,7 +77,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/v1/public/challenge',
     {
-      config: { access: 'anonymous', rateLimit: limits.challengePerIp },
+      config: { access: 'anonymous', rateLimit: quietRateLimit(limits.challengePerIp) },
       schema: { tags: ['public'], response: { 200: envelope(powChallenge) } },
     },
     async () => ({ data: await pow.challenge() }),
@@ -86,7 +86,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/public/report-requests',
     {
-      config: { access: 'anonymous', rateLimit: limits.requestPerIp },
+      config: { access: 'anonymous', rateLimit: quietRateLimit(limits.requestPerIp) },
       schema: { tags: ['public'], body: reportRequestInput, response: { 200: envelope(reportRequestResult) } },
     },
     async (req, reply) => {

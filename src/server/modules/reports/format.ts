@@ -3,6 +3,7 @@ import type { TestRequirementView } from '../../../shared/contract/machine-data'
 import type { Verdict } from '../../../shared/standards/reasons';
 import type { ReportLanguage } from '../../../shared/contract/reports';
 import { translate } from '../../../shared/i18n/index';
+import { namedLeakageUnit } from '../../../shared/standards/leakage-units';
 import {
   formatDate as sharedDate,
   formatDateTime as sharedDateTime,
@@ -100,6 +101,12 @@ export function docKey(type: 'test-report-2.2' | 'inspection-certificate-3.1'): 
 }
 
 /** What a test had to reach, as printed beside what it measured. */
+/** A measured leakage's unit in the report's language when it is one the report names, else as the bench wrote it. */
+export function unitText(lang: ReportLanguage, unit: string | null): string {
+  const named = namedLeakageUnit(unit);
+  return named ? t(lang, `unit.${named}`) : (unit ?? '');
+}
+
 export function requiredPressure(lang: ReportLanguage, r: TestRequirementView): string {
   if (r.unrated) return t(lang, 'required.unrated');
   if (r.pressureMin !== null && r.pressureMax !== null)

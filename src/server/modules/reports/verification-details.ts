@@ -8,7 +8,7 @@ import type { VerificationDetails } from '../../../shared/contract/reports';
 import type { ReportLanguage } from '../../../shared/contract/reports';
 import type { TestRequirementView } from '../../../shared/contract/machine-data';
 import { embeddedFileBytes } from '../../lib/pdf-attachment';
-import { allowedLeakage, formatNumber, mpa, requiredHold, requiredPressure, seconds, t, verdictText } from './format';
+import { allowedLeakage, formatNumber, mpa, requiredHold, requiredPressure, seconds, t, unitText, verdictText } from './format';
 
 const num = z.number();
 const text = z.string();
@@ -94,7 +94,7 @@ export function verificationDetails(pdf: Buffer, lang: ReportLanguage): Verifica
         measured: {
           pressure: mpa(lang, x.testPressureMPa),
           hold: seconds(lang, x.holdingSeconds),
-          leakage: x.leakage ? `${formatNumber(lang, x.leakage.value, 3)} ${x.leakage.unit}` : t(lang, 'value.none'),
+          leakage: x.leakage ? `${formatNumber(lang, x.leakage.value, 3)} ${unitText(lang, x.leakage.unit)}`.trim() : t(lang, 'value.none'),
         },
         verdict,
         verdictText: verdictText(lang, { verdict, result: x.result }),

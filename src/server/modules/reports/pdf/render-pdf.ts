@@ -20,6 +20,7 @@ import {
   requiredPressure,
   seconds,
   t,
+  unitText,
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
@@ -380,7 +381,9 @@ function summaryTable(doc: Doc, root: Struct, m: ReportModel): void {
 }
 
 function leakageText(lang: ReportModel['language'], x: ReportTest): string {
-  return x.leakageValue === null ? t(lang, 'value.noLeakage') : `${formatNumber(lang, x.leakageValue, 4)} ${x.leakageUnit ?? ''}`.trim();
+  return x.leakageValue === null
+    ? t(lang, 'value.noLeakage')
+    : `${formatNumber(lang, x.leakageValue, 4)} ${unitText(lang, x.leakageUnit)}`.trim();
 }
 
 function testBlock(

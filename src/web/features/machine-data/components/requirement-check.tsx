@@ -138,7 +138,7 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
       id: 'leakage',
       label: t('standards.check.leakage'),
       required: leakageRequirementText(t, lang, req.leakageKind, req.leakageMax),
-      measured: record.leakageValue === null ? t('standards.check.noLeakage') : leakage(lang, record),
+      measured: record.leakageValue === null ? t('standards.check.noLeakage') : leakage(t, lang, record),
       ok: !has(LEAKAGE_REASONS),
     },
   ];

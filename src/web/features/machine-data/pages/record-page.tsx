@@ -47,7 +47,7 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
               { label: f('medium'), value: mediumLabel(t, record.medium) },
               { label: f('testPressure'), value: mpa(t, lang, record.testPressure) },
               { label: f('holdingSeconds'), value: seconds(t, lang, record.holdingSeconds) },
-              { label: f('leakageValue'), value: leakage(lang, record) },
+              { label: f('leakageValue'), value: leakage(t, lang, record) },
               { label: f('result'), value: t(`machineScreens.results.${record.result}`) },
               { label: f('testedAt'), value: formatDateTime(lang, record.testedAt) },
               { label: f('operator'), value: record.operator || '—' },

@@ -140,7 +140,7 @@ function Tests({ history }: { history: UnitHistory }) {
               <TableCell>{mediumLabel(t, r.medium)}</TableCell>
               <TableCell align="right">{formatNumber(lang, r.testPressure)}</TableCell>
               <TableCell align="right">{formatNumber(lang, r.holdingSeconds, 0)}</TableCell>
-              <TableCell>{leakage(lang, r)}</TableCell>
+              <TableCell>{leakage(t, lang, r)}</TableCell>
               <TableCell>
                 <ResultChip result={r.result} />
               </TableCell>
