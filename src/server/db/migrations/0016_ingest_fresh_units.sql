@@ -11,6 +11,14 @@
 -- trc.unit_firsts_counted is 'on' for that one statement and the cascade's WHEN skips it. Pairs of known units
 -- then take 0010's upsert (which finds the claimed units' pairs identical and leaves them), with the cascade.
 -- Writers of a unit meet on its test_units key before touching its pairs, so the claim adds no lock-order cycle.
+--
+-- Plans. PL/pgSQL plans a static statement once per session and keeps the plan, made with the row counts of the
+-- transition tables at its first call: a join between two of them (or two CTEs over one) planned for a batch of
+-- one row stays a nested loop, and a later batch of 41,000 rows then compares 41,000 x 41,000 pairs (two minutes
+-- on PostgreSQL, found by test/machine-data-import.test.ts after smaller imports on the same connection). Such
+-- statements here run by EXECUTE, planned at each call with that call's counts (a fraction of a millisecond per
+-- statement, not per row); statements that read one transition table, or join one to an indexed table, stay
+-- static, as an index lookup per row is right at any size.
 CREATE OR REPLACE FUNCTION test_records_firsts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   pairs integer;
@@ -18,7 +26,7 @@ DECLARE
 BEGIN
   IF TG_OP = 'INSERT' THEN
     PERFORM set_config('trc.unit_firsts_counted', 'on', true);
-    WITH firsts AS MATERIALIZED (
+    EXECUTE $q$WITH firsts AS MATERIALIZED (
       SELECT DISTINCT ON (serial, test_type) serial, test_type, tested_at AS first_at, outcome = 'fail' AS first_failed
         FROM changed_rows ORDER BY serial, test_type, tested_at, (outcome = 'fail') DESC
     ), fresh AS (
@@ -32,7 +40,7 @@ BEGIN
        ORDER BY f.serial, f.test_type
       RETURNING 1
     )
-    SELECT (SELECT count(*) FROM firsts), (SELECT count(*) FROM added) INTO pairs, claimed;
+    SELECT (SELECT count(*) FROM firsts), (SELECT count(*) FROM added)$q$ INTO pairs, claimed;
     PERFORM set_config('trc.unit_firsts_counted', '', true);
     IF claimed = pairs THEN
       RETURN NULL;
@@ -45,7 +53,7 @@ BEGIN
   ELSIF TG_OP = 'UPDATE' THEN
     -- Re-judged records whose outcome changed: their pairs are derived again from the records (all still
     -- there, so an upsert that overwrites is enough).
-    INSERT INTO test_unit_firsts AS f (serial, test_type, first_at, first_failed)
+    EXECUTE $q$INSERT INTO test_unit_firsts AS f (serial, test_type, first_at, first_failed)
     SELECT DISTINCT ON (r.serial, r.test_type) r.serial, r.test_type, r.tested_at, r.outcome = 'fail'
       FROM test_records r
       JOIN (SELECT DISTINCT n.prefix, n.width, n.serial_no, n.test_type
@@ -53,7 +61,7 @@ BEGIN
         ON r.prefix = d.prefix AND r.width = d.width AND r.serial_no = d.serial_no AND r.test_type = d.test_type
      ORDER BY r.serial, r.test_type, r.tested_at, (r.outcome = 'fail') DESC
     ON CONFLICT (serial, test_type) DO UPDATE SET first_at = excluded.first_at, first_failed = excluded.first_failed
-     WHERE f.first_at <> excluded.first_at OR f.first_failed <> excluded.first_failed;
+     WHERE f.first_at <> excluded.first_at OR f.first_failed <> excluded.first_failed$q$;
   ELSE
     -- Deleted records: the affected pairs are derived again from the records left (as 0009).
     DELETE FROM test_unit_firsts f USING (SELECT DISTINCT serial, test_type FROM changed_rows) d
@@ -64,6 +72,37 @@ BEGIN
       JOIN (SELECT DISTINCT prefix, width, serial_no, test_type FROM changed_rows) d
         ON r.prefix = d.prefix AND r.width = d.width AND r.serial_no = d.serial_no AND r.test_type = d.test_type
      ORDER BY r.serial, r.test_type, r.tested_at, (r.outcome = 'fail') DESC;
+  END IF;
+  RETURN NULL;
+END
+$$;
+-- 0009's cascade, its update branch (a join of both transition tables) by EXECUTE, as the plans note above says.
+CREATE OR REPLACE FUNCTION test_unit_firsts_units() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO test_units AS u (serial, first_at, failed_types)
+    SELECT serial, min(first_at), count(*) FILTER (WHERE first_failed) FROM new_rows GROUP BY serial ORDER BY serial
+    ON CONFLICT (serial) DO UPDATE SET first_at = least(u.first_at, excluded.first_at), failed_types = u.failed_types + excluded.failed_types
+     WHERE excluded.first_at < u.first_at OR excluded.failed_types <> 0;
+  ELSIF TG_OP = 'UPDATE' THEN
+    EXECUTE $q$UPDATE test_units u SET first_at = least(u.first_at, d.first_at), failed_types = u.failed_types + d.delta
+      FROM (
+        SELECT n.serial, min(n.first_at) AS first_at, sum(n.first_failed::int - o.first_failed::int) AS delta
+          FROM new_rows n JOIN old_rows o ON o.serial = n.serial AND o.test_type = n.test_type
+         GROUP BY n.serial ORDER BY n.serial
+      ) d
+     WHERE u.serial = d.serial$q$;
+  ELSE
+    UPDATE test_units u SET failed_types = u.failed_types - d.failed
+      FROM (SELECT serial, count(*) FILTER (WHERE first_failed) AS failed FROM old_rows GROUP BY serial) d
+     WHERE u.serial = d.serial AND d.failed <> 0;
+    -- The unit's first test may have been among the deleted; a unit without tests leaves.
+    UPDATE test_units u SET first_at = m.first_at
+      FROM (SELECT d.serial, min(f.first_at) AS first_at FROM (SELECT DISTINCT serial FROM old_rows) d
+              JOIN test_unit_firsts f ON f.serial = d.serial GROUP BY d.serial) m
+     WHERE u.serial = m.serial AND u.first_at <> m.first_at;
+    DELETE FROM test_units u USING (SELECT DISTINCT serial FROM old_rows) d
+     WHERE u.serial = d.serial AND NOT EXISTS (SELECT 1 FROM test_unit_firsts f WHERE f.serial = d.serial);
   END IF;
   RETURN NULL;
 END
@@ -143,7 +182,7 @@ BEGIN
     SELECT array_agg(prefix), array_agg(width), array_agg(serial_no) INTO p, w, n
       FROM (SELECT DISTINCT prefix, width, serial_no FROM old_rows) d;
   ELSE
-    SELECT array_agg(prefix), array_agg(width), array_agg(serial_no) INTO p, w, n
+    EXECUTE $q$SELECT array_agg(prefix), array_agg(width), array_agg(serial_no)
       FROM (
         SELECT DISTINCT unnest(ARRAY[o.prefix, x.prefix]) AS prefix, unnest(ARRAY[o.width, x.width]) AS width,
                unnest(ARRAY[o.serial_no, x.serial_no]) AS serial_no
@@ -151,7 +190,7 @@ BEGIN
          WHERE (o.prefix, o.width, o.serial_no, o.tested_at, o.outcome, o.test_type) IS DISTINCT FROM
                (x.prefix, x.width, x.serial_no, x.tested_at, x.outcome, x.test_type)
             OR o.product_id IS DISTINCT FROM x.product_id OR o.machine_id IS DISTINCT FROM x.machine_id
-      ) d;
+      ) d$q$ INTO p, w, n;
   END IF;
   IF p IS NULL THEN
     RETURN NULL;
@@ -172,11 +211,11 @@ BEGIN
     SELECT cur || array_agg(ROW(o.id, o.prefix, o.width, o.serial_no, o.product_id, o.machine_id, o.test_type, o.tested_at, o.outcome)::quality_record)
       INTO before FROM old_rows o;
   ELSE
-    SELECT coalesce((SELECT array_agg(c) FROM unnest(cur) c WHERE c.id NOT IN (SELECT id FROM new_rows)), '{}')
+    EXECUTE $q$SELECT coalesce((SELECT array_agg(c) FROM unnest($1) c WHERE c.id NOT IN (SELECT id FROM new_rows)), '{}')
            || array_agg(ROW(o.id, o.prefix, o.width, o.serial_no, o.product_id, o.machine_id, o.test_type, o.tested_at, o.outcome)::quality_record)
-      INTO before
-      FROM old_rows o JOIN unnest(p, w, n) AS a (prefix, width, serial_no)
-        ON o.prefix = a.prefix AND o.width = a.width AND o.serial_no = a.serial_no;
+      FROM old_rows o JOIN unnest($2, $3, $4) AS a (prefix, width, serial_no)
+        ON o.prefix = a.prefix AND o.width = a.width AND o.serial_no = a.serial_no$q$
+      INTO before USING cur, p, w, n;
   END IF;
 
   INSERT INTO quality_day_counts AS c (first_day, last_day, dim, key, units, first_pass, final_pass, retested, tests, failures)
