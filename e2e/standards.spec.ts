@@ -241,7 +241,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(check.getByTestId('check-pressure')).toContainText(tr(lang, 'standards.check.ok'));
       await expect(check.getByTestId('check-hold-stated')).toContainText(tr(lang, 'standards.check.ok'));
       await expect(check.getByTestId('check-leakage')).toContainText(tr(lang, 'standards.leakage.none'));
-      await expect(check.getByTestId('check-leakage')).toContainText('10 drops/min');
+      await expect(check.getByTestId('check-leakage')).toContainText(`10 ${tr(lang, 'standards.units.drops/min')}`); // the bench's unit, named in the page's language
       await expect(check.getByTestId('check-leakage')).toContainText(tr(lang, 'standards.check.notMet'));
       await expect(check.getByTestId('requirement-reasons')).toHaveText(tr(lang, 'standards.reason.leakage-high'));
       await expect(check.getByText(tr(lang, 'standards.check.disagreement'))).toBeVisible();
