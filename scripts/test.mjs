@@ -8,7 +8,9 @@
 //   vitest   the Vitest part only;
 //   browser  every browser project, once, on the database TEST_DATABASE_URL names (else PGlite).
 // TEST_SHARD=i/n runs the i-th of n parts of the Vitest files (Vitest's --shard), so CI can hand the
-// PostgreSQL pass's files to whichever lane is free.
+// PostgreSQL pass's files to whichever lane is free. TEST_BROWSER_PART=1|2 runs one of two parts of the
+// browser projects (BROWSER_FIRST_PART below, or every other project), each on its own server, so that
+// CI's two lanes can share the browser tests too.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +40,18 @@ function run(label, cmd, cmdArgs) {
  */
 const DATABASE_MARKERS = /helpers\/(app|database|server-process)|src\/server\/(db|app)|TEST_DATABASE_URL/;
 const UI_ONLY_PROJECTS = ['screens', 'public-host', 'user-guide'];
+/**
+ * The first of the two browser parts, about as long as the second plus Vitest's PostgreSQL halves (which the
+ * lane of the first part takes next; .ci/run). The second part is every project not named here, so that a
+ * new project always runs in one of them. Quiet times of 2026-11-26 (seconds): screens 304, user-guide 91,
+ * the chromium project 129, insight 50, visitor-page and public-host 8; the second part about 500.
+ */
+const BROWSER_FIRST_PART = ['chromium', 'insight', 'public-host', 'screens', 'visitor-page', 'user-guide'];
+const browserPart = process.env.TEST_BROWSER_PART ?? '';
+if (!['', '1', '2'].includes(browserPart)) {
+  console.error(`TEST_BROWSER_PART=${browserPart}: expected 1 or 2 (or unset for every browser project)`);
+  process.exit(2);
+}
 
 function databaseFreeTestFiles() {
   return fs
@@ -68,13 +82,19 @@ if (hasSpecs && args.length === 0 && lane !== 'vitest') {
     process.exit(1);
   }
   const playwrightArgs = ['test'];
-  // The browser lane runs every project, whatever the database; the PostgreSQL pass without a lane
-  // leaves out the projects that only look at screens.
-  if (onPostgres && lane !== 'browser') {
-    const config = fs.readFileSync(path.join(root, 'playwright.config.ts'), 'utf8');
-    const projects = [...config.matchAll(/name: '([\w-]+)'/g)].map((m) => m[1]).filter((p) => !UI_ONLY_PROJECTS.includes(p));
+  const config = fs.readFileSync(path.join(root, 'playwright.config.ts'), 'utf8');
+  // 'setup' runs wherever a project depends on it.
+  const allProjects = [...config.matchAll(/name: '([\w-]+)'/g)].map((m) => m[1]).filter((p) => p !== 'setup');
+  // The browser lane runs every project (or one part of them), whatever the database; the PostgreSQL pass
+  // without a lane leaves out the projects that only look at screens.
+  let projects = null;
+  if (browserPart) {
+    projects = allProjects.filter((p) => BROWSER_FIRST_PART.includes(p) === (browserPart === '1'));
+    console.log(`Browser part ${browserPart}: projects ${projects.join(', ')}`);
+  } else if (onPostgres && lane !== 'browser') {
+    projects = allProjects.filter((p) => !UI_ONLY_PROJECTS.includes(p));
     console.log(`PostgreSQL pass: browser projects ${projects.join(', ')} (left out: ${UI_ONLY_PROJECTS.join(', ')})`);
-    for (const p of projects) playwrightArgs.push('--project', p);
   }
+  for (const p of projects ?? []) playwrightArgs.push('--project', p);
   run('playwright test', bin('@playwright/test', 'cli.js'), playwrightArgs);
 }
