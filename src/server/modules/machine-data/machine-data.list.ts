@@ -131,27 +131,39 @@ async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promis
   }
 }
 
-/** The sort keys as named columns (`k0, k1, …`) of an inner select, and the outer ORDER BY over those names. */
-function sortKeyColumns(keys: SortKey[], desc: boolean): { fields: SQL; outer: SQL } {
+/**
+ * The ids of one page in the keys' order: `candidates(fields)` is a select of `id` and of the sort keys as
+ * `fields` names them (`k0, k1, …`); the page is ordered by those names outside it. Only the ids and sort
+ * keys are carried; the page's rows are read by id afterwards.
+ */
+async function pageIdsOver(
+  db: Executor,
+  keys: SortKey[],
+  desc: boolean,
+  limit: number,
+  offset: number,
+  candidates: (fields: SQL) => SQL,
+): Promise<number[]> {
   const dir = desc ? sql`desc` : sql`asc`;
-  return {
-    fields: sql.join(
-      keys.map((k, i) => sql`${k.expr} as ${sql.raw(`k${i}`)}`),
-      sql`, `,
-    ),
-    outer: sql.join(
-      keys.map((_, i) => sql`${sql.raw(`k${i}`)} ${dir}`),
-      sql`, `,
-    ),
-  };
+  const fields = sql.join(
+    keys.map((k, i) => sql`${k.expr} as ${sql.raw(`k${i}`)}`),
+    sql`, `,
+  );
+  const outer = sql.join(
+    keys.map((_, i) => sql`${sql.raw(`k${i}`)} ${dir}`),
+    sql`, `,
+  );
+  const rows = rowsOf<{ id: string | number }>(
+    await db.execute(sql`select id from (${candidates(fields)}) as candidates order by ${outer} limit ${limit} offset ${offset}`),
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 /**
  * The ids of one page, in order, merged from the parts: each part's first `offset + limit` rows in the
- * sort's order (an index walk that stops there), then the page among them. Only the ids and sort keys are
- * carried; the page's rows are read by id afterwards.
+ * sort's order (an index walk that stops there), then the page among them.
  */
-async function pageIdsOfParts(
+function pageIdsOfParts(
   db: Executor,
   where: SQL | undefined,
   parts: SQL[],
@@ -160,17 +172,15 @@ async function pageIdsOfParts(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  const { fields, outer } = sortKeyColumns(keys, desc);
-  const branches = parts.map(
-    (part) =>
-      sql`(select ${t.id} as id, ${fields} from ${t} where ${and(where, part)} order by ${sql.join(orderOf(keys, desc), sql`, `)} limit ${offset + limit})`,
-  );
-  const rows = rowsOf<{ id: string | number }>(
-    await db.execute(
-      sql`select id from (${sql.join(branches, sql` union all `)}) as parts order by ${outer} limit ${limit} offset ${offset}`,
+  return pageIdsOver(db, keys, desc, limit, offset, (fields) =>
+    sql.join(
+      parts.map(
+        (part) =>
+          sql`(select ${t.id} as id, ${fields} from ${t} where ${and(where, part)} order by ${sql.join(orderOf(keys, desc), sql`, `)} limit ${offset + limit})`,
+      ),
+      sql` union all `,
     ),
   );
-  return rows.map((r) => Number(r.id));
 }
 
 /** The rows of these ids, in this order. */
@@ -214,7 +224,7 @@ async function rangeToSort(db: Executor, q: TestRecordListQuery, where: SQL | un
  * subquery apart, so it is planned on its own (the range's index) and the page is a top-N sort of its rows,
  * never a walk of the sort's index.
  */
-async function pageIdsOfFilteredSort(
+function pageIdsOfFilteredSort(
   db: Executor,
   where: SQL | undefined,
   keys: SortKey[],
@@ -222,14 +232,14 @@ async function pageIdsOfFilteredSort(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  const { fields, outer } = sortKeyColumns(keys, desc);
-  const rows = rowsOf<{ id: string | number }>(
-    await db.execute(
-      sql`select id from (select ${t.id} as id, ${fields} from ${t} ${where ? sql`where ${where}` : sql``} offset 0) as filtered
-        order by ${outer} limit ${limit} offset ${offset}`,
-    ),
+  return pageIdsOver(
+    db,
+    keys,
+    desc,
+    limit,
+    offset,
+    (fields) => sql`select ${t.id} as id, ${fields} from ${t} ${where ? sql`where ${where}` : sql``} offset 0`,
   );
-  return rows.map((r) => Number(r.id));
 }
 
 export async function listRecords(
