@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueReport, type IssuedReport } from '../src/server/modules/reports/issue';
 import { embeddedFileBytes } from '../src/server/lib/pdf-attachment';
 import { translate } from '../src/shared/i18n/index';
+import { STANDARDS } from '../src/shared/standards/requirement';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { randomIp } from './helpers/factories';
 import { curve, unitWithRecords, type Unit } from './helpers/reports';
@@ -84,6 +85,11 @@ describe('verification details', () => {
     const shell = res.json().data.details.tests[0];
     expect(shell.name).toBe(translate('zh', 'reports.test.shell'));
     expect(res.json().data.fileChecked).toBe(false);
+    // The English report prints the edition in English; the Chinese page words it as a zh report would.
+    expect(JSON.parse(embeddedFileBytes(report.bytes)!.toString('utf8')).B02_testStandard.edition).toBe(STANDARDS['en-12266-1'].edition);
+    expect(res.json().data.details.standard).toEqual({ name: 'EN 12266-1', edition: STANDARDS['en-12266-1'].editionZh });
+    const en = await get(`/api/v1/public/reports/by-code/${report.code}`, 'en');
+    expect(en.json().data.details.standard).toEqual({ name: 'EN 12266-1', edition: STANDARDS['en-12266-1'].edition });
   });
 
   it('calls only a file checked by its SHA-256 the one issued', async () => {

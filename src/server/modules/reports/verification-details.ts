@@ -8,13 +8,14 @@ import type { VerificationDetails } from '../../../shared/contract/reports';
 import type { ReportLanguage } from '../../../shared/contract/reports';
 import type { TestRequirementView } from '../../../shared/contract/machine-data';
 import { embeddedFileBytes } from '../../lib/pdf-attachment';
+import { STANDARDS } from '../../../shared/standards/requirement';
 import { allowedLeakage, formatNumber, mpa, requiredHold, requiredPressure, seconds, t, unitText, verdictText } from './format';
 
 const num = z.number();
 const text = z.string();
 // What this page reads of test-report.json (docs: report-json.ts); anything else in it is left alone.
 const stored = z.object({
-  B02_testStandard: z.object({ name: text, edition: text }).nullable().optional(),
+  B02_testStandard: z.object({ id: text.optional(), name: text, edition: text }).nullable().optional(),
   B07_productIdentification: z.object({ productionDate: text.nullable().optional() }).optional(),
   D02_pressureTests: z.array(
     z.object({
@@ -41,6 +42,16 @@ const stored = z.object({
   Z03_validation: z.object({ signedBy: text.nullable().optional(), inspectionRepresentative: text.nullable().optional() }).optional(),
 });
 type StoredRequirement = NonNullable<z.infer<typeof stored>['D02_pressureTests'][number]['requirement']>;
+
+/**
+ * The standard as the report names it, its edition in the visitor's language: a report issued in English
+ * prints "10th edition, 2016", which a Chinese page words as the zh report does ("2016 年第 10 版"). Only an
+ * edition the registry knows in either language is reworded; any other is shown as the report printed it.
+ */
+function standardIn(lang: ReportLanguage, s: { id?: string; name: string; edition: string }): { name: string; edition: string } {
+  const known = Object.values(STANDARDS).find((k) => k.id === s.id && (k.edition === s.edition || k.editionZh === s.edition));
+  return { name: s.name, edition: known ? (lang === 'zh' ? known.editionZh : known.edition) : s.edition };
+}
 
 /** The stored requirement back as the view format.ts words. */
 function view(r: StoredRequirement): TestRequirementView {
@@ -74,7 +85,7 @@ export function verificationDetails(pdf: Buffer, lang: ReportLanguage): Verifica
   return {
     signer: d.Z03_validation?.signedBy ?? null,
     inspector: d.Z03_validation?.inspectionRepresentative ?? null,
-    standard: d.B02_testStandard ? { name: d.B02_testStandard.name, edition: d.B02_testStandard.edition } : null,
+    standard: d.B02_testStandard ? standardIn(lang, d.B02_testStandard) : null,
     productionDate: d.B07_productIdentification?.productionDate ?? null,
     statement: d.Z01_statementOfCompliance ?? null,
     tests: d.D02_pressureTests.map((x) => {
