@@ -11,7 +11,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
+import type * as IoredisModule from 'ioredis';
 import { defaultReportQueue, type Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessControl } from './lib/access';
@@ -19,6 +19,7 @@ import { AfterResponse } from './lib/after-response';
 import { registerBodyParsers } from './lib/body-parsers';
 import type { AppContext } from './lib/context';
 import { registerCsrfProtection } from './lib/csrf';
+import { packageOnFirstUse } from './lib/first-use';
 import { registerForwardedHostPolicy } from './lib/forwarded-host';
 import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handler';
 import { registerPublicHostGuard } from './lib/public-host';
@@ -28,6 +29,9 @@ import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
 import { createReportPool } from './modules/reports/render-job';
 import { compressOptions, webApp } from './web/static';
+
+// ioredis only when REDIS_URL is set (lib/first-use.ts).
+const ioredis = packageOnFirstUse<typeof IoredisModule>('ioredis');
 
 export interface BuildAppOptions {
   config: Config;
@@ -81,7 +85,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl ? new (ioredis().Redis)(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   // ioredis reconnects by itself; without a listener each failed attempt would print "Unhandled error event".
   // Only the error code is logged (the message may name the host); /readyz reports Redis as unavailable.
   redis?.on('error', (err: NodeJS.ErrnoException) => app.log.warn({ code: err.code ?? 'error' }, 'redis connection error'));

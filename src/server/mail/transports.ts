@@ -5,9 +5,23 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
+import { packageOnFirstUse } from '../lib/first-use';
 import type { Config } from '../config';
 import type { OutboxAttachment, OutboxRow } from '../db/schema/index';
+
+// nodemailer is required and its transporter made when the first message leaves (lib/first-use.ts).
+const nodemailer = packageOnFirstUse<typeof nodemailerModule>('nodemailer');
+
+/** `make()` on the first call, then the same transporter; `close()` closes it only if it was made. */
+function transporterOnFirstUse(make: () => Transporter): { get: () => Transporter; close: () => void } {
+  let made: Transporter | undefined;
+  return {
+    get: () => (made ??= make()),
+    close: () => made?.close(),
+  };
+}
 
 /** The part of pino the mail code uses; Fastify's logger fits, tests pass a silent one. */
 export interface MailLog {
@@ -89,15 +103,16 @@ export function createSmtpTransport(url: string, from: string, options: SmtpTran
     disableFileAccess: true,
     disableUrlAccess: true,
   };
-  const transporter =
+  const transporter = transporterOnFirstUse(() =>
     options.pool === false
-      ? nodemailer.createTransport(common)
-      : nodemailer.createTransport({ ...common, pool: true, maxConnections: options.maxConnections ?? 5 });
+      ? nodemailer().createTransport(common)
+      : nodemailer().createTransport({ ...common, pool: true, maxConnections: options.maxConnections ?? 5 }),
+  );
   return {
     description: `SMTP ${describeSmtpUrl(url)}${options.pool === false ? ' (unpooled)' : ''}`,
     keepsCopies: false,
     async send(row) {
-      const info = await transporter.sendMail(composeMessage(row, from));
+      const info = await transporter.get().sendMail(composeMessage(row, from));
       return { messageId: info.messageId };
     },
     async close() {
@@ -115,18 +130,20 @@ function fileNameFor(row: OutboxRow): string {
 }
 
 export function createFileTransport(dir: string, from: string, log: MailLog): MailTransport {
-  const composer = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'windows',
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  const composer = transporterOnFirstUse(() =>
+    nodemailer().createTransport({
+      streamTransport: true,
+      buffer: true,
+      newline: 'windows',
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    }),
+  );
   return {
     description: `.eml files under ${dir} (SMTP_URL is not set)`,
     keepsCopies: true,
     async send(row) {
-      const info = await composer.sendMail(composeMessage(row, from));
+      const info = await composer.get().sendMail(composeMessage(row, from));
       await fs.mkdir(dir, { recursive: true });
       const file = path.join(dir, fileNameFor(row));
       // Written aside and renamed, so that whoever watches the folder never reads half a message.

@@ -4,9 +4,10 @@
  * (fast, native); node-forge builds the X.509 certificate and reads PKCS#12, which node:crypto cannot.
  */
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
-import forge from 'node-forge';
+import type forge from 'node-forge';
 import type { CertificateInfo } from '../../../shared/contract/settings';
 import { AppError } from '../../../shared/errors';
+import { nodeForge } from './forge';
 import { largestIterationCount, MAX_PKCS12_ITERATIONS } from './pkcs12-cost';
 
 export interface SigningMaterial {
@@ -24,8 +25,9 @@ export function fingerprintOf(certPem: string): string {
 export function generateSelfSigned(companyName: string, now = new Date()): SigningMaterial {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  const { pki, asn1, md } = nodeForge();
+  const cert = pki.createCertificate();
+  cert.publicKey = pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
   // A positive serial of 16 random bytes (the top bit cleared), as RFC 5280 asks.
   const serial = randomBytes(16);
   serial[0] = serial[0]! & 0x7f;
@@ -36,7 +38,7 @@ export function generateSelfSigned(companyName: string, now = new Date()): Signi
   // UTF8String values (forge encodes them): with its default string type a company name in Chinese is cut
   // to its low bytes and makes an unreadable certificate. X.520 bounds both at 64 characters.
   // (@types/node-forge types the field as an ASN.1 class; forge reads it as the value's type tag.)
-  const utf8 = (v: string) => ({ value: [...v].slice(0, 64).join(''), valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class });
+  const utf8 = (v: string) => ({ value: [...v].slice(0, 64).join(''), valueTagClass: asn1.Type.UTF8 as unknown as forge.asn1.Class });
   const attrs = [
     { name: 'commonName', ...utf8(`${companyName} (document signing)`) },
     { name: 'organizationName', ...utf8(companyName) },
@@ -48,8 +50,8 @@ export function generateSelfSigned(companyName: string, now = new Date()): Signi
     { name: 'keyUsage', critical: true, digitalSignature: true, nonRepudiation: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
-  const certPem = forge.pki.certificateToPem(cert);
+  cert.sign(pki.privateKeyFromPem(keyPem), md.sha256.create());
+  const certPem = pki.certificateToPem(cert);
   return { certPem, keyPem, fingerprint: fingerprintOf(certPem) };
 }
 
@@ -78,10 +80,11 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
       fields: [{ field: 'file', key: 'limits.pkcs12Iterations', params: { max: MAX_PKCS12_ITERATIONS } }],
     });
   }
+  const { pki, asn1, util, pkcs12 } = nodeForge();
   let p12: forge.pkcs12.Pkcs12Pfx;
   try {
-    const asn = forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
-    p12 = forge.pkcs12.pkcs12FromAsn1(asn, false, password);
+    const asn = asn1.fromDer(util.createBuffer(bytes.toString('binary')));
+    p12 = pkcs12.pkcs12FromAsn1(asn, false, password);
   } catch (err) {
     const message = err instanceof Error ? err.message : '';
     if (/password|MAC|decrypt/i.test(message)) {
@@ -91,7 +94,7 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
     }
     throw badCertificate();
   }
-  const oids = forge.pki.oids as Record<string, string>;
+  const oids = pki.oids as Record<string, string>;
   const bags = (type: string): forge.pkcs12.Bag[] => p12.getBags({ bagType: oids[type]! })[oids[type]!] ?? [];
   const keyBag = [...bags('pkcs8ShroudedKeyBag'), ...bags('keyBag')].find((b) => b.key);
   if (!keyBag?.key) throw badCertificate('settings.certificateNoKey');
@@ -103,7 +106,7 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
   });
   if (!cert) throw badCertificate('settings.certificateNoKey');
   if (cert.validity.notAfter < now) throw badCertificate('settings.certificateExpired');
-  const privateKey = createPrivateKey(forge.pki.privateKeyToPem(key));
+  const privateKey = createPrivateKey(pki.privateKeyToPem(key));
   const bits = privateKey.asymmetricKeyDetails?.modulusLength ?? 0;
   if (privateKey.asymmetricKeyType === 'rsa' && bits < MIN_RSA_BITS) {
     throw new AppError('invalid-argument', 'limits.rsaKeyTooShort', {
@@ -112,7 +115,7 @@ export function readPkcs12(bytes: Buffer, password: string, now = new Date()): S
     });
   }
   const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const certPem = forge.pki.certificateToPem(cert);
+  const certPem = pki.certificateToPem(cert);
   return { certPem, keyPem, fingerprint: fingerprintOf(certPem) };
 }
 

@@ -9,15 +9,15 @@
  * STRING in a SEQUENCE. Contents carried as DER inside OCTET STRINGs (the authenticated safe, plain safe
  * contents) are read too; encrypted contents cannot be, but their own encryption's count is outside them.
  */
-import forge from 'node-forge';
+import type forge from 'node-forge';
+import { nodeForge } from './forge';
 
-const { asn1 } = forge;
 // node-forge takes an options object here; its type declarations know only the older boolean.
 type FromDer = (
   bytes: forge.util.ByteStringBuffer,
   options: { strict: boolean; parseAllBytes?: boolean; decodeBitStrings: boolean },
 ) => forge.asn1.Asn1;
-const fromDer = asn1.fromDer as unknown as FromDer;
+const fromDer: FromDer = (bytes, options) => (nodeForge().asn1.fromDer as unknown as FromDer)(bytes, options);
 
 /**
  * Far above what tools write (OpenSSL, Windows and macOS: about 2,000), and at most a second or so of
@@ -39,7 +39,7 @@ function nestedDer(node: forge.asn1.Asn1): forge.asn1.Asn1 | null {
   const bytes = node.value;
   if (typeof bytes !== 'string' || bytes.length < 2 || bytes.charCodeAt(0) !== 0x30) return null;
   try {
-    return fromDer(forge.util.createBuffer(bytes), { strict: true, parseAllBytes: true, decodeBitStrings: false });
+    return fromDer(nodeForge().util.createBuffer(bytes), { strict: true, parseAllBytes: true, decodeBitStrings: false });
   } catch {
     return null;
   }
@@ -47,7 +47,8 @@ function nestedDer(node: forge.asn1.Asn1): forge.asn1.Asn1 | null {
 
 /** The largest iteration count the file asks for (0 when it names none); throws when it is not DER. */
 export function largestIterationCount(der: Buffer): number {
-  const root = fromDer(forge.util.createBuffer(der.toString('binary')), { strict: true, decodeBitStrings: false });
+  const root = fromDer(nodeForge().util.createBuffer(der.toString('binary')), { strict: true, decodeBitStrings: false });
+  const { asn1 } = nodeForge();
   let largest = 0;
   const visit = (node: forge.asn1.Asn1, depth: number): void => {
     if (depth > MAX_NESTING) return;

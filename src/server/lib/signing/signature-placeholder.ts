@@ -8,7 +8,10 @@
  * it offers no way to change either. `finishSignatureForm` does, on the finished bytes, by overwriting
  * that one entry with SigFlags and spaces of the same length, so no offset in the file moves.
  */
-import { DEFAULT_BYTE_RANGE_PLACEHOLDER, SIG_FLAGS, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import type * as SignpdfUtils from '@signpdf/utils';
+import { packageOnFirstUse } from '../first-use';
+
+const signpdfUtils = packageOnFirstUse<typeof SignpdfUtils>('@signpdf/utils');
 
 export interface PlaceholderOptions {
   name: string;
@@ -25,6 +28,7 @@ const ANNOT_LOCKED = 128;
 const FIELD_NAME = 'Signature1';
 
 export function addSignaturePlaceholder(doc: PDFKit.PDFDocument, o: PlaceholderOptions): void {
+  const { SUBFILTER_ETSI_CADES_DETACHED, DEFAULT_BYTE_RANGE_PLACEHOLDER } = signpdfUtils();
   // pdfkit writes String objects as PDF text strings and primitive strings as names.
   const signature = doc.ref({
     Type: 'Sig',
@@ -62,6 +66,7 @@ const NEED_APPEARANCES = Buffer.from('/NeedAppearances true');
 export function finishSignatureForm(pdf: Buffer): Buffer {
   const at = pdf.lastIndexOf(NEED_APPEARANCES);
   if (at < 0) throw new Error('The document has no form dictionary to carry the signature flags.');
+  const { SIG_FLAGS } = signpdfUtils();
   const flags = `/SigFlags ${SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY}`;
   pdf.write(flags.padEnd(NEED_APPEARANCES.length, ' '), at, 'latin1');
   return pdf;

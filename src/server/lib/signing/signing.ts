@@ -5,15 +5,15 @@
  * cannot add signing-certificate-v2 (PAdES requires it) and signs in JavaScript, tens of times slower.
  */
 import { createHash, createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
-import { SignPdf } from '@signpdf/signpdf';
-import { Signer } from '@signpdf/utils';
-import forge from 'node-forge';
+import type { SignPdf as SignPdfClass } from '@signpdf/signpdf';
+import type { Signer as SignerClass } from '@signpdf/utils';
+import type forge from 'node-forge';
+import { packageOnFirstUse } from '../first-use';
 import type { SigningMaterial } from './certificate';
+import { nodeForge } from './forge';
 
-const { asn1 } = forge;
-const U = asn1.Class.UNIVERSAL;
-const C = asn1.Class.CONTEXT_SPECIFIC;
-const T = asn1.Type;
+const signpdf = packageOnFirstUse<{ SignPdf: typeof SignPdfClass }>('@signpdf/signpdf');
+const signpdfUtils = packageOnFirstUse<{ Signer: typeof SignerClass }>('@signpdf/utils');
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -26,13 +26,29 @@ const OID = {
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
 };
 
-const oid = (o: string) => asn1.create(U, T.OID, false, asn1.oidToDer(o).getBytes());
-const seq = (items: forge.asn1.Asn1[]) => asn1.create(U, T.SEQUENCE, true, items);
-const set = (items: forge.asn1.Asn1[]) => asn1.create(U, T.SET, true, items);
-const octets = (b: Buffer) => asn1.create(U, T.OCTETSTRING, false, b.toString('binary'));
-const int = (n: number) => asn1.create(U, T.INTEGER, false, asn1.integerToDer(n).getBytes());
-const algorithm = (o: string, nullParams: boolean) => seq(nullParams ? [oid(o), asn1.create(U, T.NULL, false, '')] : [oid(o)]);
-const attribute = (type: string, value: forge.asn1.Asn1) => seq([oid(type), set([value])]);
+/** The DER writers the signature is built with, over node-forge's ASN.1 (made on the first signature). */
+function derWriters() {
+  const { asn1 } = nodeForge();
+  const U = asn1.Class.UNIVERSAL;
+  const C = asn1.Class.CONTEXT_SPECIFIC;
+  const T = asn1.Type;
+  const oid = (o: string) => asn1.create(U, T.OID, false, asn1.oidToDer(o).getBytes());
+  const seq = (items: forge.asn1.Asn1[]) => asn1.create(U, T.SEQUENCE, true, items);
+  const set = (items: forge.asn1.Asn1[]) => asn1.create(U, T.SET, true, items);
+  return {
+    asn1,
+    C,
+    oid,
+    seq,
+    set,
+    octets: (b: Buffer) => asn1.create(U, T.OCTETSTRING, false, b.toString('binary')),
+    int: (n: number) => asn1.create(U, T.INTEGER, false, asn1.integerToDer(n).getBytes()),
+    algorithm: (o: string, nullParams: boolean) => seq(nullParams ? [oid(o), asn1.create(U, T.NULL, false, '')] : [oid(o)]),
+    attribute: (type: string, value: forge.asn1.Asn1) => seq([oid(type), set([value])]),
+  };
+}
+
+let der: ReturnType<typeof derWriters> | undefined;
 
 interface PreparedSigner {
   certDer: Buffer;
@@ -50,11 +66,12 @@ const prepared = new Map<string, PreparedSigner>();
 function prepare(m: SigningMaterial): PreparedSigner {
   const hit = prepared.get(m.fingerprint);
   if (hit) return hit;
-  const certDer = Buffer.from(forge.pem.decode(m.certPem)[0]!.body, 'binary');
+  const { pem, asn1 } = nodeForge();
+  const certDer = Buffer.from(pem.decode(m.certPem)[0]!.body, 'binary');
   const certAsn = asn1.fromDer(certDer.toString('binary'));
   const tbs = (certAsn.value as forge.asn1.Asn1[])[0]!.value as forge.asn1.Asn1[];
   // tbsCertificate: [0] version (explicit, optional), serialNumber, signature, issuer, …
-  const i = tbs[0]!.tagClass === C ? 1 : 0;
+  const i = tbs[0]!.tagClass === asn1.Class.CONTEXT_SPECIFIC ? 1 : 0;
   const key = createPrivateKey(m.keyPem);
   const p: PreparedSigner = { certDer, certAsn, issuer: tbs[i + 2]!, serial: tbs[i]!, key, ec: key.asymmetricKeyType === 'ec' };
   if (prepared.size > 8) prepared.clear();
@@ -65,6 +82,8 @@ function prepare(m: SigningMaterial): PreparedSigner {
 /** The CMS SignedData (detached) over `content`, DER. */
 export function cmsSign(content: Buffer, m: SigningMaterial): Buffer {
   const p = prepare(m);
+  der ??= derWriters();
+  const { asn1, C, oid, seq, set, octets, int, algorithm, attribute } = der;
   const digest = createHash('sha256').update(content).digest();
   const certHash = createHash('sha256').update(p.certDer).digest();
   const attrs = [
@@ -95,14 +114,21 @@ export function cmsSign(content: Buffer, m: SigningMaterial): Buffer {
   return Buffer.from(asn1.toDer(contentInfo).getBytes(), 'binary');
 }
 
-class CadesSigner extends Signer {
-  constructor(private readonly material: SigningMaterial) {
-    super();
-  }
+type CadesSignerClass = new (material: SigningMaterial) => SignerClass;
+let CadesSigner: CadesSignerClass | undefined;
 
-  override async sign(pdfBuffer: Buffer): Promise<Buffer> {
-    return cmsSign(pdfBuffer, this.material);
-  }
+/** @signpdf's Signer for this module's CMS signature: a subclass of its class (SignPdf checks for one), made on first use. */
+function cadesSigner(material: SigningMaterial): SignerClass {
+  CadesSigner ??= class extends signpdfUtils().Signer {
+    constructor(private readonly material: SigningMaterial) {
+      super();
+    }
+
+    override async sign(pdfBuffer: Buffer): Promise<Buffer> {
+      return cmsSign(pdfBuffer, this.material);
+    }
+  };
+  return new CadesSigner(material);
 }
 
 /** Bytes to reserve for the signature of this certificate: the certificate, the signature and the attributes. */
@@ -112,5 +138,5 @@ export function signatureLength(m: SigningMaterial): number {
 
 /** Signs a PDF rendered with a signature placeholder. */
 export async function signPdf(pdf: Buffer, m: SigningMaterial): Promise<Buffer> {
-  return new SignPdf().sign(pdf, new CadesSigner(m));
+  return new (signpdf().SignPdf)().sign(pdf, cadesSigner(m));
 }

@@ -1,9 +1,13 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
 import { createRequire } from 'node:module';
-import QRCode, { type QRCodeMaskPattern } from 'qrcode';
+import type QRCodeModule from 'qrcode';
+import type { QRCodeMaskPattern } from 'qrcode';
+import { packageOnFirstUse } from '../../../lib/first-use';
 import { pdfNumber } from './pdf-text';
 
 const require = createRequire(import.meta.url);
+// qrcode on the first code drawn (lib/first-use.ts).
+const qrcode = packageOnFirstUse<typeof QRCodeModule>('qrcode');
 
 type Doc = PDFKit.PDFDocument;
 
@@ -20,7 +24,7 @@ export function drawQr(doc: Doc, text: string, x: number, y: number, size: numbe
   const qr =
     options.maskPattern === undefined
       ? bestMaskCode(text)
-      : QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: options.maskPattern });
+      : qrcode().create(text, { errorCorrectionLevel: 'M', maskPattern: options.maskPattern });
   const n = qr.modules.size;
   const quiet = 2;
   const cell = size / (n + quiet * 2);
@@ -165,7 +169,7 @@ export function maskPenalty(d: Uint8Array, n: number): number {
  * same format bits and the same penalty rules (maskPenalty); the first lowest score wins, as in qrcode.
  */
 export function bestMaskCode(text: string): { modules: Modules; maskPattern: number } {
-  const q = QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: 0 }) as unknown as {
+  const q = qrcode().create(text, { errorCorrectionLevel: 'M', maskPattern: 0 }) as unknown as {
     modules: BitMatrix;
     errorCorrectionLevel: unknown;
   };
