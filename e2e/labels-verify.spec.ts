@@ -11,6 +11,8 @@ import { solveChallenge } from 'altcha-lib/v1';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp, staffBrowser } from './catalogue-helpers';
 import { ADMIN_STATE } from './helpers';
+import { API_598 } from '../src/shared/standards/api-598';
+import { editionIn } from '../src/shared/standards/requirement-view';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'labels-verify');
@@ -167,7 +169,8 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(linked.getByTestId('verification-test')).toHaveCount(2);
       await expect(linked.getByTestId('verification-test').first()).toContainText('3.75 MPa');
       await expect(linked).toContainText(tr(lang, 'search.verify.results.required'));
-      await expect(linked).toContainText('API 598');
+      // The standard's edition in the page's language, whatever language the report was issued in.
+      await expect(linked).toContainText(tr(lang, 'search.verify.standardEdition', { name: 'API 598', edition: editionIn(API_598, lang) }));
       await shot(page, 'verify-link', lang);
 
       // The file itself dropped on the page: now it is called unchanged.

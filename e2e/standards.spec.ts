@@ -14,6 +14,7 @@ import { pickProduct, stamp } from './catalogue-helpers';
 import { adminBrowser, MONTH, postBatch } from './machine-data-helpers';
 import { screenshotter, translator } from './screen-kit';
 import { API_598 } from '../src/shared/standards/api-598';
+import { editionIn } from '../src/shared/standards/requirement-view';
 
 const OUT = path.join('e2e', 'artifacts', 'standards');
 const tr = translator(['products', 'serials', 'standards', 'machineScreens', 'app', 'validation']);
@@ -84,7 +85,7 @@ for (const lang of ['en', 'zh'] as const) {
 
       await page.getByLabel(f('pressureClass')).fill('cl150');
       await expect(requirement.getByTestId('requirement-standard')).toHaveText(
-        tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }),
+        tr(lang, 'standards.standardEdition', { name: 'API 598', edition: editionIn(API_598, lang) }),
       );
       const shell = requirement.getByTestId('requirement-shell');
       await expect(shell).toContainText('2.94 MPa');
@@ -234,7 +235,7 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByRole('link', { name: tr(lang, 'machineScreens.list.openRecord', { recordId: `${prefix}B1` }) }).click();
       const check = page.getByTestId('requirement-check');
       await expect(check.getByTestId('requirement-check-standard')).toHaveText(
-        tr(lang, 'standards.standardEdition', { name: 'API 598', edition: lang === 'zh' ? API_598.editionZh : API_598.edition }),
+        tr(lang, 'standards.standardEdition', { name: 'API 598', edition: editionIn(API_598, lang) }),
       );
       await expect(check.getByTestId('verdict-chip')).toHaveText(tr(lang, 'standards.verdicts.disagreement'));
       await expect(check.getByTestId('check-pressure')).toContainText('2.156 MPa');

@@ -20,6 +20,11 @@ export interface RequirementView {
   leakageMax: number | null;
 }
 
+/** The edition's wording in `language` (zh: Traditional Chinese; any other: English), as the registry holds both. */
+export function editionIn(standard: Pick<StandardEdition, 'edition' | 'editionZh'>, language: string): string {
+  return language === 'zh' ? standard.editionZh : standard.edition;
+}
+
 /** `language` picks the edition's wording (the report is written in one language; the API uses en). */
 export function toRequirementView(
   standard: StandardEdition,
@@ -29,7 +34,7 @@ export function toRequirementView(
   return {
     standard: standard.id,
     standardName: standard.name,
-    edition: language === 'zh' ? standard.editionZh : standard.edition,
+    edition: editionIn(standard, language),
     required: test.required,
     pressureMin: test.pressureMin,
     pressureMax: test.pressureMax,

@@ -25,7 +25,7 @@ import { deriveRequirement } from '../../../shared/standards/requirement';
 import { judgedProduct } from '../standards/standards.service';
 import * as repo from './reports.repo';
 import { docKey, t } from './format';
-import { toRequirementView } from '../../../shared/standards/requirement-view';
+import { editionIn, toRequirementView } from '../../../shared/standards/requirement-view';
 import { formatSerial, parseSerial } from '../../../shared/serial';
 import { cachedPdf, rememberPdf } from './stored-pdfs';
 
@@ -407,7 +407,7 @@ export async function buildModel(
       leakageRate: p.leakageRate,
     },
     standard: judged
-      ? { id: judged.standard.id, name: judged.standard.name, edition: lang === 'zh' ? judged.standard.editionZh : judged.standard.edition }
+      ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, lang) }
       : null,
     bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
     ratedPressure: judged?.ratedPressure ?? null,

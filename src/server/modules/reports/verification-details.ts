@@ -9,6 +9,8 @@ import type { ReportLanguage } from '../../../shared/contract/reports';
 import type { TestRequirementView } from '../../../shared/contract/machine-data';
 import { embeddedFileBytes } from '../../lib/pdf-attachment';
 import { STANDARDS } from '../../../shared/standards/requirement';
+import { editionIn } from '../../../shared/standards/requirement-view';
+import type { TestStandardId } from '../../../shared/standards/types';
 import { allowedLeakage, formatNumber, mpa, requiredHold, requiredPressure, seconds, t, unitText, verdictText } from './format';
 
 const num = z.number();
@@ -49,8 +51,9 @@ type StoredRequirement = NonNullable<z.infer<typeof stored>['D02_pressureTests']
  * edition the registry knows in either language is reworded; any other is shown as the report printed it.
  */
 function standardIn(lang: ReportLanguage, s: { id?: string; name: string; edition: string }): { name: string; edition: string } {
-  const known = Object.values(STANDARDS).find((k) => k.id === s.id && (k.edition === s.edition || k.editionZh === s.edition));
-  return { name: s.name, edition: known ? (lang === 'zh' ? known.editionZh : known.edition) : s.edition };
+  const known = s.id !== undefined && Object.hasOwn(STANDARDS, s.id) ? STANDARDS[s.id as TestStandardId] : undefined;
+  const sameEdition = known && (known.edition === s.edition || known.editionZh === s.edition);
+  return { name: s.name, edition: sameEdition ? editionIn(known, lang) : s.edition };
 }
 
 /** The stored requirement back as the view format.ts words. */

@@ -26,6 +26,7 @@ import {
   type JudgedProduct,
   type TestRequirement,
 } from '../../../../shared/standards/requirement';
+import { editionIn } from '../../../../shared/standards/requirement-view';
 import { locale } from '../../../components/format';
 import { formatPressure, holdText, leakageRequirementText, pressureRequirementText } from '../../../components/standards/format';
 
@@ -79,7 +80,7 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
   if (!base) return null;
   const standard = t('standards.standardEdition', {
     name: base.standard.name,
-    edition: i18n.language === 'zh' ? base.standard.editionZh : base.standard.edition,
+    edition: editionIn(base.standard, i18n.language),
   });
   const pressureLabel = (col: Column) =>
     col.material

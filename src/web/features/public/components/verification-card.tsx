@@ -23,7 +23,7 @@ export type VerificationState = { kind: 'known'; report: ReportVerification } | 
 type Fact = [string, string];
 
 /** The report's key facts: what it is, of which unit, when and by whom it was issued and signed. */
-function facts(t: (k: string) => string, lang: string, r: ReportVerification): Fact[] {
+function facts(t: (k: string, values?: Record<string, string>) => string, lang: string, r: ReportVerification): Fact[] {
   const d = r.details;
   const out: Array<[string, string | null | undefined]> = [
     [t('search.verify.number'), r.number],
@@ -32,7 +32,10 @@ function facts(t: (k: string) => string, lang: string, r: ReportVerification): F
     [t('search.verify.product'), r.productName],
     [t('search.verify.productionDate'), d?.productionDate ? calendarDate(lang, d.productionDate) : null],
     [t('search.verify.documentType'), t(`search.documentTypes.${r.documentType}`)],
-    [t('search.verify.standard'), d?.standard ? `${d.standard.name} (${d.standard.edition})` : null],
+    [
+      t('search.verify.standard'),
+      d?.standard ? t('search.verify.standardEdition', { name: d.standard.name, edition: d.standard.edition }) : null,
+    ],
     [t('search.verify.issuedAt'), formatDateTime(lang, r.issuedAt)],
     [t('search.verify.signer'), d?.signer],
     [t('search.verify.inspector'), d?.inspector],
