@@ -2,9 +2,10 @@
  * The packages only some requests need are loaded on their first use, not when the server's modules load
  * (docs/decisions/0033-server-memory.md): pdfkit and fontkit (about 6 MB of heap) when the first PDF is
  * drawn, node-forge and @signpdf (certificates and signatures), qrcode and nodemailer (about 7 MB together)
- * when the first certificate, code or email is made, ioredis only with REDIS_URL. A child process loads the
- * app's whole module graph (src/server/app.ts) with a resolve hook that writes down every module it
- * resolves, and says which of the packages were loaded at that point and after each first use.
+ * when the first certificate, code or email is made, ioredis only with REDIS_URL, node-postgres only with
+ * DATABASE_URL (or on the first COPY). A child process loads the app's whole module graph (src/server/app.ts)
+ * with a resolve hook that writes down every module it resolves, and says which of the packages were loaded
+ * at that point and after each first use.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-lazy-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const LAZY = ['pdfkit', 'fontkit', 'node-forge', '@signpdf', 'qrcode', 'nodemailer', 'ioredis'];
+const LAZY = ['pdfkit', 'fontkit', 'node-forge', '@signpdf', 'qrcode', 'nodemailer', 'ioredis', 'pg', 'pg-copy-streams'];
 
 /** An ESM resolve hook (run on the loader's thread) that appends each resolved URL of a lazy package to SEEN_FILE. */
 const HOOK = `import fs from 'node:fs';
@@ -102,7 +103,9 @@ describe('packages only some requests need are loaded on first use, not with the
     expect(out.afterTransport).not.toContain('nodemailer');
     expect(out.emlWritten).toBe(true);
     expect(out.afterEmail).toContain('nodemailer');
-    // ioredis: required only where REDIS_URL is set (app.ts); the Redis tests load it there.
+    // ioredis only where REDIS_URL is set (app.ts), node-postgres only where DATABASE_URL is (db/client.ts):
+    // the Redis tests and the PostgreSQL pass load them there.
     expect(out.afterEmail).not.toContain('ioredis');
+    expect(out.afterEmail).not.toContain('pg');
   }, 150_000);
 });

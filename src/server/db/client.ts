@@ -9,9 +9,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import { readClusterTemplate } from './cluster-template';
 import * as schema from './schema/index';
 
@@ -153,6 +151,8 @@ export function yieldBetweenStatements(client: PGlite): void {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
+  // node-postgres only for a PostgreSQL server: a server on the embedded database never loads it.
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

@@ -9,9 +9,14 @@
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import type pgModule from 'pg';
+import type * as pgCopyStreams from 'pg-copy-streams';
 import type { Tx } from '../db/client';
+import { packageOnFirstUse } from './first-use';
+
+// node-postgres on the first COPY (lib/first-use.ts): a server on the embedded database never opens it at start.
+const pg = packageOnFirstUse<typeof pgModule>('pg');
+const copyStreams = packageOnFirstUse<typeof pgCopyStreams>('pg-copy-streams');
 
 export type CopyValue = string | number | bigint | boolean | null | undefined;
 
@@ -117,7 +122,7 @@ export function chunkRowsFor(tx: Tx): number {
 
 /** Whether the transaction runs on a PostgreSQL server (node-postgres), not on the embedded PGlite. */
 export function onPostgres(tx: Tx): boolean {
-  return connectionOf(tx) instanceof pg.Client;
+  return connectionOf(tx) instanceof pg().Client;
 }
 
 interface PgliteLike {
@@ -132,11 +137,11 @@ export async function copyChunk(tx: Tx, table: string, columns: readonly string[
   const bytes = lines instanceof CopyText;
   if ((bytes ? lines.rows : lines.length) === 0) return;
   const client = connectionOf(tx);
-  if (client instanceof pg.Client) {
+  if (client instanceof pg().Client) {
     const text = `COPY ${table} (${columnList(columns)}) FROM STDIN`;
     // Written in slices so that the socket's back-pressure is respected instead of one huge write.
     const source = Readable.from(bytes ? lines.buffers() : slices(lines, 2000));
-    await pipeline(source, client.query(copyFrom(text)));
+    await pipeline(source, client.query(copyStreams().from(text)));
     return;
   }
   const text = `COPY ${table} (${columnList(columns)}) FROM '/dev/blob'`;

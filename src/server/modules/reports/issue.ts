@@ -406,9 +406,7 @@ export async function buildModel(
       seatType: p.seatType,
       leakageRate: p.leakageRate,
     },
-    standard: judged
-      ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, lang) }
-      : null,
+    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, lang) } : null,
     bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
     ratedPressure: judged?.ratedPressure ?? null,
     productionDate: unit.range.productionDate,
