@@ -271,7 +271,8 @@ describe('the report states the requirement', () => {
       if (r.status !== 'issued') return;
       const file = tmpFile(r.report.bytes);
       const text = poppler('pdftotext', ['-layout', file, '-']).replace(/\s+/g, ' ');
-      expect(text).toContain('API 598');
+      // The standard with its edition, joined as the report's language writes it (a full-width comma in zh).
+      expect(text).toContain(language === 'en' ? 'API 598, 10th edition, 2016' : 'API 598，2016 年第 10 版');
       expect(text).toContain(language === 'en' ? '2.94 MPa (required ≥ 2.94 MPa)' : '2.94 MPa（要求 ≥ 2.94 MPa）');
       expect(text).toContain(language === 'en' ? 'no visible leakage' : '無可見洩漏');
       expect(text).toContain(language === 'en' ? 'Conforms' : '符合');

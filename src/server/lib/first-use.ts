@@ -12,8 +12,13 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
+/** A getter for what `make` makes: the first call makes it, later calls reuse it. */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 /** A getter for `name`'s exports: the first call requires the package, later calls reuse it. */
 export function packageOnFirstUse<T>(name: string): () => T {
-  let loaded: T | undefined;
-  return () => (loaded ??= require(name) as T);
+  return onFirstUse(() => require(name) as T);
 }

@@ -5,13 +5,9 @@
  * (docs/decisions/0033-server-memory.md). The same ESM build as a static `import PDFDocument from 'pdfkit'`.
  */
 import type PDFDocumentClass from 'pdfkit';
+import { onFirstUse } from './first-use';
 
 export type PdfDocumentConstructor = typeof PDFDocumentClass;
 
-let loading: Promise<PdfDocumentConstructor> | undefined;
-
 /** pdfkit's PDFDocument; the first call imports the package, later calls reuse it. */
-export function loadPdfkit(): Promise<PdfDocumentConstructor> {
-  loading ??= import('pdfkit').then((m) => m.default);
-  return loading;
-}
+export const loadPdfkit: () => Promise<PdfDocumentConstructor> = onFirstUse(() => import('pdfkit').then((m) => m.default));

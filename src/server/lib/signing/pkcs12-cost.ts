@@ -17,7 +17,6 @@ type FromDer = (
   bytes: forge.util.ByteStringBuffer,
   options: { strict: boolean; parseAllBytes?: boolean; decodeBitStrings: boolean },
 ) => forge.asn1.Asn1;
-const fromDer: FromDer = (bytes, options) => (nodeForge().asn1.fromDer as unknown as FromDer)(bytes, options);
 
 /**
  * Far above what tools write (OpenSSL, Windows and macOS: about 2,000), and at most a second or so of
@@ -35,11 +34,11 @@ function integerValue(node: forge.asn1.Asn1): number {
   return n;
 }
 
-function nestedDer(node: forge.asn1.Asn1): forge.asn1.Asn1 | null {
+function nestedDer(fromDer: FromDer, util: typeof forge.util, node: forge.asn1.Asn1): forge.asn1.Asn1 | null {
   const bytes = node.value;
   if (typeof bytes !== 'string' || bytes.length < 2 || bytes.charCodeAt(0) !== 0x30) return null;
   try {
-    return fromDer(nodeForge().util.createBuffer(bytes), { strict: true, parseAllBytes: true, decodeBitStrings: false });
+    return fromDer(util.createBuffer(bytes), { strict: true, parseAllBytes: true, decodeBitStrings: false });
   } catch {
     return null;
   }
@@ -47,13 +46,14 @@ function nestedDer(node: forge.asn1.Asn1): forge.asn1.Asn1 | null {
 
 /** The largest iteration count the file asks for (0 when it names none); throws when it is not DER. */
 export function largestIterationCount(der: Buffer): number {
-  const root = fromDer(nodeForge().util.createBuffer(der.toString('binary')), { strict: true, decodeBitStrings: false });
-  const { asn1 } = nodeForge();
+  const { asn1, util } = nodeForge();
+  const fromDer = asn1.fromDer as unknown as FromDer;
+  const root = fromDer(util.createBuffer(der.toString('binary')), { strict: true, decodeBitStrings: false });
   let largest = 0;
   const visit = (node: forge.asn1.Asn1, depth: number): void => {
     if (depth > MAX_NESTING) return;
     if (node.tagClass === asn1.Class.UNIVERSAL && node.type === asn1.Type.OCTETSTRING && !node.constructed) {
-      const inner = nestedDer(node);
+      const inner = nestedDer(fromDer, util, node);
       if (inner) visit(inner, depth + 1);
       return;
     }

@@ -8,7 +8,7 @@ import { createHash, createPrivateKey, sign as cryptoSign, type KeyObject } from
 import type { SignPdf as SignPdfClass } from '@signpdf/signpdf';
 import type { Signer as SignerClass } from '@signpdf/utils';
 import type forge from 'node-forge';
-import { packageOnFirstUse } from '../first-use';
+import { onFirstUse, packageOnFirstUse } from '../first-use';
 import type { SigningMaterial } from './certificate';
 import { nodeForge } from './forge';
 
@@ -27,7 +27,7 @@ const OID = {
 };
 
 /** The DER writers the signature is built with, over node-forge's ASN.1 (made on the first signature). */
-function derWriters() {
+const derWriters = onFirstUse(() => {
   const { asn1 } = nodeForge();
   const U = asn1.Class.UNIVERSAL;
   const C = asn1.Class.CONTEXT_SPECIFIC;
@@ -46,9 +46,7 @@ function derWriters() {
     algorithm: (o: string, nullParams: boolean) => seq(nullParams ? [oid(o), asn1.create(U, T.NULL, false, '')] : [oid(o)]),
     attribute: (type: string, value: forge.asn1.Asn1) => seq([oid(type), set([value])]),
   };
-}
-
-let der: ReturnType<typeof derWriters> | undefined;
+});
 
 interface PreparedSigner {
   certDer: Buffer;
@@ -82,8 +80,7 @@ function prepare(m: SigningMaterial): PreparedSigner {
 /** The CMS SignedData (detached) over `content`, DER. */
 export function cmsSign(content: Buffer, m: SigningMaterial): Buffer {
   const p = prepare(m);
-  der ??= derWriters();
-  const { asn1, C, oid, seq, set, octets, int, algorithm, attribute } = der;
+  const { asn1, C, oid, seq, set, octets, int, algorithm, attribute } = derWriters();
   const digest = createHash('sha256').update(content).digest();
   const certHash = createHash('sha256').update(p.certDer).digest();
   const attrs = [
@@ -114,22 +111,22 @@ export function cmsSign(content: Buffer, m: SigningMaterial): Buffer {
   return Buffer.from(asn1.toDer(contentInfo).getBytes(), 'binary');
 }
 
-type CadesSignerClass = new (material: SigningMaterial) => SignerClass;
-let CadesSigner: CadesSignerClass | undefined;
+/**
+ * @signpdf's Signer for this module's CMS signature: a subclass of its class (SignPdf checks for one), made on
+ * first use since its base class is @signpdf's.
+ */
+const cadesSignerClass = onFirstUse(
+  () =>
+    class CadesSigner extends signpdfUtils().Signer {
+      constructor(private readonly material: SigningMaterial) {
+        super();
+      }
 
-/** @signpdf's Signer for this module's CMS signature: a subclass of its class (SignPdf checks for one), made on first use. */
-function cadesSigner(material: SigningMaterial): SignerClass {
-  CadesSigner ??= class extends signpdfUtils().Signer {
-    constructor(private readonly material: SigningMaterial) {
-      super();
-    }
-
-    override async sign(pdfBuffer: Buffer): Promise<Buffer> {
-      return cmsSign(pdfBuffer, this.material);
-    }
-  };
-  return new CadesSigner(material);
-}
+      override async sign(pdfBuffer: Buffer): Promise<Buffer> {
+        return cmsSign(pdfBuffer, this.material);
+      }
+    },
+);
 
 /** Bytes to reserve for the signature of this certificate: the certificate, the signature and the attributes. */
 export function signatureLength(m: SigningMaterial): number {
@@ -138,5 +135,5 @@ export function signatureLength(m: SigningMaterial): number {
 
 /** Signs a PDF rendered with a signature placeholder. */
 export async function signPdf(pdf: Buffer, m: SigningMaterial): Promise<Buffer> {
-  return new (signpdf().SignPdf)().sign(pdf, cadesSigner(m));
+  return new (signpdf().SignPdf)().sign(pdf, new (cadesSignerClass())(m));
 }

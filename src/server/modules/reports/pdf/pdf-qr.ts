@@ -1,11 +1,9 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
-import { createRequire } from 'node:module';
 import type QRCodeModule from 'qrcode';
 import type { QRCodeMaskPattern } from 'qrcode';
 import { packageOnFirstUse } from '../../../lib/first-use';
 import { pdfNumber } from './pdf-text';
 
-const require = createRequire(import.meta.url);
 // qrcode on the first code drawn (lib/first-use.ts).
 const qrcode = packageOnFirstUse<typeof QRCodeModule>('qrcode');
 
@@ -63,7 +61,8 @@ interface BitMatrix extends Modules {
 
 // qrcode's own format information (error correction level and mask, BCH-coded): required on first use.
 type FormatBits = (errorCorrectionLevel: unknown, mask: number) => number;
-let formatBits: FormatBits | null = null;
+// qrcode's own format-information encoder, loaded with qrcode on the first code.
+const formatInfo = packageOnFirstUse<{ getEncodedBits: FormatBits }>('qrcode/lib/core/format-info');
 
 /** qrcode's mask patterns (`getMaskAt`), row i, column j. */
 const MASKS: Array<(i: number, j: number) => boolean> = [
@@ -176,7 +175,7 @@ export function bestMaskCode(text: string): { modules: Modules; maskPattern: num
   const m = q.modules;
   const n = m.size;
   const masks = masksFor(m);
-  formatBits ??= (require('qrcode/lib/core/format-info') as { getEncodedBits: FormatBits }).getEncodedBits;
+  const formatBits = formatInfo().getEncodedBits;
   const raw = Uint8Array.from(m.data);
   const mask0 = masks[0]!;
   for (let i = 0; i < raw.length; i++) raw[i]! ^= mask0[i]!;
