@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { TIME_SCALE } from './e2e/time-scale';
 
 // The config is evaluated by the runner and again by each worker: the first evaluation picks the port and
 // data directory and hands them on through the environment, which workers inherit.
@@ -46,8 +47,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  timeout: 60_000 * TIME_SCALE,
+  expect: { timeout: 10_000 * TIME_SCALE },
   reporter: [['list']],
   use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAxeClean } from './screen-kit';
 import { countProducts, createProduct, createRange, pickProduct, stamp, staffBrowser, type Lang, type Theme } from './catalogue-helpers';
+import { TIME_SCALE } from './time-scale';
 
 const TEXT = {
   en: {
@@ -337,7 +338,7 @@ test('"All" loads a long list in chunks as the reader scrolls', async ({ browser
   await page.goto(`/products?size=all&q=${encodeURIComponent(tag)}`);
   // The first page of a cold tab: in a CI run at load 9 on two cores the list's API answered in 184 ms, yet
   // the browser had not drawn the rows 10 s after the navigation (the bundle and the session came first).
-  await expect(page.getByTestId('rows-loaded')).toHaveText('Showing 100 of 230', { timeout: 30_000 });
+  await expect(page.getByTestId('rows-loaded')).toHaveText('Showing 100 of 230', { timeout: 30_000 * TIME_SCALE });
   await expect(page.locator('tbody tr')).toHaveCount(100);
   await page.getByTestId('rows-loaded').scrollIntoViewIfNeeded();
   await expect(page.locator('tbody tr')).toHaveCount(200);
@@ -352,7 +353,7 @@ test.describe('screens', () => {
   for (const lang of ['en', 'zh'] as const) {
     for (const theme of ['light', 'dark'] as const satisfies readonly Theme[]) {
       test(`screenshots and axe: ${lang} ${theme}`, async ({ browser, baseURL }) => {
-        test.setTimeout(240_000);
+        test.setTimeout(240_000 * TIME_SCALE);
         fs.mkdirSync(OUT, { recursive: true });
         const { context, page } = await staffBrowser(browser, { lang, theme, baseURL: baseURL! });
         const product = await createProduct(context.request, {

@@ -13,6 +13,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, waitForEmail } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
+import { TIME_SCALE } from './time-scale';
 
 const OUT = path.join('e2e', 'artifacts', 'public-search');
 const tr = translator(['search', 'validation', 'publicApi', 'pages', 'visitor']);
@@ -169,7 +170,7 @@ for (const lang of ['en', 'zh'] as const) {
       const reportLanguage = lang === 'en' ? 'zh' : 'en';
       await page.getByRole('radio', { name: reportLanguage === 'zh' ? '繁體中文' : 'English' }).check();
       await submit.click();
-      await expect(page.getByTestId('outcome-message')).toContainText(tr(lang, 'search.outcome.success'), { timeout: 30_000 });
+      await expect(page.getByTestId('outcome-message')).toContainText(tr(lang, 'search.outcome.success'), { timeout: 30_000 * TIME_SCALE });
       await expect(page.getByTestId('outcome-message')).toBeFocused();
       const preview = page.getByTestId('pdf-preview');
       await expect(preview.locator('canvas')).toBeVisible();
@@ -223,7 +224,7 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByLabel(tr(lang, 'search.request.email')).fill(email);
       await page.getByRole('button', { name: tr(lang, 'search.request.submit') }).click();
       const outcome = page.getByTestId('outcome-row');
-      await expect(outcome).toHaveCount(3, { timeout: 30_000 });
+      await expect(outcome).toHaveCount(3, { timeout: 30_000 * TIME_SCALE });
       await expect(outcome.filter({ hasText: world.good[0]! })).toContainText(tr(lang, 'search.outcome.issued'));
       await expect(outcome.filter({ hasText: world.good[1]! })).toContainText(tr(lang, 'search.outcome.issued'));
       await expect(outcome.filter({ hasText: world.held })).toContainText(tr(lang, 'search.outcome.held'));

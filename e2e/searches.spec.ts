@@ -14,6 +14,7 @@ import { solveChallenge } from 'altcha-lib/v1';
 import { createProduct, createRange, staffBrowser, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi, waitForEmail } from './helpers';
 import { screenshotter, translator, type Language } from './screen-kit';
+import { TIME_SCALE } from './time-scale';
 
 const OUT = path.join('e2e', 'artifacts', 'searches');
 const tr = translator(['searches', 'table']);
@@ -175,11 +176,11 @@ for (const lang of ['en', 'zh'] as const) {
       .poll(
         async () =>
           ((await (await page.request.get(`/api/v1/search-requests/${world.groupId}`)).json()) as { data: { status: string } }).data.status,
-        { timeout: 20_000 },
+        { timeout: 20_000 * TIME_SCALE },
       )
       .toBe('sent');
     // The open dialog reads the request again while it is queued.
-    await expect(dialog.getByText(tr(lang, 'searches.statuses.queued'), { exact: true })).toHaveCount(0, { timeout: 15_000 });
+    await expect(dialog.getByText(tr(lang, 'searches.statuses.queued'), { exact: true })).toHaveCount(0, { timeout: 15_000 * TIME_SCALE });
     await shot(page, 'resent', lang);
     await page.keyboard.press('Escape');
     await expect(page).not.toHaveURL(/request=/);
@@ -195,9 +196,9 @@ async function statusOf(page: Page): Promise<string> {
 test('a resend past the hourly limit of the request says so, in en and zh', async ({ browser, baseURL }) => {
   // Two resends so far (one per language above); a third through the API reaches the limit of 3 an hour.
   const first = await adminPage(browser, baseURL!, 'en', 1440);
-  await expect.poll(() => statusOf(first.page), { timeout: 20_000 }).toBe('sent');
+  await expect.poll(() => statusOf(first.page), { timeout: 20_000 * TIME_SCALE }).toBe('sent');
   expect((await first.page.request.post(`/api/v1/search-requests/${world.groupId}/resend`)).status()).toBe(200);
-  await expect.poll(() => statusOf(first.page), { timeout: 20_000 }).toBe('sent');
+  await expect.poll(() => statusOf(first.page), { timeout: 20_000 * TIME_SCALE }).toBe('sent');
   await first.context.close();
   for (const lang of ['en', 'zh'] as const) {
     const width = lang === 'en' ? 1440 : 390;

@@ -13,6 +13,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { dataDir } from './helpers';
 import { freePort } from '../test/helpers/free-port';
 import { translator } from './screen-kit';
+import { TIME_SCALE } from './time-scale';
 
 const tr = translator(['labels']);
 
@@ -21,7 +22,7 @@ const DOCS = path.resolve('docs', 'user-guide');
 const VIEWPORT = { width: 1440, height: 900 };
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(180_000);
+test.setTimeout(180_000 * TIME_SCALE);
 
 let server: ChildProcess | undefined;
 let demoDir = '';
@@ -31,7 +32,7 @@ let serial = '';
 let reportId = '';
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(240_000 * TIME_SCALE);
   // The snapshot the run's web server was built from: its dist/web is beside its sources.
   const snap = path.join(dataDir(), 'app');
   expect(fs.existsSync(path.join(snap, 'dist', 'web', 'index.html')), 'the e2e snapshot is built').toBe(true);
@@ -90,7 +91,7 @@ async function settle(page: Page) {
           return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
         }),
       undefined,
-      { timeout: 10_000 },
+      { timeout: 10_000 * TIME_SCALE },
     )
     .catch(() => undefined);
   // Charts and transitions finish drawing.
@@ -130,7 +131,7 @@ for (const lang of ['en', 'zh'] as const) {
       await pub.locator('input[type="checkbox"]').first().check();
       await pub.locator('input[type="email"], input[name="email"]').first().fill(`visitor.${lang}@example.com`);
       await pub.getByTestId('step-request').locator('button[type="submit"]').click();
-      await expect(pub.getByTestId('pdf-preview').locator('canvas')).toBeVisible({ timeout: 60_000 });
+      await expect(pub.getByTestId('pdf-preview').locator('canvas')).toBeVisible({ timeout: 60_000 * TIME_SCALE });
       await pub.getByTestId('step-request').scrollIntoViewIfNeeded();
       await shoot(pub, lang, 'search-report');
       const href = await pub.getByTestId('step-request').locator('a[href*="/api/v1/public/reports/"]').first().getAttribute('href');
