@@ -87,6 +87,11 @@ export function t(lang: ReportLanguage, key: string, params?: Record<string, unk
   return text;
 }
 
+/** A standard with its edition, worded as the staff screens word it (`standards.standardEdition`: "，" in zh). */
+export function standardWithEdition(lang: ReportLanguage, standard: { name: string; edition: string }): string {
+  return translate(lang, 'standards.standardEdition', { name: standard.name, edition: standard.edition });
+}
+
 export function mpa(lang: ReportLanguage, v: number | null): string {
   return v === null ? t(lang, 'value.none') : t(lang, 'value.mpa', { value: formatNumber(lang, v) });
 }

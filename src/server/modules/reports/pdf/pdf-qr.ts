@@ -61,7 +61,6 @@ interface BitMatrix extends Modules {
 
 // qrcode's own format information (error correction level and mask, BCH-coded): required on first use.
 type FormatBits = (errorCorrectionLevel: unknown, mask: number) => number;
-// qrcode's own format-information encoder, loaded with qrcode on the first code.
 const formatInfo = packageOnFirstUse<{ getEncodedBits: FormatBits }>('qrcode/lib/core/format-info');
 
 /** qrcode's mask patterns (`getMaskAt`), row i, column j. */

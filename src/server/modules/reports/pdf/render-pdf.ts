@@ -19,6 +19,7 @@ import {
   requiredHold,
   requiredPressure,
   seconds,
+  standardWithEdition,
   t,
   unitText,
   verdictText,
@@ -169,10 +170,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     [t(lang, 'field.number'), m.number],
     [t(lang, 'field.serial'), m.serial],
     [t(lang, 'field.product'), m.product.name],
-    [
-      t(lang, 'field.testStandard'),
-      m.standard ? t(lang, 'standardEdition', { name: m.standard.name, edition: m.standard.edition }) : t(lang, 'value.none'),
-    ],
+    [t(lang, 'field.testStandard'), m.standard ? standardWithEdition(lang, m.standard) : t(lang, 'value.none')],
     [t(lang, 'field.productionDate'), formatDay(lang, m.productionDate)],
     [t(lang, 'field.range'), `${m.range.start} – ${m.range.end}`],
     [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],
@@ -427,7 +425,7 @@ function testBlock(
     [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
     [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
     ...(req
-      ? [[t(lang, 'field.testStandard'), t(lang, 'standardEdition', { name: req.standardName, edition: req.edition })] as [string, string]]
+      ? [[t(lang, 'field.testStandard'), standardWithEdition(lang, { name: req.standardName, edition: req.edition })] as [string, string]]
       : []),
   ];
   if (c) {
