@@ -23,8 +23,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEmptyPostgresDatabase } from '../test/helpers/database';
-import { MD_RANGES_PER_SERIES, MD_SERIES, writeMachineCsv } from '../test/helpers/machine-data-csv';
+import { writeMachineCsv } from '../test/helpers/machine-data-csv';
 import { startServer, uploadFile, type ServerProcess } from '../test/helpers/server-process';
+import { PRODUCT_HEADER, RANGE_HEADER, writeLines, writeMdCatalogue } from './lib/md-catalogue';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -39,26 +40,6 @@ const load = () =>
 /** How `npm start` runs the server (scripts/start.mjs), and a request deadline a slow machine cannot miss. */
 const SERVER_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', REQUEST_TIMEOUT_MS: '900000' };
 const SERVER_FLAGS = ['--max-semi-space-size=4'];
-const PRODUCT_HEADER =
-  'name,fluid,connection,application,applicationMedium,pressureFc,pressureWcb,pressureSus,temperatureMax,temperatureMin\r\n';
-const RANGE_HEADER = 'product,startSerial,endSerial,totalUnits,productionDate\r\n';
-
-async function writeLines(file: string, header: string, rows: number, line: (i: number) => string): Promise<number> {
-  const out = fs.createWriteStream(file);
-  out.write(header);
-  let buf = '';
-  for (let i = 0; i < rows; i++) {
-    buf += line(i);
-    if (buf.length > 1 << 16) {
-      if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
-      buf = '';
-    }
-  }
-  out.write(buf);
-  await new Promise<void>((r) => out.end(() => r()));
-  return fs.statSync(file).size;
-}
-
 interface Measured {
   seconds: number;
   load: string;
@@ -84,17 +65,9 @@ const describe = (what: string, rows: number, m: Measured) =>
 
 /** The catalogue the records match (100 products, 10,000 ranges), then the 100,000-row catalogue imports. */
 async function catalogue(log: (l: string) => void, s: ServerProcess, dir: string, rows: number, label = ''): Promise<void> {
-  const products = path.join(dir, 'md-products.csv');
-  await writeLines(products, PRODUCT_HEADER, 100, (i) => `MD Product ${String(i).padStart(3, '0')},water,,,,1.6,,,120,-10\r\n`);
-  await importFile(s, '/api/v1/products/import', products, 100);
-  const ranges = path.join(dir, 'md-ranges.csv');
-  const total = MD_SERIES * MD_RANGES_PER_SERIES;
-  await writeLines(ranges, RANGE_HEADER, total, (g) => {
-    const prefix = `MD${String(g % MD_SERIES).padStart(2, '0')}-`;
-    const start = Math.floor(g / MD_SERIES) * 2000;
-    return `MD Product ${String(g % 100).padStart(3, '0')},${prefix}${String(start).padStart(8, '0')},${prefix}${String(start + 999).padStart(8, '0')},1000,2024-01-01\r\n`;
-  });
-  await importFile(s, '/api/v1/serial-ranges/import', ranges, total);
+  const md = await writeMdCatalogue(dir);
+  await importFile(s, '/api/v1/products/import', md.products, md.productRows);
+  await importFile(s, '/api/v1/serial-ranges/import', md.ranges, md.rangeRows);
 
   const manyProducts = path.join(dir, 'products.csv');
   await writeLines(
