@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-lazy-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const LAZY = ['pdfkit', 'fontkit', 'node-forge', '@signpdf', 'qrcode', 'nodemailer', 'ioredis', 'pg', 'pg-copy-streams'];
+const LAZY = ['pdfkit', 'fontkit', 'node-forge', '@signpdf', 'qrcode', 'nodemailer', 'ioredis', 'pg', 'pg-copy-streams', 'koffi'];
 
 /** An ESM resolve hook (run on the loader's thread) that appends each resolved URL of a lazy package to SEEN_FILE. */
 const HOOK = `import fs from 'node:fs';

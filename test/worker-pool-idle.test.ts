@@ -14,6 +14,8 @@ const code = `
 
 function pool(idleExitMs?: number) {
   const exits: number[] = [];
+  /** the pool's `afterIdleExit` calls, each with the exits seen by then */
+  const afterExit: number[] = [];
   const p = new WorkerPool({
     createWorker: () => {
       const w = new Worker(code, { eval: true });
@@ -24,21 +26,25 @@ function pool(idleExitMs?: number) {
     maxUnits: 4,
     retryAfterSeconds: 1,
     idleExitMs,
+    afterIdleExit: () => afterExit.push(exits.length),
   });
-  return { p, exits };
+  return { p, exits, afterExit };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('idle workers', () => {
   it('stops a worker left without jobs for idleExitMs, and starts a new one for the next job', async () => {
-    const { p, exits } = pool(150);
+    const { p, exits, afterExit } = pool(150);
     try {
       const first = await p.run<number>(1);
       expect(await p.run<number>(2)).toBe(first);
       // Stopped once the time is up (waited for, not assumed: a loaded machine stops a thread slowly).
       for (let waited = 0; exits.length === 0 && waited < 10_000; waited += 50) await pause(50);
       expect(exits).toHaveLength(1);
+      // …and the pool says so once the thread is gone (the report pool then gives back its freed memory).
+      for (let waited = 0; afterExit.length === 0 && waited < 10_000; waited += 50) await pause(50);
+      expect(afterExit).toEqual([1]);
       const next = await p.run<number>(3);
       expect(next).not.toBe(first);
     } finally {
@@ -56,6 +62,7 @@ describe('idle workers', () => {
         expect(await busy.p.run<number>(i)).toBe(first);
       }
       expect(busy.exits).toHaveLength(0);
+      expect(busy.afterExit).toHaveLength(0);
       const stays = await kept.p.run<number>(1);
       await pause(600);
       expect(await kept.p.run<number>(2)).toBe(stays);

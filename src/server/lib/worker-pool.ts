@@ -29,6 +29,8 @@ export interface WorkerPoolOptions {
   inline?: (input: unknown) => Promise<unknown>;
   /** ms a worker may stay without a job before it is stopped; omitted: workers stay until close */
   idleExitMs?: number;
+  /** called once an idle worker has exited (the report pool gives the freed C heap back: lib/malloc-trim.ts) */
+  afterIdleExit?: () => void;
 }
 
 interface Job {
@@ -174,7 +176,7 @@ export class WorkerPool {
       if (slot.worker !== worker || slot.job) return;
       // Taken out of the slot first: its 'exit' is then not a lost worker, and the next job starts another.
       slot.worker = null;
-      void worker.terminate();
+      void worker.terminate().then(() => this.options.afterIdleExit?.());
     }, this.options.idleExitMs);
     slot.idleTimer.unref();
   }
