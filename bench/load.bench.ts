@@ -80,7 +80,7 @@ export function send(base: string, method: string, url: string, headers: Record<
 }
 
 /** A visitor's address from 10.0.0.0/8: with 16 million of them no per-IP limit is reached by chance. */
-function visitorIp(): string {
+export function visitorIp(): string {
   const b = randomBytes(3);
   return `10.${b[0]}.${b[1]}.${b[2]}`;
 }
@@ -112,6 +112,21 @@ export function solverWorker(): { solve(salt: string, challenge: string, max: nu
       }),
     close: () => worker.terminate(),
   };
+}
+
+/**
+ * A challenge fetched from `base` for the visitor at `ip` and solved by `solver`, encoded as the report
+ * request's `challenge` field (what the public page's widget sends).
+ */
+export async function solvedChallenge(base: string, ip: string, solver: ReturnType<typeof solverWorker>): Promise<string> {
+  const reply = await send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip });
+  if (reply.status !== 200) throw new Error(`challenge: ${reply.status} ${reply.body.slice(0, 300)}`);
+  const c = JSON.parse(reply.body).data as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
+  const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
+  if (number === null) throw new Error('challenge not solvable');
+  return Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
 }
 
 class Stats {

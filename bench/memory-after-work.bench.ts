@@ -16,11 +16,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { randomBytes } from 'node:crypto';
 import { createEmptyPostgresDatabase } from '../test/helpers/database';
 import { writeMachineCsv } from '../test/helpers/machine-data-csv';
 import { uploadFile } from '../test/helpers/server-process';
-import { send, solverWorker } from './load.bench';
+import { send, solvedChallenge, solverWorker, visitorIp } from './load.bench';
 import { writeMdCatalogue } from './lib/md-catalogue';
 import { buildForStart, npmStart, type NpmStarted } from './lib/npm-start';
 
@@ -66,11 +65,6 @@ async function testedSerials(file: string, count: number): Promise<string[]> {
   return [...found];
 }
 
-function visitorIp(): string {
-  const b = randomBytes(3);
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
-}
-
 async function reportBurst(base: string, serials: string[], requests: number): Promise<{ issued: number; busy: number; seconds: number }> {
   const solver = solverWorker();
   try {
@@ -78,11 +72,7 @@ async function reportBurst(base: string, serials: string[], requests: number): P
     // solving is the visitor's browser's work and is not the server's, but it is inside the burst's time.
     const attempt = async (i: number) => {
       const ip = visitorIp();
-      const c = JSON.parse((await send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip })).body).data;
-      const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
-      const challenge = Buffer.from(
-        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
-      ).toString('base64');
+      const challenge = await solvedChallenge(base, ip, solver);
       const body = JSON.stringify({
         serials: serials.slice(i * 20, i * 20 + 20),
         email: `visitor-${i}@example.com`,

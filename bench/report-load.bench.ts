@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEmptyPostgresDatabase } from '../test/helpers/database';
-import { send, solverWorker, startBuiltServer, type Reply, type Server } from './load.bench';
+import { send, solvedChallenge, solverWorker, startBuiltServer, visitorIp, type Reply, type Server } from './load.bench';
 import { percentile } from './lib/stats';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +27,6 @@ function loadAverage(): string {
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(' ');
-}
-
-function visitorIp(): string {
-  const b = randomBytes(3);
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
 }
 
 function summary(name: string, ms: number[]): string {
@@ -161,11 +156,7 @@ async function attackOn(engine: 'postgres' | 'pglite', requests: number, log: (l
     const bodies = [];
     for (let i = 0; i < requests; i++) {
       const ip = visitorIp();
-      const c = ok(await send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip }), 'challenge');
-      const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
-      const challenge = Buffer.from(
-        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
-      ).toString('base64');
+      const challenge = await solvedChallenge(base, ip, solver);
       const serials = Array.from({ length: 20 }, (_, k) => serial(i * 20 + k + 1));
       bodies.push({
         ip,
@@ -177,11 +168,7 @@ async function attackOn(engine: 'postgres' | 'pglite', requests: number, log: (l
     // starts a worker, which the attack's figures should not include.
     {
       const ip = visitorIp();
-      const c = ok(await send(base, 'GET', '/api/v1/public/challenge', { 'x-forwarded-for': ip }), 'challenge');
-      const number = await solver.solve(c.salt, c.challenge, c.maxnumber);
-      const challenge = Buffer.from(
-        JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
-      ).toString('base64');
+      const challenge = await solvedChallenge(base, ip, solver);
       const body = JSON.stringify({
         serials: [serial(units)],
         email: 'warm-up@example.com',

@@ -4,7 +4,7 @@ import type { TestRequirementView } from '../../src/shared/contract/machine-data
 import { deriveRequirement, type JudgedProduct } from '../../src/shared/standards/requirement';
 import { checkSamples } from '../../src/shared/standards/sample-checks';
 import type { ReportModel, ReportTest } from '../../src/server/modules/reports/report-model';
-import { toRequirementView } from '../../src/shared/standards/requirement-view';
+import { editionIn, toRequirementView } from '../../src/shared/standards/requirement-view';
 
 function curve(pressure: number, hold: number, points: number): Array<{ t: number; p: number }> {
   const total = 5 + hold + 3;
@@ -100,7 +100,7 @@ export function benchModel(language: ReportLanguage): ReportModel {
     standard: {
       id: 'api-598',
       name: deriveRequirement(PRODUCT, 'wcb')!.standard.name,
-      edition: deriveRequirement(PRODUCT, 'wcb')!.standard.edition,
+      edition: editionIn(deriveRequirement(PRODUCT, 'wcb')!.standard, language),
     },
     bodyMaterial: 'wcb',
     ratedPressure: 1.6,
