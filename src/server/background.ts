@@ -9,6 +9,7 @@ import { mallocTrim } from './lib/malloc-trim';
 import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/public/search-retention';
+import { dropIdlePdfs } from './modules/reports/stored-pdfs';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -46,10 +47,14 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   compaction.unref();
   stops.push(() => clearInterval(compaction));
 
-  // Freed C-heap memory back to the system every half minute (lib/malloc-trim.ts): after an import or a
-  // report burst the server returns to its idle size instead of keeping the freed blocks; a call with
-  // nothing to give back takes 1–2 ms.
-  const trim = setInterval(() => mallocTrim(), 30_000);
+  // Freed C-heap memory back to the system every 15 s (lib/malloc-trim.ts): after an import or a report
+  // burst the server returns to its idle size instead of keeping the freed blocks; a call with nothing to
+  // give back takes 1–2 ms. The recently used PDFs left unused for 30 s go first (their bytes are freed at
+  // V8's next collection and given back by a later call; docs/decisions/0033, seventh section).
+  const trim = setInterval(() => {
+    dropIdlePdfs();
+    mallocTrim();
+  }, 15_000);
   trim.unref();
   stops.push(() => clearInterval(trim));
 

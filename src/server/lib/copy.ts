@@ -113,11 +113,13 @@ function connectionOf(tx: Tx): unknown {
 /**
  * Rows per chunk for this connection. PGlite's WebAssembly heap grows to fit the largest statement and never
  * shrinks, so it gets small chunks: importing 100,000 products peaked 160 MB over idle with 20,000-row chunks
- * and 8 MB with 5,000 (and was faster). On PostgreSQL the size made no difference to memory or time; larger
- * chunks mean fewer statements.
+ * and 8 MB with 5,000 (and was faster); 50,000 test records (their statement triggers' sorts and transition
+ * tables) left 55 MB of it resident with 5,000-row chunks, 40 MB with 2,000 and 36 MB with 1,000, in about the
+ * same time with 2,000 and 1.5x longer with 1,000 (docs/decisions/0033, seventh section). On PostgreSQL the
+ * size made no difference to memory or time; larger chunks mean fewer statements.
  */
 export function chunkRowsFor(tx: Tx): number {
-  return onPostgres(tx) ? 20_000 : 5_000;
+  return onPostgres(tx) ? 20_000 : 2_000;
 }
 
 /** Whether the transaction runs on a PostgreSQL server (node-postgres), not on the embedded PGlite. */

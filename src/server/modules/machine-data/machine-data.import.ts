@@ -37,7 +37,7 @@ const CHUNK_WITH_SAMPLES = 1000;
 /**
  * Records staged before one INSERT … SELECT moves them, on PostgreSQL (docs/decisions/0034): test_records'
  * statement triggers (dashboard counters, kept quality outcomes) cost less run over 100,000 rows than
- * over five runs of 20,000. PGlite loads each 5,000-row chunk on its own (its heap grows to fit the
+ * over five runs of 20,000. PGlite loads each 2,000-row chunk on its own (its heap grows to fit the
  * largest statement, see copy.ts).
  */
 const LOAD_ROWS_POSTGRES = 100_000;
