@@ -182,6 +182,31 @@ describe('kept quality outcomes', () => {
     await expectExact();
   });
 
+  it('match the records after an insert mixing new units tested several times with units seen before (migration 0017)', async () => {
+    // One statement: new units QK-0300..0307 with two to four tests each (failures, retests, midnights),
+    // new units QK-0308..0311 tested once, and units stored by the tests above (QK-0001..0004) tested again.
+    // The new ones' figures come from the inserted rows; the known ones' from their records before and after.
+    const rows = [];
+    for (let u = 0; u < 12; u++) {
+      const no = 300 + u;
+      for (let k = 0; k < (u < 8 ? 2 + (u % 3) : 1); k++) {
+        const at = new Date(day(4 + (u % 3)).getTime() + (22 + k * 3) * 3_600_000);
+        rows.push(sql`(${bench.id}::uuid, ${`mixed-${u}-${k}`}, ${`QK-${String(no).padStart(4, '0')}`}, 'QK-', 4, ${no}, ${TYPES[(u + k) % 2]},
+          'water', 2.4, 60, ${k === 0 && u % 2 === 0 ? 'fail' : 'pass'}, ${at}, decode(repeat('00', 32), 'hex'))`);
+      }
+    }
+    for (let no = 1; no <= 4; no++) {
+      rows.push(sql`(${bench.id}::uuid, ${`mixed-known-${no}`}, ${`QK-${String(no).padStart(4, '0')}`}, 'QK-', 4, ${no}, 'backseat',
+        'water', 2.4, 60, ${no === 2 ? 'fail' : 'pass'}, ${new Date(day(9).getTime() + no * 3_600_000)}, decode(repeat('00', 32), 'hex'))`);
+    }
+    await db.execute(sql`
+      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
+                                holding_seconds, result, tested_at, content_hash)
+      VALUES ${sql.join(rows, sql`, `)}`);
+    await db.execute(sql`SELECT test_records_rematch(ARRAY['QK-'], ARRAY[4]::smallint[], ARRAY[0]::bigint[], ARRAY[9999]::bigint[])`);
+    await expectExact();
+  });
+
   it('stay exact through edits, deletes, re-judgement and re-matching', async () => {
     // Edits of time and test type move units across days and edges.
     await db.execute(sql`UPDATE test_records SET tested_at = tested_at + interval '30 hours' WHERE id % 7 = 0`);
