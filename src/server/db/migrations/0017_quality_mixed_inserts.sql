@@ -5,9 +5,11 @@
 -- for the units seen before only:
 --  1. first-pass pairs: the claimed units' pairs are inserted by the claim as in 0016; the upsert of 0010
 --     runs over the other units' records only (it found the claimed units' pairs identical and left them);
---  2. kept quality outcomes: the claimed units' figures are added from new_rows by quality_figures, and the
+--  2. kept quality outcomes: the claimed units' figures are added from new_rows (those tested once in the
+--     statement summed as 0016 sums an insert of such units only, the others by quality_figures), and the
 --     general path reads back from test_records, and subtracts the figures before the statement of, the
---     units seen before only.
+--     units seen before only. An insert of new units only, some tested more than once, takes the same branch
+--     (with no unit seen before) instead of 0015's, which had all its records go through quality_figures.
 -- Every other insert, update and delete is unchanged.
 CREATE OR REPLACE FUNCTION test_records_firsts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -118,26 +120,12 @@ BEGIN
     END IF;
     SELECT array_agg(prefix), array_agg(width), array_agg(serial_no) INTO p, w, n
       FROM (SELECT DISTINCT prefix, width, serial_no FROM new_rows) d;
-    -- Every unit new, some tested more than once: their figures from new_rows by quality_figures (0015).
-    IF fresh = cardinality(p) THEN
-      SELECT array_agg(ROW(x.id, x.prefix, x.width, x.serial_no, x.product_id, x.machine_id, x.test_type, x.tested_at, x.outcome)::quality_record)
-        INTO cur FROM new_rows x;
-      INSERT INTO quality_day_counts AS c (first_day, last_day, dim, key, units, first_pass, final_pass, retested, tests, failures)
-      SELECT * FROM quality_figures(cur) ORDER BY first_day, last_day, dim, key
-      ON CONFLICT (first_day, last_day, dim, key) DO UPDATE SET units = c.units + excluded.units,
-         first_pass = c.first_pass + excluded.first_pass, final_pass = c.final_pass + excluded.final_pass,
-         retested = c.retested + excluded.retested, tests = c.tests + excluded.tests, failures = c.failures + excluded.failures;
-      INSERT INTO quality_open_failures (id, tested_at, prefix, width, serial_no)
-      SELECT id, tested_at, prefix, width, serial_no FROM (
-        SELECT DISTINCT ON (prefix, width, serial_no, test_type) * FROM unnest(cur)
-         ORDER BY prefix, width, serial_no, test_type, tested_at DESC, id DESC) l
-       WHERE outcome = 'fail';
-      RETURN NULL;
-    END IF;
-    -- Some units new, others seen before (an import whose units' tests fall into several statements): the new
-    -- ones' records are all in new_rows, as above, so their figures are added from new_rows by quality_figures
-    -- and the general path below reads test_records for the units seen before only, not for every unit of
-    -- the statement (docs/decisions/0034, third change). A join of new_rows to the claimed keys: by EXECUTE,
+    -- Some units new (the claimed ones), others seen before (an import whose units' tests fall into several
+    -- statements), or every unit new and some tested more than once: the new ones' records are all in
+    -- new_rows, as above, so their figures are added from new_rows, and the general path below reads
+    -- test_records for the units seen before only, not for every unit of the statement (docs/decisions/0034,
+    -- third change; it replaces 0015's branch for an insert of new units only, which had every record go
+    -- through quality_figures). A join of new_rows to the claimed keys: by EXECUTE,
     -- planned with this call's counts (0016's plans note).
     IF fresh > 0 THEN
       -- The claimed units tested once in this statement (most of an import's) are summed per day, dimension
