@@ -207,6 +207,26 @@ describe('kept quality outcomes', () => {
     await expectExact();
   });
 
+  it('match the records after an insert of new units only, some tested once and some several times (migration 0018)', async () => {
+    // One statement of units never seen: QK-0400..0405 tested two or three times (a failure first, retests,
+    // a midnight between), QK-0406..0411 tested once. No unit seen before, so no record is read back.
+    const rows = [];
+    for (let u = 0; u < 12; u++) {
+      const no = 400 + u;
+      for (let k = 0; k < (u < 6 ? 2 + (u % 2) : 1); k++) {
+        const at = new Date(day(5 + (u % 2)).getTime() + (21 + k * 2) * 3_600_000);
+        rows.push(sql`(${bench.id}::uuid, ${`fresh-${u}-${k}`}, ${`QK-${String(no).padStart(4, '0')}`}, 'QK-', 4, ${no}, ${TYPES[(u + k) % 3]},
+          'water', 2.4, 60, ${(k === 0 && u % 2 === 0) || u === 7 ? 'fail' : 'pass'}, ${at}, decode(repeat('00', 32), 'hex'))`);
+      }
+    }
+    await db.execute(sql`
+      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
+                                holding_seconds, result, tested_at, content_hash)
+      VALUES ${sql.join(rows, sql`, `)}`);
+    await db.execute(sql`SELECT test_records_rematch(ARRAY['QK-'], ARRAY[4]::smallint[], ARRAY[0]::bigint[], ARRAY[9999]::bigint[])`);
+    await expectExact();
+  });
+
   it('stay exact through edits, deletes, re-judgement and re-matching', async () => {
     // Edits of time and test type move units across days and edges.
     await db.execute(sql`UPDATE test_records SET tested_at = tested_at + interval '30 hours' WHERE id % 7 = 0`);

@@ -63,6 +63,14 @@ describe('verification', () => {
     expect(dl.headers['content-disposition']).toMatch(/^attachment; /);
   });
 
+  it("keeps a served PDF in this app's recently used PDFs (app.ctx.pdfs), the bytes it served", async () => {
+    const res = await get(`/api/v1/public/reports/${report.id}.pdf`);
+    expect(res.statusCode).toBe(200);
+    const kept = t.app.ctx.pdfs.get(report.id);
+    expect(kept?.sha256).toBe(report.sha256);
+    expect(kept?.bytes.equals(res.rawPayload)).toBe(true);
+  });
+
   it('finds it by the short code as printed, in lower case, or without the dash', async () => {
     for (const code of [formatReportCode(report.code), report.code.toLowerCase(), ` ${report.code} `]) {
       const res = await get(`/api/v1/public/reports/by-code/${encodeURIComponent(code)}`);

@@ -28,6 +28,7 @@ import { registerSecurityHeaders } from './lib/security-headers';
 import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
 import { createReportPool } from './modules/reports/render-job';
+import { RecentPdfs } from './modules/reports/stored-pdfs';
 import { compressOptions, webApp } from './web/static';
 
 // ioredis only when REDIS_URL is set (lib/first-use.ts).
@@ -97,6 +98,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     afterResponse: new AfterResponse(app.log),
     mail: mailHubOf(database.db),
     reportPool: createReportPool({ ...config.reports, queue: config.reports.queue ?? defaultReportQueue(database.kind) }),
+    pdfs: new RecentPdfs(),
   };
   if (config.metricsToken || config.metricsPort) {
     ctx.metrics = createMetrics(ctx);

@@ -9,7 +9,6 @@ import { mallocTrim } from './lib/malloc-trim';
 import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/public/search-retention';
-import { dropIdlePdfs } from './modules/reports/stored-pdfs';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -52,7 +51,7 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   // give back takes 1–2 ms. The recently used PDFs left unused for 30 s go first (their bytes are freed at
   // V8's next collection and given back by a later call; docs/decisions/0033, seventh section).
   const trim = setInterval(() => {
-    dropIdlePdfs();
+    app.ctx.pdfs.dropIdle();
     mallocTrim();
   }, 15_000);
   trim.unref();

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import type { MailHub } from '../mail/hub';
+import type { RecentPdfs } from '../modules/reports/stored-pdfs';
 import type { AfterResponse } from './after-response';
 import type { MetricsEndpoint } from './metrics';
 import type { WorkerPool } from './worker-pool';
@@ -21,6 +22,8 @@ export interface AppContext {
   metrics?: MetricsEndpoint;
   /** this app's threads for rendering and signing reports, behind a bounded queue (modules/reports/render-job.ts) */
   reportPool: WorkerPool;
+  /** this app's recently used report PDFs, dropped when idle by the background work (background.ts) */
+  pdfs: RecentPdfs;
 }
 
 declare module 'fastify' {

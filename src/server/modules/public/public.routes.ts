@@ -40,7 +40,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const pow = new ProofOfWork(db);
   const stopFollowing = registerReportMailOutcome(app.ctx.mail);
   // A report email names its reports; their bytes are read when it is sent (report-mail.ts).
-  const stopComposing = registerReportMailComposer(app.ctx.mail);
+  const stopComposing = registerReportMailComposer(app.ctx.mail, app.ctx.pdfs);
   app.addHook('onClose', async () => {
     stopFollowing();
     stopComposing();
@@ -116,7 +116,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       const data = await requestReports(
         {
           db,
-          issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl, render }),
+          issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl, render, pdfs: app.ctx.pdfs }),
           kick: () => app.ctx.mail.kick(),
           termsVersion: async () => (await getSettings(db)).termsVersion,
           contact: async () => (await getSettings(db)).contact,

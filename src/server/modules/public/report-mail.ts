@@ -18,6 +18,7 @@ import type { NewMail } from '../../mail/outbox';
 import { renderEmail } from '../../mail/layout';
 import { AppError } from '../../../shared/errors';
 import { reportPdf } from '../reports/reports.service';
+import type { RecentPdfs } from '../reports/stored-pdfs';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
 
 export interface IssuedPdf {
@@ -57,14 +58,14 @@ export function reportMail(
  * recently used PDFs when there (the request that queued the email has just issued them) or read from the
  * database, one at a time. A report no longer stored fails the message for good (EMESSAGE, retry-policy.ts).
  */
-export async function composeReportMail(db: Db, row: OutboxRow): Promise<ComposedMail> {
+export async function composeReportMail(db: Db, row: OutboxRow, pdfs?: RecentPdfs): Promise<ComposedMail> {
   const attachments: OutboxAttachment[] = [];
   for (const a of row.attachments) {
     if (a.ref === undefined) {
       attachments.push(a);
       continue;
     }
-    const pdf = await reportPdf(db, a.ref).catch((err: unknown) => {
+    const pdf = await reportPdf(db, a.ref, pdfs).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'not-found') return null;
       throw err; // the database, say: tried again later
     });
@@ -75,6 +76,6 @@ export async function composeReportMail(db: Db, row: OutboxRow): Promise<Compose
 }
 
 /** Registers the composer of report emails; returns the function that removes it (for the app's onClose). */
-export function registerReportMailComposer(mail: MailHub): () => void {
-  return mail.onCompose(REPORT_MAIL_KIND, (db, row) => composeReportMail(db, row));
+export function registerReportMailComposer(mail: MailHub, pdfs: RecentPdfs): () => void {
+  return mail.onCompose(REPORT_MAIL_KIND, (db, row) => composeReportMail(db, row, pdfs));
 }

@@ -27,7 +27,7 @@ import * as repo from './reports.repo';
 import { docKey, t } from './format';
 import { editionIn, toRequirementView } from '../../../shared/standards/requirement-view';
 import { formatSerial, parseSerial } from '../../../shared/serial';
-import { cachedPdf, rememberPdf } from './stored-pdfs';
+import type { RecentPdfs } from './stored-pdfs';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;
@@ -63,6 +63,8 @@ export interface IssueInput {
    * `app.ctx.reportPool`, see render-job.ts); without it, in this thread (scripts and tests)
    */
   render?: RenderReport;
+  /** the app's recently used PDFs (`app.ctx.pdfs`), read and filled; without it none are kept (scripts and tests) */
+  pdfs?: RecentPdfs;
 }
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
@@ -157,12 +159,12 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
           .then((f) => (f ? { ...f, sha256: f.sha256.toString('hex') } : null));
   if (!facts) return null;
   // The bytes from the recently used PDFs when there (the serving path keeps them), else read once.
-  let bytes = cachedPdf(facts.id)?.bytes;
+  let bytes = input.pdfs?.get(facts.id)?.bytes;
   if (!bytes) {
     const stored = await repo.findBytes(db, facts.id);
     if (!stored) return null;
     bytes = stored.bytes;
-    rememberPdf(facts.id, { bytes, filename: reportFilename(serial), sha256: facts.sha256 });
+    input.pdfs?.remember(facts.id, { bytes, filename: reportFilename(serial), sha256: facts.sha256 });
   }
   return {
     id: facts.id,
@@ -286,7 +288,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         return { status: 'issued', report: toIssued(row, false) } as const;
       });
       // The email that carries it reads it within seconds (public/report-mail.ts), as do the preview and the download.
-      if (!issued.report.reused) rememberPdf(id, { bytes, filename: issued.report.filename, sha256: issued.report.sha256 });
+      if (!issued.report.reused) input.pdfs?.remember(id, { bytes, filename: issued.report.filename, sha256: issued.report.sha256 });
       return issued;
     } catch (err) {
       // Another instance stored the same report between our check and insert: serve that one.

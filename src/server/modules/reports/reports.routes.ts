@@ -13,7 +13,7 @@ import * as service from './reports.service';
 export const VERIFY_RATE_LIMIT = { max: 60, timeWindow: 60_000 };
 
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.ctx.db;
+  const { db, pdfs } = app.ctx;
   const tags = ['reports'];
   const config = { access: 'public' as const, rateLimit: VERIFY_RATE_LIMIT };
 
@@ -22,7 +22,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/v1/public/reports/:id', { schema: { tags, params: reportIdParams }, config }, async (req, reply) => {
     const { id } = req.params;
     if (id.endsWith('.pdf')) {
-      const pdf = await service.reportPdf(db, id.slice(0, -4));
+      const pdf = await service.reportPdf(db, id.slice(0, -4), pdfs);
       return reply
         .type('application/pdf')
         .header('content-disposition', `${'download' in (req.query as object) ? 'attachment' : 'inline'}; filename="${pdf.filename}"`)
@@ -30,18 +30,18 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'private, max-age=3600')
         .send(pdf.bytes);
     }
-    return reportVerificationEnvelope.parse({ data: await service.verifyById(db, id, { language: requestLanguage(req) }) });
+    return reportVerificationEnvelope.parse({ data: await service.verifyById(db, id, { language: requestLanguage(req), pdfs }) });
   });
 
   app.get(
     '/api/v1/public/reports/by-code/:code',
     { schema: { tags, params: reportCodeParams, response: { 200: reportVerificationEnvelope } }, config },
-    async (req) => ({ data: await service.verifyByCode(db, req.params.code, { language: requestLanguage(req) }) }),
+    async (req) => ({ data: await service.verifyByCode(db, req.params.code, { language: requestLanguage(req), pdfs }) }),
   );
 
   app.get(
     '/api/v1/public/reports/by-hash/:sha256',
     { schema: { tags, params: reportHashParams, response: { 200: reportVerificationEnvelope } }, config },
-    async (req) => ({ data: await service.verifyByHash(db, req.params.sha256, { language: requestLanguage(req) }) }),
+    async (req) => ({ data: await service.verifyByHash(db, req.params.sha256, { language: requestLanguage(req), pdfs }) }),
   );
 };

@@ -16,7 +16,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
 import { reportFilename } from './issue';
 import { dataVersion, readHeads } from './report-data';
-import { cachedPdf, rememberPdf, type StoredPdf } from './stored-pdfs';
+import type { RecentPdfs, StoredPdf } from './stored-pdfs';
 import * as repo from './reports.repo';
 import { verificationDetails } from './verification-details';
 
@@ -27,13 +27,15 @@ function unknown(): AppError {
 /** How the report was asked for, and in which language its results are worded. */
 export interface VerifyOptions {
   language: ReportLanguage;
+  /** the app's recently used PDFs (`app.ctx.pdfs`), where the results are read from */
+  pdfs?: RecentPdfs;
 }
 
 async function answer(db: Executor, f: repo.ReportFacts | null, fileChecked: boolean, o: VerifyOptions): Promise<ReportVerification> {
   if (!f) throw unknown();
   let details: ReportVerification['details'] = null;
   try {
-    details = verificationDetails((await reportPdf(db, f.id)).bytes, o.language);
+    details = verificationDetails((await reportPdf(db, f.id, o.pdfs)).bytes, o.language);
   } catch {
     // The facts stand without the results (a row whose bytes went missing is for the logs, not the visitor).
   }
@@ -81,14 +83,14 @@ export async function verifyByHash(db: Executor, sha256: string, o: VerifyOption
   return answer(db, await repo.findFactsBy(db, { sha256: Buffer.from(h, 'hex') }), true, o);
 }
 
-/** The stored bytes, exactly as issued. */
-export async function reportPdf(db: Executor, id: string): Promise<StoredPdf> {
+/** The stored bytes, exactly as issued: from `pdfs` (the app's recently used PDFs) when there, and kept there. */
+export async function reportPdf(db: Executor, id: string, pdfs?: RecentPdfs): Promise<StoredPdf> {
   if (!REPORT_ID_RE.test(id)) throw unknown();
-  const hit = cachedPdf(id);
+  const hit = pdfs?.get(id);
   if (hit) return hit;
   const row = await repo.findBytes(db, id);
   if (!row) throw unknown();
   const pdf = { bytes: row.bytes, filename: reportFilename(row.serial), sha256: row.sha256.toString('hex') };
-  rememberPdf(id, pdf);
+  pdfs?.remember(id, pdf);
   return pdf;
 }

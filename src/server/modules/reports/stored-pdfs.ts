@@ -64,20 +64,3 @@ export class RecentPdfs {
     this.held -= pdf.bytes.length;
   }
 }
-
-/** The process's one cache: its entries are immutable bytes, the same for every caller. */
-const recent = new RecentPdfs();
-
-export function rememberPdf(id: string, pdf: StoredPdf): void {
-  recent.remember(id, pdf);
-}
-
-/** The cached PDF, marked as the most recently used. */
-export function cachedPdf(id: string): StoredPdf | undefined {
-  return recent.get(id);
-}
-
-/** Drops the PDFs unused for PDF_IDLE_MS (background.ts calls it before giving memory back). */
-export function dropIdlePdfs(): number {
-  return recent.dropIdle();
-}
