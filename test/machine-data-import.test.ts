@@ -63,9 +63,9 @@ const uploadFiles = (parts: [string, string | Buffer][], url = URL, c = cookie) 
 const line = (
   id: string,
   serial: string,
-  more: Partial<Record<'result' | 'operator' | 'machine' | 'testPressure' | 'leakage', string>> = {},
+  more: Partial<Record<'result' | 'operator' | 'machine' | 'testPressure' | 'leakage' | 'testedAt', string>> = {},
 ) =>
-  `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},2024-05-01T08:30:00+08:00,${more.operator ?? 'Op'},${more.machine ?? ''}`;
+  `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},${more.testedAt ?? '2024-05-01T08:30:00+08:00'},${more.operator ?? 'Op'},${more.machine ?? ''}`;
 
 describe('machine data CSV import', () => {
   it('offers a template that imports as it is', async () => {
@@ -148,6 +148,26 @@ describe('machine data CSV import', () => {
     expect((await stored('DUP-')).map((r) => `${r.record_id}/${r.machine}`)).toEqual(['DUP-1/Bench A', 'DUP-1/測試台 1', 'DUP-2/null']);
     const [bench] = rowsOf<{ record_count: string }>(await db().execute(sql`SELECT record_count FROM machines WHERE name = 'Bench A'`));
     expect(Number(bench!.record_count)).toBe(2); // CSV-1 and DUP-1
+  });
+
+  it('names the later row of a recordId repeated with other content, whatever the order of their test times', async () => {
+    // Records go into the table in test time order (docs/decisions/0034, fourth change); of two rows of one
+    // recordId the first in the file is still the record, the other the repetition.
+    const clash = [
+      HEADER,
+      line('ORD-1', 'ORD-0001', { testedAt: '2024-05-01T10:00:00Z' }),
+      line('ORD-2', 'ORD-0002', { testedAt: '2024-05-01T07:00:00Z' }),
+      line('ORD-1', 'ORD-0001', { testedAt: '2024-05-01T09:00:00Z' }),
+    ].join('\n');
+    const refused = await upload(t.app, cookie, URL, clash);
+    expect(refused.json().data).toMatchObject({ rows: 3, stored: 0, valid: false });
+    expect(refused.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
+      '4 recordId machineImport.duplicateInFile',
+    ]);
+    const later = line('ORD-3', 'ORD-0003', { testedAt: '2024-05-02T12:00:00Z' });
+    const good = [HEADER, later, line('ORD-4', 'ORD-0004', { testedAt: '2024-05-02T08:00:00Z' }), later].join('\n');
+    expect((await upload(t.app, cookie, URL, good)).json().data).toMatchObject({ rows: 3, stored: 2, skipped: 1, valid: true });
+    expect((await stored('ORD-')).map((r) => r.record_id)).toEqual(['ORD-3', 'ORD-4']);
   });
 
   it('takes samples as a second file sent before the records file', async () => {
