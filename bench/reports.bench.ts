@@ -124,7 +124,12 @@ export default async function reportsBench(log: (line: string) => void): Promise
   const app = await buildTestApp();
   try {
     const unit = await unitWithRecords(app, [{ testType: 'shell', samples: curve(2.4, 60, 2000) }, { testType: 'seat' }]);
-    const r = await issueReport(app.app.ctx.db, { serial: unit.serial, language: 'zh', publicBaseUrl: app.app.ctx.config.publicBaseUrl, pdfs: app.app.ctx.pdfs });
+    const r = await issueReport(app.app.ctx.db, {
+      serial: unit.serial,
+      language: 'zh',
+      publicBaseUrl: app.app.ctx.config.publicBaseUrl,
+      pdfs: app.app.ctx.pdfs,
+    });
     if (r.status !== 'issued') throw new Error(`report not issued: ${r.status}`);
     const url = `/api/v1/public/reports/${r.report.id}.pdf`;
     let i = 0;
@@ -138,7 +143,12 @@ export default async function reportsBench(log: (line: string) => void): Promise
       `stored report served again (inject, ${app.testDb.database.kind}): median ${ms(served.p50)}, p95 ${ms(served.p95)}, CPU ${ms(served.cpu)} a request, ${kb(served.size)} (target < 2 ms) ${served.p50 < 2 ? 'met' : 'NOT met'}`,
     );
     const again = await measure(200, async () => {
-      const x = await issueReport(app.app.ctx.db, { serial: unit.serial, language: 'zh', publicBaseUrl: app.app.ctx.config.publicBaseUrl, pdfs: app.app.ctx.pdfs });
+      const x = await issueReport(app.app.ctx.db, {
+        serial: unit.serial,
+        language: 'zh',
+        publicBaseUrl: app.app.ctx.config.publicBaseUrl,
+        pdfs: app.app.ctx.pdfs,
+      });
       if (x.status !== 'issued' || !x.report.reused) throw new Error('the stored report was not reused');
       return x.report.bytes;
     });

@@ -116,7 +116,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       const data = await requestReports(
         {
           db,
-          issueReport: (database, request) => issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl, render, pdfs: app.ctx.pdfs }),
+          issueReport: (database, request) =>
+            issueReport(database, { ...request, publicBaseUrl: app.ctx.config.publicBaseUrl, render, pdfs: app.ctx.pdfs }),
           kick: () => app.ctx.mail.kick(),
           termsVersion: async () => (await getSettings(db)).termsVersion,
           contact: async () => (await getSettings(db)).contact,
