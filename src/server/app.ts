@@ -28,7 +28,7 @@ import { registerSecurityHeaders } from './lib/security-headers';
 import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
 import { createReportPool } from './modules/reports/render-job';
-import { RecentPdfs } from './modules/reports/stored-pdfs';
+import { RecentPdfs } from './lib/recent-pdfs';
 import { compressOptions, webApp } from './web/static';
 
 // ioredis only when REDIS_URL is set (lib/first-use.ts).

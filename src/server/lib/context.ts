@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import type { MailHub } from '../mail/hub';
-import type { RecentPdfs } from '../modules/reports/stored-pdfs';
+import type { RecentPdfs } from './recent-pdfs';
 import type { AfterResponse } from './after-response';
 import type { MetricsEndpoint } from './metrics';
 import type { WorkerPool } from './worker-pool';

@@ -18,7 +18,7 @@ import type { NewMail } from '../../mail/outbox';
 import { renderEmail } from '../../mail/layout';
 import { AppError } from '../../../shared/errors';
 import { reportPdf } from '../reports/reports.service';
-import type { RecentPdfs } from '../reports/stored-pdfs';
+import type { RecentPdfs } from '../../lib/recent-pdfs';
 import { REPORT_MAIL_KIND } from './search-mail-outcome';
 
 export interface IssuedPdf {

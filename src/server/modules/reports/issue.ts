@@ -27,7 +27,7 @@ import * as repo from './reports.repo';
 import { docKey, t } from './format';
 import { editionIn, toRequirementView } from '../../../shared/standards/requirement-view';
 import { formatSerial, parseSerial } from '../../../shared/serial';
-import type { RecentPdfs } from './stored-pdfs';
+import type { RecentPdfs } from '../../lib/recent-pdfs';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
 const LAYOUT_VERSION = 2;

@@ -16,7 +16,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
 import { reportFilename } from './issue';
 import { dataVersion, readHeads } from './report-data';
-import type { RecentPdfs, StoredPdf } from './stored-pdfs';
+import type { RecentPdfs, StoredPdf } from '../../lib/recent-pdfs';
 import * as repo from './reports.repo';
 import { verificationDetails } from './verification-details';
 

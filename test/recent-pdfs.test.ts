@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecentPdfs, type StoredPdf } from '../src/server/modules/reports/stored-pdfs';
+import { RecentPdfs, type StoredPdf } from '../src/server/lib/recent-pdfs';
 
 const pdf = (size: number, tag: string): StoredPdf => ({ bytes: Buffer.alloc(size, tag), filename: `test-report-${tag}.pdf`, sha256: tag });
 
@@ -10,7 +10,7 @@ function cache(maxBytes: number, idleMs: number) {
   return { c, advance: (ms: number) => (now += ms) };
 }
 
-describe('RecentPdfs (modules/reports/stored-pdfs.ts)', () => {
+describe('RecentPdfs (lib/recent-pdfs.ts)', () => {
   it('answers what it was given, and holds no more than its bytes, dropping the least recently used first', () => {
     const { c } = cache(300, 60_000);
     c.remember('a', pdf(100, 'a'));
