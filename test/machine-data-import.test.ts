@@ -67,6 +67,10 @@ const line = (
 ) =>
   `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},${more.testedAt ?? '2024-05-01T08:30:00+08:00'},${more.operator ?? 'Op'},${more.machine ?? ''}`;
 
+/** The errors of an import's answer as "row field key" lines. */
+const errorLines = (res: { json(): { data: { errors: { row: number; field: string; key: string }[] } } }) =>
+  res.json().data.errors.map((e) => `${e.row} ${e.field} ${e.key}`);
+
 describe('machine data CSV import', () => {
   it('offers a template that imports as it is', async () => {
     const res = await t.app.inject({ url: '/api/v1/machine-data/template.csv', headers: { cookie } });
@@ -141,10 +145,7 @@ describe('machine data CSV import', () => {
     ].join('\n');
     const res = await upload(t.app, cookie, URL, changed);
     expect(res.json().data).toMatchObject({ rows: 3, stored: 0, valid: false });
-    expect(res.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
-      '3 recordId machineData.validation.conflict',
-      '4 recordId machineImport.duplicateInFile',
-    ]);
+    expect(errorLines(res)).toEqual(['3 recordId machineData.validation.conflict', '4 recordId machineImport.duplicateInFile']);
     expect((await stored('DUP-')).map((r) => `${r.record_id}/${r.machine}`)).toEqual(['DUP-1/Bench A', 'DUP-1/測試台 1', 'DUP-2/null']);
     const [bench] = rowsOf<{ record_count: string }>(await db().execute(sql`SELECT record_count FROM machines WHERE name = 'Bench A'`));
     expect(Number(bench!.record_count)).toBe(2); // CSV-1 and DUP-1
@@ -161,9 +162,7 @@ describe('machine data CSV import', () => {
     ].join('\n');
     const refused = await upload(t.app, cookie, URL, clash);
     expect(refused.json().data).toMatchObject({ rows: 3, stored: 0, valid: false });
-    expect(refused.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
-      '4 recordId machineImport.duplicateInFile',
-    ]);
+    expect(errorLines(refused)).toEqual(['4 recordId machineImport.duplicateInFile']);
     const later = line('ORD-3', 'ORD-0003', { testedAt: '2024-05-02T12:00:00Z' });
     const good = [HEADER, later, line('ORD-4', 'ORD-0004', { testedAt: '2024-05-02T08:00:00Z' }), later].join('\n');
     expect((await upload(t.app, cookie, URL, good)).json().data).toMatchObject({ rows: 3, stored: 2, skipped: 1, valid: true });
@@ -193,10 +192,7 @@ describe('machine data CSV import', () => {
       ['file', bad],
     ]);
     expect(refused.json().data).toMatchObject({ stored: 0, valid: false });
-    expect(refused.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toEqual([
-      '2 samples machineData.validation.samplesOrder',
-      '4 samples.t validation.number',
-    ]);
+    expect(errorLines(refused)).toEqual(['2 samples machineData.validation.samplesOrder', '4 samples.t validation.number']);
     const orphan = await uploadFiles([
       ['samples', 'recordId,t,p\nSMQ-9,0,0\n'],
       ['file', bad],
@@ -242,9 +238,7 @@ describe('machine data CSV import', () => {
       ['file', records],
     ]);
     expect(res.json().data).toMatchObject({ stored: 0, valid: false });
-    expect(res.json().data.errors.map((e: { row: number; field: string; key: string }) => `${e.row} ${e.field} ${e.key}`)).toContain(
-      '3 samples csvImport.invalidUtf8',
-    );
+    expect(errorLines(res)).toContain('3 samples csvImport.invalidUtf8');
     expect(await stored('SME-')).toEqual([]);
   });
 

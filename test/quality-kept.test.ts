@@ -104,6 +104,14 @@ async function expectExact(x: Executor = db) {
 
 const TYPES = ['shell', 'seat', 'backseat'] as const;
 
+/** One INSERT of `rows`, each a `(machine_id, record_id, serial, …, content_hash)` tuple: one statement, so one trigger call. */
+async function insertRows(x: Executor, rows: ReturnType<typeof sql>[]) {
+  await x.execute(sql`
+    INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
+                              holding_seconds, result, tested_at, content_hash)
+    VALUES ${sql.join(rows, sql`, `)}`);
+}
+
 /** Inserts `n` records of random units (QK-0001..QK-0040 matched to product A, QZ-… unmatched) in one statement. */
 async function insertRandom(x: Executor, rand: () => number, n: number, tag: string) {
   const rows = Array.from({ length: n }, (_, i) => {
@@ -115,10 +123,7 @@ async function insertRandom(x: Executor, rand: () => number, n: number, tag: str
     return sql`(${matched ? bench.id : null}::uuid, ${`${tag}-${i}`}, ${prefix + String(no).padStart(4, '0')}, ${prefix}, 4, ${no},
       ${TYPES[Math.floor(rand() * 3)]}, 'water', 2.4, 60, ${rand() < 0.25 ? 'fail' : 'pass'}, ${at}, decode(repeat('00', 32), 'hex'))`;
   });
-  await x.execute(sql`
-    INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
-                              holding_seconds, result, tested_at, content_hash)
-    VALUES ${sql.join(rows, sql`, `)}`);
+  await insertRows(x, rows);
   // Matching as the writers do (the range lookup): the records of QK- join product A's range.
   await x.execute(sql`SELECT test_records_rematch(ARRAY['QK-'], ARRAY[4]::smallint[], ARRAY[0]::bigint[], ARRAY[9999]::bigint[])`);
 }
@@ -175,10 +180,7 @@ describe('kept quality outcomes', () => {
       return sql`(NULL::uuid, ${`once-${i}`}, ${`QZ-${String(no).padStart(4, '0')}`}, 'QZ-', 4, ${no}, ${TYPES[i % 3]}, 'water', 2.4, 60,
         ${i % 4 === 0 ? 'fail' : 'pass'}, ${new Date(day(8).getTime() + i * 3_600_000)}, decode(repeat('00', 32), 'hex'))`;
     });
-    await db.execute(sql`
-      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
-                                holding_seconds, result, tested_at, content_hash)
-      VALUES ${sql.join(rows, sql`, `)}`);
+    await insertRows(db, rows);
     await expectExact();
   });
 
@@ -199,10 +201,7 @@ describe('kept quality outcomes', () => {
       rows.push(sql`(${bench.id}::uuid, ${`mixed-known-${no}`}, ${`QK-${String(no).padStart(4, '0')}`}, 'QK-', 4, ${no}, 'backseat',
         'water', 2.4, 60, ${no === 2 ? 'fail' : 'pass'}, ${new Date(day(9).getTime() + no * 3_600_000)}, decode(repeat('00', 32), 'hex'))`);
     }
-    await db.execute(sql`
-      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
-                                holding_seconds, result, tested_at, content_hash)
-      VALUES ${sql.join(rows, sql`, `)}`);
+    await insertRows(db, rows);
     await db.execute(sql`SELECT test_records_rematch(ARRAY['QK-'], ARRAY[4]::smallint[], ARRAY[0]::bigint[], ARRAY[9999]::bigint[])`);
     await expectExact();
   });
@@ -219,10 +218,7 @@ describe('kept quality outcomes', () => {
           'water', 2.4, 60, ${(k === 0 && u % 2 === 0) || u === 7 ? 'fail' : 'pass'}, ${at}, decode(repeat('00', 32), 'hex'))`);
       }
     }
-    await db.execute(sql`
-      INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
-                                holding_seconds, result, tested_at, content_hash)
-      VALUES ${sql.join(rows, sql`, `)}`);
+    await insertRows(db, rows);
     await db.execute(sql`SELECT test_records_rematch(ARRAY['QK-'], ARRAY[4]::smallint[], ARRAY[0]::bigint[], ARRAY[9999]::bigint[])`);
     await expectExact();
   });

@@ -3,7 +3,7 @@
 -- units only; the claimed units of a mixed insert) and the upsert of quality_day_counts four times. Here each
 -- path gathers its figures into one array of quality_count rows, and one upsert adds them at the end.
 -- Behaviour is 0017's, with one saving: an insert whose units are all new, some tested more than once, no
--- longer joins new_rows to the claimed keys nor subtracts them from its units (there is no unit seen before).
+-- longer subtracts the claimed keys from its units (there is no unit seen before).
 
 -- A row of the kept sums (quality_day_counts), as the figure functions return them.
 CREATE TYPE quality_count AS (
@@ -69,27 +69,24 @@ BEGIN
     ELSE
       SELECT array_agg(prefix), array_agg(width), array_agg(serial_no) INTO p, w, n
         FROM (SELECT DISTINCT prefix, width, serial_no FROM new_rows) d;
-      IF fresh = cardinality(p) THEN
-        -- Every unit new, some tested more than once: no unit seen before.
-        SELECT array_agg(r) FILTER (WHERE k = 1), array_agg(r) FILTER (WHERE k > 1) INTO once, many
-          FROM (SELECT ROW(x.id, x.prefix, x.width, x.serial_no, x.product_id, x.machine_id, x.test_type, x.tested_at, x.outcome)::quality_record AS r,
-                       count(*) OVER (PARTITION BY x.prefix, x.width, x.serial_no) AS k
-                  FROM new_rows x) t;
-        p := NULL;
-      ELSIF fresh > 0 THEN
-        -- Some units new (an import whose units' tests fall into several statements): the claimed ones as
-        -- above, and the general path for the others only (docs/decisions/0034, third change). By EXECUTE,
-        -- planned with this call's counts (0016's plans note).
+      IF fresh > 0 THEN
+        -- Some units new: the claimed ones' records are split into those tested once and more than once, as
+        -- above; the general path takes the others only (docs/decisions/0034, third change), and none when
+        -- every unit is new. By EXECUTE, planned with this call's counts (0016's plans note).
         EXECUTE $q$SELECT array_agg(r) FILTER (WHERE k = 1), array_agg(r) FILTER (WHERE k > 1)
           FROM (SELECT ROW(x.id, x.prefix, x.width, x.serial_no, x.product_id, x.machine_id, x.test_type, x.tested_at, x.outcome)::quality_record AS r,
                        count(*) OVER (PARTITION BY x.prefix, x.width, x.serial_no) AS k
                   FROM new_rows x JOIN unnest($1, $2, $3) AS f (prefix, width, serial_no)
                     ON x.prefix = f.prefix AND x.width = f.width AND x.serial_no = f.serial_no) t$q$
           INTO once, many USING fp, fw, fn;
-        EXECUTE $q$SELECT array_agg(prefix), array_agg(width), array_agg(serial_no)
-          FROM (SELECT prefix, width, serial_no FROM unnest($1, $2, $3) AS a (prefix, width, serial_no)
-                EXCEPT SELECT prefix, width, serial_no FROM unnest($4, $5, $6) AS f (prefix, width, serial_no)) d$q$
-          INTO p, w, n USING p, w, n, fp, fw, fn;
+        IF fresh = cardinality(p) THEN
+          p := NULL;
+        ELSE
+          EXECUTE $q$SELECT array_agg(prefix), array_agg(width), array_agg(serial_no)
+            FROM (SELECT prefix, width, serial_no FROM unnest($1, $2, $3) AS a (prefix, width, serial_no)
+                  EXCEPT SELECT prefix, width, serial_no FROM unnest($4, $5, $6) AS f (prefix, width, serial_no)) d$q$
+            INTO p, w, n USING p, w, n, fp, fw, fn;
+        END IF;
       END IF;
     END IF;
     IF once IS NOT NULL THEN
