@@ -26,9 +26,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
     && npm cache clean --force \
     && mkdir -p /var/lib/test-report-center \
-    && chown node:node /var/lib/test-report-center
+    && chown node:node /var/lib/test-report-center \
+    && chmod 0700 /var/lib/test-report-center
 COPY --from=build /app/dist ./dist
-# The image's own non-root user (uid 1000); it owns only the data directory.
+# The image's own non-root user (uid 1000); it owns only the data directory, closed to everyone else (a new
+# volume copies that mode; the server keeps what it writes there owner-only, docs/operations.md).
 USER node
 VOLUME ["/var/lib/test-report-center"]
 EXPOSE 3000

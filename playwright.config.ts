@@ -56,11 +56,11 @@ export default defineConfig({
     {
       name: 'chromium',
       testIgnore:
-        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts|visitor-page\.spec\.ts/,
+        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts|visitor-page\.spec\.ts|orders\.spec\.ts/,
       dependencies: ['setup'],
       use: chromium,
     },
-    // Quality analysis and the audit trail (issue 10): a month of test records, the Quality tab, the audit screen.
+    // Quality analysis and the audit trail: a month of test records, the Quality tab, the audit screen.
     { name: 'insight', testMatch: /insight\.spec\.ts/, dependencies: ['setup'], use: chromium },
     {
       name: 'public-host',
@@ -73,21 +73,27 @@ export default defineConfig({
       },
     },
     { name: 'screens', testMatch: /screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Products and serial ranges (issue 4): after the shell's tests, since they change the admin's language.
+    // Products and serial ranges: after the shell's tests, since they change the admin's language.
     { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Machine data (issue 8): benches and keys, a posted batch, CSV, list filters, a record's chart, a unit's history.
+    // Machine data: benches and keys, a posted batch, CSV, list filters, a record's chart, a unit's history.
     { name: 'machine-data', testMatch: /machine-data\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Searches (issue 10): spends one public report request (10 per IP in 15 min, shared by every spec), so
+    // Searches: spends one public report request (10 per IP in 15 min, shared by every spec), so
     // it is listed before public-search, which spends most of the rest.
     { name: 'searches', testMatch: /searches\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The public Test Report Center and the Settings screen (issue 9): lookup, request, preview, verification.
+    // The public Test Report Center and the Settings screen: lookup, request, preview, verification.
     { name: 'public-search', testMatch: /public-search\.spec\.ts/, dependencies: ['setup'], use: chromium },
     { name: 'settings', testMatch: /settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The staff dashboard (issue 10): its figures against the API's, the requests chart, en/zh at 1440 and 390 px.
+    // The staff dashboard: its figures against the API's, the requests chart, en/zh at 1440 and 390 px.
     { name: 'dashboard', testMatch: /dashboard\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // Standards and judgement: the product form's live requirement, a range's body material, the verdict
     // filter and a record's required vs measured, en/zh at 1440 and 390 px.
     { name: 'standards', testMatch: /standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // Customers, purchase orders and deliveries: a customer with a contact, an order, a delivery filled by a
+    // typed range, a refused serial; en/zh at 1440 and 390 px.
+    { name: 'orders', testMatch: /orders\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // The buyer's side of a released delivery: the link from the email, the delivery page, the ZIP, an ended
+    // link, "I have a delivery"; en/zh at 1440 and 390 px.
+    { name: 'delivery-link', testMatch: /delivery-link\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // The visitor's first screen: prerendered /search and /login in the visitor's language, the language choice.
     { name: 'visitor-page', testMatch: /visitor-page\.spec\.ts/, use: chromium },
     // The user guide's screenshots (docs/user-guide): the demo server on its own data, from this run's snapshot.

@@ -21,6 +21,7 @@ export default async function labels(log: (line: string) => void): Promise<void>
       productName: 'Gate Valve DN50 PN16 閘閥',
       layout,
       publicBaseUrl: 'https://reports.example.com',
+      testMark: '',
       title: 'bench',
     };
     // Warm: fonts parsed, code compiled.

@@ -202,11 +202,18 @@ export interface Server {
   url: string;
   pid: number;
   rssMb(): number;
+  peakRssMb(): number;
+  resetPeak(): void;
   stop(): Promise<void>;
   output(): string;
 }
 
-export async function startBuiltServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
+/** `extraEnv`: further variables for the server (SMTP_URL, REPORT_WORKERS…). */
+export async function startBuiltServer(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  extraEnv: Record<string, string> = {},
+): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -221,6 +228,7 @@ export async function startBuiltServer(dataDir: string, databaseUrl: string | un
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  Object.assign(env, extraEnv);
   // BENCH_SERVER_NODE_ARGS: extra flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--enable-source-maps', path.join(root, 'dist/server/main.js')], {
@@ -245,6 +253,9 @@ export async function startBuiltServer(dataDir: string, databaseUrl: string | un
     url,
     pid: child.pid!,
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
+    peakRssMb: () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
+    // Writing 5 to clear_refs resets the peak resident set size (VmHWM).
+    resetPeak: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -16,7 +16,7 @@
  * bare table of text columns, and `psql \copy` of the rows the import stored (every column it wrote, COPY
  * text) into a table of test_records' definition with all its indexes and constraints but none of its
  * triggers (`LIKE test_records INCLUDING ALL`); the load average is printed beside each figure.
- * Targets (issue 21): 1,000,000 records on PostgreSQL under 30 s, at most 3x \copy, peak RSS under 300 MB.
+ * Targets (docs/product.md §7): 1,000,000 records on PostgreSQL under 30 s, at most 3x \copy, peak RSS under 300 MB.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

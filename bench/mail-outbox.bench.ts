@@ -13,6 +13,7 @@ import { createSmtpTransport, type MailLog } from '../src/server/mail/transports
 import { startMailWorker } from '../src/server/mail/worker';
 import { createTestDatabase } from '../test/helpers/database';
 import { startSmtpSink, type SmtpSink } from '../test/helpers/smtp-sink';
+import type { FigureRow } from './lib/figures-table';
 
 const silent: MailLog = { info() {}, warn() {}, error() {} };
 const FROM = 'Test Report Center <no-reply@bench.example.com>';
@@ -72,20 +73,33 @@ async function measure(db: Db, sink: SmtpSink, pool: boolean, count: number, bat
   }
 }
 
-export default async function mailOutboxBench(log: (line: string) => void): Promise<void> {
+export default async function mailOutboxBench(
+  log: (line: string) => void,
+  _args: string[],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   const testDb = await createTestDatabase();
   const sink = await startSmtpSink({ parse: false });
   try {
     const db = testDb.database.db;
     log(`database: ${testDb.database.kind}; 8 KB attachment per message`);
+    const rates: Record<number, { pooled: number; unpooled: number }> = {};
     for (const batchSize of [10, 1]) {
       const pooled = await measure(db, sink, true, batchSize === 1 ? 100 : 500, batchSize);
       const unpooled = await measure(db, sink, false, batchSize === 1 ? 30 : 200, batchSize);
+      rates[batchSize] = { pooled, unpooled };
       const label = batchSize === 1 ? 'one at a time (batch 1)' : `worker default (batch ${batchSize}, sent concurrently)`;
       log(
         `${label}: pooled ${pooled.toFixed(0)} msg/s (${(1000 / pooled).toFixed(1)} ms/msg), unpooled ${unpooled.toFixed(0)} msg/s (${(1000 / unpooled).toFixed(1)} ms/msg), pooled/unpooled ${(pooled / unpooled).toFixed(1)}x`,
       );
     }
+    const [batch, single] = [rates[10]!, rates[1]!];
+    const rate = (x: number) => `${x.toFixed(0)} msg/s`;
+    report({
+      what: `mail outbox to a local SMTP server, ${testDb.database.kind}`,
+      figure: `pooled ${rate(batch.pooled)}; one at a time ${rate(single.pooled)}`,
+      peer: `unpooled ${rate(batch.unpooled)} → **${(batch.pooled / batch.unpooled).toFixed(1)}×**; one at a time unpooled ${rate(single.unpooled)} → ${(single.pooled / single.unpooled).toFixed(0)}×`,
+    });
   } finally {
     await sink.close();
     await testDb.drop();

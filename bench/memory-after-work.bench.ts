@@ -10,7 +10,7 @@
  *     time, a busy answer retried after its Retry-After; the reports issued and the peak;
  *  4. after each of the two, the RSS 10, 30, 75 and 150 s later (the report threads exit after a minute idle;
  *     the recently used PDFs are dropped 30–45 s after their last use, decision 0033 seventh section).
- * Targets (issue 21, decision 0033): back to idle, ≤ 150 MB on PostgreSQL and ≤ 200 MB on the embedded one.
+ * Targets (docs/product.md §7, decision 0033): back to idle, ≤ 150 MB on PostgreSQL and ≤ 200 MB on the embedded one.
  * The load average is printed beside each figure.
  */
 import fs from 'node:fs';

@@ -167,7 +167,7 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     await page.getByLabel(x.end).fill(`${prefix}0600`);
     await expect(page.locator('#field-totalUnits-helper-text')).toContainText(lang === 'zh' ? '數字位數不同' : 'number of digits differs');
     await page.getByLabel(x.end).fill(`X${prefix}000600`);
-    await expect(page.locator('#field-totalUnits-helper-text')).toContainText(lang === 'zh' ? '前綴不同' : 'prefixes differ');
+    await expect(page.locator('#field-totalUnits-helper-text')).toContainText(lang === 'zh' ? '字首不同' : 'prefixes differ');
     await page.getByLabel(x.end).fill(`${prefix}000050`);
     await expect(total).toHaveValue('');
     await page.getByLabel(x.end).fill(`${prefix}000600`);
@@ -203,7 +203,7 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     const row = page.getByRole('row').filter({ hasText: `${prefix}000101` });
     await expect(row).toContainText(`${prefix}000600`);
     await expect(row).toContainText('500');
-    await expect(row).toContainText('2024-06-01');
+    await expect(row).toContainText(lang === 'zh' ? '2024年6月1日' : '1 Jun 2024');
 
     // Filter by product: both ranges of the product.
     await page.getByTestId('table-search').fill('');

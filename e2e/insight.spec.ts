@@ -50,6 +50,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
     startSerial: `${world.prefix}0001`,
     endSerial: `${world.prefix}0100`,
     totalUnits: 100,
+    // Made before its tests of June 2023: a test before the production date is nonconforming (decision 0037).
+    productionDate: '2023-05-02',
   });
   const bench = await request.post('/api/v1/machines', { data: { name: `Insight Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);

@@ -11,6 +11,7 @@ import { solveChallenge } from 'altcha-lib/v1';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp, staffBrowser } from './catalogue-helpers';
 import { ADMIN_STATE } from './helpers';
+import { noLeakageSeen } from './machine-data-helpers';
 import { API_598 } from '../src/shared/standards/api-598';
 import { editionIn } from '../src/shared/standards/requirement-view';
 import { expectAxeClean, translator, type Language } from './screen-kit';
@@ -53,6 +54,8 @@ async function issue(request: APIRequestContext, serial: string): Promise<string
 async function makeWorld(request: APIRequestContext): Promise<World> {
   const s = stamp().toUpperCase();
   const prefix = `LV${s}-`;
+  // API 598, a check valve DN 50 of WCB rated 2.5 MPa: shell ≥ 3.8 and seat ≥ 2.8 MPa (1.5 and 1.1 × 2.5 rounded up
+  // to the next bar), the seat's leakage counted.
   const product = await createProduct(request, {
     name: `Check Valve DN50 ${s}`,
     pressureWcb: 2.5,
@@ -80,17 +83,18 @@ async function makeWorld(request: APIRequestContext): Promise<World> {
       ...base,
       recordId: `${s}-shell`,
       testType: 'shell',
-      testPressure: 3.75,
+      testPressure: 3.8,
       testedAt: '2025-03-03T08:00:00Z',
-      samples: curve(300, 3.75, 60),
+      samples: curve(300, 3.8, 60),
     },
     {
       ...base,
       recordId: `${s}-seat`,
       testType: 'seat',
-      testPressure: 2.75,
+      testPressure: 2.8,
+      ...noLeakageSeen('mL/min'),
       testedAt: '2025-03-03T08:05:00Z',
-      samples: curve(300, 2.75, 60),
+      samples: curve(300, 2.8, 60),
     },
   ];
   const res = await request.post('/api/v1/machine-data', { headers: { authorization: `Bearer ${key}` }, data: { records } });
@@ -131,6 +135,10 @@ for (const lang of ['en', 'zh'] as const) {
       await dialog.getByLabel(tr(lang, 'labels.to')).fill(`${world.prefix}000033`);
       await expect(dialog.getByTestId('labels-count')).toContainText('24');
       await dialog.getByLabel(tr(lang, 'labels.layouts.single')).check();
+      // This server's links open 127.0.0.1 only: the labels are test labels, confirmed before they print.
+      await expect(dialog.getByTestId('labels-local-address')).toBeVisible();
+      await expect(dialog.getByRole('button', { name: tr(lang, 'labels.download') })).toBeDisabled();
+      await dialog.getByLabel(tr(lang, 'labels.printTest')).check();
       await shot(staff.page, 'labels-dialog', lang);
       const [download] = await Promise.all([
         staff.page.waitForEvent('download'),
@@ -167,7 +175,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(linked).not.toContainText(tr(lang, 'search.verify.fileUnchanged'));
       await expect(linked.getByTestId('check-the-file')).toBeVisible();
       await expect(linked.getByTestId('verification-test')).toHaveCount(2);
-      await expect(linked.getByTestId('verification-test').first()).toContainText('3.75 MPa');
+      await expect(linked.getByTestId('verification-test').first()).toContainText('3.8 MPa');
       await expect(linked).toContainText(tr(lang, 'search.verify.results.required'));
       // The standard's edition in the page's language, whatever language the report was issued in.
       await expect(linked).toContainText(tr(lang, 'search.verify.standardEdition', { name: 'API 598', edition: editionIn(API_598, lang) }));

@@ -1,6 +1,6 @@
 /**
  * After the whole e2e run: the server's log (DATA_DIR/server.log, written by e2e/serve-snapshot.mjs at
- * info level, every request logged) must hold none of the run's passwords, no bench key (trc_live_…), and
+ * debug level, every request logged) must hold none of the run's passwords, no bench key (trc_live_…), and
  * no Cookie, Set-Cookie or Authorization header. Fails the run otherwise.
  */
 import fs from 'node:fs';

@@ -41,6 +41,15 @@ export function curve(n: number, testPressure: number, holding: number) {
   });
 }
 
+/**
+ * What a bench states of a test in which it saw no leakage: 0, in the unit it counts or measures. Zero is an
+ * observation; a record without a leakage value says that none was recorded, which a requirement limited to a
+ * count or a volume (drops/min, bubbles/min, mm³/s) holds nonconforming as 'leakage not recorded'.
+ */
+export function noLeakageSeen(unit: 'drops/min' | 'bubbles/min' | 'mL/min'): { leakageValue: number; leakageUnit: string } {
+  return { leakageValue: 0, leakageUnit: unit };
+}
+
 export interface Batch {
   prefix: string;
   product: { id: string; name: string };
@@ -81,6 +90,7 @@ export function records(b: Batch) {
       result: 'pass',
       testedAt: `${MONTH}-04T09:30:00Z`,
       operator: '陳',
+      ...noLeakageSeen('drops/min'),
     },
     {
       ...base,
@@ -91,6 +101,7 @@ export function records(b: Batch) {
       testPressure: 0.6,
       result: 'pass',
       testedAt: `${MONTH}-10T10:00:00Z`,
+      ...noLeakageSeen('bubbles/min'),
     },
     {
       ...base,

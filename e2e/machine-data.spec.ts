@@ -24,6 +24,15 @@ import {
   type Batch,
 } from './machine-data-helpers';
 
+/** Nothing wider than the screen: neither the page nor the unit's table (which would scroll inside its card). */
+async function expectFits(page: Page) {
+  const overflow = await page.evaluate(() => {
+    const widest = (el: Element | null) => (el ? el.scrollWidth - el.clientWidth : 0);
+    return Math.max(widest(document.documentElement), widest(document.querySelector('[data-testid="unit-tests"]')));
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
 for (const lang of ['en', 'zh'] as const) {
   test.describe(`machine data in ${lang}`, () => {
     test.describe.configure({ mode: 'serial' });
@@ -236,6 +245,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(tests.first()).toContainText(`${batch.prefix}R3`);
       await expect(tests.first()).toContainText(tr(lang, 'units.retest'));
       await expect(tests.last()).toContainText(`${batch.prefix}R1`);
+      await expectFits(page);
       await shot(page, 'unit-history', lang);
     });
 
@@ -251,6 +261,7 @@ for (const lang of ['en', 'zh'] as const) {
       await shot(page, 'record', lang);
       await page.goto(`/units/${batch.prefix}000001`);
       await expect(page.getByTestId('unit-test')).toHaveCount(3);
+      await expectFits(page);
       await shot(page, 'unit-history', lang);
       await page.goto('/machines');
       await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'benches.title') })).toBeVisible();

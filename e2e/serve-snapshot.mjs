@@ -63,7 +63,8 @@ const catcher = new SMTPServer({
 });
 await new Promise((resolve) => catcher.listen(0, '127.0.0.1', resolve));
 
-const env = { ...process.env, DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${catcher.server.address().port}` };
+// Every request logged (they are at debug), so that e2e/log-secrets.teardown.ts sees each request's line.
+const env = { LOG_LEVEL: 'debug', ...process.env, DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${catcher.server.address().port}` };
 let dropDatabase = async () => {};
 if (process.env.TEST_DATABASE_URL) {
   const name = `trc_e2e_${randomBytes(6).toString('hex')}`;

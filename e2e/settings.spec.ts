@@ -40,6 +40,11 @@ for (const lang of ['en', 'zh'] as const) {
     const version = page.getByTestId('terms-version');
     const before = Number((await version.textContent())!.match(/\d+/)![0]);
     await expect(page.getByTestId('certificate-facts')).toContainText(/[0-9A-F]{2}(:[0-9A-F]{2}){31}/);
+    // The generated certificate is self-signed: the screen says what readers show and how to change it.
+    const trust = page.getByTestId('certificate-trust');
+    await expect(trust).toContainText(lang === 'zh' ? '簽發者不明' : 'issuer unknown');
+    await expect(trust).toContainText('PKCS#12');
+    await expect(trust).toContainText(tr(lang, 'settingsScreen.certificate.trust.after'));
     await check(page, 'settings', lang);
 
     const company = `Valve Works ${stamp()}`;

@@ -88,9 +88,59 @@ function visit(file) {
 for (const f of files) if (colour.get(f) === WHITE) visit(f);
 
 const rel = (f) => path.relative(process.cwd(), f);
-if (cycles.length) {
-  console.error(`Import cycles (${cycles.length}):`);
+
+/**
+ * The folder a file belongs to as a module: a domain module (`server/modules/orders`, `web/features/orders`), a
+ * layer of the server, the shared code or the web app (`server/lib`, `server/mail`, `server/db`, `shared/standards`,
+ * `web/components`…). Files directly in `src/server` (the app, the process, the background work) wire every module
+ * together and are the top; they are a folder of their own.
+ */
+function folderOf(file) {
+  const parts = path.relative(root, file).split(path.sep);
+  if (parts.length <= 2) return parts.slice(0, -1).join('/') || '.';
+  if ((parts[0] === 'server' && parts[1] === 'modules') || (parts[0] === 'web' && parts[1] === 'features'))
+    return parts.slice(0, 3).join('/');
+  return parts.slice(0, 2).join('/');
+}
+
+// Folders import each other only one way: a cycle between two folders, through any of their files, is
+// reported with one import of each step that makes it.
+const folderEdges = new Map();
+for (const [from, targets] of graph) {
+  for (const to of targets) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (a === b) continue;
+    if (!folderEdges.has(a)) folderEdges.set(a, new Map());
+    if (!folderEdges.get(a).has(b)) folderEdges.get(a).set(b, `${rel(from)} → ${rel(to)}`);
+  }
+}
+const folderCycles = [];
+const fColour = new Map();
+const fStack = [];
+function visitFolder(f) {
+  fColour.set(f, GREY);
+  fStack.push(f);
+  for (const next of folderEdges.get(f)?.keys() ?? []) {
+    if (fColour.get(next) === GREY) folderCycles.push([...fStack.slice(fStack.indexOf(next)), next]);
+    else if (!fColour.has(next)) visitFolder(next);
+  }
+  fStack.pop();
+  fColour.set(f, BLACK);
+}
+for (const f of folderEdges.keys()) if (!fColour.has(f)) visitFolder(f);
+
+if (cycles.length || folderCycles.length) {
+  if (cycles.length) console.error(`Import cycles between files (${cycles.length}):`);
   for (const c of cycles) console.error(`  ${c.map(rel).join('\n    → ')}`);
+  if (folderCycles.length) console.error(`Import cycles between folders (${folderCycles.length}):`);
+  for (const c of folderCycles)
+    console.error(
+      `  ${c.join(' → ')}\n${c
+        .slice(0, -1)
+        .map((f, i) => `      ${folderEdges.get(f).get(c[i + 1])}`)
+        .join('\n')}`,
+    );
   process.exit(1);
 }
-console.log(`No import cycles among ${files.length} files under ${rel(root) || '.'}.`);
+console.log(`No import cycles among ${files.length} files under ${rel(root) || '.'}, nor between their folders.`);

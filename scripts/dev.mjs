@@ -1,29 +1,18 @@
 #!/usr/bin/env node
 // `npm run dev`: the API server (tsx watch, port 3000) and Vite's dev server (port 5173, /api proxied to
 // the API) together. Ctrl+C stops both; if either exits, the other is stopped too.
-// As with npm start, the API's JSON log is shown through pino-pretty on a terminal and stays JSON elsewhere.
+// As with npm start, the API writes readable log lines on a terminal and JSON lines elsewhere (LOG_FORMAT).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apiPort = process.env.PORT ?? '3000';
 
-async function loadPretty() {
-  try {
-    const { prettyFactory } = await import('pino-pretty');
-    return prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' });
-  } catch {
-    return undefined;
-  }
-}
-const pretty = process.stdout.isTTY ? await loadPretty() : undefined;
-
 const children = [
   spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'src/server/main.ts'], {
     cwd: root,
-    stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'],
+    stdio: 'inherit',
     env: { ...process.env, PORT: apiPort },
   }),
   spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], {
@@ -32,12 +21,6 @@ const children = [
     env: { ...process.env, API_TARGET: process.env.API_TARGET ?? `http://localhost:${apiPort}` },
   }),
 ];
-
-if (pretty && children[0].stdout) {
-  readline.createInterface({ input: children[0].stdout, crlfDelay: Infinity }).on('line', (line) => {
-    process.stdout.write(line.startsWith('{') ? pretty(line) : `${line}\n`);
-  });
-}
 
 let stopping = false;
 function stop(code) {

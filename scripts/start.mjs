@@ -9,13 +9,15 @@
 // `node scripts/start.mjs --demo` (npm run demo) runs the server on its own embedded database under
 // data/demo (DATABASE_URL is ignored), filled with demo data on the first start (src/server/demo).
 //
-// On a terminal the server's JSON log lines are shown through pino-pretty (an optional dependency);
-// anywhere else (a service manager, a container, a pipe) they stay JSON, one object a line.
-import { spawnSync, spawn } from 'node:child_process';
+// Each build says what it is doing and how long it took ("Building the web app… done in 41.2 s",
+// scripts/start-steps.mjs); the server then says how its database is prepared and where it is ready. The
+// server writes its own log: readable lines on a terminal, JSON lines anywhere else (a service manager, a
+// container, a pipe), or as LOG_FORMAT says (src/server/lib/log.ts).
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { runStep } from './start-steps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'dist/web/index.html');
@@ -49,18 +51,15 @@ if (cli !== undefined && !CLIS.includes(cli)) {
   process.exit(2);
 }
 
+// The first start, or one after the sources changed: the builds, each on a line of its own.
 if (!cli && webStale) {
-  console.log('Building the web app (first start or changed sources)…');
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  const status = runStep('Building the web app', [vite, 'build', '--logLevel', 'warn'], { cwd: root });
+  if (status !== 0) process.exit(status);
 }
 if (serverStale) {
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  const status = runStep('Building the server', [path.join(root, 'scripts/build-server.mjs')], { cwd: root });
+  if (status !== 0) process.exit(status);
 }
 
 // The server's memory at rest (docs/decisions/0033-server-memory.md, measured there). glibc's malloc keeps
@@ -80,27 +79,10 @@ const demo = !cli && process.argv.includes('--demo');
 const entry = cli ? path.join(root, `dist/server/cli/${cli}.js`) : builtServer;
 const args = cli ? process.argv.slice(cliAt + 2) : demo ? ['--demo'] : [];
 const env = demo ? { ...process.env, DATA_DIR: path.join(root, 'data/demo'), DATABASE_URL: '' } : process.env;
-const pretty = !cli && process.stdout.isTTY ? await loadPretty() : undefined;
 const child = spawn(process.execPath, [...LEAN_NODE_FLAGS, entry, ...args], {
   cwd: root,
   env: { ...LEAN_MALLOC, ...env },
-  stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'],
+  stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-// 'close', not 'exit': the last log lines are through the pipe before this process ends.
-child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-if (pretty && child.stdout) {
-  readline.createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
-    process.stdout.write(line.startsWith('{') ? pretty(line) : `${line}\n`);
-  });
-}
-
-/** pino-pretty's line formatter, or undefined when the optional dependency is not installed. */
-async function loadPretty() {
-  try {
-    const { prettyFactory } = await import('pino-pretty');
-    return prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' });
-  } catch {
-    return undefined;
-  }
-}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

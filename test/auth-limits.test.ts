@@ -27,7 +27,7 @@ async function fail(times: number, email: string, ip: () => string) {
 function expectLoginLimited(res: Awaited<ReturnType<typeof login>>) {
   expect(res.statusCode).toBe(429);
   expect(res.json().error).toMatchObject({ status: 'RESOURCE_EXHAUSTED', key: 'errors.tooManyLoginAttempts' });
-  expect(res.json().error.message).toMatch(/^Too many sign-in attempts; try again in \d+ seconds$/);
+  expect(res.json().error.message).toMatch(/^Too many sign-in attempts; try again in \d+ minutes?$/);
   const retry = Number(res.headers['retry-after']);
   expect(retry).toBeGreaterThan(0);
   // Bounded: never longer than one window.

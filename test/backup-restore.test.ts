@@ -66,7 +66,7 @@ describe('backup', () => {
     expect(manifest.migrations).toEqual(known);
     expect(Date.now() - Date.parse(manifest.createdAt)).toBeLessThan(10 * 60_000);
     expect(manifest.tables).toEqual(await countsOf(source));
-    expect(manifest.tables.reports).toBe(1);
+    expect(manifest.tables.reports).toBe(2);
     expect(manifest.tables.users).toBeGreaterThan(0);
     // The system tar reads it too.
     const listed = spawnSync('tar', ['-tzf', file], { encoding: 'utf8' });

@@ -19,7 +19,7 @@ describe('product CSV', () => {
     const res = await get('/api/v1/products/template.csv');
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toContain('products-template.csv');
-    expect(res.body.startsWith('\uFEFFname,fluid,')).toBe(true);
+    expect(res.body.startsWith('\uFEFFname,nameZh,fluid,')).toBe(true);
     const preview = await upload(t.app, cookie, '/api/v1/products/import?dryRun=true', res.rawPayload);
     expect(preview.json().data).toMatchObject({ dryRun: true, rows: 1, stored: 0, valid: true, errors: [] });
   });

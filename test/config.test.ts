@@ -43,9 +43,78 @@ describe('configuration', () => {
     ['PUBLIC_BASE_URL', 'reports.example.com'],
     ['TRUST_PROXY', 'maybe please'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'yaml'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid ${name}=`));
+  });
+});
+
+describe('the log format and production mode', () => {
+  it('takes LOG_FORMAT=pretty|json, unset by default (decided by whether stdout is a terminal)', () => {
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'JSON lines' })).toThrow(/^Invalid LOG_FORMAT="JSON lines": must be one of pretty, json/);
+  });
+
+  it('is in production mode only with NODE_ENV=production', () => {
+    expect(loadConfig({}).production).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).production).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
+  });
+});
+
+describe('upload limits and the labels deadline', () => {
+  const MiB = 1024 * 1024;
+  it('default from one another: two files a request, one request a user, three users an instance', () => {
+    expect(loadConfig({}).uploads).toEqual({
+      fileBytes: 200 * MiB,
+      requestBytes: 400 * MiB,
+      userBytes: 400 * MiB,
+      instanceBytes: 1200 * MiB,
+    });
+    expect(loadConfig({ UPLOAD_FILE_LIMIT: '50M' }).uploads).toEqual({
+      fileBytes: 50 * MiB,
+      requestBytes: 100 * MiB,
+      userBytes: 100 * MiB,
+      instanceBytes: 300 * MiB,
+    });
+  });
+
+  it('read sizes in bytes or with K, M, G (binary)', () => {
+    const c = loadConfig({
+      UPLOAD_FILE_LIMIT: '65536',
+      UPLOAD_REQUEST_LIMIT: '96K',
+      UPLOAD_USER_BUDGET: '1MiB',
+      UPLOAD_INSTANCE_BUDGET: '2 GB',
+    });
+    expect(c.uploads).toEqual({ fileBytes: 65_536, requestBytes: 96 * 1024, userBytes: MiB, instanceBytes: 2 * 1024 * MiB });
+    expect(loadConfig({ LABELS_DEADLINE_BASE_MS: '5000', LABELS_DEADLINE_PER_LABEL_MS: '0' }).labels).toEqual({
+      deadlineBaseMs: 5000,
+      deadlinePerLabelMs: 0,
+    });
+  });
+
+  it.each([
+    ['UPLOAD_FILE_LIMIT', 'lots'],
+    ['UPLOAD_FILE_LIMIT', '12T'],
+    ['UPLOAD_REQUEST_LIMIT', '100'],
+    ['UPLOAD_USER_BUDGET', '-1M'],
+    ['LABELS_DEADLINE_BASE_MS', '10'],
+    ['LABELS_DEADLINE_PER_LABEL_MS', '1.5'],
+  ])('refuse %s=%s naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid ${name}="${value}": must be`));
+  });
+
+  it('refuse a budget smaller than the limit it must hold', () => {
+    expect(() => loadConfig({ UPLOAD_FILE_LIMIT: '300M', UPLOAD_REQUEST_LIMIT: '200M' })).toThrow(
+      /^Invalid UPLOAD_REQUEST_LIMIT="200M": must be at least UPLOAD_FILE_LIMIT \(314572800 bytes\)/,
+    );
+    expect(() => loadConfig({ UPLOAD_USER_BUDGET: '100M' })).toThrow(
+      /^Invalid UPLOAD_USER_BUDGET="100M": must be at least UPLOAD_REQUEST_LIMIT/,
+    );
+    expect(() => loadConfig({ UPLOAD_INSTANCE_BUDGET: '399M' })).toThrow(/^Invalid UPLOAD_INSTANCE_BUDGET="399M"/);
   });
 });
 

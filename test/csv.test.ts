@@ -78,4 +78,20 @@ describe('CSV reader', () => {
     expect(csvLine(['a;=HYPERLINK("x")', 'b,+1', 'c\t@SUM(1)', 'd; -2+3'])).toBe(`"'a;=HYPERLINK(""x"")","'b,+1",'c\t@SUM(1),'d; -2+3\r\n`);
     expect(csvLine(['a-b', 'x@example.com', 'VB2311-000123', 'a, b'])).toBe('a-b,x@example.com,VB2311-000123,"a, b"\r\n');
   });
+
+  it('reads back the very cells it wrote, formula-like ones and quotes before them included', async () => {
+    const cell = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc
+        .tuple(fc.constantFrom('', "'", "''"), fc.constantFrom('=', '+', '-', '@', '\t', '＝', 'a;=', "'"), fc.string({ maxLength: 6 }))
+        .map((p) => p.join('')),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(cell, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }), async (table) => {
+        const rows = await read([table.map(csvLine).join('')]);
+        expect(rows.map((r) => r.fields)).toEqual(table);
+      }),
+    );
+    expect((await read(["'=Valve,'-Flange,'-5,'plain\r\n"]))[0]!.fields).toEqual(['=Valve', '-Flange', "'-5", "'plain"]);
+  });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { productInput } from '../src/shared/contract/products';
 import type { TestType } from '../src/shared/contract/test-types';
 import { deriveRequirement, requiredTests, ratingOf, type TestRequirement } from '../src/shared/standards/requirement';
-import { sampledHold } from '../src/shared/standards/sample-checks';
+import { sampleVerdict } from '../src/shared/standards/sample-checks';
 import { generateProducts } from '../src/server/demo/products';
 import { seededRandom } from '../src/server/demo/random';
 import { generateRanges, type GeneratedRange } from '../src/server/demo/ranges';
@@ -41,17 +41,23 @@ const planned = products.map(plannedTests);
 /** What the bench tested a record to (its product's requirement, or API 598 practice where that has none). */
 const plannedOf = (r: GeneratedRecord) => planned[rangeOf.get(r.serial)!.product]!.find((t) => t.testType === r.testType)!.req;
 
-/** The verdict migration 0010's test_record_reasons gives a record (units here are the kinds' own names). */
+/**
+ * The verdict migration 0019's test_record_all_reasons gives a record (units here are the kinds' own names),
+ * with 0023's "leakage not recorded" where the requirement limits the leakage to a count or a volume.
+ */
 function verdictOf(r: GeneratedRecord): 'conforms' | 'nonconforming' | 'not-assessed' {
   const q = requirementOf(r);
   if (!q) return 'not-assessed';
-  const held = r.samples ? sampledHold(r.samples, r.testPressure, r.holdingSeconds) : null;
+  const sampled = r.samples ? sampleVerdict(r.samples, r.testPressure, r.holdingSeconds) : null;
+  const held = sampled?.heldSeconds ?? null;
   const lv = r.leakageValue;
   const bad =
+    (sampled?.reasons ?? 0) !== 0 ||
     q.unrated ||
     (q.pressureMin !== null && r.testPressure < q.pressureMin) ||
     (q.pressureMax !== null && r.testPressure > q.pressureMax) ||
     Math.min(r.holdingSeconds, held ?? r.holdingSeconds) < q.holdMin ||
+    (lv === null && q.leakage.kind !== 'none' && q.leakage.kind !== 'any') ||
     (lv !== null &&
       lv !== 0 &&
       q.leakage.kind !== 'any' &&
@@ -251,7 +257,8 @@ describe('the demo data generator', () => {
   });
 
   it('runs the demo requests up to now, as many as README promises, oldest first', () => {
-    // README "Demo data": "Public requests: 300 over the last 60 days"
+    // README "The demo": "Public requests: 221 over the last 60 days up to now, naming 300 serials in all"
+    // (SIZES.demo.requests counts search_requests rows, one per serial asked for or looked up)
     expect(SIZES.demo.requests).toBe(300);
     expect(SIZES.demo.requestDays).toBe(60);
     for (const seed of [1, 4, 7]) {

@@ -90,6 +90,42 @@ describe('npm run demo', () => {
         body: JSON.stringify({ serial: `${serial}9` }),
       });
       expect(missing.status).toBe(404);
+
+      // Customers, orders and deliveries: one open delivery held by a failed retest, one ready, one released.
+      const login = await fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url },
+        body: JSON.stringify({ email: accounts[0]!.email, password: accounts[0]!.password }),
+      });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const get = async (p: string) => JSON.parse((await request(`${url}${p}`, { headers: { cookie } })).body).data;
+      const customers = await get('/api/v1/customers?sort=code');
+      expect(customers.items.map((c: { code: string; language: string }) => `${c.code}:${c.language}`)).toEqual([
+        'GCC:en',
+        'NWU:en',
+        'TPR:zh',
+      ]);
+      expect(
+        customers.items.every((c: { contacts: { receivesCertificates: boolean }[] }) => c.contacts.some((k) => k.receivesCertificates)),
+      ).toBe(true);
+      const deliveries = (await get('/api/v1/deliveries?sort=number')).items as { id: string; number: string; status: string }[];
+      expect(deliveries.map((d) => d.number)).toEqual(['NWU-DN-2291-1', 'TPR-DN-0117-1', 'TPR-DN-0117-2']);
+      expect(deliveries.slice(1).map((d) => d.status)).toEqual(['open', 'open']);
+      // The started release ends released by the server's own release work, which sends the buyer's link.
+      const until = Date.now() + 90_000;
+      let released = await get(`/api/v1/deliveries/${deliveries[0]!.id}`);
+      while (released.status === 'releasing' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 500));
+        released = await get(`/api/v1/deliveries/${deliveries[0]!.id}`);
+      }
+      expect(released).toMatchObject({ status: 'released', issuedCount: 5, unitCount: 5, releaseLanguage: 'en', releaseError: null });
+      expect(released.units.every((u: { reportNumber: string | null }) => u.reportNumber)).toBe(true);
+      expect(released.links).toMatchObject([{ source: 'release', sentTo: ['erik.lund@nwu.example'], revokedAt: null }]);
+      const held = await get(`/api/v1/deliveries/${deliveries[1]!.id}/gate`);
+      expect(held.held).toBe(1);
+      expect(held.units.find((u: { status: string }) => u.status !== 'pass').held.map((h: { kind: string }) => h.kind)).toContain('failed');
+      expect((await get(`/api/v1/deliveries/${deliveries[2]!.id}/gate`)).held).toBe(0);
+      expect((await get('/api/v1/dashboard')).deliveries).toEqual({ awaitingRelease: 2, heldUnits: 1 });
     });
 
     const again = await runDemo(port, async (url) => {

@@ -5,7 +5,8 @@
  *  - The embedded database: a CSV import while the disk is full is answered 503 UNAVAILABLE with a log line
  *    (PostgreSQL's "could not extend file … No space left on device", SQLSTATE 53100); once the space is
  *    back the same process imports again, without a restart, and after a clean stop the database holds
- *    exactly the import that succeeded, nothing of those that failed.
+ *    exactly the import that succeeded, nothing of those that failed. With no room at all the upload's
+ *    spooled file (DATA_DIR/spool) is what cannot be written first: answered the same way.
  *  - The .eml fallback (no SMTP_URL): a message that cannot be written fails as a temporary error (the
  *    worker retries it) and leaves neither a cut-off .eml nor a .partial file; once the space is back it
  *    is written whole.
@@ -33,8 +34,8 @@ const why =
   !mounted || mounted.status === 0 ? undefined : `cannot mount a tmpfs (needs root): ${(mounted.stderr || String(mounted.error)).trim()}`;
 const filler = path.join(mnt, 'filler');
 
-/** Writes zeros until the filesystem is full (ENOSPC); returns the bytes written. */
-function fillDisk(): number {
+/** Writes zeros until the filesystem is full (ENOSPC), then frees `leave` bytes of it; returns the bytes written. */
+function fillDisk(leave = 0): number {
   const fd = fs.openSync(filler, 'a');
   const chunk = Buffer.alloc(1024 * 1024);
   let written = 0;
@@ -54,6 +55,7 @@ function fillDisk(): number {
   } finally {
     fs.closeSync(fd2);
   }
+  if (leave > 0) fs.truncateSync(filler, Math.max(0, fs.statSync(filler).size - leave));
   return written;
 }
 const freeSpace = () => fs.rmSync(filler, { force: true });
@@ -83,6 +85,15 @@ describe.skipIf(onPostgres || why)('a full disk under DATA_DIR', () => {
     const s = server!;
     const importUrl = `${s.url}/api/v1/machine-data/import`;
     expect(fillDisk()).toBeGreaterThan(0);
+    // An upload is spooled under DATA_DIR too (DATA_DIR/spool): with no room at all it is that write
+    // that fails, answered the same way.
+    const spooled = await uploadFile(importUrl, s.cookie, csv);
+    expect(spooled.status).toBe(503);
+    expect(JSON.parse(spooled.body).error).toMatchObject({ status: 'UNAVAILABLE', key: 'errors.unavailable' });
+    expect(s.output()).toMatch(/"code":"ENOSPC"[^\n]*"msg":"service unavailable: database or storage"/);
+    // Room for the spooled file (removed after each request) and not for the database's writes.
+    freeSpace();
+    fillDisk(fs.statSync(csv).size + 256 * 1024);
     for (let i = 0; i < 2; i++) {
       const res = await uploadFile(importUrl, s.cookie, csv);
       expect(res.status).toBe(503);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emailField, requiredText } from '../src/shared/contract/common';
 import { buildTestApp, type TestApp } from './helpers/app';
+import { staffCookie } from './helpers/catalogue';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,7 +27,8 @@ afterAll(() => t.close());
 describe('health and discovery', () => {
   it('answers /healthz and /readyz once migrations are applied', async () => {
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    const ready = await t.app.inject('/readyz');
+    // Each component to a signed-in user (test/health-readiness.test.ts has who sees what).
+    const ready = await t.app.inject({ url: '/readyz', headers: { cookie: await staffCookie(t) } });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toMatchObject({
       status: 'ok',

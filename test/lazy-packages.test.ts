@@ -52,7 +52,7 @@ const { addSignaturePlaceholder } = await import(${JSON.stringify(src('src/serve
 doc.addPage();
 addSignaturePlaceholder(doc, { name: 'n', reason: 'r', location: 'l', contactInfo: 'c', signingTime: new Date(), signatureLength: 64 });
 out.afterPlaceholder = loaded();
-const { bestMaskCode } = await import(${JSON.stringify(src('src/server/modules/reports/pdf/pdf-qr.ts'))});
+const { bestMaskCode } = await import(${JSON.stringify(src('src/server/lib/pdf-kit/pdf-qr.ts'))});
 out.qrSize = bestMaskCode('https://example.com/v/ABC').modules.size;
 out.afterQr = loaded();
 const { createFileTransport } = await import(${JSON.stringify(src('src/server/mail/transports.ts'))});

@@ -1,5 +1,5 @@
 /**
- * The server's log of a realistic run holds no secret. The real server process (JSON log at info level,
+ * The server's log of a realistic run holds no secret. The real server process (JSON log at debug level,
  * every request logged) goes through: sign-in, a password reset (request, token from the mail over SMTP, new
  * password), a bench created and posting records with its key, a public report request, requests carrying
  * the session cookie. Then none of the passwords, session ids, reset token, bench key, or the Cookie and
@@ -28,7 +28,7 @@ const secrets: Record<string, string> = {};
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-logsecrets-'));
   sink = await startSmtpSink({ parse: true });
-  s = await startServer({ dataDir, env: { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1', SMTP_URL: sink.url } });
+  s = await startServer({ dataDir, env: { LOG_LEVEL: 'debug', TRUST_PROXY: '127.0.0.1', SMTP_URL: sink.url } });
 }, 300_000);
 afterAll(async () => {
   await s?.stop();

@@ -5,7 +5,7 @@ import { rowsOf } from '../src/server/db/client';
 import { decodeSamples } from '../src/server/modules/machine-data/record-codec';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, ORIGIN, postRange, rangeBody, staffCookie, upload } from './helpers/catalogue';
-import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
+import { adminCookie, createBench, HELD_SAMPLES, postBatch, record } from './helpers/machine-data';
 
 let t: TestApp;
 let cookie: string;
@@ -20,6 +20,9 @@ beforeAll(async () => {
       sql`INSERT INTO machines (name, key_prefix, key_hash) VALUES (${name}, 'trc_live_test', ${randomBytes(32)})`,
     );
   }
+  // The staff account may import in these benches' names (test/record-provenance.test.ts tests the grant).
+  await t.app.ctx.db.execute(sql`INSERT INTO machine_import_grants (machine_id, user_id)
+    SELECT m.id, u.id FROM machines m CROSS JOIN users u WHERE u.role = 'staff'`);
 });
 afterAll(() => t.close());
 
@@ -296,10 +299,12 @@ describe('machine data CSV import over several COPY chunks', () => {
 describe('machine data CSV import and the bench API', () => {
   it('treats a record a bench sent as the same record when it is uploaded as CSV under that bench', async () => {
     const bench = await createBench(t.app, await adminCookie(t), 'Cross Path Bench');
+    await t.app.ctx.db.execute(sql`INSERT INTO machine_import_grants (machine_id, user_id)
+      SELECT ${bench.id}::uuid, u.id FROM users u WHERE u.role = 'staff'`);
     const sent = record({ recordId: 'XP-1', serial: 'XP-0001', testedAt: '2024-05-01T08:30:00.000Z', operator: 'Chen' });
     expect((await postBatch(t.app, bench.key, { records: [sent] })).statusCode).toBeLessThan(300);
     const csv = `${HEADER}\nXP-1,xp-0001,shell,water,2.40,60,,,pass,2024-05-01T16:30:00+08:00,Chen,cross path bench\n`;
-    const samples = 'recordId,t,p\nXP-1,0,0\nXP-1,1.5,2.41\nXP-1,60,2.4\n';
+    const samples = `recordId,t,p\n${HELD_SAMPLES.map((x) => `XP-1,${x.t},${x.p}\n`).join('')}`;
     const same = await uploadFiles([
       ['samples', samples],
       ['file', csv],

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { testRecordInput, type Sample } from '../src/shared/contract/machine-data';
-import { sampledHold } from '../src/shared/standards/sample-checks';
+import { sampleVerdict } from '../src/shared/standards/sample-checks';
 import { parseSerial } from '../src/shared/serial';
 import { copyLine } from '../src/server/lib/copy';
 import { stageLine } from '../src/server/modules/machine-data/machine-data.import';
@@ -75,7 +75,8 @@ describe('stageLine', () => {
           hex(bytes),
           points.length,
           hex(recordContentHash(v, bytes)),
-          points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null,
+          sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds).heldSeconds,
+          sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds).reasons,
         ]);
         expect(`${stageLine(r.machineId, v, points)}\n`).toBe(expected);
       }),

@@ -1,8 +1,10 @@
 /**
- * cookie@2 and content-disposition@3 declare `engines: node >=22` because they are ESM-only and their
- * CommonJS users (@fastify/cookie, light-my-request, @fastify/static) load them with require(esm). Node
- * 20.19 has require(esm) unflagged too (backported), which is why package.json says >=20.19. This test
- * runs those exact paths on the Node the suite runs on (20.x here): see docs/decisions/0001.
+ * cookie and content-disposition, as @fastify/cookie, light-my-request and @fastify/static load them.
+ * Their newest majors (cookie 2, content-disposition 3) ask for Node 22, so package.json `overrides` pins
+ * cookie 1.1 and content-disposition 2.0: the same functions (parseCookie/stringifySetCookie, create) in
+ * CommonJS builds that ask for Node 18, so a fresh `npm install` on Node 20.19 warns of nothing. This test
+ * checks that the versions installed agree with `engines` and runs the paths the product uses (sessions'
+ * cookies, downloads' Content-Disposition) through them: see docs/decisions/0001.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,13 +17,37 @@ import { describe, expect, it } from 'vitest';
 
 const requireFrom = (pkg: string) => createRequire(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
 
-describe('ESM-only dependencies that declare Node 22 work on Node >= 20.19 (require(esm))', () => {
+/** The package.json of the package that `file` belongs to (content-disposition exports no ./package.json). */
+function manifestOf(file: string, name: string): { version: string; engines?: { node?: string } } {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const json = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string; version: string; engines?: { node?: string } };
+      if (json.name === name) return json;
+    }
+  }
+  throw new Error(`no package.json for ${name} above ${file}`);
+}
+
+describe('cookie and content-disposition, pinned to versions that support Node 20.19', () => {
   it('runs on the Node the product promises', () => {
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     expect(major > 20 || (major === 20 && minor >= 19)).toBe(true);
   });
 
-  it('require()s cookie@2 from @fastify/cookie and content-disposition@3 from @fastify/static', () => {
+  it('resolves, from each dependant, a version whose engines allow Node 20.19', () => {
+    const lowest = (range: string) => Number(/^>=\s*(\d+)/.exec(range)?.[1] ?? NaN);
+    for (const [dependant, pkg] of [
+      ['@fastify/cookie', 'cookie'],
+      ['light-my-request', 'cookie'],
+      ['@fastify/static', 'content-disposition'],
+    ] as const) {
+      const found = manifestOf(requireFrom(dependant).resolve(pkg), pkg);
+      expect(lowest(found.engines?.node ?? '>=0'), `${pkg}@${found.version} from ${dependant}`).toBeLessThanOrEqual(20);
+    }
+  });
+
+  it('require()s cookie from @fastify/cookie and content-disposition from @fastify/static', () => {
     const cookie = requireFrom('@fastify/cookie')('cookie') as { parseCookie: (s: string) => Record<string, string> };
     expect(cookie.parseCookie('a=1; b=two')).toEqual({ a: '1', b: 'two' });
     const cd = requireFrom('@fastify/static')('content-disposition') as { create: (f: string) => string };

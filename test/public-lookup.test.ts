@@ -32,6 +32,8 @@ describe('lookup', () => {
       serial: c.serial(42),
       product: {
         name: c.productName,
+        // no Chinese name set: the page shows the name in both languages
+        nameZh: '',
         fluid: 'water',
         connection: 'Flange PN16',
         application: 'Waterworks',
@@ -189,7 +191,10 @@ describe('lookup rate limits', () => {
     const over = await lookup(t.app, c.serial(7).toLowerCase(), { ip: a });
     expect(over.statusCode).toBe(429);
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
-    expect(over.json().error.message).toMatch(/^Too many requests; try again in \d+ seconds$/);
+    // The limit hit and the wait in minutes (lib/limit-wait.ts), never a count of seconds.
+    expect(over.json().error.message).toBe('This serial number was looked up too often; try again in 1 minute');
+    const zh = await lookup(t.app, c.serial(7), { ip: a, headers: { 'accept-language': 'zh-TW' } });
+    expect(zh.json().error.message).toBe('此序號的查詢次數過多，請於 1 分鐘後再試');
     expect((await lookup(t.app, c.serial(8), { ip: a })).statusCode).toBe(200);
     // Client B still looks that serial up: a stranger cannot lock customers out of it.
     expect((await lookup(t.app, c.serial(7), { ip: randomIp() })).statusCode).toBe(200);

@@ -63,10 +63,13 @@ describe('the release gate', () => {
     expect(r.status === 'issued' && r.report.serial).toBe(u.serial);
   });
 
-  it('flags a bench pass whose samples held for less than the holding time', async () => {
+  it('holds a bench pass whose samples held for less than the holding time (docs/decisions/0037)', async () => {
     const u = await unitWithRecords(t, [{ testType: 'shell', testPressure: 2.4, holdingSeconds: 60, samples: curve(2.4, 20) }]);
     const r = await issue(u.serial);
-    expect(r.status === 'issued' && r.report.flags).toEqual([{ testType: 'shell', code: 'short-hold' }]);
+    expect(r).toMatchObject({
+      status: 'held',
+      held: [{ testType: 'shell', kind: 'failed', bench: 'pass', reasons: ['samples-hold-short'] }],
+    });
   });
 });
 

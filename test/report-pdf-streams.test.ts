@@ -17,9 +17,9 @@ import {
   shareWidths,
   withSubsetCache,
   type FontkitFont,
-} from '../src/server/modules/reports/pdf/fonts';
-import { collectPdf, compressStreamsFast } from '../src/server/modules/reports/pdf/pdf-streams';
-import { attachFile } from '../src/server/modules/reports/pdf/pdf-attachment';
+} from '../src/server/lib/pdf-kit/fonts';
+import { collectPdf, compressStreamsFast } from '../src/server/lib/pdf-kit/pdf-streams';
+import { attachFile } from '../src/server/lib/pdf-kit/pdf-attachment';
 import { curvePath } from '../src/server/modules/reports/pdf/pdf-chart';
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 /**
  * The report PDF's text, colours and QR code written without pdfkit's and qrcode's per-call work
- * (src/server/modules/reports/pdf/pdf-text.ts, pdf-qr.ts; docs/decisions/0032-report-pdf-speed.md), compared
+ * (src/server/lib/pdf-kit/pdf-text.ts, pdf-qr.ts; docs/decisions/0032-report-pdf-speed.md), compared
  * with what pdfkit and qrcode write themselves, and the per-process caches behind them: a report rendered
  * after others is byte for byte the one rendered first, in en and zh.
  */
@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { BOLD, isSharedSubset, REGULAR, reportFonts, shareWidths } from '../src/server/modules/reports/pdf/fonts';
-import { collectPdf, compressStreamsFast } from '../src/server/modules/reports/pdf/pdf-streams';
-import { fillColor, pdfNumber, strokeColor, textHeight, wrapText, writeText } from '../src/server/modules/reports/pdf/pdf-text';
-import { bestMaskCode } from '../src/server/modules/reports/pdf/pdf-qr';
+import { BOLD, isSharedSubset, REGULAR, reportFonts, shareWidths } from '../src/server/lib/pdf-kit/fonts';
+import { collectPdf, compressStreamsFast } from '../src/server/lib/pdf-kit/pdf-streams';
+import { fillColor, pdfNumber, strokeColor, textHeight, wrapText, writeText } from '../src/server/lib/pdf-kit/pdf-text';
+import { bestMaskCode } from '../src/server/lib/pdf-kit/pdf-qr';
 import { renderReportPdf } from '../src/server/modules/reports/pdf/render-pdf';
 import { curvePath } from '../src/server/modules/reports/pdf/pdf-chart';
 import { formatDate, formatDateTime, formatNumber } from '../src/server/modules/reports/format';

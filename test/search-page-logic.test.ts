@@ -73,7 +73,7 @@ describe('file hash', () => {
 
 describe("the public page's own translator", () => {
   it('fills {{name}}, picks _one/_other by count, falls back to English, then defaultValue, then the key', async () => {
-    const { addStrings, translate } = await import('../src/web/public-app/public-i18n');
+    const { addStrings, translate } = await import('../src/web/features/public/lib/public-i18n');
     expect(translate('en', 'search.lookup.hint', { max: 20 })).toBe(sharedTranslate('en', 'search.lookup.hint', { max: 20 }));
     expect(translate('en', 'search.outcome.emailed', { count: 1, email: 'a@b.c' })).toBe(
       sharedTranslate('en', 'search.outcome.emailed_one', { email: 'a@b.c' }),
@@ -95,7 +95,7 @@ describe("the public page's own translator", () => {
   });
 
   it("has every key the first screen's code asks for, in both languages", async () => {
-    const { PUBLIC_NAMESPACES } = await import('../src/web/public-app/public-i18n');
+    const { PUBLIC_NAMESPACES } = await import('../src/web/features/public/lib/public-i18n');
     const dir = path.join(__dirname, '../src/web/features/public');
     const files = ['pages/search-page.tsx', ...fs.readdirSync(path.join(dir, 'components')).map((f) => `components/${f}`)];
     const keys = new Set<string>();

@@ -9,7 +9,7 @@ import { getSettings, updateSettings } from '../src/server/modules/settings/sett
 import { issueReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { postBatch, record } from './helpers/machine-data';
-import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
+import { API598_GATE, poppler, tmpFile, unitWithRecords } from './helpers/reports';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,21 +19,19 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** API 598 gate valve DN 100, metal seat, WCB rated 1.96 MPa: shell ≥ 2.94 MPa 60 s, backseat ≥ 2.156 MPa. */
-const API598_GATE = {
-  testStandard: 'api-598',
-  valveType: 'gate',
-  nominalSize: 100,
-  seatType: 'metal',
-  pressureClass: 'CL150',
-  pressureWcb: 1.96,
-  pressureFc: '',
-};
 const NO_SAMPLES = { samples: [] };
 const conforming = [
-  { testType: 'shell', testPressure: 2.94, holdingSeconds: 60, ...NO_SAMPLES },
+  { testType: 'shell', testPressure: 3.0, holdingSeconds: 60, ...NO_SAMPLES },
   { testType: 'backseat', testPressure: 2.2, holdingSeconds: 60, ...NO_SAMPLES },
-  { testType: 'air-seat', medium: 'air', testPressure: 0.6, holdingSeconds: 60, ...NO_SAMPLES },
+  {
+    testType: 'air-seat',
+    medium: 'air',
+    testPressure: 0.6,
+    holdingSeconds: 60,
+    leakageValue: 0,
+    leakageUnit: 'bubbles/min',
+    ...NO_SAMPLES,
+  },
 ];
 
 async function recordsOf(serial: string) {
@@ -81,13 +79,19 @@ describe('judgement of records', () => {
     expect(backseat.assessment).toMatchObject({ verdict: 'nonconforming', reasons: ['leakage-high'], disagreement: true });
     expect(backseat.assessment.requirement).toMatchObject({
       standardName: 'API 598',
-      pressureMin: 2.156,
+      pressureMin: 2.2,
       holdMin: 60,
       leakageKind: 'none',
     });
     const shell = items.find((r) => r.testType === 'shell')!;
     expect(shell.assessment).toMatchObject({ verdict: 'conforms', reasons: [], disagreement: false });
-    expect(shell.assessment.requirement).toMatchObject({ pressureMin: 2.94, holdMin: 60, leakageKind: 'none' });
+    // 1.5 × 1.96 MPa = 2.94 MPa, rounded up to the next 1 bar (ASME B16.34): 3.0 MPa.
+    expect(shell.assessment.requirement).toMatchObject({
+      pressureMin: 3,
+      pressureBasis: { factor: 1.5, rated: 1.96, exact: 2.94, roundedBy: 'asme-b16.34' },
+      holdMin: 60,
+      leakageKind: 'none',
+    });
 
     const held = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     expect(held).toMatchObject({
@@ -115,6 +119,8 @@ describe('judgement of records', () => {
           medium: 'air',
           testPressure: 0.6,
           holdingSeconds: 60,
+          leakageValue: 2,
+          leakageUnit: 'bubbles/min',
           samples: [
             { t: 0, p: 0 },
             { t: 2, p: 0.6 },
@@ -131,9 +137,73 @@ describe('judgement of records', () => {
     const by = Object.fromEntries((await recordsOf(u.serial)).map((r) => [r.testType, r.assessment]));
     expect(by.shell).toMatchObject({ verdict: 'nonconforming', reasons: ['pressure-low'] });
     expect(by.backseat).toMatchObject({ verdict: 'nonconforming', reasons: ['hold-short'] });
-    expect(by['air-seat']).toMatchObject({ verdict: 'nonconforming', reasons: ['hold-short'] });
+    expect(by['air-seat']).toMatchObject({ verdict: 'nonconforming', reasons: ['hold-short', 'samples-hold-short'] });
     // API 598 metal seat, DN 100: a count of drops per minute is allowed; a volume cannot be compared with it.
     expect(by.seat).toMatchObject({ verdict: 'nonconforming', reasons: ['leakage-unit'] });
+  });
+
+  it('holds a count-limited test whose record states no leakage, and takes the bench at its word where none may be seen', async () => {
+    const u = await unitWithRecords(
+      t,
+      [
+        conforming[0]!,
+        conforming[1]!,
+        // API 598 metal seat, NPS 4: up to 16 bubbles/min. No value stated: not the same as none seen.
+        { testType: 'air-seat', medium: 'air', testPressure: 0.6, holdingSeconds: 60, ...NO_SAMPLES },
+      ],
+      API598_GATE,
+      { bodyMaterial: 'wcb' },
+    );
+    const by = Object.fromEntries((await recordsOf(u.serial)).map((r) => [r.testType, r.assessment]));
+    expect(by['air-seat']).toMatchObject({ verdict: 'nonconforming', reasons: ['leakage-not-recorded'], disagreement: true });
+    // The shell and backseat tests allow no visible leakage: the bench's pass is the observation.
+    expect(by.shell).toMatchObject({ verdict: 'conforms', reasons: [] });
+    expect(by.backseat).toMatchObject({ verdict: 'conforms', reasons: [] });
+    expect(
+      await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl }),
+    ).toMatchObject({
+      status: 'held',
+      held: [{ testType: 'air-seat', kind: 'failed', reasons: ['leakage-not-recorded'] }],
+    });
+    // Stated as 0 bubbles/min, the retest conforms.
+    await postBatch(t.app, u.bench.key, { records: [record({ serial: u.serial, ...conforming[2], testedAt: new Date().toISOString() })] });
+    expect(
+      (await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl })).status,
+    ).toBe('issued');
+  });
+
+  it('takes a metal seat of NPS 2 and below, where the table allows 0, as no visible leakage', async () => {
+    const u = await unitWithRecords(
+      t,
+      [{ testType: 'air-seat', medium: 'air', testPressure: 0.6, holdingSeconds: 15, ...NO_SAMPLES }],
+      { ...API598_GATE, nominalSize: 50 },
+      { bodyMaterial: 'wcb' },
+    );
+    const [r] = await recordsOf(u.serial);
+    expect(r!.assessment).toMatchObject({ verdict: 'conforms', reasons: [], requirement: { leakageKind: 'none' } });
+  });
+
+  it('allows a metal-seated NPS 1 check valve the table’s 6 cm³/min and 0.08 m³/h, and no more', async () => {
+    const u = await unitWithRecords(
+      t,
+      [
+        { testType: 'seat', testPressure: 2.2, holdingSeconds: 60, leakageValue: 5, leakageUnit: 'cm3/min', ...NO_SAMPLES },
+        {
+          testType: 'air-seat',
+          medium: 'air',
+          testPressure: 0.6,
+          holdingSeconds: 60,
+          leakageValue: 0.09,
+          leakageUnit: 'm3/h',
+          ...NO_SAMPLES,
+        },
+      ],
+      { ...API598_GATE, valveType: 'check', nominalSize: 25 },
+      { bodyMaterial: 'wcb' },
+    );
+    const by = Object.fromEntries((await recordsOf(u.serial)).map((r) => [r.testType, r.assessment]));
+    expect(by.seat).toMatchObject({ verdict: 'conforms', requirement: { leakageKind: 'mm3/s', leakageMax: 100 } });
+    expect(by['air-seat']).toMatchObject({ verdict: 'nonconforming', reasons: ['leakage-high'], requirement: { leakageMax: 22222.222 } });
   });
 
   it('leaves records of a product without a standard not assessed, and the bench decides the gate as before', async () => {
@@ -162,13 +232,172 @@ describe('judgement of records', () => {
   });
 });
 
+describe('Table 1: the class column and the seat', () => {
+  it('holds a Class 2500 gate valve without the high-pressure closure test, which the usual column leaves optional', async () => {
+    const u = await unitWithRecords(
+      t,
+      [
+        { testType: 'shell', testPressure: 40, holdingSeconds: 60, ...NO_SAMPLES },
+        { testType: 'backseat', testPressure: 30, holdingSeconds: 60, ...NO_SAMPLES },
+        conforming[2]!,
+      ],
+      { ...API598_GATE, pressureClass: 'CL2500', pressureWcb: 25.86 },
+      { bodyMaterial: 'wcb' },
+    );
+    const issue = () => issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+    expect(await issue()).toMatchObject({ status: 'held', held: [{ testType: 'seat', kind: 'missing' }] });
+    await postBatch(t.app, u.bench.key, {
+      records: [
+        record({
+          serial: u.serial,
+          testType: 'seat',
+          testPressure: 28.5,
+          holdingSeconds: 60,
+          leakageValue: 0,
+          leakageUnit: 'drops/min',
+          ...NO_SAMPLES,
+        }),
+      ],
+    });
+    expect((await issue()).status).toBe('issued');
+  });
+
+  it('requires the hydrostatic closure test of a resilient-seated butterfly valve, the low-pressure one of a metal-seated one', async () => {
+    const soft = await unitWithRecords(
+      t,
+      [conforming[0]!, { testType: 'air-seat', medium: 'air', testPressure: 0.6, holdingSeconds: 60, ...NO_SAMPLES }],
+      { ...API598_GATE, valveType: 'butterfly', seatType: 'soft' },
+      { bodyMaterial: 'wcb' },
+    );
+    const issue = (u: { serial: string }) =>
+      issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+    expect(await issue(soft)).toMatchObject({ status: 'held', held: [{ testType: 'seat', kind: 'missing' }] });
+    const metal = await unitWithRecords(
+      t,
+      [conforming[0]!, conforming[2]!],
+      { ...API598_GATE, valveType: 'butterfly', seatType: 'metal' },
+      { bodyMaterial: 'wcb' },
+    );
+    expect((await issue(metal)).status).toBe('issued');
+  });
+});
+
+describe('ISO 5208 rates AA, CC and EE', () => {
+  it('judge a product at rate CC, and EN 12266-1, which has no CC, refuses it with a field error', async () => {
+    const u = await unitWithRecords(
+      t,
+      [{ testType: 'seat', testPressure: 2.2, holdingSeconds: 60, leakageValue: 9, leakageUnit: 'mm3/s', ...NO_SAMPLES }],
+      { ...API598_GATE, testStandard: 'iso-5208', leakageRate: 'CC' },
+      { bodyMaterial: 'wcb' },
+    );
+    // 0.08 × DN 100 = 8 mm³/s: 9 is too much.
+    const [r] = await recordsOf(u.serial);
+    expect(r!.assessment).toMatchObject({ verdict: 'nonconforming', reasons: ['leakage-high'], requirement: { leakageMax: 8 } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/products/${u.product.id}`,
+      headers: { cookie: u.admin },
+      payload: { ...(await productOf(u.product.id)), testStandard: 'en-12266-1' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('leakageRate');
+  });
+});
+
+describe('API 6D and ASME B16.34', () => {
+  const issue = (u: { serial: string }) =>
+    issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+
+  it('API 6D: a metal-seated gate valve with no rate named is judged at ISO 5208 rate D, and needs its hydrostatic seat test', async () => {
+    const u = await unitWithRecords(
+      t,
+      [
+        { ...conforming[0]!, holdingSeconds: 120 },
+        { testType: 'backseat', testPressure: 2.2, holdingSeconds: 120, ...NO_SAMPLES },
+        { testType: 'seat', testPressure: 2.2, holdingSeconds: 120, leakageValue: 12, leakageUnit: 'mm3/s', ...NO_SAMPLES },
+      ],
+      { ...API598_GATE, testStandard: 'api-6d' },
+      { bodyMaterial: 'wcb' },
+    );
+    const by = Object.fromEntries((await recordsOf(u.serial)).map((r) => [r.testType, r.assessment]));
+    // 0.1 × DN 100 = 10 mm³/s
+    expect(by.seat).toMatchObject({
+      verdict: 'nonconforming',
+      reasons: ['leakage-high'],
+      requirement: { standardName: 'API 6D', leakageMax: 10 },
+    });
+    expect(by.shell).toMatchObject({ verdict: 'conforms', requirement: { pressureMin: 3, holdMin: 120, holdUnconfirmed: true } });
+  });
+
+  it('ASME B16.34: the gas closure test stands in for the liquid one at NPS 4, not at NPS 10 Class 150', async () => {
+    const records = [
+      { ...conforming[0]!, holdingSeconds: 180, testPressure: 3.5 },
+      { testType: 'air-seat', medium: 'air', testPressure: 0.6, holdingSeconds: 60, leakageValue: 0, leakageUnit: 'mm3/s', ...NO_SAMPLES },
+    ];
+    const small = await unitWithRecords(t, records, { ...API598_GATE, testStandard: 'asme-b16.34' }, { bodyMaterial: 'wcb' });
+    expect((await issue(small)).status).toBe('issued');
+    const large = await unitWithRecords(
+      t,
+      records,
+      { ...API598_GATE, testStandard: 'asme-b16.34', nominalSize: 250 },
+      { bodyMaterial: 'wcb' },
+    );
+    expect(await issue(large)).toMatchObject({ status: 'held', held: [{ testType: 'seat', kind: 'missing' }] });
+  });
+});
+
+describe('editions', () => {
+  it('judges each test by the edition in force on its day, names it, and re-judges when the product names an edition', async () => {
+    // 20 bubbles/min at NPS 4: within the 8th edition's 24 (2004–2009), above the 10th's 16 (from October 2016).
+    const air = (testedAt: string) => ({
+      testType: 'air-seat',
+      medium: 'air',
+      testPressure: 0.6,
+      holdingSeconds: 60,
+      leakageValue: 20,
+      leakageUnit: 'bubbles/min',
+      testedAt,
+      ...NO_SAMPLES,
+    });
+    const u = await unitWithRecords(t, [air('2008-06-02T08:00:00Z'), air('2020-06-02T08:00:00Z')], API598_GATE, {
+      bodyMaterial: 'wcb',
+      productionDate: '2004-01-01',
+    });
+    const byYear = async () =>
+      Object.fromEntries(
+        ((await recordsOf(u.serial)) as unknown as Array<{ testedAt: string; assessment: { verdict: string; requirement: unknown } }>).map(
+          (r) => [r.testedAt.slice(0, 4), r.assessment],
+        ),
+      );
+    let by = await byYear();
+    expect(by['2008']).toMatchObject({
+      verdict: 'conforms',
+      requirement: { edition: '8th edition, 2004', editionKey: '8', leakageMax: 24 },
+    });
+    expect(by['2020']).toMatchObject({ verdict: 'nonconforming', requirement: { editionKey: '10', leakageMax: 16 } });
+
+    // Named: the 10th edition judges every test, the 2008 one too.
+    const put = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/products/${u.product.id}`, headers: { cookie: u.admin }, payload });
+    expect((await put({ ...(await productOf(u.product.id)), testEdition: '10' })).statusCode).toBe(200);
+    by = await byYear();
+    expect(by['2008']).toMatchObject({ verdict: 'nonconforming', requirement: { editionKey: '10', leakageMax: 16 } });
+    // A replace that does not carry the edition (the product form) keeps it; an edition the standard lacks is refused.
+    const { testEdition: _e, ...withoutEdition } = await productOf(u.product.id);
+    expect((await put({ ...withoutEdition, pressureClass: 'CL150' })).json().data.testEdition).toBe('10');
+    const bad = await put({ ...withoutEdition, testEdition: '7' });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain('testEdition');
+  });
+});
+
 describe('re-judgement and report versions', () => {
   it('re-judges the records when the product changes, and the next request supersedes the earlier report', async () => {
     const u = await unitWithRecords(t, conforming, API598_GATE, { bodyMaterial: 'wcb' });
     const first = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     expect(first.status).toBe('issued');
     if (first.status !== 'issued') return;
-    // A higher rating: the shell test at 2.94 MPa no longer reaches 1.5 × 2.5 = 3.75 MPa.
+    // A higher rating: the shell test at 3.0 MPa no longer reaches 1.5 × 2.5 = 3.75 MPa (3.8 MPa rounded up).
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/products/${u.product.id}`,
@@ -273,7 +502,14 @@ describe('the report states the requirement', () => {
       const text = poppler('pdftotext', ['-layout', file, '-']).replace(/\s+/g, ' ');
       // The standard with its edition, joined as the report's language writes it (a full-width comma in zh).
       expect(text).toContain(language === 'en' ? 'API 598, 10th edition, 2016' : 'API 598，2016 年第 10 版');
-      expect(text).toContain(language === 'en' ? '2.94 MPa (required ≥ 2.94 MPa)' : '2.94 MPa（要求 ≥ 2.94 MPa）');
+      expect(text).toContain(language === 'en' ? '3 MPa (required ≥ 3 MPa)' : '3 MPa（要求 ≥ 3 MPa）');
+      // How the required pressure follows from the rating (the phrase may wrap in the PDF, so spaces are ignored).
+      expect(text.replace(/\s/g, '')).toContain(
+        (language === 'en'
+          ? '1.5 × 1.96 MPa = 2.94 MPa, rounded up to 3 MPa (ASME B16.34)'
+          : '1.5 × 1.96 MPa = 2.94 MPa，無條件進位至 3 MPa（ASME B16.34）'
+        ).replace(/\s/g, ''),
+      );
       expect(text).toContain(language === 'en' ? 'no visible leakage' : '無可見洩漏');
       expect(text).toContain(language === 'en' ? 'Conforms' : '符合');
       expect(text).toContain(
@@ -286,8 +522,49 @@ describe('the report states the requirement', () => {
       const shell = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
       expect(shell).toMatchObject({
         verdict: 'conforms',
-        requirement: { testPressureMPa: { min: 2.94 }, minHoldingSeconds: 60, allowedLeakage: { none: true } },
+        requirement: {
+          testPressureMPa: { min: 3, basis: { factor: 1.5, ratedMPa: 1.96, exactMPa: 2.94, roundedUpBy: 'ASME B16.34' } },
+          minHoldingSeconds: 60,
+          allowedLeakage: { none: true },
+        },
       });
+    }
+  });
+});
+
+describe('a duration no source confirms', () => {
+  it('is printed on the certificate as not confirmed, and its JSON says so', async () => {
+    const u = await unitWithRecords(
+      t,
+      [
+        { testType: 'shell', testPressure: 2.4, holdingSeconds: 60, ...NO_SAMPLES },
+        { testType: 'seat', testPressure: 1.8, holdingSeconds: 60, leakageValue: 0, leakageUnit: 'mm3/s', ...NO_SAMPLES },
+      ],
+      { ...API598_GATE, testStandard: 'en-12266-1', leakageRate: 'A', pressureWcb: 1.6 },
+      { bodyMaterial: 'wcb' },
+    );
+    const by = Object.fromEntries((await recordsOf(u.serial)).map((r) => [r.testType, r.assessment]));
+    expect(by.seat!.requirement).toMatchObject({ holdMin: 60, holdUnconfirmed: true });
+    expect(by.shell!.requirement).toMatchObject({ holdMin: 60, holdUnconfirmed: false });
+    for (const language of ['en', 'zh'] as const) {
+      const r = await issueReport(t.app.ctx.db, { serial: u.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+      expect(r.status).toBe('issued');
+      if (r.status !== 'issued') return;
+      const file = tmpFile(r.report.bytes);
+      const text = poppler('pdftotext', ['-layout', file, '-']).replace(/\s/g, '');
+      expect(text).toContain(
+        (language === 'en' ? "≥ 60 s (a figure not confirmed against the standard's text)" : '≥ 60 秒（此數值未經標準原文證實）').replace(
+          /\s/g,
+          '',
+        ),
+      );
+      const dir = tmpFile(Buffer.alloc(0), 'x').replace(/x$/, '');
+      poppler('pdfdetach', ['-saveall', '-o', dir, file]);
+      const json = JSON.parse((await import('node:fs')).readFileSync(`${dir}/test-report.json`, 'utf8'));
+      const seat = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'seat');
+      const shell = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
+      expect(seat.requirement).toMatchObject({ minHoldingSeconds: 60, minHoldingSecondsConfirmed: false });
+      expect(shell.requirement).toMatchObject({ minHoldingSeconds: 60, minHoldingSecondsConfirmed: true });
     }
   });
 });

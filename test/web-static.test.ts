@@ -17,6 +17,10 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Test Report Center</title><div id="app"></div>');
   fs.writeFileSync(path.join(dir, 'assets', 'main-aaa111.js'), 'console.log(1)');
+  // What `vite build` writes beside the app: the manifest of every source and dependency path.
+  fs.mkdirSync(path.join(dir, '.vite'));
+  fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), '{"src/web/main.tsx":{"file":"assets/main-aaa111.js"}}');
+  fs.writeFileSync(path.join(dir, 'assets', '.hidden'), 'not for anyone');
   db = await createTestDatabase();
   app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: db.database, logger: false, webDist: dir });
   await app.ready();
@@ -67,5 +71,31 @@ describe('web app', () => {
     const other = await app.inject({ url: '/products', headers: { host: 'report.example.com' } });
     expect(other.statusCode).toBe(302);
     expect(other.headers.location).toBe('/search');
+  });
+
+  it('answers 404 for the build manifest and every dot path, on staff and public host names', async () => {
+    const paths = [
+      '/.vite/manifest.json',
+      '/.vite/',
+      '/.vite',
+      '/%2evite/manifest.json',
+      '/%2Evite%2Fmanifest.json',
+      '/assets/.hidden',
+      '/assets/..%2f.vite/manifest.json',
+      '/.vite/manifest.json?x=1',
+      '/.env',
+    ];
+    for (const host of ['localhost', 'staff.example.com', 'report.example.com']) {
+      for (const url of paths) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const res = await app.inject({ method, url, headers: { host } });
+          expect(res.statusCode, `${method} ${host}${url}`).toBe(404);
+          expect(res.body, `${method} ${host}${url}`).not.toContain('src/web/main.tsx');
+          if (method === 'GET') expect(res.json().error.status).toBe('NOT_FOUND');
+        }
+      }
+    }
+    // The files beside them are served as before.
+    expect((await app.inject('/assets/main-aaa111.js')).statusCode).toBe(200);
   });
 });

@@ -33,6 +33,7 @@ function test(testType: ReportTest['testType'], pressure: number, hold: number, 
     result: 'pass',
     testedAt: new Date('2026-03-02T08:30:00Z'),
     bench: 'Bench 3',
+    enteredBy: null,
     operator: 'Chen Wei',
     earlierTests: testType === 'seat' ? 1 : 0,
     samples,
@@ -70,8 +71,17 @@ export function benchModel(language: ReportLanguage): ReportModel {
     language,
     documentType: 'test-report-2.2',
     issuedAt: new Date('2026-03-05T10:00:00Z'),
+    // A delivery's certificate names the order, as most certificates do.
+    order: {
+      purchaser: { name: 'Harbour Refining Co.', address: '12 Quay Road\nKaohsiung 806', country: 'TW' },
+      purchaseOrder: { number: 'PO-2026-0412', date: '2026-02-10' },
+      item: { line: 10, buyerItemCode: 'HRC-GV-050-300', description: 'Gate valve DN 50 Class 300' },
+      tag: 'XV-1203',
+      delivery: { number: 'DL-2026-0031', date: '2026-03-04' },
+    },
     verifyUrl: 'https://reports.example.com/search?report=AAAAAAAAAAAAAAAAAAAAAA',
     verifyPage: 'https://reports.example.com/search',
+    verifyLocal: false,
     company: { name: 'Acme Valve Co., Ltd. 艾克米閥門股份有限公司', address: 'No. 1, Industrial Rd., Taichung, Taiwan', logo: null },
     statement:
       language === 'zh'

@@ -8,6 +8,7 @@ import { buildChart } from '../../src/shared/chart/index';
 import { formatReportCode } from '../../src/shared/contract/reports';
 import { docKey, formatDate, formatDateTime, formatDay, formatNumber, mpa, seconds, t } from '../../src/server/modules/reports/format';
 import type { ReportModel, ReportTest } from '../../src/server/modules/reports/report-model';
+import { orderRows } from '../../src/server/modules/reports/format-order';
 
 const require = createRequire(import.meta.url);
 const FONT = require.resolve('@expo-google-fonts/noto-sans-tc/400Regular/NotoSansTC_400Regular.ttf');
@@ -76,6 +77,7 @@ th { color: #555; font-size: 8.5pt; width: 40%; } h1 { font-size: 18pt; } h2 { f
     [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],
     [t(lang, 'field.code'), formatReportCode(m.code)],
   ])}${qr}</div>
+${m.order ? `<h2>${esc(t(lang, 'heading.order'))}</h2>${rows(orderRows(lang, m.order))}` : ''}
 <h2>${esc(t(lang, 'heading.ratings'))}</h2>${rows([
     [t(lang, 'field.fluid'), t(lang, `fluid.${p.fluid}`)],
     [t(lang, 'field.connection'), p.connection],

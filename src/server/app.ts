@@ -3,6 +3,7 @@
  * routes. Tests build it on a fresh database; main.ts builds it on the configured one.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -17,19 +18,24 @@ import type { Database } from './db/client';
 import { registerAccessControl } from './lib/access';
 import { AfterResponse } from './lib/after-response';
 import { registerBodyParsers } from './lib/body-parsers';
+import { addressKey } from './lib/client-key';
 import type { AppContext } from './lib/context';
 import { registerCsrfProtection } from './lib/csrf';
 import { packageOnFirstUse } from './lib/first-use';
 import { registerForwardedHostPolicy } from './lib/forwarded-host';
+import { configuredLogStream, RequestLogAtDebug, type LogStream } from './lib/log';
 import { frameworkErrorHandler, registerErrorHandling } from './lib/error-handler';
 import { registerPublicHostGuard } from './lib/public-host';
 import { createMetrics, registerRequestTiming } from './lib/metrics';
+import { outboxState } from './mail/outbox-state';
 import { registerSecurityHeaders } from './lib/security-headers';
 import { mailHubOf } from './mail/hub';
 import { registerModules } from './modules/index';
 import { createReportPool } from './modules/reports/render-job';
 import { RecentPdfs } from './lib/recent-pdfs';
-import { compressOptions, webApp } from './web/static';
+import { Wakeup } from './lib/wakeup';
+import { UploadSpool } from './lib/upload-spool';
+import { compressOptions, registerHiddenPaths, webApp } from './web/static';
 
 // ioredis only when REDIS_URL is set (lib/first-use.ts).
 const ioredis = packageOnFirstUse<typeof IoredisModule>('ioredis');
@@ -37,8 +43,10 @@ const ioredis = packageOnFirstUse<typeof IoredisModule>('ioredis');
 export interface BuildAppOptions {
   config: Config;
   database: Database;
-  /** false in tests that do not want the request log */
+  /** false in tests that do not want the log */
   logger?: boolean;
+  /** where the log goes; default stdout, in the format of LOG_FORMAT or by whether it is a terminal (lib/log.ts) */
+  logStream?: LogStream;
   /** folder of the built web app; default dist/web */
   webDist?: string;
 }
@@ -68,9 +76,12 @@ export function connectionDeadlines(timeouts: Config['timeouts']) {
   };
 }
 
-export async function buildApp({ config, database, logger = true, webDist }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger = true, logStream, webDist }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ? { level: config.logLevel, serializers: { req: requestForLog } } : false,
+    logger: logger
+      ? { level: config.logLevel, serializers: { req: requestForLog }, stream: logStream ?? configuredLogStream(config) }
+      : false,
+    logController: new RequestLogAtDebug(),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     ...connectionDeadlines(config.timeouts),
@@ -86,6 +97,9 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Emptied here, at start: a file left in the spool belonged to a request of a process that has ended.
+  // Before anything that would need closing if it failed (DATA_DIR not writable).
+  const uploads = await UploadSpool.open(path.join(config.dataDir, 'spool'), config.uploads);
   const redis = config.redisUrl ? new (ioredis().Redis)(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   // ioredis reconnects by itself; without a listener each failed attempt would print "Unhandled error event".
   // Only the error code is logged (the message may name the host); /readyz reports Redis as unavailable.
@@ -99,9 +113,11 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
     mail: mailHubOf(database.db),
     reportPool: createReportPool({ ...config.reports, queue: config.reports.queue ?? defaultReportQueue(database.kind) }),
     pdfs: new RecentPdfs(),
+    releases: new Wakeup(),
+    uploads,
   };
   if (config.metricsToken || config.metricsPort) {
-    ctx.metrics = createMetrics(ctx);
+    ctx.metrics = createMetrics(ctx, outboxState);
     registerRequestTiming(app);
   }
   app.decorate('ctx', ctx);
@@ -122,6 +138,8 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
   await registerSecurityHeaders(app, helmet);
   await app.register(rateLimit, {
     global: false,
+    // Every route limit counts the client as the app's other limits do (an IPv6 client by its /64).
+    keyGenerator: (req) => addressKey(req.ip),
     ...(redis ? { redis, nameSpace: 'trc-rl:' } : {}),
   });
   // Before the routes and @fastify/static, as the plugin requires; options and reasons in web/static.ts.
@@ -144,6 +162,7 @@ export async function buildApp({ config, database, logger = true, webDist }: Bui
 
   const web = webApp(webDist);
   registerErrorHandling(app, web.fallback);
+  registerHiddenPaths(app);
   registerPublicHostGuard(app);
   registerCsrfProtection(app, [new URL(config.publicBaseUrl).origin]);
   registerAccessControl(app, database.db);

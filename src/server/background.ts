@@ -9,6 +9,12 @@ import { mallocTrim } from './lib/malloc-trim';
 import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/public/search-retention';
+import { recheckStoredSamples } from './modules/machine-data/record-sample-recheck';
+import { rejudgeOnStandardsChange } from './modules/standards/standards.service';
+import { startReleaseWorker } from './modules/orders/release-worker';
+import { sendDeliveryLink } from './modules/orders/delivery-links';
+import { orderIssuer } from './modules/orders/order-issuer';
+import { mailSender } from './modules/settings/settings.service';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -35,6 +41,22 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   retentionTimer.unref();
   stops.push(() => clearInterval(retentionTimer));
 
+  // A changed standards data file (a figure, a table row): every product's requirement is derived again and
+  // the records whose requirement changed are judged again, once (docs/decisions/0045-standards-tables.md).
+  void rejudgeOnStandardsChange(app.ctx.db)
+    .then((changed) => {
+      if (changed) app.log.info({ products: changed.length }, 'standards data changed: requirements derived again, records judged again');
+    })
+    .catch((err: unknown) => app.log.warn({ err }, 'standards re-judgement failed'));
+
+  // Records stored before their samples took part in the verdict are judged again with them, once, at start
+  // (docs/decisions/0037-samples-decide-the-hold.md).
+  void recheckStoredSamples(app.ctx.db)
+    .then((n) => {
+      if (n > 0) app.log.info({ records: n }, 'stored samples checked again against their records');
+    })
+    .catch((err: unknown) => app.log.warn({ err }, 'sample re-check failed'));
+
   // The dashboard's request counts are appended per statement; fold them into a row per day every 5 minutes
   // (one statement, safe beside writers and other instances) so that reading them stays small.
   const compaction = setInterval(
@@ -57,8 +79,21 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   trim.unref();
   stops.push(() => clearInterval(trim));
 
+  // Deliveries being released: their certificates, then the buyer's link; at start this resumes a release a
+  // stopped server left halfway (docs/decisions/0044-delivery-release.md).
+  const releases = startReleaseWorker({
+    db: app.ctx.db,
+    issue: orderIssuer(app),
+    sendLink: (tx, input) => sendDeliveryLink(tx, { ...input, source: 'release', publicBaseUrl: app.ctx.config.publicBaseUrl }),
+    wakeup: app.ctx.releases,
+    log: app.log,
+    kickMail: () => app.ctx.mail.kick(),
+    concurrency: Math.max(1, app.ctx.config.reports.workers),
+  });
+  stops.push(() => releases.stop());
+
   const transport = createMailTransport(app.ctx.config, app.log);
-  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log, hub: app.ctx.mail });
+  const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log, hub: app.ctx.mail, sender: mailSender(app.ctx.db) });
   app.log.info(`mail: ${transport.description}`);
   stops.push(async () => {
     await mailWorker.stop();

@@ -8,6 +8,11 @@ import os from 'node:os';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** MAIL_FROM's default: fine on a developer's machine, warned about at start in production (start-warnings.ts). */
+export const DEFAULT_MAIL_FROM = 'Test Report Center <no-reply@localhost>';
 
 function urlWithProtocols(protocols: string[], example: string) {
   return z
@@ -103,6 +108,33 @@ function milliseconds(fallback: number) {
     .max(3_600_000, { message: 'must be at most 3600000 (one hour, in milliseconds)' })
     .default(fallback);
 }
+/** Binary units of a size: `200M` (or `200MiB`, `200MB`) is 200 × 1024 × 1024 bytes. */
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+/** A number of bytes, with an optional K, M or G suffix (binary: 1K = 1024 bytes), at least 1 KiB. */
+const bytes = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    const m = /^(\d+)\s*([kmg]?)(?:i?b)?$/i.exec(v);
+    const n = m ? Number(m[1]) * SIZE_UNITS[m[2]!.toLowerCase()]! : NaN;
+    if (!Number.isSafeInteger(n) || n < 1024) {
+      ctx.addIssue({ code: 'custom', message: 'must be a size in bytes of at least 1K, e.g. 200M or 1G (K, M, G: 1024, 1024², 1024³)' });
+      return z.NEVER;
+    }
+    return n;
+  });
+/** A share of a deadline per unit of work: a whole number of milliseconds from 0 to 10 s. */
+const millisecondsEach = (fallback: number) =>
+  z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int({ message: 'must be a whole number of milliseconds' })
+    .min(0, { message: 'must be at least 0' })
+    .max(10_000, { message: 'must be at most 10000 (milliseconds)' })
+    .default(fallback);
+
+/** UPLOAD_FILE_LIMIT's default: the largest CSV file of an import (a million test records are about 90 MB). */
+export const DEFAULT_UPLOAD_FILE_LIMIT = 200 * 1024 * 1024;
+
 /**
  * `TRUST_FORWARDED_HOST`: whether the host name may come from X-Forwarded-Host (a proxy that rewrites Host).
  * Off by default: the host name decides public host or staff host (lib/public-host.ts) and the CSRF origin,
@@ -118,11 +150,16 @@ const envSchema = z.object({
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db').optional(),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtp://user:pass@mail.example.com:587').optional(),
-  MAIL_FROM: z.string().trim().min(3).default('Test Report Center <no-reply@localhost>'),
+  MAIL_FROM: z.string().trim().min(3).default(DEFAULT_MAIL_FROM),
   PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://reports.example.com').optional(),
   TRUST_PROXY: trustProxy.default(false),
   TRUST_FORWARDED_HOST: onOff.default(false),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  LOG_FORMAT: z
+    .enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')} (unset: pretty on a terminal, else json)` })
+    .optional(),
+  // Only whether it is `production`; other values (development, test) mean the same here.
+  NODE_ENV: z.string().trim().optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: 'must be at least 16 characters (a random secret)' }).optional(),
   METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535).optional(),
   HEADERS_TIMEOUT_MS: milliseconds(15_000),
@@ -141,6 +178,12 @@ const envSchema = z.object({
     .min(1, { message: 'must be at least 1' })
     .max(10_000, { message: 'must be at most 10000' })
     .optional(),
+  UPLOAD_FILE_LIMIT: bytes.optional(),
+  UPLOAD_REQUEST_LIMIT: bytes.optional(),
+  UPLOAD_USER_BUDGET: bytes.optional(),
+  UPLOAD_INSTANCE_BUDGET: bytes.optional(),
+  LABELS_DEADLINE_BASE_MS: milliseconds(30_000),
+  LABELS_DEADLINE_PER_LABEL_MS: millisecondsEach(40),
 });
 
 export interface Config {
@@ -157,6 +200,10 @@ export interface Config {
   /** take the host name from X-Forwarded-Host of a trusted proxy (TRUST_FORWARDED_HOST); otherwise Host */
   trustForwardedHost: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** LOG_FORMAT; unset: readable lines on a terminal, JSON lines elsewhere (lib/log.ts) */
+  logFormat?: LogFormat;
+  /** NODE_ENV=production: what is only a developer's default (MAIL_FROM at localhost) is warned about at start */
+  production: boolean;
   /** /metrics on the main port needs `Authorization: Bearer <token>`; unset: /metrics is 404 there */
   metricsToken?: string;
   /** a separate listener serving only /metrics (bound to HOST); the token is required there too when set */
@@ -182,6 +229,26 @@ export interface Config {
      */
     queue?: number;
   };
+  /**
+   * What CSV uploads may hold in the spool (DATA_DIR/spool) while they arrive and are imported
+   * (lib/upload-spool.ts, docs/operations.md "Uploads"). Each at least the one before it.
+   */
+  uploads: {
+    /** one file of an upload (UPLOAD_FILE_LIMIT); more is a 413 when the limit is reached */
+    fileBytes: number;
+    /** all the files of one request (UPLOAD_REQUEST_LIMIT): an import's records and samples files */
+    requestBytes: number;
+    /** every upload of one user in flight at once (UPLOAD_USER_BUDGET); more is a 429 */
+    userBytes: number;
+    /** every upload in flight on this instance (UPLOAD_INSTANCE_BUDGET); more is a 429 */
+    instanceBytes: number;
+  };
+  /**
+   * The deadline of a labels PDF's response: base + per label × labels asked for (LABELS_DEADLINE_BASE_MS,
+   * LABELS_DEADLINE_PER_LABEL_MS); a client not done by then is cut off and its drawing slot freed
+   * (docs/decisions/0041-labels-deadline.md).
+   */
+  labels: { deadlineBaseMs: number; deadlinePerLabelMs: number };
 }
 
 /**
@@ -219,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.TRUST_FORWARDED_HOST && e.TRUST_PROXY === false) {
     throw new ConfigError('Invalid TRUST_FORWARDED_HOST="true": it needs TRUST_PROXY, the address of the proxy that sets the header');
   }
+  const uploads = uploadLimits(e, env);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -231,6 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     trustForwardedHost: e.TRUST_FORWARDED_HOST,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    production: e.NODE_ENV === 'production',
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     timeouts: {
@@ -241,5 +311,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
     },
     reports: { workers: e.REPORT_WORKERS ?? defaultReportWorkers(), queue: e.REPORT_QUEUE },
+    uploads,
+    labels: { deadlineBaseMs: e.LABELS_DEADLINE_BASE_MS, deadlinePerLabelMs: e.LABELS_DEADLINE_PER_LABEL_MS },
   };
+}
+
+/**
+ * The upload limits, each defaulting from the one before (docs/decisions/0040-upload-budget.md): a
+ * request carries an import's two files; a user has one such import in flight; an instance takes three
+ * users' at once.
+ */
+function uploadLimits(e: z.infer<typeof envSchema>, env: NodeJS.ProcessEnv): Config['uploads'] {
+  const fileBytes = e.UPLOAD_FILE_LIMIT ?? DEFAULT_UPLOAD_FILE_LIMIT;
+  const requestBytes = e.UPLOAD_REQUEST_LIMIT ?? 2 * fileBytes;
+  const userBytes = e.UPLOAD_USER_BUDGET ?? requestBytes;
+  const instanceBytes = e.UPLOAD_INSTANCE_BUDGET ?? 3 * userBytes;
+  const order: [name: string, value: number, below: string, min: number][] = [
+    ['UPLOAD_REQUEST_LIMIT', requestBytes, 'UPLOAD_FILE_LIMIT', fileBytes],
+    ['UPLOAD_USER_BUDGET', userBytes, 'UPLOAD_REQUEST_LIMIT', requestBytes],
+    ['UPLOAD_INSTANCE_BUDGET', instanceBytes, 'UPLOAD_USER_BUDGET', userBytes],
+  ];
+  for (const [name, value, below, min] of order) {
+    if (value < min) {
+      // A default is never below the one before it: only a value that was set can be.
+      throw new ConfigError(
+        `Invalid ${name}=${JSON.stringify(env[name] ?? String(value))}: must be at least ${below} (${min} bytes), or no upload could use it whole`,
+      );
+    }
+  }
+  return { fileBytes, requestBytes, userBytes, instanceBytes };
 }

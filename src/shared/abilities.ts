@@ -19,7 +19,10 @@ export type Subject =
   | 'Staff'
   | 'Settings'
   | 'AuditLog'
-  | 'AclDemo';
+  | 'AclDemo'
+  | 'Customer'
+  | 'PurchaseOrder'
+  | 'Delivery';
 
 export type AppAbility = MongoAbility<[Action, Subject]>;
 
@@ -35,6 +38,9 @@ export function defineAbilitiesFor(role: Role | null): AppAbility {
     can(['read', 'create'], 'MachineData');
     can(['read', 'update'], 'SearchRequest');
     can('read', 'Settings');
+    // Deleting a customer or an order is refused while anything references it (409), not by role.
+    can(['read', 'create', 'update', 'delete'], ['Customer', 'PurchaseOrder']);
+    can(['read', 'create', 'update'], 'Delivery');
   }
   return build();
 }

@@ -1,6 +1,6 @@
 /**
  * An embedded database in a folder (DATA_DIR/pglite) with realistic rows: an administrator with a session,
- * a product, a range, a bench with records and an issued report (binary PDF), for the backup, restore and
+ * a product, a range, a bench with records and an issued report (binary PDF), a released delivery with its unit's certificate, for the backup, restore and
  * move-to-postgres tests.
  */
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
 import { issueReport } from '../../src/server/modules/reports/issue';
 import type { TestApp } from './app';
+import { releasedDelivery } from './deliveries';
 import { unitWithRecords } from './reports';
 
 export function tmpDataDir(): string {
@@ -38,6 +39,8 @@ export async function seedEmbedded(dataDir: string): Promise<{ serial: string }>
       const u = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
       const r = await issueReport(database.db, { serial: u.serial, language: 'en', publicBaseUrl: t.config.publicBaseUrl });
       if (r.status !== 'issued') throw new Error(`seed: report ${r.status}`);
+      // A released delivery: its unit and its certificate name each other (a cycle of foreign keys).
+      await releasedDelivery(t, { units: 1 });
       return { serial: u.serial };
     } finally {
       await close();

@@ -17,6 +17,13 @@ export async function createBench(app: FastifyInstance, cookie: string, name = `
 }
 
 let seq = 0;
+/**
+ * Samples of the default record: up to 2.4 MPa in 1.5 s, then held for 60 s with a sample every second, so
+ * that they evidence any holding time up to 60 s whatever its gap limit (src/shared/standards/sample-checks.ts
+ * maxSampleGap: at least 1 s).
+ */
+export const HELD_SAMPLES = [{ t: 0, p: 0 }, ...Array.from({ length: 61 }, (_, i) => ({ t: 1.5 + i, p: i === 0 ? 2.41 : 2.4 }))];
+
 /** A valid test record; `recordId` is unique unless overridden. */
 export function record(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   seq += 1;
@@ -32,11 +39,7 @@ export function record(overrides: Record<string, unknown> = {}): Record<string, 
     result: 'pass',
     testedAt: '2024-05-01T08:30:00.000Z',
     operator: 'Chen',
-    samples: [
-      { t: 0, p: 0 },
-      { t: 1.5, p: 2.41 },
-      { t: 60, p: 2.4 },
-    ],
+    samples: HELD_SAMPLES,
     ...overrides,
   };
 }

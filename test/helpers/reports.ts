@@ -7,6 +7,17 @@ import type { TestApp } from './app';
 import { addProduct, postRange, rangeBody } from './catalogue';
 import { adminCookie, createBench, postBatch, record } from './machine-data';
 
+/** API 598 gate valve DN 100, metal seat, WCB rated 1.96 MPa: shell ≥ 2.94 MPa 60 s, backseat ≥ 2.156 MPa. */
+export const API598_GATE = {
+  testStandard: 'api-598',
+  valveType: 'gate',
+  nominalSize: 100,
+  seatType: 'metal',
+  pressureClass: 'CL150',
+  pressureWcb: 1.96,
+  pressureFc: '',
+};
+
 export interface Unit {
   serial: string;
   product: { id: string; name: string };

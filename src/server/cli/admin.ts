@@ -3,6 +3,7 @@ import { text } from 'node:stream/consumers';
 import { ConfigError, loadConfig } from '../config';
 import { migrate } from '../db/migrate';
 import { openConfiguredDatabase } from '../db/open';
+import { makeDataDirPrivate, PrivateDataDirError, useOwnerOnlyUmask } from '../db/private-files';
 import { CliError, parseCommand, runAdminCommand } from './admin-commands';
 
 function fail(message: string): never {
@@ -10,6 +11,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+useOwnerOnlyUmask();
 let cmd;
 try {
   cmd = parseCommand(process.argv.slice(2));
@@ -19,6 +21,7 @@ try {
 
 try {
   const config = loadConfig();
+  if (!config.databaseUrl) makeDataDirPrivate(config.dataDir);
   const database = await openConfiguredDatabase(config).catch((err: Error) => {
     throw new CliError(`cannot open the database (${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}): ${err.message}`);
   });
@@ -30,5 +33,5 @@ try {
     await database.close();
   }
 } catch (err) {
-  fail(err instanceof CliError || err instanceof ConfigError ? err.message : (err as Error).message);
+  fail(err instanceof CliError || err instanceof ConfigError || err instanceof PrivateDataDirError ? err.message : (err as Error).message);
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { backupEmbedded, defaultBackupName } from '../ops/backup';
+import { makeDataDirPrivate, PrivateDataDirError, useOwnerOnlyUmask } from '../db/private-files';
 import { OpsError } from '../ops/embedded';
 
 function fail(message: string): never {
@@ -12,11 +13,13 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+useOwnerOnlyUmask();
 try {
   const config = loadConfig();
   if (config.databaseUrl) {
     fail('DATABASE_URL is set: back up PostgreSQL with pg_dump (see docs/operations.md, "Backups")');
   }
+  makeDataDirPrivate(config.dataDir);
   const args = process.argv.slice(2).filter((a) => a !== '--');
   if (args.length > 1 || args.some((a) => a.startsWith('-'))) fail('usage: npm run backup [-- <file.tar.gz>]');
   const file = path.resolve(args[0] ?? path.join(config.dataDir, 'backups', defaultBackupName()));
@@ -26,5 +29,5 @@ try {
     `Backed up ${config.dataDir} to ${file}\n  migration level ${m.migrationLevel ?? 'none'}, ${Object.keys(m.tables).length} tables, ${rows} rows, ${m.createdAt}\n`,
   );
 } catch (err) {
-  fail(err instanceof OpsError || err instanceof ConfigError ? err.message : (err as Error).message);
+  fail(err instanceof OpsError || err instanceof ConfigError || err instanceof PrivateDataDirError ? err.message : (err as Error).message);
 }

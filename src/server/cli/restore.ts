@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { listMigrations } from '../db/migrate';
+import { makeDataDirPrivate, PrivateDataDirError, useOwnerOnlyUmask } from '../db/private-files';
 import { restoreEmbedded } from '../ops/backup';
 import { OpsError } from '../ops/embedded';
 
@@ -14,9 +15,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+useOwnerOnlyUmask();
 try {
   const config = loadConfig();
   if (config.databaseUrl) fail('DATABASE_URL is set: restore PostgreSQL with pg_restore (see docs/operations.md, "Restores")');
+  makeDataDirPrivate(config.dataDir);
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const force = args.includes('--force');
   const files = args.filter((a) => a !== '--force');
@@ -35,5 +38,5 @@ try {
       '  start the server as usual; it applies any newer migrations.\n',
   );
 } catch (err) {
-  fail(err instanceof OpsError || err instanceof ConfigError ? err.message : (err as Error).message);
+  fail(err instanceof OpsError || err instanceof ConfigError || err instanceof PrivateDataDirError ? err.message : (err as Error).message);
 }

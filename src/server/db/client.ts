@@ -11,6 +11,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { readClusterTemplate } from './cluster-template';
+import { PRIVATE_DIR_MODE } from './private-files';
+import { PrivateNodeFS } from './private-nodefs';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -85,9 +87,13 @@ export const PGLITE_BYTEA = {
   },
 } satisfies Pick<PGliteOptions, 'serializers' | 'parsers'>;
 
-/** A PGlite instance with the app's extensions and memory settings (`dir` omitted: in memory). */
+/**
+ * A PGlite instance with the app's extensions and memory settings (`dir` omitted: in memory). A folder's
+ * files are owner-only whatever the umask (private-nodefs.ts).
+ */
 export function createPglite(dir?: string, extra: Partial<PGliteOptions> = {}): Promise<PGlite> {
-  return PGlite.create(dir, {
+  return PGlite.create({
+    ...(dir ? { fs: new PrivateNodeFS(dir) } : {}),
     extensions: { btree_gist, citext, pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY.flatMap((p) => ['-c', p])],
     ...PGLITE_BYTEA,
@@ -100,7 +106,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   let start = loadDataDir;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // A new data directory starts from the cluster made at build time, not from initdb (see cluster-template.ts).
     if (!start && !fs.existsSync(path.join(dir, 'PG_VERSION'))) start = readClusterTemplate();
   }

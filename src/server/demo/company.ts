@@ -15,6 +15,18 @@ export const DEMO_COMPANY = {
   contact: 'quality@formosa-flow.example · +886 4 2359 0000',
 };
 
+/** The terms a visitor agrees to on the public report page, as the demo's manufacturer would word them. */
+export const DEMO_TERMS = {
+  termsEn:
+    'Formosa Flow Valves issues the test report of the valve whose serial number you enter: the results of its pressure tests at our works before delivery. ' +
+    'The report states those results only; it is not a warranty, and the valve’s warranty is that of your purchase contract.\n' +
+    'Your email address is used only to send you the report. It is kept with your request as a record of delivery and erased after the retention period.',
+  termsZh:
+    '福爾摩沙流體閥門依您輸入的序號，核發該閥門的測試報告：即出廠前於本公司完成的壓力測試結果。' +
+    '報告僅說明這些結果，並非保固；閥門的保固依您的採購合約。\n' +
+    '您的電子郵件地址僅用於寄送報告，並與申請一併儲存作為寄送紀錄，於保留期限後刪除。',
+};
+
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -71,10 +83,10 @@ export function demoLogo(): Buffer {
   ]);
 }
 
-/** Names the demo's manufacturer in the settings (company, address, signer, contact, logo). */
+/** Names the demo's manufacturer in the settings (company, address, signer, contact, terms, logo). */
 export async function setDemoCompany(db: Db, actor: AuditActor): Promise<void> {
   const current = await getSettings(db);
   const { missing: _m, logo: _l, certificate: _c, termsVersion: _t, updatedAt: _u, searchRetentionDays: _s, ...texts } = current;
-  await updateSettings(db, actor, { ...texts, ...DEMO_COMPANY });
+  await updateSettings(db, actor, { ...texts, ...DEMO_COMPANY, ...DEMO_TERMS });
   await setLogo(db, actor, demoLogo());
 }

@@ -1,6 +1,6 @@
 /**
- * `npm run demo`: the first start on an empty database fills it with the demo data (generate.ts) and two
- * accounts, an administrator and a staff member, with generated passwords; they are printed, and kept in
+ * `npm run demo`: the first start on an empty database fills it with the demo data (generate.ts), the
+ * customers, orders and deliveries (orders.ts), and two accounts, an administrator and a staff member, with generated passwords; they are printed, and kept in
  * DATA_DIR/demo-accounts.json (readable by its owner only) so that a later start can say where they are.
  * A later start changes nothing: it prints the accounts, where their passwords are and how to set new ones.
  */
@@ -15,6 +15,7 @@ import { auditView } from '../modules/auth/auth.service';
 import { insertUser } from '../modules/auth/users.repo';
 import { setDemoCompany } from './company';
 import { generateData } from './generate';
+import { generateOrders } from './orders';
 import { isSizeName, SIZES, type SizeName } from './sizes';
 
 export const DEMO_ACCOUNTS = [
@@ -72,6 +73,14 @@ export async function prepareDemo(database: Database, config: Config, sizeName: 
   log(`Filling the demo database (${sizeName}, seed ${DEMO_SEED}); this takes a minute the first time…`);
   const data = await generateData(database.db, { size: SIZES[sizeName], seed: DEMO_SEED, log });
   await setDemoCompany(database.db, { id: null, label: 'demo data' });
+  const t0 = performance.now();
+  const orders = await generateOrders(database.db, { id: null, label: 'demo data' }, data);
+  const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+  log(
+    orders.deliveries
+      ? `${orders.customers} customers, 2 purchase orders and 3 deliveries written: one held, one ready, one being released (${took})`
+      : `${orders.customers} customers written; the tested units allow no deliveries (${took})`,
+  );
   const accounts: DemoFile['accounts'] = [];
   for (const a of DEMO_ACCOUNTS) {
     const password = generatePassword();

@@ -13,6 +13,7 @@ import { TEST_SAMPLE_CSV_COLUMNS } from '../../shared/contract/machine-data';
 import type { AuditActor } from '../modules/audit/audit.writer';
 import { importProducts } from '../modules/products/products.import';
 import { importRanges } from '../modules/serials/serials.import';
+import { digesting } from '../lib/digest-stream';
 import { importMachineData, MACHINE_IMPORT_COLUMNS } from '../modules/machine-data/machine-data.import';
 import { createMachine } from '../modules/machines/machines.service';
 import { insertSearchRequests } from '../modules/public/searches.repo';
@@ -148,14 +149,17 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
       for (const r of records()) yield MACHINE_IMPORT_COLUMNS.map((c) => r[c as keyof GeneratedRecord] as string | number | null);
     };
     const withSamples = size.sampledShare > 0;
+    const recordsFile = digesting(csvBytes(MACHINE_IMPORT_COLUMNS, recordRows()));
     const imported = await importMachineData(
       db,
       async () => ({
         samples: withSamples ? csvBytes(TEST_SAMPLE_CSV_COLUMNS, sampleRows()) : undefined,
-        records: csvBytes(MACHINE_IMPORT_COLUMNS, recordRows()),
+        records: recordsFile.bytes,
+        fileName: 'demo-test-records.csv',
+        sha256: recordsFile.sha256,
         more: async () => false,
       }),
-      actor,
+      { ...actor, admin: true },
       importOpts,
     );
     check('test record', imported);

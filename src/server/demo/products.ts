@@ -16,16 +16,17 @@ type Material = BodyMaterial;
 interface ValveType {
   code: string;
   name: string;
+  nameZh: string;
   valveType: StandardValveType;
   seat: SeatType;
 }
 
 const TYPES: readonly ValveType[] = [
-  { code: 'GV', name: 'Gate Valve', valveType: 'gate', seat: 'metal' },
-  { code: 'GL', name: 'Globe Valve', valveType: 'globe', seat: 'metal' },
-  { code: 'BV', name: 'Ball Valve', valveType: 'ball', seat: 'soft' },
-  { code: 'CV', name: 'Swing Check Valve', valveType: 'check', seat: 'metal' },
-  { code: 'BF', name: 'Butterfly Valve', valveType: 'butterfly', seat: 'soft' },
+  { code: 'GV', name: 'Gate Valve', nameZh: '閘閥', valveType: 'gate', seat: 'metal' },
+  { code: 'GL', name: 'Globe Valve', nameZh: '截止閥', valveType: 'globe', seat: 'metal' },
+  { code: 'BV', name: 'Ball Valve', nameZh: '球閥', valveType: 'ball', seat: 'soft' },
+  { code: 'CV', name: 'Swing Check Valve', nameZh: '旋啟式止回閥', valveType: 'check', seat: 'metal' },
+  { code: 'BF', name: 'Butterfly Valve', nameZh: '蝶閥', valveType: 'butterfly', seat: 'soft' },
 ];
 
 const SIZES = [15, 25, 50, 80, 100, 150, 200, 300] as const;
@@ -51,6 +52,7 @@ const RATINGS: Record<Material, ReadonlyArray<{ label: string; mpa: number; asme
 };
 
 const MATERIAL_NAMES: Record<Material, string> = { fc: 'Ductile Iron', wcb: 'Cast Steel', sus: 'Stainless Steel' };
+const MATERIAL_NAMES_ZH: Record<Material, string> = { fc: '球墨鑄鐵', wcb: '鑄鋼', sus: '不鏽鋼' };
 const TEMPERATURES: Record<Material, [number, number]> = { fc: [-10, 120], wcb: [-29, 425], sus: [-46, 400] };
 
 const USES: Record<Material, ReadonlyArray<{ fluid: Fluid; application: string; medium: string }>> = {
@@ -76,6 +78,7 @@ const USES: Record<Material, ReadonlyArray<{ fluid: Fluid; application: string; 
 
 export interface GeneratedProduct {
   name: string;
+  nameZh: string;
   fluid: Fluid;
   connection: string;
   application: string;
@@ -140,6 +143,7 @@ export function generateProducts(r: Random, count: number): GeneratedProduct[] {
     const [tMin, tMax] = TEMPERATURES[material];
     out.push({
       name: seen === 0 ? base : `${base}, Series ${seen + 1}`,
+      nameZh: `DN${dn} ${rating.label.replace(/^Class /, '')}${rating.asme ? '磅級' : ''} ${MATERIAL_NAMES_ZH[material]}${type.nameZh}${seen === 0 ? '' : `（第 ${seen + 1} 系列）`}`,
       fluid: use.fluid,
       connection: connectionOf(r, dn, rating.asme),
       application: use.application,

@@ -5,7 +5,9 @@ import type { MailHub } from '../mail/hub';
 import type { RecentPdfs } from './recent-pdfs';
 import type { AfterResponse } from './after-response';
 import type { MetricsEndpoint } from './metrics';
+import type { UploadSpool } from './upload-spool';
 import type { WorkerPool } from './worker-pool';
+import type { Wakeup } from './wakeup';
 
 /** What every route and service can reach, decorated on the Fastify instance as `app.ctx`. */
 export interface AppContext {
@@ -24,6 +26,10 @@ export interface AppContext {
   reportPool: WorkerPool;
   /** this app's recently used report PDFs, dropped when idle by the background work (background.ts) */
   pdfs: RecentPdfs;
+  /** this app's spool of CSV uploads (DATA_DIR/spool) and their budget (upload-spool.ts) */
+  uploads: UploadSpool;
+  /** rung when a delivery's release starts, so that the background release work begins at once (background.ts) */
+  releases: Wakeup;
 }
 
 declare module 'fastify' {

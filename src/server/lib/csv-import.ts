@@ -41,6 +41,8 @@ export interface ImportSpec<T> {
   /** prefix of the import messages: `<prefix>.empty`, `<prefix>.malformed`, … */
   keys: string;
   columns: readonly string[];
+  /** other header names read as one of `columns` (lower case → column), e.g. the export's name for it */
+  aliases?: Readonly<Record<string, string>>;
   required: readonly string[];
   maxRows: number;
   /** the row's zod schema (or a wrapper of one) */
@@ -171,9 +173,12 @@ export async function runImport<T>(
       try {
         for await (const rec of readCsv(source)) {
           if (!header) {
-            header = rec.fields.map((h) => {
-              const name = h.trim().toLowerCase();
-              return spec.columns.find((c) => c.toLowerCase() === name) ?? null;
+            const names = rec.fields.map((h) => h.trim().toLowerCase());
+            header = names.map((name) => {
+              const alias = spec.aliases?.[name];
+              // An alias stands for its column only in a file that lacks the column itself.
+              const aliased = alias && !names.includes(alias.toLowerCase()) ? alias : null;
+              return spec.columns.find((c) => c.toLowerCase() === name) ?? aliased;
             });
             const missing = spec.required.filter((c) => !header!.includes(c));
             if (missing.length > 0) {

@@ -37,7 +37,10 @@ export interface CsvReadOptions {
   maxFields?: number;
 }
 
-/** Records of a CSV byte stream; fully empty lines are skipped (spreadsheets leave them at the end). */
+/**
+ * Records of a CSV byte stream; fully empty lines are skipped (spreadsheets leave them at the end). Each
+ * cell comes back without the formula guard csvLine adds, so that an exported list imports as itself.
+ */
 export async function* readCsv(source: AsyncIterable<Uint8Array | string>, options: CsvReadOptions = {}): AsyncGenerator<CsvRecord> {
   const maxField = options.maxFieldLength ?? 65_536;
   const maxFields = options.maxFields ?? 200;
@@ -52,7 +55,7 @@ export async function* readCsv(source: AsyncIterable<Uint8Array | string>, optio
 
   const endRecord = (): CsvRecord | null => {
     fields.push(field);
-    const rec = { row: 0, fields, malformed };
+    const rec = { row: 0, fields: fields.map(unguardCell), malformed };
     fields = [];
     field = '';
     afterQuote = false;
@@ -158,13 +161,30 @@ export function isFormulaLike(s: string): boolean {
   return FORMULA_START.test(s) || FORMULA_AFTER_SEPARATOR.test(s);
 }
 
+/**
+ * True when the writer prefixes `s` with a quote: formula-like text, and also text that merely looks like
+ * an already guarded cell (quotes before formula-like text, `'=x`), so that the reader's unguardCell takes
+ * back exactly the quote the writer added and an export always imports as the same values.
+ */
+function needsGuard(s: string): boolean {
+  for (let i = 0; ; i++) {
+    if (isFormulaLike(s.slice(i))) return true;
+    if (s[i] !== "'") return false;
+  }
+}
+
+/** A cell as read: without the quote csvLine put before formula-like text (`'=Valve` is `=Valve`). */
+export function unguardCell(cell: string): string {
+  return cell.startsWith("'") && needsGuard(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
 /** One CSV line (with CRLF, as RFC 4180 and Excel expect); fields with separators, quotes or breaks are quoted. */
 export function csvLine(values: readonly (string | number | null | undefined)[]): string {
   return (
     values
       .map((v) => {
         const s = v === null || v === undefined ? '' : String(v);
-        const safe = isFormulaLike(s) ? `'${s}` : s;
+        const safe = needsGuard(s) ? `'${s}` : s;
         return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
       })
       .join(',') + '\r\n'

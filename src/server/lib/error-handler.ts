@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, codeForHttpStatus, ERROR_CODES, statusName, type ErrorBody, type ErrorCode, type FieldError } from '../../shared/errors';
 import { hasKey, translate } from '../../shared/i18n/index';
+import { withWait } from './limit-wait';
 import { requestLanguage } from './request-language';
 
 /**
@@ -22,12 +23,13 @@ export function sendError(
 ) {
   const language = requestLanguage(req);
   const httpStatus = extra.httpStatus ?? ERROR_CODES[code];
+  const params = withWait(language, key, extra.params);
   const body: ErrorBody = {
     error: {
       status: statusName(code),
-      message: translate(language, key, extra.params),
+      message: translate(language, key, params),
       key,
-      ...(extra.params ? { params: extra.params } : {}),
+      ...(params ? { params } : {}),
       ...(extra.fields ? { fields: extra.fields } : {}),
       ...(httpStatus >= 500 ? { requestId: String(req.id) } : {}),
     },
@@ -63,9 +65,23 @@ function isMalformedMultipart(req: FastifyRequest, err: Error): boolean {
   return (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/') && MALFORMED_MULTIPART.test(err.message);
 }
 
+/**
+ * Whether the request's body is still arriving: an upload refused (413 at its limit, 429 over a budget)
+ * before it was read through. Its connection is then closed after the answer, as Fastify closes it for a
+ * body over bodyLimit, rather than left to read (or ignore) the rest of the body. In-process requests
+ * (app.inject) have no such state.
+ */
+function bodyStillArriving(req: FastifyRequest): boolean {
+  const { headers } = req;
+  const hasBody =
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
+  return hasBody && req.raw.complete === false;
+}
+
 /** `pageFallback` answers GET requests outside /api that match no route (the web app's history routing). */
 export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
+    if (bodyStillArriving(req)) reply.header('connection', 'close');
     if (err instanceof AppError) {
       // Busy (a full queue, worker-pool.ts): the client is told when to come back.
       if (err.code === 'unavailable') reply.header('retry-after', String(err.params?.seconds ?? 5));

@@ -1,47 +1,20 @@
 /** Upload and download of catalogue CSV files: multipart registration, the upload stream, CSV responses. */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
 import { csvLine, UTF8_BOM } from './csv';
-
-export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
-
-/** Registers @fastify/multipart in this plugin's scope unless an outer scope already did. */
-export async function ensureMultipart(app: FastifyInstance): Promise<void> {
-  if (app.hasContentTypeParser('multipart/form-data')) return;
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6 } });
-}
-
-/** An uploaded file part kept in a temporary file (mode 0600) until `release()`. */
-export interface SpooledUpload {
-  /** its bytes, from the start */
-  read(): AsyncIterable<Uint8Array>;
-  release(): Promise<void>;
-}
+import type { SpooledUpload, UploadSpool } from './upload-spool';
 
 /**
- * Writes an uploaded file part to a temporary file as fast as it arrives. Imports spool their files first,
- * so that the request has arrived before the import starts: read while importing (back-pressure), a
- * million-row import would keep the request incomplete for as long as the import runs, and the connection
- * deadline for a whole request (REQUEST_TIMEOUT_MS, 60 s) would end it with a 408. Too large a part fails
- * here, as it failed while being read, and leaves no file.
+ * Registers @fastify/multipart in this plugin's scope unless an outer scope already did. The parser's file
+ * limit is one byte over UPLOAD_FILE_LIMIT: the spool's meter (lib/upload-spool.ts) cuts a file at the
+ * limit itself, with a message that names it.
  */
-export async function spoolUpload(file: Readable): Promise<SpooledUpload> {
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'trc-upload-'));
-  const release = () => fs.promises.rm(dir, { recursive: true, force: true });
-  const at = path.join(dir, 'upload');
-  try {
-    await pipeline(file, fs.createWriteStream(at, { mode: 0o600 }));
-  } catch (err) {
-    await release();
-    throw err;
-  }
-  return { read: () => fs.createReadStream(at, { highWaterMark: 1 << 16 }), release };
+export async function ensureMultipart(app: FastifyInstance, files = 1): Promise<void> {
+  if (app.hasContentTypeParser('multipart/form-data')) return;
+  const fileSize = app.ctx.config.uploads.fileBytes + 1;
+  await app.register(multipart, { limits: { fileSize, files, fields: 5, parts: 5 + files } });
 }
 
 /**
@@ -62,18 +35,51 @@ export async function withoutIdleDeadline<R>(req: FastifyRequest, work: () => Pr
 }
 
 /**
- * Runs `fn` over the bytes of the uploaded file (the first file part, any field name), spooled first (see
- * spoolUpload) and without the idle deadline.
+ * Runs `fn` over the bytes of the uploaded file (the first file part, any field name), spooled first and
+ * without the idle deadline. Imports spool their files first, so that the request has arrived before the
+ * import starts: read while importing (back-pressure), a million-row import would keep the request
+ * incomplete for as long as the import runs, and the connection deadline for a whole request
+ * (REQUEST_TIMEOUT_MS, 60 s) would end it with a 408. The upload is admitted by `uploads` (its budget)
+ * before a byte is read, and its spooled file is removed when `fn` ends, however it ends.
  */
-export async function withUpload<R>(req: FastifyRequest, ns: string, fn: (source: AsyncIterable<Uint8Array>) => Promise<R>): Promise<R> {
+export async function withUpload<R>(
+  uploads: UploadSpool,
+  req: FastifyRequest,
+  ns: string,
+  fn: (source: AsyncIterable<Uint8Array>) => Promise<R>,
+): Promise<R> {
   if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
-  const file = await req.file();
-  if (!file) throw new AppError('invalid-argument', `${ns}.import.noFile`, { fields: [{ field: 'file', key: `${ns}.import.noFile` }] });
-  const spooled = await spoolUpload(file.file);
+  const admission = uploads.admit(req);
   try {
+    const file = await req.file();
+    if (!file) throw new AppError('invalid-argument', `${ns}.import.noFile`, { fields: [{ field: 'file', key: `${ns}.import.noFile` }] });
+    const spooled = await admission.spool(file.file);
     return await withoutIdleDeadline(req, () => fn(spooled.read()));
   } finally {
-    await spooled.release();
+    await admission.release();
+  }
+}
+
+/**
+ * Runs `fn` over every file part of the request (field name, file name and spooled bytes, in the request's order),
+ * each spooled as it arrives, under one admission of `uploads` as withUpload's; the files are removed when
+ * `fn` ends. The idle deadline is the caller's to lift (withoutIdleDeadline) once it has checked the parts.
+ */
+export async function withUploads<R>(
+  uploads: UploadSpool,
+  req: FastifyRequest,
+  fn: (files: { field: string; filename: string; upload: SpooledUpload }[]) => Promise<R>,
+): Promise<R> {
+  if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
+  const admission = uploads.admit(req);
+  try {
+    const files: { field: string; filename: string; upload: SpooledUpload }[] = [];
+    for await (const part of req.parts()) {
+      if (part.type === 'file') files.push({ field: part.fieldname, filename: part.filename, upload: await admission.spool(part.file) });
+    }
+    return await fn(files);
+  } finally {
+    await admission.release();
   }
 }
 

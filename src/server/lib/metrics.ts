@@ -11,7 +11,10 @@ import http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import client from 'prom-client';
 import type { AppContext } from './context';
-import { outboxState } from '../mail/outbox-state';
+import type { OutboxState } from '../mail/outbox-state';
+
+/** How the app reads its outbox (mail/outbox-state.ts), passed in: the mail layer sits above this one. */
+export type ReadOutbox = (db: AppContext['db']) => Promise<OutboxState>;
 
 export const processRegistry = new client.Registry();
 let defaultsCollected = false;
@@ -46,10 +49,17 @@ export const ingestBatches = new client.Counter({
   registers: [processRegistry],
 });
 
+/** Read as a delivery's ZIP is written, one at a time, only once the client has taken the previous ones. */
+export const deliveryZipPdfs = new client.Counter({
+  name: 'trc_delivery_zip_pdfs_total',
+  help: "Certificates read from the database for delivery links' ZIP downloads",
+  registers: [processRegistry],
+});
+
 /** The metrics of one app: the outbox and the database pool, read when scraped. */
-function appRegistry(ctx: AppContext): client.Registry {
+function appRegistry(ctx: AppContext, outboxState: ReadOutbox): client.Registry {
   const registry = new client.Registry();
-  let pending: Promise<Awaited<ReturnType<typeof outboxState>> | null> | null = null;
+  let pending: Promise<OutboxState | null> | null = null;
   // The four outbox gauges share one read per scrape.
   const state = () => {
     pending ??= outboxState(ctx.db)
@@ -57,7 +67,7 @@ function appRegistry(ctx: AppContext): client.Registry {
       .finally(() => setTimeout(() => (pending = null), 0));
     return pending;
   };
-  const outboxGauge = (name: string, help: string, pick: (s: NonNullable<Awaited<ReturnType<typeof outboxState>>>) => number) =>
+  const outboxGauge = (name: string, help: string, pick: (s: OutboxState) => number) =>
     new client.Gauge({
       name,
       help,
@@ -114,12 +124,12 @@ export interface MetricsEndpoint {
   scrape(): Promise<{ contentType: string; body: string }>;
 }
 
-export function createMetrics(ctx: AppContext): MetricsEndpoint {
+export function createMetrics(ctx: AppContext, outboxState: ReadOutbox): MetricsEndpoint {
   if (!defaultsCollected) {
     client.collectDefaultMetrics({ register: processRegistry, prefix: 'trc_' });
     defaultsCollected = true;
   }
-  const own = appRegistry(ctx);
+  const own = appRegistry(ctx, outboxState);
   return {
     async scrape() {
       const merged = client.Registry.merge([processRegistry, own]);

@@ -2,6 +2,8 @@
  * The one look of every email: a title, paragraphs and an optional button, as HTML and plain text.
  * Callers pass already-translated strings; nothing a visitor typed goes in here unescaped.
  */
+import { labelled } from '../../shared/i18n/punctuation';
+
 export interface EmailContent {
   language: 'en' | 'zh';
   title: string;
@@ -19,7 +21,7 @@ export function renderEmail(c: EmailContent): { html: string; text: string } {
     c.title,
     '',
     ...c.paragraphs.flatMap((p) => [p, '']),
-    ...(c.action ? [`${c.action.label}: ${c.action.url}`, ''] : []),
+    ...(c.action ? [labelled(c.language, c.action.label, c.action.url), ''] : []),
     ...(c.footer ? [c.footer] : []),
   ]
     .join('\n')

@@ -9,6 +9,7 @@ import type nodemailerModule from 'nodemailer';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import { packageOnFirstUse } from '../lib/first-use';
 import type { Config } from '../config';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files';
 import type { OutboxAttachment, OutboxRow } from '../db/schema/index';
 
 // nodemailer is required and its transporter made when the first message leaves (lib/first-use.ts).
@@ -41,8 +42,16 @@ export interface MailTransport {
   readonly description: string;
   /** true when what is sent stays on this server's disk (the .eml fallback): secrets must be left out */
   readonly keepsCopies: boolean;
-  send(row: OutboxRow): Promise<SendResult>;
+  send(row: OutboxRow, sender?: Sender): Promise<SendResult>;
   close(): Promise<void>;
+}
+
+/** Who the mail is from, as Settings names the company: the From's display name and the Reply-To. */
+export interface Sender {
+  /** the company's name; '' keeps MAIL_FROM's own display name */
+  name: string;
+  /** where a reply goes (the company's contact address); '' for none */
+  replyTo: string;
 }
 
 /**
@@ -56,19 +65,29 @@ export const SMTP_TIMEOUTS = {
   dnsTimeout: 10_000,
 } as const;
 
+/** The address of a From such as `Name <a@b>` or `a@b`. */
+function addressOf(from: string): string {
+  return /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(from)?.[1] ?? (/^[^\s<>]+@[^\s<>]+$/.test(from.trim()) ? from.trim() : '');
+}
+
 function domainOf(from: string): string {
   return /@([^\s>@]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
 }
 
 /** The nodemailer message for a row. The Message-ID is stable per row so that a resend after a crash can be recognised as the same message. */
-export function composeMessage(row: OutboxRow, from: string): SendMailOptions {
+export function composeMessage(row: OutboxRow, from: string, sender?: Sender): SendMailOptions {
+  const address = addressOf(from);
   return {
-    from,
+    // MAIL_FROM's address under the company's name: a buyer sees who wrote, and a reply reaches a person.
+    from: sender?.name && address ? { name: sender.name, address } : from,
+    ...(sender?.replyTo ? { replyTo: sender.replyTo } : {}),
     to: row.recipient,
     subject: row.subject,
     text: row.textBody,
     ...(row.htmlBody ? { html: row.htmlBody } : {}),
     messageId: `<${row.id}@${domainOf(from)}>`,
+    // Every message of this app is sent by it, not by a person (RFC 3834): auto-responders do not answer.
+    headers: { 'Auto-Submitted': 'auto-generated' },
     attachments: row.attachments.map((a) => ({
       filename: a.filename,
       contentType: a.contentType,
@@ -111,8 +130,8 @@ export function createSmtpTransport(url: string, from: string, options: SmtpTran
   return {
     description: `SMTP ${describeSmtpUrl(url)}${options.pool === false ? ' (unpooled)' : ''}`,
     keepsCopies: false,
-    async send(row) {
-      const info = await transporter.get().sendMail(composeMessage(row, from));
+    async send(row, sender) {
+      const info = await transporter.get().sendMail(composeMessage(row, from, sender));
       return { messageId: info.messageId };
     },
     async close() {
@@ -142,14 +161,15 @@ export function createFileTransport(dir: string, from: string, log: MailLog): Ma
   return {
     description: `.eml files under ${dir} (SMTP_URL is not set)`,
     keepsCopies: true,
-    async send(row) {
-      const info = await composer.get().sendMail(composeMessage(row, from));
-      await fs.mkdir(dir, { recursive: true });
+    async send(row, sender) {
+      const info = await composer.get().sendMail(composeMessage(row, from, sender));
+      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const file = path.join(dir, fileNameFor(row));
-      // Written aside and renamed, so that whoever watches the folder never reads half a message.
+      // Written aside and renamed, so that whoever watches the folder never reads half a message. Owner-only:
+      // a message holds a customer's address and their report (db/private-files.ts).
       const partial = `${file}.partial`;
       try {
-        await fs.writeFile(partial, info.message as Buffer);
+        await fs.writeFile(partial, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
         await fs.rename(partial, file);
       } catch (err) {
         // A full disk (ENOSPC) leaves a cut-off file: remove it; the worker retries the message later.

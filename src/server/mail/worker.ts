@@ -13,7 +13,7 @@ import { mailOutbox, type OutboxRow } from '../db/schema/index';
 import { mailHubOf, type MailHub } from './hub';
 import type { MailOutcome } from './outcomes';
 import { classifySendError, DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy';
-import type { MailLog, MailTransport } from './transports';
+import type { MailLog, MailTransport, Sender } from './transports';
 
 export interface MailWorkerOptions {
   db: Db;
@@ -26,6 +26,8 @@ export interface MailWorkerOptions {
   retryPolicy?: RetryPolicy;
   /** whose composers and outcome handlers it uses and who may wake it; default: the hub of `db` */
   hub?: MailHub;
+  /** the company's name and reply address for From and Reply-To (Settings, read by the caller); none: MAIL_FROM alone */
+  sender?: () => Promise<Sender>;
 }
 
 export interface MailWorker {
@@ -138,7 +140,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       try {
         const toSend = await compose(row);
         if (toSend) {
-          const result = await transport.send(toSend);
+          const result = await transport.send(toSend, await options.sender?.().catch(() => undefined));
           log.info({ outboxId: row.id, kind: row.kind, messageId: result.messageId }, 'email sent');
           decision = { status: 'sent' };
         } else {

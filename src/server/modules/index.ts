@@ -10,6 +10,11 @@ import { healthRoutes } from './health/health.routes';
 import { machineDataImportRoutes } from './machine-data/machine-data-import.routes';
 import { machineDataRoutes } from './machine-data/machine-data.routes';
 import { machineRoutes } from './machines/machines.routes';
+import { customerRoutes } from './orders/customers.routes';
+import { deliveryRoutes } from './orders/deliveries.routes';
+import { deliveryLinkRoutes } from './orders/delivery-links.routes';
+import { publicDeliveryRoutes } from './public/delivery-links.routes';
+import { purchaseOrderRoutes } from './orders/purchase-orders.routes';
 import { qualityRoutes } from './quality/quality.routes';
 import { productRoutes } from './products/products.routes';
 import { reportRoutes } from './reports/reports.routes';
@@ -35,4 +40,9 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(qualityRoutes);
   await app.register(searchRoutes);
   await app.register(dashboardRoutes);
+  await app.register(customerRoutes);
+  await app.register(purchaseOrderRoutes);
+  await app.register(deliveryRoutes);
+  await app.register(deliveryLinkRoutes);
+  await app.register(publicDeliveryRoutes);
 }

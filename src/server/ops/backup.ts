@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files';
 import { OpsError, openPgliteDir, pgliteDir, refuseWhileServing, tableCounts } from './embedded';
 import { tarGz, untarGz } from './tar';
 
@@ -69,13 +70,18 @@ export async function backupEmbedded(dataDir: string, file: string, appVersion: 
     await pg.close();
   }
   const tmp = `${file}.partial`;
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // The archive holds the whole database (signing key, password hashes, customers' addresses): 0600 wherever
+  // it is written, DATA_DIR/backups or a folder the operator named. A .partial left by an interrupted run
+  // is removed first, so the new one is created, with that mode, rather than reused with its own.
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: PRIVATE_DIR_MODE });
+  fs.rmSync(tmp, { force: true });
   fs.writeFileSync(
     tmp,
     tarGz([
       { name: 'manifest.json', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
       { name: DATA_ENTRY, data },
     ]),
+    { mode: PRIVATE_FILE_MODE, flag: 'wx' },
   );
   fs.renameSync(tmp, file);
   return manifest;
@@ -131,7 +137,7 @@ export async function restoreEmbedded(file: string, dataDir: string, force: bool
     movedAside = `${dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     fs.renameSync(dir, movedAside);
   }
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   try {
     const pg = await openPgliteDir(dir, { loadDataDir: new Blob([new Uint8Array(data)]) });
     try {

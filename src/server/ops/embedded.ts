@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { createPglite } from '../db/client';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files';
 
 export const LOCK_FILE = 'server.lock';
 
@@ -24,9 +25,11 @@ export function pgliteDir(dataDir: string): string {
 
 /** Writes DATA_DIR/server.lock for this process; the returned function removes it. */
 export function holdDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(dataDir, LOCK_FILE);
-  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }));
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }), {
+    mode: PRIVATE_FILE_MODE,
+  });
   return () => {
     try {
       const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number };

@@ -22,22 +22,38 @@ export interface MoveResult {
   sequences: number;
 }
 
-/** Tables ordered so that each comes after the tables it references (self references are ignored). */
-export function orderByForeignKeys(tables: string[], edges: Array<{ child: string; parent: string }>): string[] {
+export interface ForeignKey {
+  child: string;
+  parent: string;
+  /** the constraint's name, to drop and add it again when it closes a cycle */
+  name?: string;
+}
+
+/**
+ * Tables ordered so that each comes after the tables it references (self references are ignored). A foreign
+ * key that closes a cycle (a delivery's unit names its newest certificate, which names the unit) cannot be
+ * satisfied table by table: it is returned apart, to be dropped for the copy and added again after it, which
+ * checks every copied row against it.
+ */
+export function orderByForeignKeys(tables: string[], edges: ForeignKey[]): { order: string[]; cycles: ForeignKey[] } {
   const done = new Set<string>();
   const out: string[] = [];
   const visiting = new Set<string>();
+  const cycles: ForeignKey[] = [];
   const visit = (t: string) => {
     if (done.has(t)) return;
-    if (visiting.has(t)) throw new OpsError(`foreign keys form a cycle through ${t}`);
     visiting.add(t);
-    for (const e of edges) if (e.child === t && e.parent !== t && tables.includes(e.parent)) visit(e.parent);
+    for (const e of edges) {
+      if (e.child !== t || e.parent === t || !tables.includes(e.parent)) continue;
+      if (visiting.has(e.parent)) cycles.push(e);
+      else visit(e.parent);
+    }
     visiting.delete(t);
     done.add(t);
     out.push(t);
   };
   for (const t of [...tables].sort()) visit(t);
-  return out;
+  return { order: out, cycles };
 }
 
 async function rows<T>(db: PGlite, text: string, params: unknown[] = []): Promise<T[]> {
@@ -100,12 +116,22 @@ export async function moveToPostgres(
         )
       ).rows.map((r) => r.t);
       const edges = (
-        await client.query<{ child: string; parent: string }>(`
-        SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
+        await client.query<{ child: string; parent: string; name: string }>(`
+        SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent, c.conname AS name
           FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
          WHERE c.contype = 'f' AND n.nspname = 'public'`)
-      ).rows.map((e) => ({ child: e.child.replaceAll('"', ''), parent: e.parent.replaceAll('"', '') }));
-      const ordered = orderByForeignKeys(tables, edges);
+      ).rows.map((e) => ({ child: e.child.replaceAll('"', ''), parent: e.parent.replaceAll('"', ''), name: e.name }));
+      const { order: ordered, cycles } = orderByForeignKeys(tables, edges);
+      // The keys that close a cycle, dropped for the copy and added again (and so checked) after it.
+      const readd: Array<{ table: string; name: string; definition: string }> = [];
+      for (const e of cycles) {
+        const { rows: def } = await client.query<{ d: string }>(
+          'SELECT pg_get_constraintdef(oid) AS d FROM pg_constraint WHERE conname = $1 AND conrelid = $2::regclass',
+          [e.name, q(e.child)],
+        );
+        readd.push({ table: e.child, name: e.name!, definition: def[0]!.d });
+        await client.query(`ALTER TABLE ${q(e.child)} DROP CONSTRAINT ${q(e.name!)}`);
+      }
       // Our triggers (change stamps, audit guards) must not fire on copied rows. The migrations made us the
       // tables' owner, which may disable them (foreign keys stay checked: parents are copied first).
       for (const t of tables) await client.query(`ALTER TABLE ${q(t)} DISABLE TRIGGER USER`);
@@ -162,6 +188,11 @@ export async function moveToPostgres(
         log(`  ${table}: ${copied} rows`);
       }
       for (const t of tables) await client.query(`ALTER TABLE ${q(t)} ENABLE TRIGGER USER`);
+      for (const k of readd) {
+        await client.query(`ALTER TABLE ${q(k.table)} ADD CONSTRAINT ${q(k.name)} ${k.definition}`).catch((err: Error) => {
+          throw new OpsError(`the copied rows break ${k.name}: ${err.message} (drop and create the target database before trying again)`);
+        });
+      }
 
       const sequences = await rows<{ name: string; last_value: string | null }>(
         source,

@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import type { FastifyCompressOptions } from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../shared/errors';
 import { prerenderedPage } from './pages';
 import { PRERENDERED_SCREENS } from './prerendered';
 
@@ -31,6 +32,35 @@ export const compressOptions: FastifyCompressOptions = {
   brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   zlibOptions: { level: 6 },
 };
+
+/**
+ * A path with a segment that starts with a dot: `/.vite/manifest.json` (the build's list of every source
+ * and dependency path, which only the build itself reads, scripts/vite-prerender.ts), `/.env`, `/assets/../x`.
+ * Read as the file server would read it, so `/%2evite/` is one too.
+ */
+export function isHiddenPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  if (!pathname.includes('.') && !pathname.includes('%')) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    decoded = pathname;
+  }
+  return decoded.split(/[/\\]/).some((segment) => segment.startsWith('.'));
+}
+
+/**
+ * Hidden paths answer 404 in the error envelope, on every host name: never a file of dist/web, never the
+ * app's page (which a 200 would be) and never the public host's redirect to /search. Registered before the
+ * public-host guard; a callback hook, as it runs on every request.
+ */
+export function registerHiddenPaths(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (isHiddenPath(req.url)) return done(new AppError('not-found', 'errors.notFound'));
+    done();
+  });
+}
 
 export interface WebApp {
   register(app: FastifyInstance): Promise<void>;
@@ -55,6 +85,8 @@ export function webApp(dir: string = WEB_DIST): WebApp {
         // served without a restart; a miss falls through to the not-found handler and its page fallback.
         wildcard: true,
         index: 'index.html',
+        // Dot files are not served (registerHiddenPaths answers for them before this plugin is asked).
+        dotfiles: 'ignore',
         // Serves file.js.br or file.js.gz written beside file.js at build time (scripts/vite-precompress.ts)
         // when the browser accepts it: the best compression, paid for once instead of per request.
         preCompressed: true,

@@ -10,6 +10,9 @@
  *   docs/decisions: dashboard first-pass yield; the quality screen counts first attempts inside its range).
  * - Emails: report and account mail waiting to be sent now (queued or being sent), and mail that failed
  *   for good.
+ * - Deliveries awaiting release: open deliveries with at least one unit. Held units: the units of open
+ *   deliveries the release gate holds (a test failed or missing, or no test data), as the delivery's
+ *   `GET /api/v1/deliveries/{id}/gate` counts them.
  */
 import { z } from 'zod';
 import { envelope } from './common';
@@ -48,6 +51,7 @@ export const dashboard = z.object({
   firstPass: z.object({ units: z.number().int(), firstPass: z.number().int() }),
   /** units whose latest test of some type passed on the bench but does not conform to the product's standard */
   disagreements: z.number().int(),
+  deliveries: z.object({ awaitingRelease: z.number().int(), heldUnits: z.number().int() }),
   /** the window's first day and today (UTC), both included */
   window: z.object({ from: z.string(), to: z.string() }),
 });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { envelope, listQuery, optionalText } from './common';
-import { decimalField, PRESSURE_MAX, printable } from './products';
+import { decimalField, PRESSURE_MAX, LINE_BREAK, noLineBreak, printable } from './products';
 import { serialField } from './serials';
 import { REASON_CODES, VERDICTS } from '../standards/reasons';
 import { TEST_STANDARD_IDS } from '../standards/types';
@@ -158,7 +158,7 @@ export const samplesField = z
     return points as Sample[];
   });
 
-const recordText = (max: number) => optionalText(max).refine(printable, { error: 'validation.invalid' });
+const recordText = (max: number) => optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 
 export const testRecordFields = z.object({
   recordId: z
@@ -166,6 +166,7 @@ export const testRecordFields = z.object({
     .trim()
     .min(1, { error: 'validation.required', abort: true })
     .max(RECORD_ID_MAX, { error: 'validation.tooLong' })
+    .refine(noLineBreak, LINE_BREAK)
     .refine(printable, { error: 'validation.invalid' }),
   serial: serialField(),
   testType: z.enum(TEST_TYPES, { error: 'validation.oneOf' }),
@@ -204,7 +205,7 @@ export const testRecordBatch = z.object({
     .array(z.unknown(), { error: 'validation.required' })
     .describe(
       `Up to ${MAX_BATCH_RECORDS} test records, each { ${TEST_RECORD_FIELDS.join(', ')}, samples: [{ t, p }] } ` +
-        '(see the README, "Test benches"); every record is checked and every bad one listed in error.records',
+        '(see docs/integration.md, "The request"); every record is checked and every bad one listed in error.records',
     ),
 });
 
@@ -233,6 +234,8 @@ export const testRequirement = z.object({
   /** printed name and edition, e.g. "API 598", "10th edition, 2016" */
   standardName: z.string(),
   edition: z.string(),
+  /** the kept edition's key ('10' for API 598's 10th edition): the edition the test was judged by */
+  editionKey: z.string(),
   /** the standard requires this test of the valve type */
   required: z.boolean(),
   /** MPa; null = no bound */
@@ -240,8 +243,22 @@ export const testRequirement = z.object({
   pressureMax: z.number().nullable(),
   /** the unit's body material has no rated pressure on the product */
   unrated: z.boolean(),
+  /**
+   * how pressureMin follows from the rating: factor × rated = exact (MPa), rounded up to the next 0.1 MPa
+   * where `roundedBy` names the rule (ASME B16.34); null for a pressure band or an unrated body
+   */
+  pressureBasis: z
+    .object({
+      factor: z.number(),
+      rated: z.number(),
+      exact: z.number(),
+      roundedBy: z.enum(['asme-b16.34']).nullable(),
+    })
+    .nullable(),
   /** seconds */
   holdMin: z.number().int(),
+  /** no source available confirms holdMin (docs/standards-sources.md): shown with a mark and a note */
+  holdUnconfirmed: z.boolean(),
   /** 'none' = no visible leakage; a unit = at most leakageMax of it; 'any' = not judged */
   leakageKind: z.enum(['none', 'drops/min', 'bubbles/min', 'mm3/s', 'any']),
   leakageMax: z.number().nullable(),
@@ -281,6 +298,10 @@ export const testRecord = z.object({
   /** the bench that sent it; null for a CSV upload */
   machineId: z.string().nullable(),
   machineName: z.string().nullable(),
+  /** the staff upload that stored it (who, which file); null when its bench sent it through its key */
+  upload: z
+    .object({ id: z.string(), by: z.string(), fileName: z.string(), sha256: z.string().nullable(), uploadedAt: z.string() })
+    .nullable(),
   receivedAt: z.string(),
   /** the product of the range covering the serial; null while no range covers it (unmatched) */
   productId: z.string().nullable(),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { envelope, listEnvelope, listQuery, requiredText } from './common';
-import { printable } from './products';
+import { LINE_BREAK, noLineBreak, printable } from './products';
 
 export const MACHINE_NAME_MAX = 120;
 export const MACHINE_KEY_PREFIX = 'trc_live_';
@@ -13,7 +13,7 @@ export const MACHINE_KEY_VISIBLE = MACHINE_KEY_PREFIX.length + 4;
 /** The shape of a key; anything else is refused without a database lookup. */
 export const MACHINE_KEY_RE = /^trc_live_[A-Za-z0-9_-]{43}$/;
 
-const machineName = () => requiredText(MACHINE_NAME_MAX).refine(printable, { error: 'validation.invalid' });
+const machineName = () => requiredText(MACHINE_NAME_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 
 export const machineCreateInput = z.object({ name: machineName() });
 export type MachineCreateInput = z.input<typeof machineCreateInput>;
@@ -56,3 +56,17 @@ export type MachineSort = (typeof MACHINE_SORTS)[number];
 export const machineListQuery = listQuery(MACHINE_SORTS);
 export type MachineListQuery = z.output<typeof machineListQuery>;
 export const machineListEnvelope = listEnvelope(machine);
+
+/**
+ * Who may import test records in a bench's name (`/api/v1/machines/{id}/import-grants`): staff accounts an
+ * admin granted it to (admins may always). `candidates` are the staff accounts that could be granted.
+ */
+export const importGrants = z.object({
+  userIds: z.array(z.string()),
+  candidates: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })),
+});
+export type ImportGrants = z.infer<typeof importGrants>;
+export const importGrantsInput = z.object({
+  userIds: z.array(z.uuid({ error: 'validation.invalid' }), { error: 'validation.invalid' }).max(1000, { error: 'validation.max' }),
+});
+export type ImportGrantsInput = z.infer<typeof importGrantsInput>;

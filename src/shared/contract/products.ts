@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { listQuery, optionalText, requiredText } from './common';
-import { missingForStandard } from '../standards/requirement';
+import { editionOf, missingForStandard } from '../standards/requirement';
 import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../standards/types';
 
 export const FLUIDS = ['water', 'steam', 'oil', 'gas', 'air', 'chemical'] as const;
@@ -78,10 +78,18 @@ const temperature = () => decimalField({ min: TEMPERATURE_MIN, max: TEMPERATURE_
 // Control characters (U+0000 cannot even be stored) have no place in a name printed on a report.
 // eslint-disable-next-line no-control-regex
 export const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
-const text = (max: number) => optionalText(max).refine(printable, { error: 'validation.invalid' });
+/**
+ * A one-line field refuses a line break with its own message, before the printable check: a quoted CSV cell
+ * may hold one, and "not valid" would not say what to change.
+ */
+export const noLineBreak = (s: string) => !/[\r\n\u2028\u2029]/.test(s);
+export const LINE_BREAK = { error: 'validation.lineBreak', abort: true } as const;
+const text = (max: number) => optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 
 export const productFields = z.object({
-  name: requiredText(PRODUCT_NAME_MAX).refine(printable, { error: 'validation.invalid' }),
+  name: requiredText(PRODUCT_NAME_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' }),
+  /** the Chinese name, printed instead of the name in Chinese when set; '' = none */
+  nameZh: text(PRODUCT_NAME_MAX),
   fluid: z.enum(FLUIDS, { error: 'validation.oneOf' }),
   connection: text(120),
   application: text(120),
@@ -103,6 +111,11 @@ export const productFields = z.object({
     .transform((v) => v ?? ''),
   /** EN 12266-1 / ISO 5208 leakage rate of the seat test */
   leakageRate: optionalChoice(LEAKAGE_RATES),
+  /**
+   * the edition of the standard the product is tested to, where more than one is kept ('8', '9', '10' for API
+   * 598); '' = the edition in force on each test's day; absent on a replace: the product keeps its own
+   */
+  testEdition: z.string().max(10, { error: 'validation.invalid' }).optional(),
 });
 
 /** Add or replace a product: the field rules plus "at least one pressure rating" and "Min <= Max". */
@@ -113,9 +126,17 @@ export const productInput = productFields.superRefine((v, ctx) => {
   if (v.temperatureMin !== null && v.temperatureMax !== null && v.temperatureMin > v.temperatureMax) {
     ctx.addIssue({ code: 'custom', path: ['temperatureMin'], message: 'products.validation.temperatureOrder' });
   }
+  if (v.testEdition && (!v.testStandard || !editionOf(v.testStandard, v.testEdition))) {
+    ctx.addIssue({ code: 'custom', path: ['testEdition'], message: 'products.validation.editionUnknown' });
+  }
   // A standard judges by these; without them no requirement can be derived, so the form asks for them.
   for (const field of missingForStandard(v)) {
-    ctx.addIssue({ code: 'custom', path: [field], message: 'products.validation.neededByStandard' });
+    const notDefined = field === 'leakageRate' && v.leakageRate !== null;
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: notDefined ? 'products.validation.rateNotInStandard' : 'products.validation.neededByStandard',
+    });
   }
 });
 export type ProductInput = z.input<typeof productInput>;
@@ -124,6 +145,7 @@ export type ProductValues = z.output<typeof productInput>;
 export const product = z.object({
   id: z.string(),
   name: z.string(),
+  nameZh: z.string(),
   fluid: z.enum(FLUIDS),
   connection: z.string(),
   application: z.string(),
@@ -139,6 +161,8 @@ export const product = z.object({
   seatType: z.enum(SEAT_TYPES).nullable(),
   testStandard: z.enum([...TEST_STANDARD_IDS, '']),
   leakageRate: z.enum(LEAKAGE_RATES).nullable(),
+  /** the edition the product names ('' = the edition in force when each test was done) */
+  testEdition: z.string(),
   /** how many serial-number ranges use the product (it cannot be deleted while any do) */
   rangeCount: z.number().int(),
   createdAt: z.string(),
@@ -146,9 +170,12 @@ export const product = z.object({
 });
 export type Product = z.infer<typeof product>;
 
+export { productName } from '../product-name';
+
 /** The fields of a product as the form, the CSV template, export and import name them, in this order. */
 export const PRODUCT_FIELDS = [
   'name',
+  'nameZh',
   'fluid',
   'connection',
   'application',

@@ -54,6 +54,7 @@ export const lookupResult = z.object({
   // The product's public face: its catalogue fields, without ids or counts.
   product: product.pick({
     name: true,
+    nameZh: true,
     fluid: true,
     connection: true,
     application: true,

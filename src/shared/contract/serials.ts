@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MAX_RANGE_UNITS, measureRange, parseSerial, SERIAL_MAX_LENGTH, type RangeMeasure } from '../serial';
 import { listQuery } from './common';
-import { printable } from './products';
+import { LINE_BREAK, noLineBreak, printable } from './products';
 import { BODY_MATERIALS, type BodyMaterial } from '../standards/requirement';
 
 /** A serial as typed: normalised, and refused unless it follows the grammar. */
@@ -139,6 +139,7 @@ export const serialRangeCsvRow = z
       .trim()
       .min(1, { error: 'validation.required' })
       .max(120, { error: 'validation.tooLong' })
+      .refine(noLineBreak, LINE_BREAK)
       .refine(printable, { error: 'validation.invalid' }),
     startSerial: serialField(),
     endSerial: serialField(),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { envelope, optionalText, requiredText } from './common';
-import { printable } from './products';
+import { LINE_BREAK, noLineBreak, printable } from './products';
 
 /** EN 10204 document types a report can be issued as. */
 export const DOCUMENT_TYPES = ['test-report-2.2', 'inspection-certificate-3.1'] as const;
@@ -40,7 +40,7 @@ export const SETTINGS_TEXT_FIELDS = [
 ] as const;
 export type SettingsTextField = (typeof SETTINGS_TEXT_FIELDS)[number];
 
-const line = (max: number) => requiredText(max).refine(printable, { error: 'validation.invalid' });
+const line = (max: number) => requiredText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 // Multi-line texts: newlines and tabs are fine, other control characters are not.
 const multiline = (max: number) =>
   // eslint-disable-next-line no-control-regex
@@ -56,17 +56,22 @@ export const settingsFields = z.object({
   footerEn: multiline(REPORT_TEXT_MAX),
   footerZh: multiline(REPORT_TEXT_MAX),
   documentType: z.enum(DOCUMENT_TYPES, { error: 'validation.oneOf' }),
-  inspectorName: optionalText(INSPECTOR_MAX).refine(printable, { error: 'validation.invalid' }),
+  inspectorName: optionalText(INSPECTOR_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' }),
   /** whom a visitor asks when a report is not available (email or phone), shown on the public page and in that email */
-  contact: optionalText(CONTACT_MAX).refine(printable, { error: 'validation.invalid' }),
+  contact: optionalText(CONTACT_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' }),
 });
 
-/** `PUT /api/v1/settings`: every text field; an inspection certificate (3.1) needs the representative's name. */
-export const settingsUpdateInput = settingsFields.superRefine((v, ctx) => {
-  if (v.documentType === 'inspection-certificate-3.1' && v.inspectorName === '') {
-    ctx.addIssue({ code: 'custom', path: ['inspectorName'], message: 'settings.validation.inspectorRequired' });
-  }
-});
+/**
+ * `PUT /api/v1/settings`: every text field, and optionally whether certificates use bench-sent records only
+ * (unchanged when left out); an inspection certificate (3.1) needs the representative's name.
+ */
+export const settingsUpdateInput = settingsFields
+  .extend({ benchRecordsOnly: z.boolean({ error: 'validation.invalid' }).optional() })
+  .superRefine((v, ctx) => {
+    if (v.documentType === 'inspection-certificate-3.1' && v.inspectorName === '') {
+      ctx.addIssue({ code: 'custom', path: ['inspectorName'], message: 'settings.validation.inspectorRequired' });
+    }
+  });
 export type SettingsUpdateInput = z.input<typeof settingsUpdateInput>;
 export type SettingsUpdateValues = z.output<typeof settingsUpdateInput>;
 
@@ -93,8 +98,15 @@ export const settings = settingsFields.extend({
   updatedAt: z.string(),
   /** days a search request keeps the visitor's address and IP before the retention job clears them */
   searchRetentionDays: z.number().int(),
+  /** certificates and the release gate use records sent by benches only, not staff uploads */
+  benchRecordsOnly: z.boolean(),
   /** what reports would lack until it is filled in (the company, its address, logo, signer, contact) */
   missing: z.array(z.enum(['companyName', 'companyAddress', 'logo', 'inspectorName', 'contact'])),
+  /**
+   * the address labels, certificates and emails link to (PUBLIC_BASE_URL), and whether it points at this
+   * machine only (src/shared/public-address.ts); set by the settings routes
+   */
+  publicAddress: z.object({ url: z.string(), local: z.boolean() }).optional(),
 });
 export type Settings = z.infer<typeof settings>;
 export const settingsEnvelope = envelope(settings);

@@ -1,3 +1,2 @@
-/** The test types of a record, in the order reports and lists show them (no imports: the standards read it too). */
-export const TEST_TYPES = ['shell', 'seat', 'backseat', 'air-seat', 'functional'] as const;
-export type TestType = (typeof TEST_TYPES)[number];
+/** The test types, as the standards define them (src/shared/standards/test-types.ts): part of the API's shapes. */
+export { TEST_TYPES, type TestType } from '../standards/test-types';

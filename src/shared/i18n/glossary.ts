@@ -25,4 +25,31 @@ export const CHINESE_VARIANTS: Partial<Record<Term, readonly string[]>> = {
   finalYield: ['最終良率'],
   email: ['電郵'],
   testRecord: ['測試記錄'],
+  // 瓦斯 is fuel gas in Taiwan; the test medium and the product's fluid are 氣體.
+  gas: ['瓦斯'],
+  backseat: ['上密封'],
+  airSeat: ['氣密封'],
+  connection: ['接頭'],
+  verificationCode: ['簡碼'],
 };
+
+/**
+ * Mainland wordings and the Taiwan ones that replace them (substrings of any Chinese text). 保存 becomes
+ * 儲存 where something is stored and 保留 where a period of keeping is meant (保留期限); mail is 寄送, as
+ * everywhere else the catalogues speak of sending an email, and a bench's sending is 傳送. 聲明 stays in
+ * 符合性聲明, the term of a certificate's declaration of conformity (EN ISO/IEC 17050), and 文件 stays
+ * where a document (文件類型, 本文件) rather than a file is meant.
+ */
+export const MAINLAND_WORDINGS: readonly { word: string; use: string }[] = [
+  { word: '保存', use: '儲存 / 保留' },
+  { word: '發送', use: '寄送 / 傳送' },
+  { word: '查看', use: '檢視' },
+  { word: '前綴', use: '字首' },
+  { word: '信息', use: '訊息' },
+  { word: '用戶', use: '使用者' },
+  { word: '默認', use: '預設' },
+  { word: '聯繫', use: '聯絡' },
+];
+
+/** Where 聲明 may appear: only as the declaration of conformity. */
+export const DECLARATION = '符合性聲明';

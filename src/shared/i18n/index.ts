@@ -87,6 +87,16 @@ import zhTerms from './zh/terms.json';
 import zhCharts from './zh/charts.json';
 import zhMisc from './zh/misc.json';
 
+// Customers, purchase orders and deliveries: server messages
+import enOrders from './en/orders.json';
+import zhOrders from './zh/orders.json';
+// Customers, purchase orders and deliveries: the screens
+import enOrderScreens from './en/orderScreens.json';
+import zhOrderScreens from './zh/orderScreens.json';
+// The buyer's delivery links: server messages and their email
+import enDeliveryLinks from './en/deliveryLinks.json';
+import zhDeliveryLinks from './zh/deliveryLinks.json';
+
 import type { Language } from './languages';
 
 export { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from './languages';
@@ -130,6 +140,9 @@ export const catalogues: Record<Language, Tree> = {
     terms: enTerms,
     charts: enCharts,
     misc: enMisc,
+    orders: enOrders,
+    orderScreens: enOrderScreens,
+    deliveryLinks: enDeliveryLinks,
   },
   zh: {
     errors: zhErrors,
@@ -167,6 +180,9 @@ export const catalogues: Record<Language, Tree> = {
     terms: zhTerms,
     charts: zhCharts,
     misc: zhMisc,
+    orders: zhOrders,
+    orderScreens: zhOrderScreens,
+    deliveryLinks: zhDeliveryLinks,
   },
 };
 

@@ -12,9 +12,10 @@
  */
 import type { LeakageRate, LeakageRule, SizeBand, StandardEdition } from './types';
 
-/** Leakage rate factors, mm³/s per mm of DN; rate A = no visible leakage (factor 0). */
-export const LIQUID_FACTORS: Record<LeakageRate, number> = { A: 0, B: 0.01, C: 0.03, D: 0.1, E: 0.3, F: 1, G: 2 };
-export const GAS_FACTORS: Record<LeakageRate, number> = { A: 0, B: 0.3, C: 3, D: 30, E: 300, F: 3000, G: 6000 };
+/** Leakage rate factors, mm³/s per mm of DN; rate A = no visible leakage (factor 0). EN 12266-1 defines A to G. */
+export const LIQUID_FACTORS: Partial<Record<LeakageRate, number>> = { A: 0, B: 0.01, C: 0.03, D: 0.1, E: 0.3, F: 1, G: 2 };
+export const GAS_FACTORS: Partial<Record<LeakageRate, number>> = { A: 0, B: 0.3, C: 3, D: 30, E: 300, F: 3000, G: 6000 };
+export const EN_RATES: readonly LeakageRate[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 
 const NONE: LeakageRule = { kind: 'none' };
 const LIQUID_RATE: LeakageRule = { kind: 'per-dn', unit: 'mm3/s', factorByRate: LIQUID_FACTORS };
@@ -29,10 +30,10 @@ const SHELL_HOLDING: SizeBand<number>[] = [
 ];
 /** Table A.4 (seat tightness, production test) — not confirmed by a source; see docs/standards-sources.md. */
 const SEAT_HOLDING: SizeBand<number>[] = [
-  { maxDn: 50, value: 15 },
-  { maxDn: 150, value: 60 },
-  { maxDn: 300, value: 120 },
-  { maxDn: null, value: 120 },
+  { maxDn: 50, value: 15, unconfirmed: true },
+  { maxDn: 150, value: 60, unconfirmed: true },
+  { maxDn: 300, value: 120, unconfirmed: true },
+  { maxDn: null, value: 120, unconfirmed: true },
 ];
 
 export const EN_12266_1: StandardEdition = {
@@ -40,7 +41,10 @@ export const EN_12266_1: StandardEdition = {
   name: 'EN 12266-1',
   edition: '2012',
   editionZh: '2012 年版',
+  editionKey: '2012',
+  inForceFrom: '2012-10-01',
   usesLeakageRate: true,
+  leakageRates: EN_RATES,
   // P10/P11 (shell) and P12 (seat tightness) are mandatory for every valve. P12 may use a liquid or a gas; the
   // liquid test ('seat') is listed as the required one, the gas test ('air-seat') being the permitted alternative.
   // P12 may be run with liquid or with gas (docs/standards-sources.md): either satisfies the requirement.

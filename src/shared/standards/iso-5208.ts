@@ -8,8 +8,7 @@
  *
  * Test mapping: 'shell' = shell test; 'backseat' = backseat test (optional under ISO 5208, so never in
  * requiredTests); 'seat' = high-pressure (liquid) closure test; 'air-seat' = low-pressure (gas) closure test.
- * Leakage follows the product's rate A–G (mm³/s = factor × DN). ISO 5208 also defines rates AA, CC and EE;
- * the product model knows only A–G, so those three are not represented.
+ * Leakage follows the product's rate, one of ISO 5208's ten (A, AA, B, C, CC, D, E, EE, F, G; mm³/s = factor × DN).
  */
 import {
   BACKSEAT_HOLDING as API_BACKSEAT_HOLDING,
@@ -18,26 +17,31 @@ import {
   SHELL_HOLDING as API_SHELL_HOLDING,
 } from './api-598';
 import { GAS_FACTORS, LIQUID_FACTORS } from './en-12266-1';
-import type { LeakageRule, StandardEdition } from './types';
+import { unconfirmed } from './sizes';
+import { LEAKAGE_RATES, type LeakageRule, type StandardEdition } from './types';
 
 const NONE: LeakageRule = { kind: 'none' };
-// The A–G factors are EN 12266-1's (the two agree for A–G: docs/standards-sources.md).
-const LIQUID_RATE: LeakageRule = { kind: 'per-dn', unit: 'mm3/s', factorByRate: LIQUID_FACTORS };
-const GAS_RATE: LeakageRule = { kind: 'per-dn', unit: 'mm3/s', factorByRate: GAS_FACTORS };
+// The A–G factors are EN 12266-1's (the two agree for A–G: docs/standards-sources.md); ISO 5208 adds AA, CC
+// and EE between them (Table 5: liquid 0.006, 0.08, 0.39 × DN mm³/s; gas 0.18, 22.3, 470 × DN mm³/s).
+const LIQUID_RATE: LeakageRule = { kind: 'per-dn', unit: 'mm3/s', factorByRate: { ...LIQUID_FACTORS, AA: 0.006, CC: 0.08, EE: 0.39 } };
+const GAS_RATE: LeakageRule = { kind: 'per-dn', unit: 'mm3/s', factorByRate: { ...GAS_FACTORS, AA: 0.18, CC: 22.3, EE: 470 } };
 
-// Durations: ISO 5208 is harmonised with API 598 here, and no source gave ISO-specific figures, so API 598's
-// bands are used as they are (unconfirmed for ISO; docs/standards-sources.md).
-const SHELL_HOLDING = API_SHELL_HOLDING;
-const CLOSURE_HOLDING = API_CLOSURE_HOLDING;
-const CHECK_CLOSURE_HOLDING = API_CHECK_CLOSURE_HOLDING;
-const BACKSEAT_HOLDING = API_BACKSEAT_HOLDING;
+// Durations: ISO 5208 is harmonised with API 598 here, and no source gave ISO-specific figures (its Table 2),
+// so API 598's bands are used, every one marked as not confirmed for ISO 5208 (docs/standards-sources.md).
+const SHELL_HOLDING = unconfirmed(API_SHELL_HOLDING);
+const CLOSURE_HOLDING = unconfirmed(API_CLOSURE_HOLDING);
+const CHECK_CLOSURE_HOLDING = unconfirmed(API_CHECK_CLOSURE_HOLDING);
+const BACKSEAT_HOLDING = unconfirmed(API_BACKSEAT_HOLDING);
 
 export const ISO_5208: StandardEdition = {
   id: 'iso-5208',
   name: 'ISO 5208',
   edition: '2015 (4th edition)',
   editionZh: '2015 年第 4 版',
+  editionKey: '2015',
+  inForceFrom: '2015-03-01',
   usesLeakageRate: true,
+  leakageRates: LEAKAGE_RATES,
   // Table 1, column "DN ≤ 100 up to Class 1500 / PN 250; DN > 100 up to Class 600 / PN 100"; only REQUIRED tests.
   // The backseat test is optional under ISO 5208, so it is never listed here.
   // The seat test may be run with liquid or with gas: either satisfies the requirement.
@@ -50,6 +54,16 @@ export const ISO_5208: StandardEdition = {
     butterfly: ['shell', 'air-seat'],
     plug: ['shell', 'air-seat'],
   },
+  // Table 1's higher column (> Class 1500 / PN 250 to DN 100, > Class 600 / PN 100 beyond): the plug valve's
+  // high-pressure closure becomes required and its low-pressure one optional (dorytestbench-iso5208); gate
+  // valves as API 598's Table 1, which ISO 5208 mirrors (unconfirmed for ISO 5208: docs/standards-sources.md).
+  requiredTestsHigherClass: {
+    gate: ['shell', 'seat'],
+    globe: ['shell', 'seat'],
+    check: ['shell', 'seat'],
+    plug: ['shell', 'seat'],
+  },
+  requiredTestsNotes: { ball: ['ball-as-floating'] },
   tests: {
     shell: {
       pressure: { kind: 'factor', factor: 1.5 },
@@ -74,6 +88,7 @@ export const ISO_5208: StandardEdition = {
         'scribd-api598-6d-comparison',
         'pedonline-iso5208-rate-a',
         'api598-harmonised',
+        'valvespecifications-leakage',
       ],
     },
     'air-seat': {
@@ -91,6 +106,12 @@ export const ISO_5208: StandardEdition = {
     },
   },
   sources: [
+    {
+      key: 'valvespecifications-leakage',
+      title:
+        'Valve Leakage Class, ISO 5208, API 598, EN 12266-1 (ISO 5208 maximum allowable closure test leakage rate) — ValveSpecifications',
+      url: 'https://valvespecifications.com/testing/valve-leakage-class',
+    },
     {
       key: 'dorytestbench-iso5208',
       title: 'Pressure testing of metallic valves ISO standard 5208 (prescribed pressure tests) — Dory test bench',

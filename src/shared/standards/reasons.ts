@@ -1,6 +1,6 @@
 /**
- * Why a record does not conform: bits of `test_records.reasons` (migration 0010 computes them in SQL from
- * the product's requirement rows). The names are i18n keys under `standards.reason.*`.
+ * Why a record does not conform: bits of `test_records.reasons` (migrations 0010, 0019 and 0023 compute them in SQL
+ * from the product's requirement rows, the samples' own reasons and the unit's production date). The names are i18n keys under `standards.reason.*`.
  */
 export const REASONS = [
   { bit: 1, code: 'pressure-low' },
@@ -9,6 +9,13 @@ export const REASONS = [
   { bit: 8, code: 'leakage-high' },
   { bit: 16, code: 'leakage-unit' },
   { bit: 32, code: 'no-rating' },
+  // From the samples (sample-checks.ts) and the unit's production date (migration 0019).
+  { bit: 64, code: 'samples-not-reached' },
+  { bit: 128, code: 'samples-hold-short' },
+  { bit: 256, code: 'samples-gap' },
+  { bit: 512, code: 'before-production' },
+  // A count- or volume-limited test whose record states no leakage (migration 0023).
+  { bit: 1024, code: 'leakage-not-recorded' },
 ] as const;
 export type ReasonCode = (typeof REASONS)[number]['code'];
 export const REASON_CODES = REASONS.map((r) => r.code) as unknown as readonly [ReasonCode, ...ReasonCode[]];

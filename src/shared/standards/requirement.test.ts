@@ -19,9 +19,11 @@ describe('deriveRequirement', () => {
     const r = deriveRequirement(gate, 'wcb')!;
     expect(r.standard.name).toBe('API 598');
     const by = Object.fromEntries(r.tests.map((t) => [t.testType, t]));
-    expect(by.shell).toMatchObject({ required: true, pressureMin: 2.94, holdMin: 60, leakage: { kind: 'none' } });
-    expect(by.backseat).toMatchObject({ required: true, pressureMin: 2.156, holdMin: 60, leakage: { kind: 'none' } });
-    expect(by.seat).toMatchObject({ required: false, pressureMin: 2.156, holdMin: 60, leakage: { kind: 'drops/min', max: 8 } });
+    // ASME B16.34's rounding up to the next 1 bar: 2.94 → 3.0 MPa, 2.156 → 2.2 MPa.
+    expect(by.shell).toMatchObject({ required: true, pressureMin: 3, holdMin: 60, leakage: { kind: 'none' } });
+    expect(by.shell!.pressureBasis).toEqual({ factor: 1.5, rated: 1.96, exact: 2.94, roundedBy: 'asme-b16.34' });
+    expect(by.backseat).toMatchObject({ required: true, pressureMin: 2.2, holdMin: 60, leakage: { kind: 'none' } });
+    expect(by.seat).toMatchObject({ required: false, pressureMin: 2.2, holdMin: 60, leakage: { kind: 'drops/min', max: 8 } });
     expect(by['air-seat']).toMatchObject({ required: true, pressureMin: 0.4, pressureMax: 0.7, leakage: { kind: 'bubbles/min', max: 16 } });
     expect(by.functional).toBeUndefined();
   });

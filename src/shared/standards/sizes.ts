@@ -49,8 +49,20 @@ export function npsLabel(dn: number): string {
   return `NPS ${whole === 0 && f ? '' : whole}${f}`;
 }
 
-/** The value of the first band holding `dn` (bands in ascending order, the last open-ended). */
+/** The first band holding `dn` (bands in ascending order, the last open-ended). */
+export function bandAt<B extends { maxDn: number | null }>(bands: ReadonlyArray<B>, dn: number): B {
+  for (const b of bands) if (b.maxDn === null || dn <= b.maxDn) return b;
+  return bands[bands.length - 1]!;
+}
+
+/** The value of the first band holding `dn`. */
 export function bandOf<T>(bands: ReadonlyArray<{ maxDn: number | null; value: T }>, dn: number): T {
-  for (const b of bands) if (b.maxDn === null || dn <= b.maxDn) return b.value;
-  return bands[bands.length - 1]!.value;
+  return bandAt(bands, dn).value;
+}
+
+/** The same bands, each marked as a figure no source confirms. */
+export function unconfirmed<T>(
+  bands: ReadonlyArray<{ maxDn: number | null; value: T }>,
+): Array<{ maxDn: number | null; value: T; unconfirmed: true }> {
+  return bands.map((b) => ({ maxDn: b.maxDn, value: b.value, unconfirmed: true }));
 }

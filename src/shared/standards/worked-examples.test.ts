@@ -4,8 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { API_598 } from './api-598';
+import { API_6D } from './api-6d';
+import { ASME_B16_34 } from './asme-b16-34';
 import { EN_12266_1 } from './en-12266-1';
 import { ISO_5208 } from './iso-5208';
+import { EDITIONS, tableValue } from './requirement';
 import type { LeakageRate, LeakageRule, SeatType, SizeBand, StandardEdition, TestRule, ValveType } from './types';
 import type { TestType } from '../contract/test-types';
 
@@ -39,35 +42,36 @@ function factorPressure(std: StandardEdition, test: TestType, ratedMPa: number):
   return p.factor * ratedMPa;
 }
 
-/** Allowed count per minute of an API 598 per-size rule at a DN. */
+/** Allowed count per minute (or mm³/s) of an API 598 per-size table at a DN. */
 function countPerMinute(l: LeakageRule, dn: number): number {
-  if (l.kind !== 'per-size') throw new Error(`expected per-size, got ${l.kind}`);
-  return bandFor(l.bands, dn);
+  if (l.kind !== 'table') throw new Error(`expected table, got ${l.kind}`);
+  return tableValue(l, dn);
 }
 
 /** Allowed mm³/s of a per-dn rule at a DN and leakage rate. */
 function perDn(l: LeakageRule, dn: number, rate: LeakageRate): number {
   if (l.kind !== 'per-dn') throw new Error(`expected per-dn, got ${l.kind}`);
-  return l.factorByRate[rate] * dn;
-}
-
-/** Allowed mm³/s of a per-nps rule at an NPS. */
-function perNps(l: LeakageRule, nps: number): number {
-  if (l.kind !== 'per-nps') throw new Error(`expected per-nps, got ${l.kind}`);
-  return l.perInch * nps;
+  const factor = l.factorByRate[rate];
+  if (factor === undefined) throw new Error(`rate ${rate} is not defined`);
+  return factor * dn;
 }
 
 describe('data sanity', () => {
-  for (const std of [API_598, EN_12266_1, ISO_5208]) {
-    it(`${std.name}: every source key is listed and every band list ascends and ends open`, () => {
+  for (const std of [API_598, EN_12266_1, ISO_5208, API_6D, ASME_B16_34, ...Object.values(EDITIONS).flat()]) {
+    it(`${std.name} ${std.edition}: every source key is listed and every band list ascends and ends open`, () => {
       const keys = new Set(std.sources.map((s) => s.key));
       for (const [test, r] of Object.entries(std.tests)) {
         expect(r.sources.length, `${test} has sources`).toBeGreaterThan(0);
         for (const key of r.sources) expect(keys.has(key), `${test}: ${key}`).toBe(true);
         const lists: SizeBand<number>[][] = [r.holding, ...Object.values(r.holdingByValveType ?? {})];
-        for (const seat of ['soft', 'metal'] as const) {
-          const l = r.leakage[seat];
-          if (l.kind === 'per-size') lists.push(l.bands);
+        const rules = [r.leakage.soft, r.leakage.metal, ...Object.values(r.leakageByValveType ?? {}).flatMap((x) => [x.soft, x.metal])];
+        for (const l of rules) {
+          if (l?.kind !== 'table') continue;
+          const dns = l.rows.map((row) => row.dn);
+          expect(
+            [...dns].sort((a, b) => a - b),
+            `${test} table rows ascend`,
+          ).toEqual(dns);
         }
         for (const bands of lists) {
           expect(bands.at(-1)?.maxDn).toBeNull();
@@ -114,10 +118,10 @@ describe('API 598, 10th edition (2016)', () => {
     expect(holding(API_598, 'shell', 'check', 200)).toBe(120);
     expect(factorPressure(API_598, 'seat', 5.1)).toBeCloseTo(5.61, 3);
     expect(holding(API_598, 'seat', 'check', 200)).toBe(120);
-    // 3 cm³/min per inch × 8 = 24 cm³/min = 400 mm³/s
-    expect(perNps(leakage(API_598, 'seat', 'check', 'metal'), 8)).toBeCloseTo(400, 6);
-    // 0.042 m³/h per inch × 8 = 0.336 m³/h ≈ 93 333 mm³/s
-    expect(perNps(leakage(API_598, 'air-seat', 'check', 'metal'), 8)).toBeCloseTo(93_333.33, 1);
+    // the table's NPS 8 row: 24 cm³/min = 400 mm³/s
+    expect(countPerMinute(leakage(API_598, 'seat', 'check', 'metal'), 200)).toBeCloseTo(400, 6);
+    // the table's NPS 8 row: 0.34 m³/h ≈ 94 444 mm³/s (0.042 per inch would give 0.336)
+    expect(countPerMinute(leakage(API_598, 'air-seat', 'check', 'metal'), 200)).toBeCloseTo(94_444.44, 1);
   });
 
   it('A4: check NPS 2 (DN 50) closure holds 60 s, a gate of the same size 15 s', () => {

@@ -48,9 +48,5 @@ export function loginRedirect(pathname: string, search: string): string {
   return `/login${qs ? `?${qs}` : ''}`;
 }
 
-/** The `to` of /login, only when it is a path of this site (no open redirect). */
-export function safeReturnPath(to: string | null | undefined): string | null {
-  if (!to || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return null;
-  if (to === '/login') return null;
-  return to;
-}
+// The return path's check lives below the app and the sign-in screen, which both read it.
+export { safeReturnPath } from '../lib/return-path';

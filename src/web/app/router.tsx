@@ -87,6 +87,54 @@ export const routes: RouteObject[] = [
             'edit-serial-number/:id',
             () => import('../features/serials/pages/edit-serial-number-page'),
           ),
+          page(
+            staffPage('orderScreens.customers.title', { kind: 'ability', action: 'read', subject: 'Customer' }),
+            'customers',
+            () => import('../features/orders/pages/customers-page'),
+          ),
+          page(
+            staffPage('orderScreens.customers.add', { kind: 'ability', action: 'create', subject: 'Customer' }, '/customers'),
+            'add-customer',
+            () => import('../features/orders/pages/add-customer-page'),
+          ),
+          page(
+            staffPage('orderScreens.customers.edit', { kind: 'ability', action: 'update', subject: 'Customer' }, '/customers'),
+            'edit-customer/:id',
+            () => import('../features/orders/pages/edit-customer-page'),
+          ),
+          page(
+            staffPage('orderScreens.purchaseOrders.title', { kind: 'ability', action: 'read', subject: 'PurchaseOrder' }),
+            'purchase-orders',
+            () => import('../features/orders/pages/purchase-orders-page'),
+          ),
+          page(
+            staffPage(
+              'orderScreens.purchaseOrders.add',
+              { kind: 'ability', action: 'create', subject: 'PurchaseOrder' },
+              '/purchase-orders',
+            ),
+            'add-purchase-order',
+            () => import('../features/orders/pages/add-purchase-order-page'),
+          ),
+          page(
+            staffPage(
+              'orderScreens.purchaseOrders.edit',
+              { kind: 'ability', action: 'update', subject: 'PurchaseOrder' },
+              '/purchase-orders',
+            ),
+            'edit-purchase-order/:id',
+            () => import('../features/orders/pages/edit-purchase-order-page'),
+          ),
+          page(
+            staffPage('orderScreens.deliveries.title', { kind: 'ability', action: 'read', subject: 'Delivery' }),
+            'deliveries',
+            () => import('../features/orders/pages/deliveries-page'),
+          ),
+          page(
+            staffPage('orderScreens.deliveries.page', { kind: 'ability', action: 'read', subject: 'Delivery' }, '/deliveries'),
+            'deliveries/:id',
+            () => import('../features/orders/pages/delivery-page'),
+          ),
           page(staffPage('pages.machineData'), 'machine-data', () => import('../features/machine-data/pages/machine-data-page')),
           page(
             staffPage('quality.title', STAFF, '/machine-data'),

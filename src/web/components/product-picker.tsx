@@ -4,12 +4,17 @@ import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useProductOptions } from '../features/products/api';
 
 export interface ProductOption {
   id: string;
   name: string;
 }
+
+/** The products matching a search, as the products feature reads them (its `useProductOptions`), passed in. */
+export type UseProductOptions = (
+  q: string,
+  enabled: boolean,
+) => { data?: { items: Array<{ id: string; name: string }> }; isFetching: boolean };
 
 const DEBOUNCE_MS = 250;
 
@@ -23,8 +28,11 @@ export function ProductPicker({
   helperText,
   required,
   size,
+  useOptions,
 }: {
   id: string;
+  /** the products feature's search of products (src/web/features/products/api.ts useProductOptions) */
+  useOptions: UseProductOptions;
   /** translated label */
   label: string;
   value: ProductOption | null;
@@ -47,7 +55,7 @@ export function ProductPicker({
 
   // While the box shows the chosen name, list every product rather than only that one.
   const search = value && input === value.name ? '' : q;
-  const options = useProductOptions(search, open);
+  const options = useOptions(search, open);
   const found: ProductOption[] = (options.data?.items ?? []).map((p) => ({ id: p.id, name: p.name }));
   const list = value && !found.some((o) => o.id === value.id) ? [value, ...found] : found;
 

@@ -28,7 +28,13 @@ export function mediumLabel(t: TFunction, value: string): string {
   return t(`machineScreens.media.${value}`, { defaultValue: value });
 }
 
-/** The bench's name, or "CSV upload" for records that came in a file. */
-export function originLabel(t: TFunction, r: Pick<TestRecord, 'machineName' | 'machineId'>): string {
+/**
+ * Where a record came from: the bench's name when the bench sent it; for a staff upload, the bench it names
+ * (or "CSV upload") and who entered it ("Hydro Bench 2 · entered by …"); "CSV upload" alone for uploads kept
+ * before their uploader was recorded.
+ */
+export function originLabel(t: TFunction, r: Pick<TestRecord, 'machineName' | 'machineId' | 'upload'>): string {
+  if (r.upload)
+    return `${r.machineName ?? t('machineScreens.list.csvUpload')} · ${t('machineScreens.list.enteredBy', { name: r.upload.by })}`;
   return r.machineName ?? t('machineScreens.list.csvUpload');
 }

@@ -14,6 +14,8 @@ export class ApiError extends Error {
   readonly key: string;
   readonly params?: Record<string, string | number>;
   readonly fields: FieldError[];
+  /** what a refusal carries beside its error, e.g. the release gate's held units of a 409 */
+  readonly data?: unknown;
 
   constructor(init: {
     status: string;
@@ -22,6 +24,7 @@ export class ApiError extends Error {
     message: string;
     params?: Record<string, string | number>;
     fields?: FieldError[];
+    data?: unknown;
   }) {
     super(init.message);
     this.name = 'ApiError';
@@ -30,6 +33,7 @@ export class ApiError extends Error {
     this.key = init.key;
     this.params = init.params;
     this.fields = init.fields ?? [];
+    this.data = init.data;
   }
 }
 
@@ -132,6 +136,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       message: typeof e.message === 'string' ? e.message : response.statusText,
       params: isObject(e.params) ? (e.params as Record<string, string | number>) : undefined,
       fields: Array.isArray(e.fields) ? (e.fields as FieldError[]) : [],
+      data: json.data,
     });
     if (response.status === 401 && !allowUnauthenticated) onUnauthenticated?.(error);
     throw error;

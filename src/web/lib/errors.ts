@@ -2,7 +2,7 @@
 import { ApiError } from './api';
 
 /**
- * Any translator taking a key and options: i18next's `t`, or the public page's own (src/web/public-app/public-i18n.ts).
+ * Any translator taking a key and options: i18next's `t`, or the public page's own (src/web/features/public/lib/public-i18n.ts).
  * A method-style signature, so that i18next's overloaded TFunction fits it.
  */
 export interface Translator {

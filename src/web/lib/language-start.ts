@@ -1,6 +1,6 @@
 /**
  * Which language a page starts in, without any i18n library: the staff app's i18next (src/web/lib/i18n.ts)
- * and the public page's own small translator (src/web/public-app/public-i18n.ts) both start from it.
+ * and the public page's own small translator (src/web/features/public/lib/public-i18n.ts) both start from it.
  */
 import { isLanguage, type Language } from '../../shared/i18n/languages';
 import { languageFromTags } from '../../shared/i18n/negotiate';

@@ -26,7 +26,7 @@ import { StaticFrameContext } from '../lib/static-frame';
 import { createAppTheme } from '../lib/theme';
 import { PublicFrame } from '../public-app/public-frame';
 import type { Tree } from '../lib/language-start';
-import { addStrings, PUBLIC_NAMESPACES, setLanguage, translate } from '../public-app/public-i18n';
+import { addStrings, PUBLIC_NAMESPACES, setLanguage, translate } from '../features/public/lib/public-i18n';
 
 export type PrerenderedScreen = 'search' | 'login';
 

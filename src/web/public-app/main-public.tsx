@@ -18,8 +18,8 @@ import { prerenderedPage, wantedLanguage } from '../lib/language-start';
 // round trip before the first paint (562 ms on "Slow 4G"). Step 2, the preview and pdf.js stay lazy.
 import SearchPage from '../features/public/pages/search-page';
 import { PublicFrame } from './public-frame';
-import { addStrings, setLanguage, showLanguage, useT } from './public-i18n';
-import { startLook } from './public-look';
+import { addStrings, setLanguage, showLanguage, useT } from '../features/public/lib/public-i18n';
+import { startLook } from '../features/public/lib/public-look';
 
 function keepOnSearch(): void {
   if (isPublicHost(window.location.hostname) && window.location.pathname !== '/search') {

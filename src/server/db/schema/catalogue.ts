@@ -12,6 +12,8 @@ export const products = pgTable('products', {
     .primaryKey()
     .default(sql`gen_random_uuid()`),
   name: citext('name').notNull(),
+  /** migration 0028: the Chinese name, '' = none */
+  nameZh: text('name_zh').notNull().default(''),
   fluid: text('fluid', { enum: ['water', 'steam', 'oil', 'gas', 'air', 'chemical'] }).notNull(),
   connection: text('connection').notNull().default(''),
   application: text('application').notNull().default(''),
@@ -21,7 +23,7 @@ export const products = pgTable('products', {
   pressureSus: numeric('pressure_sus', { precision: 9, scale: 3 }),
   temperatureMax: numeric('temperature_max', { precision: 7, scale: 2 }).notNull(),
   temperatureMin: numeric('temperature_min', { precision: 7, scale: 2 }).notNull(),
-  /** 'api-598' | 'en-12266-1' | 'iso-5208' | '' (migration 0010) */
+  /** 'api-598' | 'en-12266-1' | 'iso-5208' | 'api-6d' | 'asme-b16.34' | '' (migrations 0010, 0026) */
   testStandard: text('test_standard', { enum: ['', ...TEST_STANDARD_IDS] })
     .notNull()
     .default(''),
@@ -30,6 +32,8 @@ export const products = pgTable('products', {
   pressureClass: text('pressure_class').notNull().default(''),
   seatType: text('seat_type', { enum: SEAT_TYPES }),
   leakageRate: text('leakage_rate', { enum: LEAKAGE_RATES }),
+  /** the kept edition the product names; '' = the edition in force on each test's day (migration 0027) */
+  testEdition: text('test_edition').notNull().default(''),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** maintained by triggers on serial_ranges */
@@ -59,14 +63,30 @@ export const productRequirements = pgTable('product_requirements', {
   productId: uuid('product_id').notNull(),
   bodyMaterial: text('body_material', { enum: ['', ...BODY_MATERIALS] }).notNull(),
   testType: text('test_type', { enum: TEST_TYPES }).notNull(),
+  /** the edition the row is derived from, and the test days it judges (null: unbounded; migration 0027) */
+  edition: text('edition').notNull(),
+  inForceFrom: timestamp('in_force_from', { withTimezone: true }),
+  inForceTo: timestamp('in_force_to', { withTimezone: true }),
   required: boolean('required').notNull(),
   unrated: boolean('unrated').notNull(),
   pressureMin: numeric('pressure_min', { precision: 9, scale: 3 }),
   pressureMax: numeric('pressure_max', { precision: 9, scale: 3 }),
+  pressureFactor: numeric('pressure_factor', { precision: 6, scale: 3 }),
+  pressureRated: numeric('pressure_rated', { precision: 9, scale: 3 }),
+  pressureExact: numeric('pressure_exact', { precision: 9, scale: 3 }),
+  pressureRounding: text('pressure_rounding', { enum: ['', 'asme-b16.34'] }).notNull(),
   holdMin: integer('hold_min').notNull(),
+  holdUnconfirmed: boolean('hold_unconfirmed').notNull(),
   leakKind: text('leak_kind', { enum: ['none', 'drops/min', 'bubbles/min', 'mm3/s', 'any'] }).notNull(),
   leakMax: numeric('leak_max', { precision: 14, scale: 4 }),
 });
 
 export type ProductRow = typeof products.$inferSelect;
 export type SerialRangeRow = typeof serialRanges.$inferSelect;
+
+/** Which standards data the stored requirement rows follow (migration 0022). */
+export const standardsState = pgTable('standards_state', {
+  id: boolean('id').primaryKey(),
+  dataVersion: text('data_version').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

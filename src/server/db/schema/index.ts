@@ -5,3 +5,4 @@ export * from './catalogue';
 export * from './machine-data';
 export * from './reports';
 export * from './searches';
+export * from './orders';

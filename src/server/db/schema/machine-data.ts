@@ -59,6 +59,10 @@ export const testRecords = pgTable('test_records', {
   verdict: text('verdict', { enum: VERDICTS }).notNull().default('not-assessed'),
   /** bits of src/shared/standards/reasons.ts */
   reasons: smallint('reasons').notNull().default(0),
+  /** migration 0019: what the samples say against the record (NULL without samples) */
+  sampleReasons: smallint('sample_reasons'),
+  /** migration 0019: the staff upload that stored it; NULL = sent by its bench */
+  uploadId: uuid('upload_id'),
   /** generated: 'fail' when the bench failed it or the product finds it nonconforming */
   outcome: text('outcome', { enum: TEST_RESULTS }).generatedAlwaysAs(
     sql`CASE WHEN result = 'fail' OR verdict = 'nonconforming' THEN 'fail' ELSE 'pass' END`,
@@ -69,6 +73,26 @@ export const testRecords = pgTable('test_records', {
 export const testRecordTotals = pgTable('test_record_totals', {
   singleton: boolean('singleton').primaryKey().default(true),
   uploaded: bigint('uploaded', { mode: 'number' }).notNull().default(0),
+});
+
+/** Staff uploads of test records (migration 0019). */
+export const recordUploads = pgTable('record_uploads', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  userId: uuid('user_id'),
+  userLabel: text('user_label').notNull(),
+  fileName: text('file_name').notNull(),
+  sha256: bytea('sha256'),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  recordCount: integer('record_count').notNull().default(0),
+});
+
+/** Who may import records in a bench's name (migration 0019); admins need no grant. */
+export const machineImportGrants = pgTable('machine_import_grants', {
+  machineId: uuid('machine_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 export type MachineRow = typeof machines.$inferSelect;

@@ -1,6 +1,6 @@
 // Mirrors migrations/0005_reports_settings.sql (the SQL is the source of truth; the CHECKs and the reuse
 // index live only there).
-import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { DOCUMENT_TYPES, LOGO_TYPES } from '../../../shared/contract/settings';
 import { bytea } from './machine-data';
 
@@ -31,6 +31,8 @@ export const settingsTable = pgTable('settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** days a search request keeps its address and IP (0008_search_retention.sql) */
   searchRetentionDays: integer('search_retention_days').notNull().default(365),
+  /** migration 0019: certificates from bench-sent records only */
+  benchRecordsOnly: boolean('bench_records_only').notNull().default(false),
 });
 
 export const reports = pgTable('reports', {
@@ -53,6 +55,8 @@ export const reports = pgTable('reports', {
   /** migration 0010: the report that replaced this one for the unit, and why ('data' | 'document') */
   supersededBy: text('superseded_by'),
   supersededReason: text('superseded_reason', { enum: ['data', 'document'] }),
+  /** migration 0021: the delivery unit whose order this certificate names; null: the unit's certificate without an order */
+  deliveryUnitId: bigint('delivery_unit_id', { mode: 'number' }),
 });
 
 export const reportCounters = pgTable('report_counters', {

@@ -10,11 +10,11 @@
  * Every attempt is counted before its password is checked (see attempt()), so that the limits hold under
  * parallel requests; a success is then taken back. All windows are fixed and bounded: there is no
  * escalating or indefinite lockout. Blocked requests do not run Argon2 and do not extend a window. Unknown e-mails are counted exactly like known ones, so the
- * limits reveal nothing about which accounts exist. An IPv6 client counts by its /64, since one
- * subscriber usually holds a whole /64 and could otherwise rotate addresses at will.
+ * limits reveal nothing about which accounts exist. An IPv6 client counts by its /64 (lib/client-key.ts), since
+ * one subscriber usually holds a whole /64 and could otherwise rotate addresses at will.
  */
-import { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '../../../shared/errors';
+import { addressKey } from '../../lib/client-key';
 import type { CounterStore } from '../../lib/counters';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -22,12 +22,12 @@ export const MAX_FAILURES_PER_ACCOUNT_IP = 10;
 export const MAX_FAILURES_PER_ACCOUNT = 50;
 export const MAX_FAILURES_PER_IP = 30;
 
-function keys(email: string, rawIp: string) {
-  const ip = normalizeIP(rawIp, 64);
+function keys(email: string, ip: string) {
+  const client = addressKey(ip);
   return {
-    accountIp: `login:acct-ip:${email}|${ip}`,
+    accountIp: `login:acct-ip:${email}|${client}`,
     account: `login:acct:${email}`,
-    ip: `login:ip:${ip}`,
+    ip: `login:ip:${client}`,
   };
 }
 

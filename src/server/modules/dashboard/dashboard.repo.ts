@@ -94,3 +94,14 @@ export async function disagreements(db: Executor): Promise<number> {
                           AND l.test_type = d.test_type AND (l.tested_at, l.id) > (d.tested_at, d.id))`);
   return num(rowsOf<{ n: unknown }>(result)[0]?.n);
 }
+
+/** Open deliveries with at least one unit: those a release could start on (unit_count is kept, 0020). */
+export async function deliveriesAwaitingRelease(db: Executor): Promise<number> {
+  const result = await db.execute(sql`SELECT count(*) AS n FROM deliveries WHERE status = 'open' AND unit_count > 0`);
+  return num(rowsOf<{ n: unknown }>(result)[0]?.n);
+}
+
+/** The units of open deliveries, as gatesOf (reports/gate-batch.ts) reads them. */
+export const OPEN_DELIVERY_UNITS = sql`SELECT u.id::text AS key, u.prefix, u.width, u.serial_no
+  FROM delivery_units u JOIN deliveries d ON d.id = u.delivery_id
+ WHERE d.status = 'open' AND u.active`;

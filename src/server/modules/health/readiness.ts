@@ -7,6 +7,8 @@
  *    longer than 15 minutes or gave up in the last day. Never 503: taking the instance out of the proxy
  *    would not deliver a single message (the mail server is what is down); the metrics and the alerts in
  *    docs/operations.md watch it.
+ * The components are for the operator (health.routes.ts says who sees them); without them only the
+ * database and Redis are checked, since the outbox never changes the answer.
  */
 import { sql } from 'drizzle-orm';
 import { pendingMigrations } from '../../db/migrate';
@@ -22,7 +24,8 @@ export interface ComponentReport {
 
 export interface ReadinessReport {
   status: 'ok' | 'unavailable';
-  components: { database: ComponentReport; redis?: ComponentReport; outbox: ComponentReport };
+  /** only when asked for (`details`) */
+  components?: { database: ComponentReport; redis?: ComponentReport; outbox: ComponentReport };
 }
 
 function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
@@ -74,11 +77,10 @@ async function checkOutbox(ctx: AppContext): Promise<ComponentReport> {
   }
 }
 
-export async function checkReadiness(ctx: AppContext): Promise<ReadinessReport> {
-  const [database, redis, outbox] = await Promise.all([checkDatabase(ctx), checkRedis(ctx), checkOutbox(ctx)]);
+export async function checkReadiness(ctx: AppContext, { details }: { details: boolean }): Promise<ReadinessReport> {
+  const [database, redis, outbox] = await Promise.all([checkDatabase(ctx), checkRedis(ctx), details ? checkOutbox(ctx) : undefined]);
   const down = database.status !== 'ok' || (redis !== undefined && redis.status !== 'ok');
-  return {
-    status: down ? 'unavailable' : 'ok',
-    components: { database, ...(redis ? { redis } : {}), outbox },
-  };
+  const status = down ? 'unavailable' : 'ok';
+  if (!details || !outbox) return { status };
+  return { status, components: { database, ...(redis ? { redis } : {}), outbox } };
 }

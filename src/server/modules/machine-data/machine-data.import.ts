@@ -6,8 +6,9 @@
  * (bench, recordId) is already stored with the same content is skipped and counted; with other content it
  * is a row error.
  *
- * The bench: an optional `machine` column names an existing bench (ignoring case); an empty cell, or no
- * such column, stores the record as uploaded by staff (no bench; test_records.machine_id NULL).
+ * The bench: an optional `machine` column (or the export's `machineName`) names an existing bench (ignoring
+ * case); an empty cell, or no such column, stores the record as uploaded by staff (no bench;
+ * test_records.machine_id NULL).
  * Samples: an optional second file part named `samples` (recordId,t,p), sent before the records file.
  */
 import { sql } from 'drizzle-orm';
@@ -25,7 +26,7 @@ import { copyValue, onPostgres } from '../../lib/copy';
 import type { AuditActor } from '../audit/audit.writer';
 import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse } from '../../lib/csv-import';
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
-import { sampledHold } from '../../../shared/standards/sample-checks';
+import { sampleVerdict } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, judgedValues, rangeAndRequirementJoins } from './machine-data.repo';
 import { encodeSamples, recordContentHashHex } from './record-codec';
 import { fastCsvRecord } from './record-fast-path';
@@ -75,31 +76,44 @@ const byteaText = (b: Buffer | null) => (b ? `\\\\x${b.toString('hex')}` : NULL)
 export function stageLine(machineId: string | null, v: TestRecordValues, points: Sample[]): string {
   const s = parseSerial(v.serial)!;
   const bytes = encodeSamples(points);
-  const held = points.length > 0 ? sampledHold(points, v.testPressure ?? 0, v.holdingSeconds) : null;
+  const checked = sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds);
   return (
     `${machineId ?? NULL}\t${copyValue(v.recordId)}\t${copyValue(v.serial)}\t${copyValue(s.prefix)}\t${s.width}\t${s.number}` +
     `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
     `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
-    `\t${byteaText(bytes)}\t${points.length}\t\\\\x${recordContentHashHex(v, bytes)}\t${held ?? NULL}`
+    `\t${byteaText(bytes)}\t${points.length}\t\\\\x${recordContentHashHex(v, bytes)}\t${checked.heldSeconds ?? NULL}\t${checked.reasons ?? NULL}`
   );
 }
 
 export interface MachineImportSource {
   /** the records file */
   records: AsyncIterable<Uint8Array>;
+  /** the records file's name as uploaded, and its SHA-256 (hex) once it has been read */
+  fileName: string;
+  sha256(): string;
   /** the samples file, when it came before the records file */
   samples?: AsyncIterable<Uint8Array>;
   /** whether another file follows the records file (read once the records are) */
   more(): Promise<boolean>;
 }
 
+/** A bench a file may name: refused when disabled, or when the uploader has no grant for it (admins need none). */
+interface NamedBench {
+  id: string;
+  name: string;
+  disabled: boolean;
+  permitted: boolean;
+}
+
 export async function importMachineData(
   db: Db,
   open: () => Promise<MachineImportSource>,
-  actor: AuditActor,
+  actor: AuditActor & { admin: boolean },
   opts: { dryRun: boolean; language: Language },
 ): Promise<BulkImportResult> {
-  const machines = new Map<string, string>();
+  const machines = new Map<string, NamedBench>();
+  const named = new Set<string>();
+  let uploadId = '';
   let withSamples = false;
   let inserted = 0;
   let files: MachineImportSource | null = null;
@@ -109,9 +123,14 @@ export async function importMachineData(
   };
 
   const stageRow = (row: number, v: CsvRow, points: Sample[]): string | RowFailure => {
-    const machineId = v.machine === '' ? null : machines.get(v.machine.toLowerCase());
-    if (machineId === undefined) return { row, field: 'machine', key: 'machineImport.unknownMachine' };
-    return stageLine(machineId, v, points);
+    if (v.machine === '') return stageLine(null, v, points);
+    const bench = machines.get(v.machine.toLowerCase());
+    if (!bench) return { row, field: 'machine', key: 'machineImport.unknownMachine' };
+    // A disabled bench takes no records by any path; naming a bench is a grant an admin gives.
+    if (bench.disabled) return { row, field: 'machine', key: 'machineImport.disabledMachine', params: { name: bench.name } };
+    if (!bench.permitted) return { row, field: 'machine', key: 'machineImport.benchNotGranted', params: { name: bench.name } };
+    named.add(bench.name);
+    return stageLine(bench.id, v, points);
   };
 
   // With a samples file, a chunk of records fetches its points with one query before it is staged.
@@ -131,6 +150,8 @@ export async function importMachineData(
   const spec = {
     keys: 'machineImport',
     columns: MACHINE_IMPORT_COLUMNS,
+    // The list's export names the bench `machineName`: its file imports as the same records, under their bench.
+    aliases: { machinename: 'machine' },
     required: ['recordId', 'serial', 'testType', 'medium', 'testPressure', 'holdingSeconds', 'result', 'testedAt'],
     maxRows: MAX_RECORD_ROWS,
     schema: csvRow,
@@ -155,16 +176,21 @@ export async function importMachineData(
       ['sample_count', 'integer'],
       ['content_hash', 'bytea'],
       ['held_seconds', 'float8'],
+      ['sample_reasons', 'smallint'],
     ] as const,
     loadRows: (tx: Tx) => (withSamples ? CHUNK_WITH_SAMPLES : onPostgres(tx) ? LOAD_ROWS_POSTGRES : 0),
     // Without a samples file each row is staged as it is read: nothing of it outlives its row but its COPY text.
     toStage: (v: CsvRow, row: number) => stageRow(row, v, []),
     stageChunk: undefined as ((tx: Tx, rows: { row: number; value: CsvRow }[]) => Promise<(string | RowFailure)[]>) | undefined,
     async prepare(tx: Tx, fail: (f: RowFailure) => void) {
-      for (const m of rowsOf<{ id: string; name: string }>(await tx.execute(sql`SELECT id, name::text FROM machines`))) {
-        machines.set(m.name.toLowerCase(), m.id);
-      }
+      const benches = rowsOf<NamedBench>(
+        await tx.execute(sql`SELECT m.id, m.name::text AS name, m.disabled_at IS NOT NULL AS disabled,
+            (${actor.admin} OR g.user_id IS NOT NULL) AS permitted
+          FROM machines m LEFT JOIN machine_import_grants g ON g.machine_id = m.id AND g.user_id = ${actor.id}::uuid`),
+      );
+      for (const m of benches) machines.set(m.name.toLowerCase(), m);
       files = await open();
+      uploadId = await startUpload(tx, actor, files.fileName);
       if (files.samples) {
         withSamples = true;
         spec.chunkRows = CHUNK_WITH_SAMPLES;
@@ -173,7 +199,7 @@ export async function importMachineData(
       }
     },
     async load(tx: Tx, staged: number) {
-      const n = await insertFromStage(tx);
+      const n = await insertFromStage(tx, uploadId);
       inserted += n;
       if (n === staged) return { failures: [] };
       const failures = await conflicts(tx);
@@ -183,12 +209,55 @@ export async function importMachineData(
       if (await files!.more()) fail({ row: 1, field: 'samples', key: 'machineImport.samples.order' });
       if (withSamples) (await orphanSamples(tx)).forEach(fail);
       if (opts.dryRun || inserted === 0) return;
-      // One audit entry for the upload: a row per record would double the cost of a million-row import.
-      await tx.execute(sql`INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
-        VALUES (${actor.id}::uuid, ${actor.label}, 'import', 'test-record', 'csv', ${JSON.stringify({ stored: inserted })}::jsonb, ${actor.ip ?? null})`);
+      await finishUpload(tx, actor, uploadId, {
+        fileName: files!.fileName,
+        sha256: files!.sha256(),
+        stored: inserted,
+        benches: [...named],
+      });
     },
   };
   return runImport<CsvRow>(db, source, spec, opts);
+}
+
+/** The upload's row, made before its first record is stored; its hash and counts follow in finishUpload. */
+async function startUpload(tx: Tx, actor: AuditActor, fileName: string): Promise<string> {
+  const [row] = rowsOf<{ id: string }>(
+    await tx.execute(sql`INSERT INTO record_uploads (user_id, user_label, file_name)
+      VALUES (${actor.id}::uuid, ${actor.label}, ${fileName}) RETURNING id`),
+  );
+  return row!.id;
+}
+
+/**
+ * The upload's SHA-256 and counts, and one audit entry naming the file, the benches and the serials (their
+ * count and the first few; the Machine Data list filtered by the upload shows them all): a row per record
+ * would double the cost of a million-row import.
+ */
+async function finishUpload(
+  tx: Tx,
+  actor: AuditActor,
+  uploadId: string,
+  u: { fileName: string; sha256: string; stored: number; benches: string[] },
+): Promise<void> {
+  const [s] = rowsOf<{ serials: number; first: string[] }>(
+    await tx.execute(sql`SELECT count(DISTINCT serial)::int AS serials,
+        ARRAY(SELECT DISTINCT serial FROM test_records WHERE upload_id = ${uploadId}::uuid ORDER BY serial LIMIT 20) AS first
+      FROM test_records WHERE upload_id = ${uploadId}::uuid`),
+  );
+  await tx.execute(sql`UPDATE record_uploads SET sha256 = decode(${u.sha256}, 'hex'), record_count = ${u.stored}
+    WHERE id = ${uploadId}::uuid`);
+  const after = {
+    stored: u.stored,
+    file: u.fileName,
+    sha256: u.sha256,
+    uploadId,
+    benches: u.benches.sort(),
+    serialCount: Number(s?.serials ?? 0),
+    serials: s?.first ?? [],
+  };
+  await tx.execute(sql`INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
+    VALUES (${actor.id}::uuid, ${actor.label}, 'import', 'test-record', ${uploadId}, ${JSON.stringify(after)}::jsonb, ${actor.ip ?? null})`);
 }
 
 /** Stands for "no bench" (CSV-uploaded records) in the duplicates' anti-join, so that a hash join can answer it. */
@@ -204,7 +273,7 @@ const NO_BENCH = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
  * file is inserted, as when the chunk went in file order: the others are skipped as duplicates or named by
  * conflicts() as repeating it with other content.
  */
-async function insertFromStage(tx: Tx): Promise<number> {
+async function insertFromStage(tx: Tx, uploadId: string): Promise<number> {
   // Ordered against range changes like the bench API: without it, records loaded while someone adds the
   // covering range could stay unmatched (see MATCH_LOCK in machine-data.repo.ts).
   await holdMatchLock(tx);
@@ -212,10 +281,10 @@ async function insertFromStage(tx: Tx): Promise<number> {
     await tx.execute(sql`WITH ins AS (
         INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
           holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-          range_id, product_id, held_seconds, verdict, reasons)
+          sample_reasons, upload_id, range_id, product_id, held_seconds, verdict, reasons)
         SELECT st.machine_id, st.record_id, st.serial, st.prefix, st.width, st.serial_no, st.test_type, st.medium, st.test_pressure,
           st.holding_seconds, st.leakage_value, st.leakage_unit, st.result, st.tested_at, st.operator, st.samples, st.sample_count,
-          st.content_hash, ${judgedValues('st')}
+          st.content_hash, st.sample_reasons, ${uploadId}::uuid, ${judgedValues('st')}
         FROM ${sql.raw(STAGE)} st
         ${rangeAndRequirementJoins('st')}
         WHERE NOT EXISTS (SELECT 1 FROM ${sql.raw(STAGE)} e

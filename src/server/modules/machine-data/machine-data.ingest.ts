@@ -10,7 +10,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { bearerKey, hashKey } from '../machines/machine-keys';
 import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.service';
-import { sampledHold } from '../../../shared/standards/sample-checks';
+import { sampleVerdict } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
 import { fastRecord } from './record-fast-path';
@@ -99,8 +99,15 @@ export function prepareRecord(values: TestRecordValues): PreparedRecord {
   // The schema has normalised and checked the serial: it parses.
   const serial = parseSerial(values.serial)!;
   const samples = encodeSamples(values.samples);
-  const heldSeconds = values.samples.length > 0 ? sampledHold(values.samples, values.testPressure ?? 0, values.holdingSeconds) : null;
-  return { values, serial, samples, hash: recordContentHash(values, samples), heldSeconds };
+  const checked = sampleVerdict(values.samples, values.testPressure ?? 0, values.holdingSeconds);
+  return {
+    values,
+    serial,
+    samples,
+    hash: recordContentHash(values, samples),
+    heldSeconds: checked.heldSeconds,
+    sampleReasons: checked.reasons,
+  };
 }
 
 class ConflictRollback extends Error {

@@ -5,10 +5,10 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Assessment, RecordRange, TestRecord, TestRecordValues } from '../../../shared/contract/machine-data';
 import { reasonsOf } from '../../../shared/standards/reasons';
-import { STANDARDS } from '../../../shared/standards/requirement';
+import { editionOf, STANDARDS } from '../../../shared/standards/requirement';
 import { formatSerial, type ParsedSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
-import { machines, productRequirements, products, serialRanges, testRecords } from '../../db/schema/index';
+import { machines, productRequirements, products, recordUploads, serialRanges, testRecords } from '../../db/schema/index';
 import { toRequirementView } from '../../../shared/standards/requirement-view';
 
 const t = testRecords;
@@ -21,6 +21,8 @@ export interface PreparedRecord {
   hash: Buffer;
   /** seconds the samples held at the test pressure (src/shared/standards/sample-checks.ts); null without samples */
   heldSeconds: number | null;
+  /** what the samples say against the record (sample-checks.ts SAMPLE_REASON_BITS); null without samples */
+  sampleReasons: number | null;
 }
 
 /** The columns every read of a record shows (the list's item). */
@@ -40,6 +42,11 @@ export const recordFields = {
   sampleCount: t.sampleCount,
   machineId: t.machineId,
   machineName: machines.name,
+  uploadId: t.uploadId,
+  uploadBy: recordUploads.userLabel,
+  uploadFile: recordUploads.fileName,
+  uploadSha256: recordUploads.sha256,
+  uploadedAt: recordUploads.uploadedAt,
   receivedAt: t.receivedAt,
   productId: t.productId,
   productName: products.name,
@@ -48,11 +55,17 @@ export const recordFields = {
   reasons: t.reasons,
   heldSeconds: t.heldSeconds,
   testStandard: products.testStandard,
+  reqEdition: productRequirements.edition,
   reqRequired: productRequirements.required,
   reqUnrated: productRequirements.unrated,
   reqPressureMin: productRequirements.pressureMin,
   reqPressureMax: productRequirements.pressureMax,
+  reqPressureFactor: productRequirements.pressureFactor,
+  reqPressureRated: productRequirements.pressureRated,
+  reqPressureExact: productRequirements.pressureExact,
+  reqPressureRounding: productRequirements.pressureRounding,
   reqHoldMin: productRequirements.holdMin,
+  reqHoldUnconfirmed: productRequirements.holdUnconfirmed,
   reqLeakKind: productRequirements.leakKind,
   reqLeakMax: productRequirements.leakMax,
 };
@@ -67,7 +80,8 @@ type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
 function assessmentOf(r: RecordRow): Assessment {
   const num = (v: string | number | null) => (v === null ? null : Number(v));
   const standardId = r.testStandard;
-  const standard = standardId ? STANDARDS[standardId] : null;
+  // The edition the row was derived from (the one in force for the product on the day of the test).
+  const standard = standardId ? ((r.reqEdition ? editionOf(standardId, r.reqEdition) : null) ?? STANDARDS[standardId]) : null;
   const verdict = r.verdict;
   return {
     verdict,
@@ -79,7 +93,17 @@ function assessmentOf(r: RecordRow): Assessment {
             pressureMin: num(r.reqPressureMin),
             pressureMax: num(r.reqPressureMax),
             unrated: Boolean(r.reqUnrated),
+            pressureBasis:
+              r.reqPressureFactor !== null && r.reqPressureRated !== null && r.reqPressureExact !== null
+                ? {
+                    factor: Number(r.reqPressureFactor),
+                    rated: Number(r.reqPressureRated),
+                    exact: Number(r.reqPressureExact),
+                    roundedBy: r.reqPressureRounding || null,
+                  }
+                : null,
             holdMin: Number(r.reqHoldMin),
+            holdUnconfirmed: Boolean(r.reqHoldUnconfirmed),
             leakage: { kind: r.reqLeakKind, max: num(r.reqLeakMax) },
           })
         : null,
@@ -106,6 +130,16 @@ export function toTestRecord(r: RecordRow): TestRecord {
     sampleCount: Number(r.sampleCount),
     machineId: r.machineId,
     machineName: r.machineName,
+    upload:
+      r.uploadId && r.uploadedAt
+        ? {
+            id: r.uploadId,
+            by: r.uploadBy ?? '',
+            fileName: r.uploadFile ?? '',
+            sha256: r.uploadSha256 ? r.uploadSha256.toString('hex') : null,
+            uploadedAt: r.uploadedAt.toISOString(),
+          }
+        : null,
     receivedAt: r.receivedAt.toISOString(),
     productId: r.productId,
     productName: r.productName,
@@ -120,6 +154,7 @@ export function selectRecords(db: Executor, extra: Record<string, unknown> = {})
     .select({ ...recordFields, ...(extra as object) })
     .from(t)
     .leftJoin(machines, eq(machines.id, t.machineId))
+    .leftJoin(recordUploads, eq(recordUploads.id, t.uploadId))
     .leftJoin(products, eq(products.id, t.productId))
     .leftJoin(serialRanges, eq(serialRanges.id, t.rangeId))
     .leftJoin(
@@ -128,6 +163,8 @@ export function selectRecords(db: Executor, extra: Record<string, unknown> = {})
         eq(productRequirements.productId, t.productId),
         eq(productRequirements.bodyMaterial, sql`coalesce(${serialRanges.bodyMaterial}, '')`),
         eq(productRequirements.testType, t.testType),
+        sql`(${productRequirements.inForceFrom} IS NULL OR ${t.testedAt} >= ${productRequirements.inForceFrom})`,
+        sql`(${productRequirements.inForceTo} IS NULL OR ${t.testedAt} < ${productRequirements.inForceTo})`,
       ),
     );
 }
@@ -181,10 +218,10 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
   return sql`
     INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
       holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-      range_id, product_id, held_seconds, verdict, reasons)
+      sample_reasons, range_id, product_id, held_seconds, verdict, reasons)
     SELECT ${machineId}::uuid, i.record_id, i.serial, i.prefix, i.width, i.serial_no, i.test_type, i.medium, i.test_pressure,
       i.holding_seconds, i.leakage_value, i.leakage_unit, i.result, i.tested_at, i.operator, decode(i.samples, 'base64'),
-      i.sample_count, decode(i.content_hash, 'hex'), ${judgedValues('i')}
+      i.sample_count, decode(i.content_hash, 'hex'), i.sample_reasons, ${judgedValues('i')}
     FROM unnest(
       ${col((r) => r.values.recordId)}::text[], ${col((r) => r.values.serial)}::text[], ${col((r) => r.serial.prefix)}::text[],
       ${col((r) => r.serial.width)}::smallint[], ${col((r) => r.serial.number.toString())}::bigint[],
@@ -194,9 +231,9 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
       ${col((r) => r.values.result)}::text[], ${col((r) => r.values.testedAt)}::timestamptz[],
       ${col((r) => r.values.operator)}::text[], ${col((r) => r.samples?.toString('base64') ?? null)}::text[],
       ${col((r) => r.values.samples.length)}::integer[], ${col((r) => r.hash.toString('hex'))}::text[],
-      ${col((r) => r.heldSeconds)}::numeric[]
+      ${col((r) => r.heldSeconds)}::numeric[], ${col((r) => r.sampleReasons)}::smallint[]
     ) AS i (record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure, holding_seconds, leakage_value,
-      leakage_unit, result, tested_at, operator, samples, sample_count, content_hash, held_seconds)
+      leakage_unit, result, tested_at, operator, samples, sample_count, content_hash, held_seconds, sample_reasons)
     ${rangeAndRequirementJoins('i')}
     ORDER BY i.record_id COLLATE "C"
     ON CONFLICT (machine_id, record_id) DO NOTHING
@@ -207,29 +244,32 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
  * The joins that match a staged record (alias `a`) to the range holding its serial (h: id, product_id) and
  * to the requirement of its test (q: a row of product_requirements, or NULLs), for an INSERT … SELECT into
  * test_records. The range is found as the public lookup finds it: the last range of the series starting at
- * or below the number (one index step), then its end is checked. Shared by the bench API and the CSV import.
+ * or below the number (one index step), then its end is checked; the requirement row is the one of the edition
+ * in force for the product on the day of the test (migration 0027). Shared by the bench API and the CSV import.
  */
 export function rangeAndRequirementJoins(a: string): SQL {
   return sql.raw(`
     LEFT JOIN LATERAL (
-      SELECT s.id, s.product_id, s.end_no, s.body_material FROM serial_ranges s
+      SELECT s.id, s.product_id, s.end_no, s.body_material, s.production_date FROM serial_ranges s
        WHERE s.prefix = ${a}.prefix AND s.width = ${a}.width AND s.start_no <= ${a}.serial_no
        ORDER BY s.start_no DESC LIMIT 1
     ) h0 ON true
-    LEFT JOIN LATERAL (SELECT h0.id, h0.product_id, h0.body_material WHERE h0.end_no >= ${a}.serial_no) h ON true
+    LEFT JOIN LATERAL (SELECT h0.id, h0.product_id, h0.body_material, h0.production_date WHERE h0.end_no >= ${a}.serial_no) h ON true
     LEFT JOIN product_requirements q
-      ON q.product_id = h.product_id AND q.body_material = coalesce(h.body_material, '') AND q.test_type = ${a}.test_type`);
+      ON q.product_id = h.product_id AND q.body_material = coalesce(h.body_material, '') AND q.test_type = ${a}.test_type
+     AND (q.in_force_from IS NULL OR ${a}.tested_at::timestamptz >= q.in_force_from)
+     AND (q.in_force_to IS NULL OR ${a}.tested_at::timestamptz < q.in_force_to)`);
 }
 
 /**
  * The values of range_id, product_id, held_seconds, verdict, reasons for a staged record `a` joined by
- * rangeAndRequirementJoins: the judgement of migration 0010's functions (inlined by the planner), in the
+ * rangeAndRequirementJoins: the judgement of migration 0019's functions (inlined by the planner), in the
  * statement that stores the record.
  */
 export function judgedValues(a: string): SQL {
-  const reasons = `CASE WHEN q.product_id IS NULL THEN 0::smallint ELSE test_record_reasons(${a}.test_pressure::numeric,
-      ${a}.holding_seconds, ${a}.held_seconds::numeric, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min,
-      q.pressure_max, q.hold_min, q.leak_kind, q.leak_max) END`;
+  const reasons = `test_record_all_reasons(q.product_id IS NOT NULL, ${a}.test_pressure::numeric, ${a}.holding_seconds,
+      ${a}.held_seconds::numeric, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min, q.pressure_max,
+      q.hold_min, q.leak_kind, q.leak_max, ${a}.sample_reasons::smallint, ${a}.tested_at, h.production_date)`;
   return sql.raw(`h.id, h.product_id, ${a}.held_seconds::numeric, test_record_verdict(q.product_id IS NOT NULL, ${reasons}), ${reasons}`);
 }
 

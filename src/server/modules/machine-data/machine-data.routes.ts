@@ -22,6 +22,7 @@ import { fieldError } from '../../lib/error-handler';
 import { requestLanguage } from '../../lib/request-language';
 import { sendCsv } from '../../lib/http-files';
 import { guardBatchBody } from './batch-body-guard';
+import { addressKey } from '../../lib/client-key';
 import { createCounterStore } from '../../lib/counters';
 import { authenticateBench, ingestBatch, type Bench, type Refusal } from './machine-data.ingest';
 import { recordPages } from './machine-data.list';
@@ -51,10 +52,11 @@ export const INGEST_RATE_LIMIT = { max: 600, timeWindow: 60_000 };
  */
 export const INGEST_FAILURE_LIMIT = { max: 30, timeWindow: 60_000 };
 
-function tooManyRequests(reply: FastifyReply, ttlMs: number): AppError {
+/** `limit` names the limit in the message (a key of `limits.hit`, lib/limit-wait.ts). */
+function tooManyRequests(reply: FastifyReply, ttlMs: number, limit: 'benchKeyFailures' | 'benchBatches'): AppError {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
   reply.header('retry-after', String(seconds));
-  return new AppError('resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
+  return new AppError('resource-exhausted', 'errors.tooManyRequests', { params: { seconds, limit } });
 }
 
 const read = { access: { action: 'read' as const, subject: 'MachineData' as const } };
@@ -124,16 +126,16 @@ export const machineDataRoutes: FastifyPluginAsyncZod = async (app) => {
           bench = await authenticateBench(db, req.headers.authorization);
         } catch (err) {
           if (!(err instanceof AppError) || err.code !== 'unauthenticated') throw err;
-          const failures = await counters.hit(`bench-fail:${req.ip}`, INGEST_FAILURE_LIMIT.timeWindow);
+          const failures = await counters.hit(`bench-fail:${addressKey(req.ip)}`, INGEST_FAILURE_LIMIT.timeWindow);
           if (failures.count > INGEST_FAILURE_LIMIT.max) {
             reply.removeHeader('www-authenticate');
-            throw tooManyRequests(reply, failures.ttlMs);
+            throw tooManyRequests(reply, failures.ttlMs, 'benchKeyFailures');
           }
           throw err;
         }
         reply.removeHeader('www-authenticate');
         const used = await counters.hit(`bench:${bench.id}`, INGEST_RATE_LIMIT.timeWindow);
-        if (used.count > INGEST_RATE_LIMIT.max) throw tooManyRequests(reply, used.ttlMs);
+        if (used.count > INGEST_RATE_LIMIT.max) throw tooManyRequests(reply, used.ttlMs, 'benchBatches');
         req.bench = bench;
         return guardBatchBody(payload, () => reply.header('connection', 'close'));
       },

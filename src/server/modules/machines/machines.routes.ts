@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '../../../shared/contract/common';
 import {
+  importGrants,
+  importGrantsInput,
   machine,
   machineCreateInput,
   machineDeleteOutcome,
@@ -15,6 +17,7 @@ import { translate } from '../../../shared/i18n/index';
 import { requestLanguage } from '../../lib/request-language';
 import { actorOf } from '../audit/actor';
 import * as service from './machines.service';
+import { readImportGrants, replaceImportGrants } from './import-grants';
 
 const can = (action: 'read' | 'create' | 'update' | 'delete') => ({ access: { action, subject: 'Machine' as const } });
 // Any string: a malformed id is answered "not found" (404) by the service, not a 400.
@@ -47,6 +50,19 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/machines/:id/rotate-key',
     { schema: { tags, params: idParams, response: { 200: machineWithKeyEnvelope } }, config: can('update') },
     async (req) => ({ data: await service.rotateKey(db, actorOf(req), req.params.id) }),
+  );
+
+  // Who may import test records in this bench's name (a CSV file's `machine` column).
+  app.get(
+    '/api/v1/machines/:id/import-grants',
+    { schema: { tags, params: idParams, response: { 200: envelope(importGrants) } }, config: can('read') },
+    async (req) => ({ data: await readImportGrants(db, req.params.id) }),
+  );
+
+  app.put(
+    '/api/v1/machines/:id/import-grants',
+    { schema: { tags, params: idParams, body: importGrantsInput, response: { 200: envelope(importGrants) } }, config: can('update') },
+    async (req) => ({ data: await replaceImportGrants(db, actorOf(req), req.params.id, req.body.userIds) }),
   );
 
   app.delete(

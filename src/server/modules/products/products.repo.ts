@@ -13,6 +13,7 @@ export function toProduct(r: ProductRow): Product {
   return {
     id: r.id,
     name: r.name,
+    nameZh: r.nameZh,
     fluid: r.fluid,
     connection: r.connection,
     application: r.application,
@@ -28,6 +29,7 @@ export function toProduct(r: ProductRow): Product {
     seatType: r.seatType,
     testStandard: r.testStandard,
     leakageRate: r.leakageRate,
+    testEdition: r.testEdition,
     rangeCount: r.rangeCount,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -39,6 +41,7 @@ export function toRow(v: ProductValues) {
   const dec = (n: number | null) => (n === null ? null : String(n));
   return {
     name: v.name,
+    nameZh: v.nameZh,
     fluid: v.fluid,
     connection: v.connection,
     application: v.application,
@@ -54,11 +57,14 @@ export function toRow(v: ProductValues) {
     seatType: v.seatType,
     testStandard: v.testStandard,
     leakageRate: v.leakageRate,
+    // absent: a replace keeps the product's edition (the form and the CSV do not carry it)
+    ...(v.testEdition === undefined ? {} : { testEdition: v.testEdition }),
   };
 }
 
 const SORT_COLUMNS = {
   name: products.name,
+  nameZh: products.nameZh,
   fluid: products.fluid,
   connection: products.connection,
   application: products.application,
@@ -85,7 +91,13 @@ function whereOf(q: Pick<ProductListQuery, 'q' | 'fluid'>): SQL | undefined {
   if (q.q) {
     const p = likePattern(q.q);
     parts.push(
-      or(ilike(products.name, p), ilike(products.connection, p), ilike(products.application, p), ilike(products.applicationMedium, p)),
+      or(
+        ilike(products.name, p),
+        ilike(products.nameZh, p),
+        ilike(products.connection, p),
+        ilike(products.application, p),
+        ilike(products.applicationMedium, p),
+      ),
     );
   }
   return and(...parts);
@@ -94,7 +106,7 @@ function whereOf(q: Pick<ProductListQuery, 'q' | 'fluid'>): SQL | undefined {
 function orderOf(q: Pick<ProductListQuery, 'sort' | 'order'>): SQL[] {
   const sort = q.sort ?? 'name';
   // Names and classes carry numbers: DN25 before DN200, PN16 before PN100 (src/server/db/natural-sort.ts).
-  const col = sort === 'name' || sort === 'pressureClass' ? naturalSortSql(SORT_COLUMNS[sort]) : SORT_COLUMNS[sort];
+  const col = sort === 'name' || sort === 'nameZh' || sort === 'pressureClass' ? naturalSortSql(SORT_COLUMNS[sort]) : SORT_COLUMNS[sort];
   // Empty ratings go last in both directions: nobody sorts to see blanks first.
   const dir = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
   return [sql`${col} ${dir}`, q.order === 'desc' ? desc(products.id) : asc(products.id)];

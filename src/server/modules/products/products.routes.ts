@@ -47,6 +47,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     // Keyed by field, so the example follows PRODUCT_CSV_COLUMNS whatever its order.
     const example: Record<(typeof PRODUCT_CSV_COLUMNS)[number], string | number> = {
       name: 'Gate Valve DN50',
+      nameZh: '閘閥 DN50',
       fluid: 'water',
       connection: 'Flange',
       application: 'Waterworks',
@@ -70,7 +71,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/products/import',
     { schema: { tags, querystring: importQuery, response: { 200: envelope(importResult) } }, config: can('create') },
     async (req) => {
-      const result = await withUpload(req, 'products', (source) =>
+      const result = await withUpload(app.ctx.uploads, req, 'products', (source) =>
         importProducts(app.ctx.db, source, actorOf(req), { dryRun: req.query.dryRun, language: languageOf(req) }),
       );
       return { data: result };

@@ -31,6 +31,7 @@ export async function readLookup(db: Executor, serial: string): Promise<LookupRe
     serial,
     product: {
       name: p.name,
+      nameZh: p.nameZh,
       fluid: p.fluid,
       connection: p.connection,
       application: p.application,

@@ -27,6 +27,8 @@ export const PUBLIC_LIMITS = {
   requestPerRecipient: { max: 5, windowMs: HOUR },
   /** reports of one serial asked for by one client; counted per client so that no one can spend it for everyone */
   requestPerSerial: { max: 10, windowMs: HOUR },
+  /** a delivery link's index and ZIP: a buyer opens a few; a script guessing tokens is slowed down */
+  deliveryPerIp: { max: 60, timeWindow: MINUTE },
 };
 
 /**
@@ -62,5 +64,7 @@ export async function limitKeys(
   if (over.length === 0) return;
   const seconds = Math.max(1, Math.ceil(Math.max(...over.map((s) => s.ttlMs)) / 1000));
   reply.header('retry-after', String(seconds));
-  throw new AppError('resource-exhausted', 'errors.tooManyRequests', { params: { seconds } });
+  // The limit by its name in PUBLIC_LIMITS, which the message says (lib/limit-wait.ts).
+  const limit = Object.entries(PUBLIC_LIMITS).find(([, r]) => r === rule)?.[0];
+  throw new AppError('resource-exhausted', 'errors.tooManyRequests', { params: { seconds, ...(limit ? { limit } : {}) } });
 }

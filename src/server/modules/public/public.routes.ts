@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope } from '../../../shared/contract/common';
 import { lookupInput, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
+import { addressKey } from '../../lib/client-key';
 import { createCounterStore } from '../../lib/counters';
 import { inboxKey } from '../../lib/email-address';
 import { sendError } from '../../lib/error-handler';
@@ -20,6 +21,7 @@ import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from 
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS, quietRateLimit } from './public-limits';
 import { registerReportMailComposer } from './report-mail';
+import { orderCertificateFor } from '../orders/buyer-certificate';
 import { requestReports } from './report-requests.service';
 
 /** Text with a JSON type is sent as it is: no serialiser runs (the lookup's answers were checked when cached). */
@@ -53,7 +55,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // Its answers are a few hundred bytes, below compressOptions' threshold: the plugin's hooks would
       // only decide so on every request.
       compress: false,
-      // No "incoming request" and "request completed" lines (two writes to the log per lookup): the proxy's
+      // No "incoming request" and "request completed" lines (two writes to the log per lookup), even at
+      // LOG_LEVEL=debug, where other routes have them (lib/log.ts): the proxy's
       // access log has each request, not-found lookups are recorded (search_requests), and warnings and
       // errors are still logged (docs/decisions/0028).
       logLevel: 'warn',
@@ -63,7 +66,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       const { serial } = req.body;
       // Per client and serial: a script looking one serial up again and again stops, without locking
       // everyone else out of that serial (docs/decisions/0021-abuse-limits.md).
-      await limitKeys(counters, reply, [`lookup-serial:${req.ip}:${serial}`], limits.lookupPerSerial);
+      await limitKeys(counters, reply, [`lookup-serial:${addressKey(req.ip)}:${serial}`], limits.lookupPerSerial);
       const body = await lookups.answer(serial);
       if (body !== null) return sendJsonText(reply, body);
       notFound.record(serial, metaOf(req));
@@ -100,13 +103,14 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // or anyone could use up a stranger's allowance for free.
       await pow.consume(input.challenge);
       // Each serial may cost a report to render and sign, so each counts against the address's allowance.
-      await limitKeys(counters, reply, [`request-serials-ip:${req.ip}`], limits.requestSerialsPerIp, input.serials.length);
+      const client = addressKey(req.ip);
+      await limitKeys(counters, reply, [`request-serials-ip:${client}`], limits.requestSerialsPerIp, input.serials.length);
       // The inbox, not the spelling: `Jane+1@` and `j.a.n.e@gmail.com` count as jane's (lib/email-address.ts).
       await limitKeys(counters, reply, [`request-to:${inboxKey(input.email)}`], limits.requestPerRecipient);
       await limitKeys(
         counters,
         reply,
-        input.serials.map((s) => `request-serial:${req.ip}:${s}`),
+        input.serials.map((s) => `request-serial:${client}:${s}`),
         limits.requestPerSerial,
       );
       // Room in the report pool for every serial named, taken before any work: a full pool is a 503 with
@@ -121,6 +125,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
           kick: () => app.ctx.mail.kick(),
           termsVersion: async () => (await getSettings(db)).termsVersion,
           contact: async () => (await getSettings(db)).contact,
+          orderCertificateFor,
         },
         input,
         metaOf(req),

@@ -10,6 +10,7 @@
  */
 import type { Language } from '../../../shared/i18n/index';
 import { translate } from '../../../shared/i18n/index';
+import { enumerate } from '../../../shared/i18n/punctuation';
 import type { Db } from '../../db/client';
 import type { OutboxAttachment, OutboxRow } from '../../db/schema/index';
 import type { ComposedMail } from '../../mail/composers';
@@ -43,8 +44,13 @@ export function reportMail(
   const subject = one ? t('subjectOne', { serial: issued[0]!.serial }) : t('subjectMany', { count: issued.length });
   const paragraphs = [
     t('greeting'),
-    one ? t('bodyOne', { serial: issued[0]!.serial }) : `${t('bodyMany')} ${issued.map((r) => r.serial).join(', ')}`,
-    ...(unavailable.length ? [`${t('notAvailable')} ${unavailable.join(', ')}`] : []),
+    one
+      ? t('bodyOne', { serial: issued[0]!.serial })
+      : `${t('bodyMany')} ${enumerate(
+          language,
+          issued.map((r) => r.serial),
+        )}`,
+    ...(unavailable.length ? [`${t('notAvailable')} ${enumerate(language, unavailable)}`] : []),
     ...(unavailable.length && contact ? [t('contact', { contact })] : []),
     t('verify'),
   ];

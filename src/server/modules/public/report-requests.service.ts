@@ -9,12 +9,14 @@ import { randomUUID } from 'node:crypto';
 import type { ReportRequestResult, ReportRequestValues, SerialOutcome } from '../../../shared/contract/public';
 import { AppError } from '../../../shared/errors';
 import { translate } from '../../../shared/i18n/index';
+import { productName } from '../../../shared/product-name';
 import type { Db } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
 import { clipUserAgent, insertSearchRequests } from './searches.repo';
 import { readLookup, type VisitorMeta } from './lookup.service';
 import { reportMail, type IssuedPdf } from './report-mail';
+import type { OrderCertificate } from '../reports/issue';
 
 /** What issuing a report answers (src/server/modules/reports/issue.ts); the release gate is inside it. */
 export type IssueOutcome =
@@ -23,7 +25,7 @@ export type IssueOutcome =
   | { status: 'no-data' }
   | { status: 'not-found' };
 
-export type IssueReport = (db: Db, input: { serial: string; language: 'en' | 'zh' }) => Promise<IssueOutcome>;
+export type IssueReport = (db: Db, input: { serial: string; language: 'en' | 'zh'; order?: OrderCertificate }) => Promise<IssueOutcome>;
 
 export interface ReportRequestDeps {
   db: Db;
@@ -34,6 +36,8 @@ export interface ReportRequestDeps {
   termsVersion: () => Promise<number>;
   /** whom a visitor asks when a report is not available (settings; '' = none set) */
   contact: () => Promise<string>;
+  /** the order's certificate the address may receive for the serial (orders/buyer-certificate.ts), or null */
+  orderCertificateFor?: (db: Db, serial: string, email: string) => Promise<OrderCertificate | null>;
 }
 
 export function pdfPath(reportId: string): string {
@@ -44,7 +48,10 @@ interface Decided {
   serial: string;
   outcome: SerialOutcome;
   product: string | null;
+  /** the certificate the page links to: always the unit's own, without an order */
   report: { id: string; filename: string } | null;
+  /** the certificate the email carries: the order's when the address is the buyer's, else the page's */
+  mailed: { id: string; filename: string } | null;
 }
 
 export async function requestReports(deps: ReportRequestDeps, input: ReportRequestValues, meta: VisitorMeta): Promise<ReportRequestResult> {
@@ -63,24 +70,31 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
   for (const serial of input.serials) {
     const found = await readLookup(db, serial);
     if (!found) {
-      decided.push({ serial, outcome: 'not-found', product: null, report: null });
+      decided.push({ serial, outcome: 'not-found', product: null, report: null, mailed: null });
       continue;
     }
     const issued = await deps.issueReport(db, { serial, language });
+    // The page shows whoever asks the same answer; only the mailbox of the buyer's address gets the order's
+    // certificate, so that a stranger who types a buyer's address learns nothing from the page.
+    const order = issued.status === 'issued' && deps.orderCertificateFor ? await deps.orderCertificateFor(db, serial, input.email) : null;
+    const forBuyer = order ? await deps.issueReport(db, { serial, language, order }) : null;
+    const page = issued.status === 'issued' ? { id: issued.report.id, filename: issued.report.filename } : null;
     decided.push(
       issued.status === 'issued'
         ? {
             serial,
             outcome: 'issued',
-            product: found.product.name,
-            report: { id: issued.report.id, filename: issued.report.filename },
+            product: productName(found.product, language),
+            report: page,
+            mailed: forBuyer?.status === 'issued' ? { id: forBuyer.report.id, filename: forBuyer.report.filename } : page,
           }
         : // Held by the release gate, or no test data yet: the visitor is told the same, and not why.
           {
             serial,
             outcome: issued.status === 'not-found' ? 'not-found' : 'held',
-            product: issued.status === 'not-found' ? null : found.product.name,
+            product: issued.status === 'not-found' ? null : productName(found.product, language),
             report: null,
+            mailed: null,
           },
     );
   }
@@ -90,7 +104,7 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
   const contact = decided.some((d) => d.outcome === 'held') ? await deps.contact() : '';
   const agreedAt = new Date();
   await db.transaction(async (tx) => {
-    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, reportId: d.report!.id, filename: d.report!.filename }));
+    const pdfs: IssuedPdf[] = issued.map((d) => ({ serial: d.serial, reportId: d.mailed!.id, filename: d.mailed!.filename }));
     const unavailable = decided.filter((d) => d.outcome === 'held').map((d) => d.serial);
     // No email when nothing was issued: an address must not receive mail that carries no report.
     const outboxId = pdfs.length ? await enqueueMail(tx, reportMail(input.email, language, pdfs, unavailable, groupId, contact)) : null;
@@ -103,7 +117,8 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
       termsAgreedAt: agreedAt,
       termsVersion,
       status: d.report ? 'queued' : d.outcome === 'held' ? 'held' : 'not-found',
-      reportId: d.report?.id ?? null,
+      // What was sent: the order's certificate when the address is the buyer's.
+      reportId: d.mailed?.id ?? null,
       outboxId: d.report ? outboxId : null,
       clientIp: meta.ip,
       userAgent: clipUserAgent(meta.userAgent),

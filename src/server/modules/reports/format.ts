@@ -120,8 +120,19 @@ export function requiredPressure(lang: ReportLanguage, r: TestRequirementView): 
   return t(lang, 'value.none');
 }
 
+/** How the required pressure follows from the rating: "1.5 × 1.96 MPa = 2.94 MPa, rounded up to 3 MPa (ASME B16.34)". */
+export function pressureBasisText(lang: ReportLanguage, r: TestRequirementView): string | null {
+  const b = r.pressureBasis;
+  if (!b) return null;
+  const values = { factor: formatNumber(lang, b.factor), rated: formatNumber(lang, b.rated), exact: formatNumber(lang, b.exact) };
+  if (b.roundedBy === null || r.pressureMin === null || r.pressureMin === b.exact) return t(lang, 'required.basis', values);
+  return t(lang, 'required.basisRounded', { ...values, rounded: formatNumber(lang, r.pressureMin) });
+}
+
+/** A minimum hold no available source confirms says so, rather than passing as the standard's figure. */
 export function requiredHold(lang: ReportLanguage, r: TestRequirementView): string {
-  return r.holdMin > 0 ? t(lang, 'required.atLeast', { value: seconds(lang, r.holdMin) }) : t(lang, 'value.none');
+  if (r.holdMin <= 0) return t(lang, 'value.none');
+  return t(lang, r.holdUnconfirmed ? 'required.atLeastUnconfirmed' : 'required.atLeast', { value: seconds(lang, r.holdMin) });
 }
 
 export function allowedLeakage(lang: ReportLanguage, r: TestRequirementView): string {

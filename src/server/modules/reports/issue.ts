@@ -6,26 +6,21 @@
  * transactions, in the app's report pool when the caller passes one (render-job.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
-import { REPORT_CODE_ALPHABET, REPORT_CODE_LENGTH, verificationUrl, type ReportLanguage } from '../../../shared/contract/reports';
+import { sql } from 'drizzle-orm';
+import { REPORT_CODE_ALPHABET, REPORT_CODE_LENGTH, type ReportLanguage } from '../../../shared/contract/reports';
 import type { Db, Executor } from '../../db/client';
-import { machines, type ReportRow } from '../../db/schema/index';
+import type { ReportRow } from '../../db/schema/index';
 import { PG, pgErrorCode } from '../../db/errors';
-import { getLogo, getSettingsWithRevision, signingMaterial, textOr } from '../settings/settings.service';
+import { getSettingsWithRevision, signingMaterial } from '../settings/settings.service';
 import { certificateName } from '../../lib/signing/certificate';
-import { checkSamples } from '../../../shared/standards/sample-checks';
-import { decodeSamples } from '../machine-data/record-codec';
 import { renderAndSign, type RenderReport } from './render-job';
 import { reportGeneration } from '../../lib/metrics';
-import { dataVersion, gateOf, latestByType, type HoldReason, readRecords, readUnit, type UnitData } from './report-data';
-import type { ReportModel, ReportTest } from './report-model';
-import type { TestRequirementView } from '../../../shared/contract/machine-data';
-import { reasonsOf } from '../../../shared/standards/reasons';
-import { deriveRequirement } from '../../../shared/standards/requirement';
-import { judgedProduct } from '../standards/standards.service';
+import { dataVersion, gateOf, type HoldReason, readUnit } from './report-data';
+import type { ReportOrder } from './report-model';
+import { buildModel } from './report-build';
+import type { DocumentType } from '../../../shared/contract/settings';
 import * as repo from './reports.repo';
 import { docKey, t } from './format';
-import { editionIn, toRequirementView } from '../../../shared/standards/requirement-view';
 import { formatSerial, parseSerial } from '../../../shared/serial';
 import type { RecentPdfs } from '../../lib/recent-pdfs';
 
@@ -65,6 +60,17 @@ export interface IssueInput {
   render?: RenderReport;
   /** the app's recently used PDFs (`app.ctx.pdfs`), read and filled; without it none are kept (scripts and tests) */
   pdfs?: RecentPdfs;
+  /**
+   * the delivery unit whose order the certificate names, and the document type the order asks for; without
+   * it, the unit's certificate without an order (the settings' document type)
+   */
+  order?: OrderCertificate;
+}
+
+export interface OrderCertificate {
+  deliveryUnitId: number;
+  documentType: DocumentType;
+  printed: ReportOrder;
 }
 
 /** `test-report-<serial>.pdf`, with the characters a file name cannot hold replaced. */
@@ -107,22 +113,23 @@ function sourceVersionOf(v: {
   revision: number;
   fingerprint: string;
   baseUrl: string;
+  order: OrderCertificate | undefined;
 }): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify([
-        LAYOUT_VERSION,
-        v.dataVersion,
-        v.productId,
-        v.productUpdatedAt,
-        v.rangeId,
-        v.rangeUpdatedAt,
-        v.revision,
-        v.fingerprint,
-        v.baseUrl,
-      ]),
-    )
-    .digest('hex');
+  const inputs: unknown[] = [
+    LAYOUT_VERSION,
+    v.dataVersion,
+    v.productId,
+    v.productUpdatedAt,
+    v.rangeId,
+    v.rangeUpdatedAt,
+    v.revision,
+    v.fingerprint,
+    v.baseUrl,
+  ];
+  // Appended only for an order's certificate, so that the keys of certificates without an order stay those
+  // already stored. The unit's id keeps two deliveries' certificates of one serial apart.
+  if (v.order) inputs.push(v.order.deliveryUnitId, v.order.documentType, v.order.printed);
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
 }
 
 const baseUrlOf = (input: IssueInput) => input.publicBaseUrl.replace(/\/+$/, '');
@@ -149,6 +156,7 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
     revision: inputs.revision,
     fingerprint: inputs.fingerprint,
     baseUrl: baseUrlOf(input),
+    order: input.order,
   });
   // The unit's newest report in the language is usually the one; otherwise the reuse index decides.
   const facts =
@@ -205,6 +213,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
     revision,
     fingerprint: material.fingerprint,
     baseUrl,
+    order: input.order,
   });
   const key = { serial: unit.serial, language: input.language, sourceVersion };
   const again = await repo.findReusable(db, key);
@@ -234,21 +243,22 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           language: input.language,
           issuedAt,
           baseUrl,
-          settings,
+          settings: input.order ? { ...settings, documentType: input.order.documentType } : settings,
           certificateFingerprint: material.fingerprint,
           signerName: certificateName(material.certPem),
+          order: input.order?.printed ?? null,
         });
         return { reused: null, id, code, number, issuedAt, model, flags };
       });
       if (prepared.reused) return { status: 'issued', report: toIssued(prepared.reused, true) };
       const { id, code, number, issuedAt, model, flags } = prepared;
-      const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(settings.documentType)}`), number });
+      const documentType = input.order?.documentType ?? settings.documentType;
+      const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(documentType)}`), number });
       const endTimer = reportGeneration.startTimer({ language: input.language });
       const bytes = await (input.render ?? renderAndSign)({
         model,
         signature: {
-          name:
-            settings.documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
+          name: documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
           reason,
           location: settings.companyAddress.split('\n')[0] ?? '',
           contactInfo: baseUrl,
@@ -264,7 +274,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         serial: unit.serial,
         productId: unit.product.id,
         productName: unit.product.name,
-        documentType: settings.documentType,
+        documentType,
         language: input.language,
         dataVersion: dataV,
         sourceVersion,
@@ -276,6 +286,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         flags,
         supersededBy: null,
         supersededReason: null,
+        deliveryUnitId: input.order?.deliveryUnitId ?? null,
       };
       const issued = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
@@ -303,119 +314,4 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   })();
   inflight.set(flightKey, work);
   return work;
-}
-
-interface ModelContext {
-  id: string;
-  code: string;
-  number: string;
-  language: ReportLanguage;
-  issuedAt: Date;
-  baseUrl: string;
-  settings: Awaited<ReturnType<typeof getSettingsWithRevision>>['settings'];
-  certificateFingerprint: string;
-  signerName: string;
-}
-
-/** The report's data: the latest record of each test type with its samples and checks. */
-export async function buildModel(
-  db: Executor,
-  unit: UnitData,
-  c: ModelContext,
-): Promise<{ model: ReportModel; flags: IssuedReport['flags'] }> {
-  const latest = latestByType(unit.heads);
-  const rows = await readRecords(
-    db,
-    [...latest.values()].map((v) => v.latest.id),
-  );
-  const machineIds = [...new Set(rows.map((r) => r.machineId).filter((v): v is string => !!v))];
-  const names = new Map(
-    machineIds.length
-      ? (await db.select({ id: machines.id, name: machines.name }).from(machines).where(inArray(machines.id, machineIds))).map((m) => [
-          m.id,
-          m.name,
-        ])
-      : [],
-  );
-  const order = ['shell', 'seat', 'backseat', 'air-seat', 'functional'];
-  rows.sort((a, b) => order.indexOf(a.testType) - order.indexOf(b.testType));
-  const flags: IssuedReport['flags'] = [];
-  const judged = deriveRequirement(judgedProduct(unit.product), unit.range.bodyMaterial);
-  const requirementOf = (testType: string): TestRequirementView | null => {
-    const req = judged?.tests.find((x) => x.testType === testType);
-    return judged && req ? toRequirementView(judged.standard, req, c.language) : null;
-  };
-  const tests: ReportTest[] = rows.map((r) => {
-    const samples = decodeSamples(r.samples);
-    const testPressure = Number(r.testPressure);
-    const checks = checkSamples(samples, testPressure, r.holdingSeconds);
-    const shortHold = r.result === 'pass' && !!checks && !checks.holdMet;
-    if (shortHold) flags.push({ testType: r.testType, code: 'short-hold' });
-    return {
-      recordId: r.recordId,
-      testType: r.testType,
-      medium: r.medium,
-      testPressure,
-      holdingSeconds: r.holdingSeconds,
-      leakageValue: r.leakageValue === null ? null : Number(r.leakageValue),
-      leakageUnit: r.leakageUnit,
-      result: r.result,
-      testedAt: r.testedAt,
-      bench: r.machineId ? (names.get(r.machineId) ?? null) : null,
-      operator: r.operator,
-      earlierTests: (latest.get(r.testType)?.count ?? 1) - 1,
-      samples,
-      checks,
-      shortHold,
-      verdict: r.verdict,
-      reasons: reasonsOf(r.reasons),
-      requirement: r.verdict === 'not-assessed' ? null : requirementOf(r.testType),
-    };
-  });
-  const s = c.settings;
-  const lang = c.language;
-  const logo = s.logo ? await getLogo(db) : null;
-  const p = unit.product;
-  const num = (v: string | null) => (v === null ? null : Number(v));
-  const model: ReportModel = {
-    id: c.id,
-    code: c.code,
-    number: c.number,
-    language: lang,
-    documentType: s.documentType,
-    issuedAt: c.issuedAt,
-    verifyUrl: verificationUrl(c.baseUrl, c.id),
-    verifyPage: `${c.baseUrl}/search`,
-    company: { name: s.companyName, address: s.companyAddress, logo: logo?.logo ?? null },
-    statement: textOr(lang === 'zh' ? s.statementZh : s.statementEn, lang, 'reports.defaultStatement'),
-    footer: lang === 'zh' ? s.footerZh : s.footerEn,
-    inspectorName: s.inspectorName,
-    serial: unit.serial,
-    product: {
-      name: p.name,
-      fluid: p.fluid,
-      connection: p.connection,
-      application: p.application,
-      applicationMedium: p.applicationMedium,
-      pressureFc: num(p.pressureFc),
-      pressureWcb: num(p.pressureWcb),
-      pressureSus: num(p.pressureSus),
-      temperatureMin: Number(p.temperatureMin),
-      temperatureMax: Number(p.temperatureMax),
-      valveType: p.valveType,
-      nominalSize: p.nominalSize,
-      pressureClass: p.pressureClass,
-      seatType: p.seatType,
-      leakageRate: p.leakageRate,
-    },
-    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, lang) } : null,
-    bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
-    ratedPressure: judged?.ratedPressure ?? null,
-    productionDate: unit.range.productionDate,
-    range: { start: unit.range.startSerial, end: unit.range.endSerial },
-    tests,
-    certificateFingerprint: c.certificateFingerprint,
-    signerName: c.signerName,
-  };
-  return { model, flags };
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { reasonsOf, type ReasonCode, type Verdict } from '../../../shared/standards/reasons';
-import { requiredTests, STANDARDS } from '../../../shared/standards/requirement';
+import { alternativesOf, requiredTests } from '../../../shared/standards/requirement';
 import type { StandardEdition } from '../../../shared/standards/types';
 import { judgedProduct } from '../standards/standards.service';
 import type { TestType } from '../../../shared/contract/machine-data';
@@ -87,9 +87,13 @@ export function gate(
 
 /** The gate of a unit read by readUnit: its product's required tests come from the product's standard. */
 export function gateOf(unit: UnitData): GateResult {
-  const p = judgedProduct(unit.product);
-  const standard = p.testStandard ? STANDARDS[p.testStandard] : null;
-  return gate(unit.heads, requiredTests(p), standard?.alternatives);
+  return gateOfProduct(unit.product, unit.heads);
+}
+
+/** The gate of a unit of `product` with these records (gate-batch.ts reads many units' at once). */
+export function gateOfProduct(product: Parameters<typeof judgedProduct>[0], heads: readonly RecordHead[]): GateResult {
+  const p = judgedProduct(product);
+  return gate(heads, requiredTests(p), alternativesOf(p));
 }
 
 /** SHA-256 over the unit's record ids and content hashes: changes when a record is added, changed or removed. */
@@ -99,6 +103,12 @@ export function dataVersion(heads: readonly Pick<RecordHead, 'id' | 'verdict' | 
   for (const r of [...heads].sort((a, b) => a.id - b.id)) h.update(`${r.id}:${r.verdict}:${r.reasons}:`).update(r.contentHash).update('\n');
   return h.digest('hex');
 }
+
+/**
+ * The records a certificate may use: all of them, or, when Settings ask for bench-sent records only, those
+ * a bench sent through its key (no staff upload). reports.repo.ts's data version reads the same rule.
+ */
+export const BENCH_RECORDS_WHEN_ASKED = sql`(NOT (SELECT bench_records_only FROM settings) OR (${testRecords.uploadId} IS NULL AND ${testRecords.machineId} IS NOT NULL))`;
 
 export async function readHeads(db: Executor, p: ParsedSerial): Promise<RecordHead[]> {
   const rows = await db
@@ -113,7 +123,9 @@ export async function readHeads(db: Executor, p: ParsedSerial): Promise<RecordHe
       contentHash: testRecords.contentHash,
     })
     .from(testRecords)
-    .where(and(eq(testRecords.prefix, p.prefix), eq(testRecords.width, p.width), eq(testRecords.serialNo, p.number)))
+    .where(
+      and(eq(testRecords.prefix, p.prefix), eq(testRecords.width, p.width), eq(testRecords.serialNo, p.number), BENCH_RECORDS_WHEN_ASKED),
+    )
     .orderBy(asc(testRecords.testedAt), asc(testRecords.id));
   return rows;
 }

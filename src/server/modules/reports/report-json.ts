@@ -1,7 +1,7 @@
 /**
  * The embedded test-report.json: the report's data for a customer's system to import without reading the
  * page. Keys carry the EN 10168 field code beside a readable name (A02 document type, A03 document number,
- * B07 product identification, Z01 statement of compliance, Z02 date of issue, …); the pressure tests have
+ * A06 purchaser, A07 order, B07 product identification, Z01 statement of compliance, Z02 date of issue, …); the pressure tests have
  * no code of their own in EN 10168 and go under the "other tests" group (D02). Samples are included whole.
  */
 import { REPORT_JSON_SCHEMA_VERSION } from '../../../shared/contract/reports';
@@ -24,6 +24,23 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     A03_documentNumber: m.number,
     A04_manufacturerMark: m.company.name,
     A05_inspectionRepresentative: m.documentType === 'inspection-certificate-3.1' ? m.inspectorName : null,
+    // The buyer's order, on a delivery's certificate only (null on the certificate a stranger gets).
+    A06_purchaser: m.order
+      ? { name: m.order.purchaser.name, address: m.order.purchaser.address, country: m.order.purchaser.country || null }
+      : null,
+    A07_purchaseOrder: m.order
+      ? {
+          number: m.order.purchaseOrder.number,
+          date: m.order.purchaseOrder.date,
+          item: {
+            line: m.order.item.line,
+            buyerItemCode: m.order.item.buyerItemCode || null,
+            description: m.order.item.description || null,
+          },
+        }
+      : null,
+    // A supplementary field of group A, as delivery notes are commonly given (docs/standards-sources.md, EN 10168).
+    A11_deliveryNote: m.order ? { number: m.order.delivery.number, date: m.order.delivery.date } : null,
     B01_product: {
       name: m.product.name,
       fluid: m.product.fluid,
@@ -43,7 +60,12 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       bodyMaterial: m.bodyMaterial,
       ratedPressureMPa: m.ratedPressure,
     },
-    B07_productIdentification: { serial: m.serial, serialRange: m.range, productionDate: m.productionDate },
+    B07_productIdentification: {
+      serial: m.serial,
+      serialRange: m.range,
+      productionDate: m.productionDate,
+      tag: m.order?.tag || null,
+    },
     B08_quantity: 1,
     D02_pressureTests: m.tests.map((x) => ({
       recordId: x.recordId,
@@ -59,8 +81,22 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       reasons: x.reasons,
       requirement: x.requirement
         ? {
-            testPressureMPa: { min: x.requirement.pressureMin, max: x.requirement.pressureMax },
+            testPressureMPa: {
+              min: x.requirement.pressureMin,
+              max: x.requirement.pressureMax,
+              // factor × rating = exact, and the rule that rounded it up to `min` (ASME B16.34: next 1 bar)
+              basis: x.requirement.pressureBasis
+                ? {
+                    factor: x.requirement.pressureBasis.factor,
+                    ratedMPa: x.requirement.pressureBasis.rated,
+                    exactMPa: x.requirement.pressureBasis.exact,
+                    roundedUpBy: x.requirement.pressureBasis.roundedBy === 'asme-b16.34' ? 'ASME B16.34' : null,
+                  }
+                : null,
+            },
             minHoldingSeconds: x.requirement.holdMin,
+            // false: no source available to the manufacturer confirms this figure of the standard
+            minHoldingSecondsConfirmed: !x.requirement.holdUnconfirmed,
             allowedLeakage:
               x.requirement.leakageKind === 'none'
                 ? { none: true }
@@ -72,6 +108,7 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
         : null,
       testedAt: x.testedAt.toISOString(),
       bench: x.bench,
+      enteredBy: x.enteredBy,
       operator: x.operator,
       earlierTests: x.earlierTests,
       checksFromSamples: x.checks
@@ -92,6 +129,6 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       certificateSha256: m.certificateFingerprint || null,
       inspectionRepresentative: m.documentType === 'inspection-certificate-3.1' ? m.inspectorName : null,
     },
-    verification: { id: m.id, code: m.code, url: m.verifyUrl },
+    verification: { id: m.id, code: m.code, url: m.verifyUrl, ...(m.verifyLocal ? { localOnly: true } : {}) },
   };
 }

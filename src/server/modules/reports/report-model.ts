@@ -24,6 +24,8 @@ export interface ReportTest {
   result: TestResult;
   testedAt: Date;
   bench: string | null;
+  /** the staff member who entered the record from a file, where its bench did not send it */
+  enteredBy: { name: string; file: string } | null;
   operator: string;
   /** earlier tests of the same type (retests happened when > 0) */
   earlierTests: number;
@@ -38,6 +40,19 @@ export interface ReportTest {
   requirement: TestRequirementView | null;
 }
 
+/**
+ * The buyer's order a certificate is issued for (a delivery's unit), printed and embedded under EN 10168's
+ * A06 (purchaser) and A07 (order); null on the unit's certificate without an order, which the public
+ * lookup gives a stranger (docs/product.md "Who sees the order").
+ */
+export interface ReportOrder {
+  purchaser: { name: string; address: string; country: string };
+  purchaseOrder: { number: string; date: string };
+  item: { line: number; buyerItemCode: string; description: string };
+  tag: string;
+  delivery: { number: string; date: string };
+}
+
 export interface ReportModel {
   id: string;
   /** raw code (10 characters); printed formatted */
@@ -49,6 +64,8 @@ export interface ReportModel {
   verifyUrl: string;
   /** where a code is typed: the public page */
   verifyPage: string;
+  /** the link points at the issuing machine only (PUBLIC_BASE_URL unset or loopback): the certificate says so */
+  verifyLocal: boolean;
   company: { name: string; address: string; logo: Buffer | null };
   statement: string;
   footer: string;
@@ -79,6 +96,7 @@ export interface ReportModel {
   productionDate: string;
   range: { start: string; end: string };
   tests: ReportTest[];
+  order: ReportOrder | null;
   /** fingerprint of the certificate that signs it ('' when unsigned) */
   certificateFingerprint: string;
   signerName: string;

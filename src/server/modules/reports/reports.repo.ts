@@ -23,6 +23,7 @@ const facts = {
   flags: reports.flags,
   supersededBy: reports.supersededBy,
   supersededReason: reports.supersededReason,
+  deliveryUnitId: reports.deliveryUnitId,
 };
 export type ReportFacts = Omit<ReportRow, 'bytes'>;
 
@@ -79,11 +80,14 @@ export async function findBytes(db: Executor, id: string): Promise<{ bytes: Buff
  */
 export async function supersedeEarlier(
   db: Executor,
-  r: { id: string; serial: string; language: string; dataVersion: string },
+  r: { id: string; serial: string; language: string; dataVersion: string; deliveryUnitId: number | null },
 ): Promise<void> {
+  // An order's certificate replaces the earlier ones of the same delivery unit; the unit's certificate
+  // without an order replaces only its own kind: the two are different documents of one unit.
   await db.execute(sql`UPDATE reports SET superseded_by = ${r.id},
       superseded_reason = CASE WHEN data_version = ${r.dataVersion} THEN 'document' ELSE 'data' END
-    WHERE serial = ${r.serial} AND language = ${r.language} AND id <> ${r.id} AND superseded_by IS NULL`);
+    WHERE serial = ${r.serial} AND language = ${r.language} AND id <> ${r.id} AND superseded_by IS NULL
+      AND delivery_unit_id IS NOT DISTINCT FROM ${r.deliveryUnitId}::bigint`);
 }
 
 /** Number and issue date of a report (the one that superseded another). */
@@ -147,7 +151,8 @@ export async function reuseInputs(
            -- dataVersion (report-data.ts) of the unit's records, the same bytes hashed
            (SELECT encode(sha256(coalesce(string_agg(convert_to(r.id || ':' || r.verdict || ':' || r.reasons || ':', 'UTF8')
                                                      || r.content_hash || '\x0a'::bytea, ''::bytea ORDER BY r.id), ''::bytea)), 'hex')
-              FROM test_records r WHERE r.prefix = ${s.prefix} AND r.width = ${s.width} AND r.serial_no = ${n}::bigint) AS data_version
+              FROM test_records r WHERE r.prefix = ${s.prefix} AND r.width = ${s.width} AND r.serial_no = ${n}::bigint
+                AND (NOT st.bench_records_only OR (r.upload_id IS NULL AND r.machine_id IS NOT NULL))) AS data_version
       FROM (SELECT id, product_id, end_no, updated_at FROM serial_ranges
              WHERE prefix = ${s.prefix} AND width = ${s.width} AND start_no <= ${n}::bigint
              ORDER BY start_no DESC LIMIT 1) h
@@ -156,6 +161,7 @@ export async function reuseInputs(
       -- The newest report of the unit in the language: the reuse key's match in the common case (checked by the caller).
       LEFT JOIN LATERAL (SELECT id, number, code, sha256, issued_at, flags, source_version FROM reports
                           WHERE serial = ${serial} AND language = ${language} AND superseded_by IS NULL
+                            AND delivery_unit_id IS NULL
                           ORDER BY issued_at DESC LIMIT 1) rep ON true
      WHERE h.end_no >= ${n}::bigint`);
   const row = rowsOf<{

@@ -32,6 +32,7 @@ const stored = z.object({
         .object({
           testPressureMPa: z.object({ min: num.nullable(), max: num.nullable() }),
           minHoldingSeconds: num,
+          minHoldingSecondsConfirmed: z.boolean().optional(),
           allowedLeakage: z.union([z.object({ none: z.literal(true) }), z.object({ max: num.nullable(), unit: text }), z.null()]),
           requiredByStandard: z.boolean().optional(),
         })
@@ -67,7 +68,9 @@ function view(r: StoredRequirement): TestRequirementView {
     pressureMin: r.testPressureMPa.min,
     pressureMax: r.testPressureMPa.max,
     unrated: false,
+    pressureBasis: null,
     holdMin: r.minHoldingSeconds,
+    holdUnconfirmed: r.minHoldingSecondsConfirmed === false,
     leakageKind: leak === null ? 'any' : 'none' in leak ? 'none' : (leak.unit as TestRequirementView['leakageKind']),
     leakageMax: leak !== null && 'max' in leak ? leak.max : null,
   } as TestRequirementView;

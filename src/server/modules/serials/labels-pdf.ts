@@ -6,8 +6,8 @@
  */
 import { labelLink, type LabelLayout } from '../../../shared/contract/labels';
 import { formatSerial } from '../../../shared/serial';
-import { BOLD, REGULAR, reportFonts } from '../reports/pdf/fonts';
-import { drawQr } from '../reports/pdf/pdf-qr';
+import { BOLD, REGULAR, reportFonts } from '../../lib/pdf-kit/fonts';
+import { drawQr } from '../../lib/pdf-kit/pdf-qr';
 import { loadPdfkit } from '../../lib/pdfkit';
 
 type Doc = PDFKit.PDFDocument;
@@ -59,6 +59,8 @@ export interface LabelPlan {
   productName: string;
   layout: LabelLayout;
   publicBaseUrl: string;
+  /** '' for real labels; else the word each label carries (its QR code opens this machine only) */
+  testMark: string;
   title: string;
 }
 
@@ -117,6 +119,17 @@ function drawLabel(doc: Doc, plan: LabelPlan, g: Geometry, serial: string, x: nu
     .font(REGULAR)
     .fontSize(g.nameSize)
     .text(plan.productName, textX, nameTop, { width: textWidth, height: qrY + g.qr - nameTop, ellipsis: true });
+  if (plan.testMark) {
+    // One line at the foot of the text column, made smaller where it would not fit: a wrapped line would
+    // run past the label (and, on a label printer's page, start another page).
+    const markSize = fittedSize(doc, plan.testMark, textWidth, g.nameSize);
+    doc
+      .font(BOLD)
+      .fontSize(markSize)
+      .fillColor('#b71c1c')
+      .text(plan.testMark, textX, qrY + g.qr - markSize * 1.2, { width: textWidth, height: markSize * 1.3, lineBreak: false, ...UNCACHED })
+      .fillColor('#000000');
+  }
 }
 
 /**

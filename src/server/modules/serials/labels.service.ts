@@ -14,7 +14,7 @@ export async function planLabels(
   db: Executor,
   id: string,
   q: LabelQuery,
-  options: { publicBaseUrl: string; language: Language },
+  options: { publicBaseUrl: string; language: Language; testMark?: boolean },
 ): Promise<LabelPlan & { filename: string }> {
   const range = await getRange(db, id);
   const chosen = selectLabels(range, q.from, q.to);
@@ -32,7 +32,17 @@ export async function planLabels(
     productName: range.productName,
     layout: q.layout,
     publicBaseUrl: options.publicBaseUrl,
+    testMark: options.testMark ? translate(options.language, 'labels.testMark') : '',
     title: translate(options.language, 'labels.pdfTitle', { range: rangeLabel(first, last) }),
     filename: `labels-${first}-${last}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_'),
   };
+}
+
+/**
+ * How long a labels PDF's response may take, drawing and sending: a base for any file and a share per
+ * label, so that a large file on a slow link is still sent while a client that stopped reading frees its
+ * drawing slot (docs/decisions/0041-labels-deadline.md, figures there).
+ */
+export function labelsDeadlineMs(labels: number, deadline: { deadlineBaseMs: number; deadlinePerLabelMs: number }): number {
+  return deadline.deadlineBaseMs + labels * deadline.deadlinePerLabelMs;
 }

@@ -7,9 +7,10 @@ import { SERIAL_RANGE_CSV_COLUMNS, serialRange, serialRangeInput, serialRangeLis
 import { actorOf, languageOf, successMessage } from '../audit/actor';
 import { ensureMultipart, sendCsv, withUpload } from '../../lib/http-files';
 import { labelQuery } from '../../../shared/contract/labels';
+import { isLocalAddress } from '../../../shared/public-address';
 import { AppError } from '../../../shared/errors';
 import { createLabelsDocument, writeLabels } from './labels-pdf';
-import { planLabels } from './labels.service';
+import { labelsDeadlineMs, planLabels } from './labels.service';
 import { importRanges } from './serials.import';
 import { rangePages } from './serials.repo';
 import * as service from './serials.service';
@@ -67,7 +68,7 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/serial-ranges/import',
     { schema: { tags, querystring: importQuery, response: { 200: envelope(importResult) } }, config: can('create') },
     async (req) => {
-      const result = await withUpload(req, 'serials', (source) =>
+      const result = await withUpload(app.ctx.uploads, req, 'serials', (source) =>
         importRanges(db, source, actorOf(req), { dryRun: req.query.dryRun, language: languageOf(req) }),
       );
       return { data: result };
@@ -99,6 +100,7 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   let drawingLabels = 0;
+  const labelsDeadline = app.ctx.config.labels;
   app.get(
     '/api/v1/serial-ranges/:id/labels.pdf',
     {
@@ -106,21 +108,45 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { ...can('read'), rateLimit: LABELS_RATE_LIMIT },
     },
     async (req, reply) => {
+      // Labels go onto valves for good: while their QR codes open this machine only, each says it is a test
+      // (the dialog asks staff to confirm first).
       const plan = await planLabels(db, req.params.id, req.query, {
         publicBaseUrl: app.ctx.config.publicBaseUrl,
         language: languageOf(req),
+        testMark: isLocalAddress(app.ctx.config.publicBaseUrl),
       });
       const doc = await createLabelsDocument(plan);
       if (drawingLabels >= LABELS_AT_ONCE) throw new AppError('resource-exhausted', 'labels.busy');
       drawingLabels++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        drawingLabels--;
+      };
       let left = false;
+      // A client that reads too slowly (a few KB now and then never trips the idle deadline) would hold the
+      // slot for as long as it likes: by the deadline for the labels asked for, its response is cut and the
+      // slot freed at once (docs/decisions/0041-labels-deadline.md).
+      const labels = Number(plan.to - plan.from) + 1;
+      const deadline = setTimeout(
+        () => {
+          left = true;
+          release();
+          req.log.warn({ labels }, 'labels PDF not read by its deadline: response cut');
+          reply.raw.destroy();
+        },
+        labelsDeadlineMs(labels, labelsDeadline),
+      );
+      deadline.unref();
       reply.raw.once('close', () => {
         left = true;
+        clearTimeout(deadline);
       });
-      // Drawn while the response streams; the count is released however it ends.
+      // Drawn while the response streams; the slot is released however it ends.
       writeLabels(doc, plan, () => left)
         .catch((err: unknown) => doc.destroy(err as Error))
-        .finally(() => drawingLabels--);
+        .finally(release);
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="${plan.filename}"`)

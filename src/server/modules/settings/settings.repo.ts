@@ -26,6 +26,7 @@ const publicColumns = {
   revision: settingsTable.revision,
   updatedAt: settingsTable.updatedAt,
   searchRetentionDays: settingsTable.searchRetentionDays,
+  benchRecordsOnly: settingsTable.benchRecordsOnly,
 };
 export type SettingsView = { [K in keyof typeof publicColumns]: K extends 'logoSize' ? number | null : SettingsRow[K & keyof SettingsRow] };
 

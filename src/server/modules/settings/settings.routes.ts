@@ -19,6 +19,7 @@ import {
 } from '../../../shared/contract/settings';
 import { AppError } from '../../../shared/errors';
 import { actorOf, successMessage } from '../audit/actor';
+import { isLocalAddress } from '../../../shared/public-address';
 import * as service from './settings.service';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'Settings' as const } });
@@ -75,8 +76,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
+  const publicAddress = { url: app.ctx.config.publicBaseUrl, local: isLocalAddress(app.ctx.config.publicBaseUrl) };
   app.get('/api/v1/settings', { schema: { tags, response: { 200: settingsEnvelope } }, config: can('read') }, async () => ({
-    data: await service.getSettings(db),
+    data: { ...(await service.getSettings(db)), publicAddress },
   }));
 
   app.put(

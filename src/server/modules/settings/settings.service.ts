@@ -43,6 +43,7 @@ function toSettings(v: repo.SettingsView): Settings {
     certificate: v.certPem && v.certSource ? certificateInfo(v.certPem, v.certSource) : null,
     updatedAt: v.updatedAt.toISOString(),
     searchRetentionDays: v.searchRetentionDays,
+    benchRecordsOnly: v.benchRecordsOnly,
     missing: missingForReports(v),
   };
 }
@@ -99,7 +100,8 @@ export function getLogo(db: Executor) {
 export async function updateSettings(db: Db, actor: AuditActor, v: SettingsUpdateValues): Promise<Settings> {
   return db.transaction(async (tx) => {
     const before = await repo.readSettings(tx, true);
-    const changed = SETTINGS_TEXT_FIELDS.filter((f) => before[f] !== v[f]);
+    const changed: ((typeof SETTINGS_TEXT_FIELDS)[number] | 'benchRecordsOnly')[] = SETTINGS_TEXT_FIELDS.filter((f) => before[f] !== v[f]);
+    if (v.benchRecordsOnly !== undefined && v.benchRecordsOnly !== before.benchRecordsOnly) changed.push('benchRecordsOnly');
     if (changed.length === 0) return toSettings(before);
     const bumpTerms = changed.includes('termsEn') || changed.includes('termsZh');
     await repo.updateSettings(tx, Object.fromEntries(changed.map((f) => [f, v[f]])), { bumpTerms });
@@ -269,4 +271,22 @@ export async function signingMaterial(db: Db): Promise<SigningMaterial> {
   const stored = await repo.readSigningMaterial(db);
   if (!stored) throw new Error('signing certificate missing after generation');
   return stored;
+}
+
+/**
+ * The company as the mail's sender (mail/transports.ts Sender): its name once Settings names it (the
+ * placeholder of a new installation is not a company), and its contact as Reply-To when that is an address.
+ * Read at most every 10 s: a batch of messages shares one read.
+ */
+export function mailSender(db: Executor): () => Promise<{ name: string; replyTo: string }> {
+  let cached: { at: number; value: { name: string; replyTo: string } } | null = null;
+  return async () => {
+    if (cached && Date.now() - cached.at < 10_000) return cached.value;
+    const s = await getSettings(db);
+    const name = s.companyName.trim() === DEFAULT_COMPANY_NAME ? '' : s.companyName.trim();
+    const contact = s.contact.trim();
+    const value = { name, replyTo: /^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/.test(contact) ? contact : '' };
+    cached = { at: Date.now(), value };
+    return value;
+  };
 }

@@ -13,7 +13,16 @@ const num = (v: string | null) => (v === null ? null : Number(v));
 export function judgedProduct(
   p: Pick<
     ProductRow,
-    'testStandard' | 'valveType' | 'nominalSize' | 'seatType' | 'leakageRate' | 'pressureFc' | 'pressureWcb' | 'pressureSus'
+    | 'testStandard'
+    | 'valveType'
+    | 'nominalSize'
+    | 'seatType'
+    | 'leakageRate'
+    | 'pressureClass'
+    | 'testEdition'
+    | 'pressureFc'
+    | 'pressureWcb'
+    | 'pressureSus'
   >,
 ): JudgedProduct {
   return {
@@ -22,6 +31,8 @@ export function judgedProduct(
     nominalSize: p.nominalSize,
     seatType: p.seatType,
     leakageRate: p.leakageRate,
+    pressureClass: p.pressureClass,
+    testEdition: p.testEdition,
     pressureFc: num(p.pressureFc),
     pressureWcb: num(p.pressureWcb),
     pressureSus: num(p.pressureSus),
@@ -32,15 +43,23 @@ type Row = typeof productRequirements.$inferInsert;
 
 function rowsFor(productId: string, p: JudgedProduct): Row[] {
   const dec = (n: number | null) => (n === null ? null : String(n));
-  return requirementRows(p).map(({ bodyMaterial, req }) => ({
+  return requirementRows(p).map(({ bodyMaterial, edition, from, to, req }) => ({
     productId,
     bodyMaterial,
     testType: req.testType,
+    edition,
+    inForceFrom: from === null ? null : new Date(`${from}T00:00:00Z`),
+    inForceTo: to === null ? null : new Date(`${to}T00:00:00Z`),
     required: req.required,
     unrated: req.unrated,
     pressureMin: dec(req.pressureMin),
     pressureMax: dec(req.pressureMax),
+    pressureFactor: dec(req.pressureBasis?.factor ?? null),
+    pressureRated: dec(req.pressureBasis?.rated ?? null),
+    pressureExact: dec(req.pressureBasis?.exact ?? null),
+    pressureRounding: req.pressureBasis?.roundedBy ?? '',
     holdMin: req.holdMin,
+    holdUnconfirmed: req.holdUnconfirmed,
     leakKind: req.leakage.kind,
     leakMax: dec(req.leakage.max),
   }));
@@ -50,11 +69,19 @@ const key = (r: Row) =>
   [
     r.bodyMaterial,
     r.testType,
+    r.edition,
+    r.inForceFrom ? new Date(r.inForceFrom).toISOString() : '',
+    r.inForceTo ? new Date(r.inForceTo).toISOString() : '',
     r.required,
     r.unrated,
     num(r.pressureMin ?? null),
     num(r.pressureMax ?? null),
+    num(r.pressureFactor ?? null),
+    num(r.pressureRated ?? null),
+    num(r.pressureExact ?? null),
+    r.pressureRounding ?? '',
     r.holdMin,
+    r.holdUnconfirmed ?? false,
     r.leakKind,
     num(r.leakMax ?? null),
   ].join('|');
@@ -66,6 +93,9 @@ const key = (r: Row) =>
  */
 export async function syncRequirements(db: Executor, ids?: string[]): Promise<string[]> {
   if (ids && ids.length === 0) return [];
+  // One writer of requirement rows at a time (a product edit, an import, the start-time derivation of
+  // standards-version.ts): two replacing the same product's rows at once would collide on its key.
+  await db.execute(sql`SELECT pg_advisory_xact_lock(7347022)`);
   const list = await db
     .select()
     .from(products)

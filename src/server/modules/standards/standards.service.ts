@@ -4,3 +4,4 @@
  * file, never the repo.
  */
 export { judgedProduct, requirementsOf, syncRequirements } from './requirements.repo';
+export { rejudgeOnStandardsChange, STANDARDS_DATA_VERSION } from './standards-version';

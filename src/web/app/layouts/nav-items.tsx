@@ -1,4 +1,7 @@
 /** The navigation of the default layout; an item shows only when the user's abilities allow its subject. */
+import AssignmentOutlined from '@mui/icons-material/AssignmentOutlined';
+import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
+import LocalShippingOutlined from '@mui/icons-material/LocalShippingOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import Inventory2Outlined from '@mui/icons-material/Inventory2Outlined';
@@ -28,6 +31,9 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/dashboard', label: 'nav.dashboard', icon: <DashboardOutlined />, action: 'read', subject: 'Dashboard' },
   { to: '/products', label: 'nav.products', icon: <Inventory2Outlined />, action: 'read', subject: 'Product' },
   { to: '/serial-numbers', label: 'nav.serialNumbers', icon: <QrCode2Outlined />, action: 'read', subject: 'SerialRange' },
+  { to: '/customers', label: 'nav.customers', icon: <BusinessOutlined />, action: 'read', subject: 'Customer' },
+  { to: '/purchase-orders', label: 'nav.purchaseOrders', icon: <AssignmentOutlined />, action: 'read', subject: 'PurchaseOrder' },
+  { to: '/deliveries', label: 'nav.deliveries', icon: <LocalShippingOutlined />, action: 'read', subject: 'Delivery' },
   { to: '/machine-data', label: 'nav.machineData', icon: <PrecisionManufacturingOutlined />, action: 'read', subject: 'MachineData' },
   { to: '/machines', label: 'machineScreens.benches.title', icon: <RouterOutlined />, action: 'read', subject: 'Machine' },
   { to: '/searches', label: 'nav.searches', icon: <ManageSearchOutlined />, action: 'read', subject: 'SearchRequest' },

@@ -4,7 +4,7 @@
  * a record's "Required vs measured" both print them, so a figure reads the same on both screens.
  */
 import type { TFunction } from 'i18next';
-import type { LeakageKind } from '../../../shared/standards/requirement';
+import type { LeakageKind, PressureBasis } from '../../../shared/standards/requirement';
 import { STANDARDS } from '../../../shared/standards/requirement';
 import { npsLabel } from '../../../shared/standards/sizes';
 import type { TestStandardId } from '../../../shared/standards/types';
@@ -29,8 +29,25 @@ export function pressureRequirementText(
   return t('standards.pressure.none');
 }
 
-export function holdText(t: TFunction, language: string, seconds: number): string {
-  return t('standards.hold', { value: formatNumber(language, seconds, 1) });
+/**
+ * How a test pressure follows from the rating: "1.5 × 1.96 MPa = 2.94 MPa, rounded up to 3.0 MPa (ASME
+ * B16.34)", or without the rounding where the standard keeps the bare product.
+ */
+export function pressureBasisText(t: TFunction, language: string, b: PressureBasis, required: number | null): string {
+  const values = {
+    factor: formatNumber(language, b.factor, 3),
+    rated: formatNumber(language, b.rated, 3),
+    exact: formatNumber(language, b.exact, 3),
+  };
+  if (b.roundedBy === null || required === null || required === b.exact) return t('standards.pressure.basis', values);
+  const rounded = new Intl.NumberFormat(locale(language), { minimumFractionDigits: 1, maximumFractionDigits: 3 }).format(required);
+  return t('standards.pressure.basisRounded', { ...values, rounded });
+}
+
+/** "60 s"; "60 s *" where no available source confirms the figure (the note under the table says so). */
+export function holdText(t: TFunction, language: string, seconds: number, unconfirmed = false): string {
+  const text = t('standards.hold', { value: formatNumber(language, seconds, 1) });
+  return unconfirmed ? `${text} *` : text;
 }
 
 const LEAKAGE_KEY: Record<LeakageKind, string> = {

@@ -1,6 +1,6 @@
 /** Test benches and their API keys (admin): list, create, rename, disable/enable, rotate the key, delete. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Machine, MachineDeleteOutcome, MachineUpdateInput, MachineWithKey } from '../../../shared/contract/machines';
+import type { ImportGrants, Machine, MachineDeleteOutcome, MachineUpdateInput, MachineWithKey } from '../../../shared/contract/machines';
 import { toListQuery, type ListParams, type ListResult } from '../../components/data-table';
 import { api } from '../../lib/api';
 
@@ -10,7 +10,24 @@ export const machineKeys = {
   list: (params: ListParams) => [...machineKeys.lists(), params] as const,
   /** every bench, for the Machine Data screen's bench filter */
   options: () => [...machineKeys.all, 'options'] as const,
+  grants: (id: string) => [...machineKeys.all, 'grants', id] as const,
 };
+
+/** Who may import records in the bench's name (admins). */
+export function useImportGrants(id: string) {
+  return useQuery({
+    queryKey: machineKeys.grants(id),
+    queryFn: ({ signal }) => api.get<ImportGrants>(`/machines/${encodeURIComponent(id)}/import-grants`, { signal }),
+  });
+}
+
+export function useSaveImportGrants(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (userIds: string[]) => api.put<ImportGrants>(`/machines/${encodeURIComponent(id)}/import-grants`, { userIds }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: machineKeys.grants(id) }),
+  });
+}
 
 export function useMachineList(params: ListParams) {
   return useQuery({

@@ -2,6 +2,7 @@
  * The public API as the /search page calls it. The page has no query cache (decision 0006): each call is a
  * plain promise, and only types come from the contracts, so that zod stays out of the first bundle.
  */
+import type { DeliveryLinkRequestInput, PublicDeliveryIndex } from '../../../shared/contract/delivery-links';
 import type { ReportVerification } from '../../../shared/contract/reports';
 import type { PublicSettings } from '../../../shared/contract/settings';
 import type { LookupResult, ReportRequestInput, ReportRequestResult } from './lib/public-types';
@@ -22,6 +23,14 @@ export const verifyById = (id: string) => api.get<ReportVerification>(`/public/r
 export const verifyByCode = (code: string) => api.get<ReportVerification>(`/public/reports/by-code/${encodeURIComponent(code.trim())}`);
 
 export const verifyByHash = (sha256: string) => api.get<ReportVerification>(`/public/reports/by-hash/${sha256}`);
+
+/** A delivery link's index (`/search?delivery=<token>`); a 404 for a token that opens nothing. */
+export const fetchDelivery = (token: string) => api.get<PublicDeliveryIndex>(`/public/deliveries/${encodeURIComponent(token)}`);
+
+/** The ZIP of every certificate of the delivery: a plain link, the browser downloads it. */
+export const deliveryZipPath = (token: string) => `/api/v1/public/deliveries/${encodeURIComponent(token)}.zip`;
+
+export const requestDeliveryLink = (body: DeliveryLinkRequestInput) => api.post<{ message: string }>('/public/delivery-links', body);
 
 /** A 404 of a lookup or a verification is an answer ("not found", "not known"), not a failure. */
 export function isNotFound(error: unknown): boolean {

@@ -1,6 +1,6 @@
 /** The pressure–time chart of src/shared/chart drawn as PDF vector paths (the web draws the same primitives as SVG). */
 import { buildChart, type Box, type Sample } from '../../../../shared/chart/index';
-import { fillColor, pdfNumber, strokeColor, writeText } from './pdf-text';
+import { fillColor, pdfNumber, strokeColor, writeText } from '../../../lib/pdf-kit/pdf-text';
 
 type Doc = PDFKit.PDFDocument;
 

@@ -6,7 +6,7 @@
  */
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
-import { drawQr } from './pdf-qr';
+import { drawQr } from '../../../lib/pdf-kit/pdf-qr';
 import {
   allowedLeakage,
   docKey,
@@ -17,6 +17,7 @@ import {
   mpa,
   PDF_LANG,
   requiredHold,
+  pressureBasisText,
   requiredPressure,
   seconds,
   standardWithEdition,
@@ -25,26 +26,37 @@ import {
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
-import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from './fonts';
-import { collectPdf, compressStreamsFast } from './pdf-streams';
-import { attachFile } from './pdf-attachment';
-import { fillColor, pdfNumber, strokeColor, textHeight, wrapText, writeText } from './pdf-text';
+import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from '../../../lib/pdf-kit/fonts';
+import { collectPdf, compressStreamsFast } from '../../../lib/pdf-kit/pdf-streams';
+import { attachFile } from '../../../lib/pdf-kit/pdf-attachment';
+import { fillColor, writeText } from '../../../lib/pdf-kit/pdf-text';
+import { pageFurniture } from './page-furniture';
 import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
+import { orderRows } from '../format-order';
+import { comma, labelled, semicolon } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
+
+import {
+  artifact,
+  type Cell,
+  drawTable,
+  ensureSpace,
+  FAIL,
+  INK,
+  keyValueTable,
+  M,
+  MUTED,
+  PASS,
+  RULE,
+  tableHeight,
+  type TableLook,
+  W,
+} from './report-layout';
 
 type Doc = PDFKit.PDFDocument;
 type Struct = PDFKit.PDFStructureElement;
-
-const PAGE = { width: 595.28, height: 841.89 };
-const M = { top: 40, left: 42, right: 42, bottom: 58 };
-const W = PAGE.width - M.left - M.right;
-const INK = '#1a1a1a';
-const MUTED = '#555555';
-const RULE = '#b0b7c3';
-const PASS = '#1b5e20';
-const FAIL = '#b71c1c';
 
 export interface RenderOptions {
   /** add a signature field and placeholder for signing.ts to fill */
@@ -185,6 +197,13 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   );
   doc.y = Math.max(afterFacts, factsTop + qrSize) + 12;
 
+  // The buyer's order (EN 10168 A06, A07): what a buyer's inspector matches the certificate against.
+  if (m.order) {
+    heading('H2', t(lang, 'heading.order'), 12);
+    keyValueTable(doc, root, orderRows(lang, m.order), { width: W, labelWidth: 140 });
+    doc.y += 10;
+  }
+
   heading('H2', t(lang, 'heading.ratings'), 12);
   const p = m.product;
   const ratingRows: Array<[string, string]> = [
@@ -199,7 +218,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       ? [
           [
             t(lang, 'field.seatType'),
-            `${t(lang, `seatType.${p.seatType}`)}${p.leakageRate && m.standard && m.standard.id !== 'api-598' ? `, ${t(lang, 'value.leakageRate', { rate: p.leakageRate })}` : ''}`,
+            `${t(lang, `seatType.${p.seatType}`)}${p.leakageRate && m.standard && m.standard.id !== 'api-598' ? `${comma(lang)}${t(lang, 'value.leakageRate', { rate: p.leakageRate })}` : ''}`,
           ] as [string, string],
         ]
       : []),
@@ -215,6 +234,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   keyValueTable(doc, root, ratingRows, { width: W, labelWidth: 160 });
   doc.y += 12;
 
+  // The results' heading with its summary table (kept on one page) under it, not alone at a page's foot.
+  ensureSpace(doc, 30 + 20 * (m.tests.length + 1));
   heading('H2', t(lang, 'heading.results'), 12);
   summaryTable(doc, root, m);
   para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), {
@@ -235,124 +256,14 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   }
   heading('H2', t(lang, 'heading.verify'), 12);
   para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
-  para(`${t(lang, 'field.code')}: ${formatReportCode(m.code)} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });
+  para(`${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });
+  if (m.verifyLocal) para(t(lang, 'verifyLocal', { url: m.verifyPage.replace(/\/search$/, '') }), { size: 8.5, color: FAIL });
 
   if (opts.signature) addSignaturePlaceholder(doc, opts.signature);
   root.end();
   pageFurniture(doc, m);
   doc.end();
   return opts.signature ? finishSignatureForm(await done) : done;
-}
-
-/** Keeps at least `h` points on the page, else starts the next one. */
-function ensureSpace(doc: Doc, h: number): void {
-  if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
-}
-
-/** Drawing that is not content (rules, backgrounds): marked as an artifact so screen readers skip it. */
-function artifact(doc: Doc, draw: () => void): void {
-  doc.markContent('Artifact', { type: 'Layout' });
-  draw();
-  doc.endMarkedContent();
-}
-
-/**
- * `doc.heightOfString(text, { width })` in face `font` at `size`, from the lines it wraps into, kept for every
- * report of the process (pdf-text.ts): each table cell is measured before it is drawn (and a test's table
- * once more to keep it on one page). Leaves that face and size selected.
- */
-function measuredHeight(doc: Doc, font: string, size: number, text: string, width: number): number {
-  doc.font(font).fontSize(size);
-  return textHeight(doc, text, width);
-}
-
-interface TableLook {
-  width: number;
-  labelWidth: number;
-  /** value font size; labels are half a point smaller */
-  size?: number;
-  /** vertical padding of a cell */
-  pad?: number;
-}
-
-/** The height a key–value table will take, measured with the same fonts and widths as it is drawn. */
-function tableHeight(doc: Doc, rows: Array<[string, string]>, o: TableLook): number {
-  const size = o.size ?? 9;
-  const pad = o.pad ?? 3;
-  let h = 0;
-  for (const [k, v] of rows) {
-    const kh = measuredHeight(doc, B, size - 0.5, k, o.labelWidth - 8);
-    const vh = measuredHeight(doc, R, size, v, o.width - o.labelWidth - 8);
-    h += Math.max(kh, vh) + pad * 2 + 0.5;
-  }
-  return h;
-}
-
-/**
- * A tagged table (Table, TR, TH with a scope, TD) drawn directly: pdfkit's own table module measures and
- * wraps every cell twice and was half of a report's time. Rules are artifacts; a row that would cross the
- * bottom margin starts the next page.
- */
-interface Cell {
-  text: string;
-  header?: 'Row' | 'Column';
-  bold?: boolean;
-  color?: string;
-}
-
-function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: { size: number; pad: number; x?: number }): void {
-  const x0 = o.x ?? M.left;
-  const total = widths.reduce((a, b) => a + b, 0);
-  const table = doc.struct('Table');
-  root.add(table);
-  for (const row of rows) {
-    const heights = row.map((c, i) =>
-      measuredHeight(doc, c.bold || c.header ? B : R, c.header ? o.size - 0.5 : o.size, c.text || ' ', widths[i]! - 8),
-    );
-    const h = Math.max(...heights) + o.pad * 2;
-    if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
-    const y = doc.y;
-    artifact(doc, () => {
-      strokeColor(doc.lineWidth(0.5), RULE);
-      // The row's frame and column rules as pdfkit's rect, moveTo, lineTo and stroke write them (the same
-      // figures), as one piece of content.
-      const ops = [`${pdfNumber(x0)} ${pdfNumber(y)} ${pdfNumber(total)} ${pdfNumber(h)} re`, 'S'];
-      let x = x0;
-      for (let i = 0; i < widths.length - 1; i++) {
-        x += widths[i]!;
-        ops.push(`${pdfNumber(x)} ${pdfNumber(y)} m`, `${pdfNumber(x)} ${pdfNumber(y + h)} l`, 'S');
-      }
-      doc.addContent(ops.join('\n'));
-    });
-    const tr = doc.struct('TR');
-    table.add(tr);
-    let x = x0;
-    row.forEach((c, i) => {
-      const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
-        fillColor(doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size), c.color ?? (c.header ? MUTED : INK));
-        // The lines measured above are written as they are (pdf-text.ts).
-        writeText(doc, c.text, x + 4, y + o.pad, widths[i]! - 8);
-      });
-      if (c.header) cell.dictionary.data.A = { O: 'Table', Scope: c.header };
-      tr.add(cell);
-      x += widths[i]!;
-    });
-    tr.end();
-    doc.y = y + h;
-  }
-  table.end();
-  doc.x = M.left;
-}
-
-function keyValueTable(doc: Doc, root: Struct, rows: Array<[string, string]>, o: TableLook): void {
-  const size = o.size ?? 9;
-  drawTable(
-    doc,
-    root,
-    rows.map(([k, v]) => [{ text: k, header: 'Row' as const }, { text: v }]),
-    [o.labelWidth, o.width - o.labelWidth],
-    { size, pad: o.pad ?? 3 },
-  );
 }
 
 /**
@@ -405,6 +316,7 @@ function testBlock(
         ? t(lang, 'required.line', { measured: mpa(lang, x.testPressure), required: requiredPressure(lang, req) })
         : mpa(lang, x.testPressure),
     ],
+    ...(req?.pressureBasis ? [[t(lang, 'field.pressureBasis'), pressureBasisText(lang, req) ?? ''] as [string, string]] : []),
     [
       t(lang, 'field.holding'),
       req
@@ -417,11 +329,14 @@ function testBlock(
     ],
     [t(lang, 'field.verdict'), verdictText(lang, x)],
     ...(x.reasons.length
-      ? [[t(lang, 'field.reasons'), x.reasons.map((code) => t(lang, `reason.${code}`)).join('; ')] as [string, string]]
+      ? [[t(lang, 'field.reasons'), x.reasons.map((code) => t(lang, `reason.${code}`)).join(semicolon(lang))] as [string, string]]
       : []),
     [t(lang, 'field.result'), t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })],
     [t(lang, 'field.testedAt'), formatDateTime(lang, x.testedAt)],
     [t(lang, 'field.bench'), x.bench ?? t(lang, 'value.none')],
+    ...(x.enteredBy
+      ? [[t(lang, 'field.enteredBy'), t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file })] as [string, string]]
+      : []),
     [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
     [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
     ...(req
@@ -480,33 +395,4 @@ function testBlock(
   }
   doc.x = M.left;
   doc.y = Math.max(bottom, top + box.height) + 14;
-}
-
-/** Footer text and "Page N of M" on every page, as pagination artifacts (written once the page count is known). */
-function pageFurniture(doc: Doc, m: ReportModel): void {
-  const range = doc.bufferedPageRange();
-  const footerY = PAGE.height - M.bottom + 16;
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // Text below the bottom margin would make pdfkit start a new page: lift the margin while writing.
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.markContent('Artifact', { type: 'Pagination' });
-    doc
-      .moveTo(M.left, footerY - 6)
-      .lineTo(M.left + W, footerY - 6)
-      .lineWidth(0.5)
-      .strokeColor(RULE)
-      .stroke();
-    fillColor(doc.font(R).fontSize(7.5), MUTED);
-    const pageText = t(m.language, 'page', { page: i + 1, pages: range.count });
-    const pageWidth = doc.widthOfString(pageText);
-    writeText(doc, pageText, M.left + W - pageWidth, footerY);
-    const footer = [m.footer, `${m.number}`].filter(Boolean).join(' · ');
-    // A footer of one line is written as one line (pdfkit's ellipsis applies only to a text it must break).
-    if (wrapText(doc, footer, W - pageWidth - 16).lines.length === 1) writeText(doc, footer, M.left, footerY, W - pageWidth - 16);
-    else doc.text(footer, M.left, footerY, { width: W - pageWidth - 16, height: 30, ellipsis: true });
-    doc.endMarkedContent();
-    doc.page.margins.bottom = bottom;
-  }
 }

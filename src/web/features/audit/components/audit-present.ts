@@ -8,6 +8,7 @@ import type { AuditEntry } from '../../../../shared/contract/audit';
 import { PRODUCT_FIELDS } from '../../../../shared/contract/products';
 import { formatDateTime, formatDay, formatNumber } from '../../../components/format';
 import { productValue, rangeValue } from '../../../components/catalogue-values';
+import { enumerate } from '../../../../shared/i18n/punctuation';
 
 /** Where each record type's field names live: the namespace of its screen. */
 const FIELD_NS: Record<string, string> = {
@@ -69,7 +70,11 @@ export function commonValue(t: TFunction, language: string, field: string, value
   if (value === null || value === undefined || value === '') return t('terms.empty');
   if (typeof value === 'boolean') return t(value ? 'terms.yes' : 'terms.no');
   if (typeof value === 'number') return formatNumber(language, value);
-  if (Array.isArray(value)) return value.map((v) => commonValue(t, language, field, v)).join(', ');
+  if (Array.isArray(value))
+    return enumerate(
+      language,
+      value.map((v) => commonValue(t, language, field, v)),
+    );
   if (typeof value === 'string') {
     if (field === 'role') return t(`app.roles.${value}`, { defaultValue: value });
     if (field === 'language') return t(`app.languages.${value}`, { defaultValue: value });

@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { loginInput } from '../../../../shared/contract/auth';
-import { safeReturnPath } from '../../../app/guard';
+import { safeReturnPath } from '../../../lib/return-path';
 import { BlankCard } from '../../../components/blank-card';
 import { applyServerErrors, FormTextField, SubmitButton, zodFormResolver } from '../../../components/form';
 import { ApiError } from '../../../lib/api';
@@ -79,11 +79,13 @@ export default function LoginPage() {
           control={form.control}
           name="email"
           label="authScreens.email"
-          type="email"
+          // The address is the account's user name: password managers look for autocomplete=username, which
+          // a type=email field must not declare (HTML's autofill rules); text with an email keyboard instead.
+          type="text"
           autoComplete="username"
           autoFocus
           sx={focusRing}
-          slotProps={{ inputLabel: { shrink: true } }}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'email', spellCheck: false, autoCapitalize: 'none' } }}
         />
         <FormTextField
           control={form.control}

@@ -73,7 +73,14 @@ export default function RegisterPage() {
     <BlankCard title="pages.register" subtitle="authScreens.registerSubtitle">
       <Stack component="form" noValidate spacing={2.5} onSubmit={onSubmit} aria-label={t('pages.register')}>
         <FormTextField control={form.control} name="name" label="authScreens.name" autoComplete="name" autoFocus />
-        <FormTextField control={form.control} name="email" label="authScreens.email" type="email" autoComplete="username" />
+        <FormTextField
+          control={form.control}
+          name="email"
+          label="authScreens.email"
+          type="text"
+          autoComplete="username"
+          slotProps={{ htmlInput: { inputMode: 'email', spellCheck: false, autoCapitalize: 'none' } }}
+        />
         <FormTextField
           control={form.control}
           name="password"

@@ -1,20 +1,41 @@
-/** The dashboard's figures as cards: the original's four counts first, then the new ones. */
+/**
+ * The dashboard's figures as cards: the original's four counts first, then the new ones; the deliveries'
+ * two open the open deliveries for those who may read them.
+ */
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { DASHBOARD_DAYS, type Dashboard } from '../../../../shared/contract/dashboard';
 import { rate } from '../../../../shared/contract/quality';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { percent } from '../../../components/chart-frame';
+import { useAppAbility } from '../../../lib/ability';
+
+/** The deliveries list filtered to open ones: where both delivery figures are found. */
+export const OPEN_DELIVERIES = '/deliveries?status=open';
+
+interface Figure {
+  id: string;
+  label: string;
+  value: string;
+  detail: string;
+  small?: boolean;
+  warn?: boolean;
+  /** a figure of the deliveries: half a row wide, and a link to the open deliveries */
+  to?: string;
+}
 
 export function FigureCards({ d }: { d: Dashboard }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const n = (v: number) => formatNumber(lang, v, 0);
   const days = DASHBOARD_DAYS;
-  const cards = [
+  const deliveriesTo = useAppAbility().can('read', 'Delivery') ? OPEN_DELIVERIES : undefined;
+  const cards: Figure[] = [
     {
       id: 'requests',
       label: t('dashboard.cards.requests'),
@@ -62,20 +83,29 @@ export function FigureCards({ d }: { d: Dashboard }) {
       detail: t('dashboard.cards.disagreementsDetail'),
       warn: d.disagreements > 0,
     },
+    {
+      id: 'awaiting-release',
+      label: t('dashboard.cards.awaitingRelease'),
+      value: n(d.deliveries.awaitingRelease),
+      detail: t('dashboard.cards.awaitingReleaseDetail'),
+      to: deliveriesTo,
+    },
+    {
+      id: 'held-units',
+      label: t('dashboard.cards.heldUnits'),
+      value: n(d.deliveries.heldUnits),
+      detail: t('dashboard.cards.heldUnitsDetail'),
+      warn: d.deliveries.heldUnits > 0,
+      to: deliveriesTo,
+    },
   ];
   return (
-    // Wide: the original's four in the first row, the four added since in the second (12 columns). Phone:
-    // pairs, with the long date across the last row.
+    // Wide: the original's four in the first row, the four added since in the second, the deliveries' two
+    // in the third (12 columns). Phone: pairs (the disagreements across a row, so that the deliveries' two
+    // stay side by side), with the long date across the last row.
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(12, minmax(0, 1fr))' }, gap: 2 }}>
-      {cards.map((c) => (
-        <Card
-          key={c.id}
-          data-testid={`dashboard-card-${c.id}`}
-          sx={{
-            gridColumn: { xs: c.id === 'last-received' ? 'span 2' : 'auto', md: 'span 3' },
-            order: { xs: c.id === 'last-received' ? 1 : 0, md: 0 },
-          }}
-        >
+      {cards.map((c) => {
+        const content = (
           <CardContent>
             <Typography variant="body2" color="text.secondary">
               {c.label}
@@ -99,8 +129,27 @@ export function FigureCards({ d }: { d: Dashboard }) {
               </Typography>
             )}
           </CardContent>
-        </Card>
-      ))}
+        );
+        const half = c.id === 'awaiting-release' || c.id === 'held-units';
+        return (
+          <Card
+            key={c.id}
+            data-testid={`dashboard-card-${c.id}`}
+            sx={{
+              gridColumn: { xs: c.id === 'last-received' || c.id === 'disagreements' ? 'span 2' : 'auto', md: half ? 'span 6' : 'span 3' },
+              order: { xs: c.id === 'last-received' ? 1 : 0, md: 0 },
+            }}
+          >
+            {c.to ? (
+              <CardActionArea component={RouterLink} to={c.to} sx={{ height: '100%' }}>
+                {content}
+              </CardActionArea>
+            ) : (
+              content
+            )}
+          </Card>
+        );
+      })}
     </Box>
   );
 }

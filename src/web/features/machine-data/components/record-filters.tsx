@@ -15,6 +15,7 @@ import { TEST_RESULTS, TEST_TYPES, type TestRecord, type TestRecordSort } from '
 import type { ListState } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { useProduct } from '../../products/api';
+import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { useMachineOptions } from '../../machines/api';
 import { RECORD_VERDICT_FILTERS, type RecordFilter } from '../api';
@@ -69,6 +70,7 @@ function ProductFilter({ list }: { list: List }) {
   return (
     <Box sx={{ gridColumn: { xs: '1 / -1', sm: 'span 2' } }}>
       <ProductPicker
+        useOptions={useProductOptions}
         id="filter-product"
         label={t('machineScreens.fields.product')}
         value={value}

@@ -4,7 +4,7 @@
  * and the standard's name and edition. Without a requirement it says why the bench's result stands. A table
  * from 600 px up; on a phone each line is a small block.
  */
-import { STANDARDS } from '../../../../shared/standards/requirement';
+import { editionOf, STANDARDS } from '../../../../shared/standards/requirement';
 import CancelOutlined from '@mui/icons-material/CancelOutlined';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
 import Alert from '@mui/material/Alert';
@@ -26,7 +26,7 @@ import { useTranslation } from 'react-i18next';
 import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
 import type { ReasonCode } from '../../../../shared/standards/reasons';
 import { formatNumber } from '../../../components/format';
-import { holdText, leakageRequirementText, pressureRequirementText } from '../../../components/standards/format';
+import { holdText, leakageRequirementText, pressureBasisText, pressureRequirementText } from '../../../components/standards/format';
 import { useProduct } from '../../products/api';
 import { leakage, mpa } from '../../../components/record-values';
 import { VerdictChip } from './verdict-chip';
@@ -35,12 +35,23 @@ interface Line {
   id: string;
   label: string;
   required: string;
+  /** how the required figure was reached, under it ("1.5 × 1.96 MPa = 2.94 MPa, rounded up to 3.0 MPa") */
+  basis?: string | null;
   measured: string;
   ok: boolean;
 }
 
+function Basis({ text }: { text?: string | null }) {
+  if (!text) return null;
+  return (
+    <Typography variant="caption" color="text.secondary" component="div" data-testid="pressure-basis">
+      {text}
+    </Typography>
+  );
+}
+
 const PRESSURE_REASONS: ReasonCode[] = ['pressure-low', 'pressure-high', 'no-rating'];
-const LEAKAGE_REASONS: ReasonCode[] = ['leakage-high', 'leakage-unit'];
+const LEAKAGE_REASONS: ReasonCode[] = ['leakage-high', 'leakage-unit', 'leakage-not-recorded'];
 
 function Status({ ok }: { ok: boolean }) {
   const { t } = useTranslation();
@@ -108,18 +119,20 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
   }
 
   const has = (codes: ReasonCode[]) => a.reasons.some((r) => codes.includes(r));
+  const holdRequired = `${t('standards.holdMin', { value: formatNumber(lang, req.holdMin, 0) })}${req.holdUnconfirmed ? ' *' : ''}`;
   const lines: Line[] = [
     {
       id: 'pressure',
       label: t('standards.check.pressure'),
       required: pressureRequirementText(t, lang, req),
+      basis: req.pressureBasis ? pressureBasisText(t, lang, req.pressureBasis, req.pressureMin) : null,
       measured: mpa(t, lang, record.testPressure),
       ok: !has(PRESSURE_REASONS),
     },
     {
       id: 'hold-stated',
       label: t('standards.check.holdStated'),
-      required: t('standards.holdMin', { value: formatNumber(lang, req.holdMin, 0) }),
+      required: holdRequired,
       measured: holdText(t, lang, record.holdingSeconds),
       ok: record.holdingSeconds >= req.holdMin,
     },
@@ -128,7 +141,7 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
           {
             id: 'hold-samples',
             label: t('standards.check.holdSamples'),
-            required: t('standards.holdMin', { value: formatNumber(lang, req.holdMin, 0) }),
+            required: holdRequired,
             measured: holdText(t, lang, a.heldSeconds),
             ok: a.heldSeconds >= req.holdMin,
           },
@@ -148,7 +161,7 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
       {header(
         t('standards.standardEdition', {
           name: req.standardName,
-          edition: i18n.language === 'zh' ? STANDARDS[req.standard].editionZh : req.edition,
+          edition: i18n.language === 'zh' ? (editionOf(req.standard, req.editionKey) ?? STANDARDS[req.standard]).editionZh : req.edition,
         }),
       )}
       <CardContent sx={{ pt: 0 }}>
@@ -186,6 +199,7 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
                     </Typography>
                     <Typography component="dd" variant="body2" sx={{ m: 0 }}>
                       {l.required}
+                      <Basis text={l.basis} />
                     </Typography>
                     <Typography component="dt" variant="body2" color="text.secondary">
                       {t('standards.check.measured')}
@@ -215,7 +229,10 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
                       <TableCell component="th" scope="row">
                         {l.label}
                       </TableCell>
-                      <TableCell>{l.required}</TableCell>
+                      <TableCell>
+                        {l.required}
+                        <Basis text={l.basis} />
+                      </TableCell>
                       <TableCell>{l.measured}</TableCell>
                       <TableCell>
                         <Status ok={l.ok} />
@@ -239,6 +256,11 @@ export function RequirementCheck({ record }: { record: TestRecordDetail }) {
                 ))}
               </Box>
             </Box>
+          )}
+          {req.holdUnconfirmed && (
+            <Typography variant="caption" color="text.secondary" data-testid="hold-unconfirmed">
+              {t('standards.requirement.notes.hold-unconfirmed')}
+            </Typography>
           )}
           {!req.required && (
             <Typography variant="body2" color="text.secondary">

@@ -14,12 +14,12 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
 import { rangeLabel } from '../../../../shared/serial';
-import { formatDateTime, formatNumber } from '../../../components/format';
+import { formatDate, formatDateTime } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useTestRecord } from '../api';
 import { backState } from '../components/back-to';
 import { FieldList } from '../components/field-list';
-import { PressureChart } from '../components/pressure-chart';
+import { RecordChartCard } from '../components/record-chart-card';
 import { RequirementCheck } from '../components/requirement-check';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { ScreenHeader } from '../components/screen-header';
@@ -56,22 +56,29 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
         </CardContent>
       </Card>
       <RequirementCheck record={record} />
-      <Card>
-        <CardHeader
-          title={t('machineScreens.chart.title')}
-          slotProps={{ title: { component: 'h2', variant: 'h6' } }}
-          subheader={t('machineScreens.chart.samples', { formatted: formatNumber(lang, record.samples.length, 0) })}
-        />
-        <CardContent sx={{ pt: 0 }}>
-          <PressureChart samples={record.samples} testPressure={record.testPressure} holdingSeconds={record.holdingSeconds} />
-        </CardContent>
-      </Card>
+      <RecordChartCard record={record} />
       <Card>
         <CardHeader title={t('machineScreens.record.origin')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
         <CardContent sx={{ pt: 0 }}>
           <FieldList
             items={[
               { label: f('machine'), value: originLabel(t, record), testId: 'record-bench' },
+              ...(record.upload
+                ? [
+                    {
+                      label: f('upload'),
+                      value: t('machineScreens.record.uploadValue', {
+                        file: record.upload.fileName,
+                        by: record.upload.by,
+                        at: formatDateTime(lang, record.upload.uploadedAt),
+                      }),
+                      testId: 'record-upload',
+                    },
+                    ...(record.upload.sha256
+                      ? [{ label: f('uploadSha256'), value: record.upload.sha256, testId: 'record-upload-sha256' }]
+                      : []),
+                  ]
+                : []),
               { label: f('receivedAt'), value: formatDateTime(lang, record.receivedAt) },
               {
                 label: f('product'),
@@ -93,7 +100,7 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
                   t('machineScreens.record.noRange')
                 ),
               },
-              ...(record.range ? [{ label: f('productionDate'), value: record.range.productionDate }] : []),
+              ...(record.range ? [{ label: f('productionDate'), value: formatDate(i18n.language, record.range.productionDate) }] : []),
             ]}
           />
         </CardContent>

@@ -23,7 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecord, UnitHistory } from '../../../../shared/contract/machine-data';
 import { rangeLabel } from '../../../../shared/serial';
-import { formatDateTime, formatNumber } from '../../../components/format';
+import { formatDate, formatDateTime, formatNumber } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useUnitHistory } from '../api';
 import { backState } from '../components/back-to';
@@ -103,29 +103,27 @@ function Tests({ history }: { history: UnitHistory }) {
       </Stack>
     );
   }
+  // Seven columns, each holding what is read together (when and which record, the test and its medium,
+  // the bench's result and the standard's verdict), so that the table fits beside the menu at 1440 px
+  // and on a tablet; below 600 px each test is a card.
+  const secondary = { display: 'block', color: 'text.secondary', fontSize: '0.8125rem' } as const;
+  const heads: Array<{ key: string; label: string; align?: 'right' }> = [
+    { key: 'testedAt', label: f('testedAt') },
+    { key: 'testType', label: f('testType') },
+    { key: 'testPressure', label: f('testPressure'), align: 'right' },
+    { key: 'holdingSeconds', label: f('holdingSeconds'), align: 'right' },
+    { key: 'leakageValue', label: f('leakageValue') },
+    { key: 'result', label: `${f('result')} · ${t('standards.filter.verdict')}` },
+    { key: 'machine', label: f('machine') },
+  ];
   return (
-    <TableContainer>
+    <TableContainer data-testid="unit-tests">
       <Table size="small" aria-label={t('machineScreens.units.tests')}>
         <TableHead>
           <TableRow>
-            {[
-              'testedAt',
-              'testType',
-              'medium',
-              'testPressure',
-              'holdingSeconds',
-              'leakageValue',
-              'result',
-              'verdict',
-              'machine',
-              'recordId',
-            ].map((k) => (
-              <TableCell
-                key={k}
-                sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
-                align={k === 'testPressure' || k === 'holdingSeconds' ? 'right' : undefined}
-              >
-                {k === 'verdict' ? t('standards.filter.verdict') : f(k)}
+            {heads.map((h) => (
+              <TableCell key={h.key} sx={{ fontWeight: 600 }} align={h.align}>
+                {h.label}
               </TableCell>
             ))}
           </TableRow>
@@ -133,26 +131,34 @@ function Tests({ history }: { history: UnitHistory }) {
         <TableBody>
           {history.records.map((r) => (
             <TableRow key={r.id} hover data-testid="unit-test">
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
-              </TableCell>
-              <TableCell>{typeCell(r)}</TableCell>
-              <TableCell>{mediumLabel(t, r.medium)}</TableCell>
-              <TableCell align="right">{formatNumber(lang, r.testPressure)}</TableCell>
-              <TableCell align="right">{formatNumber(lang, r.holdingSeconds, 0)}</TableCell>
-              <TableCell>{leakage(t, lang, r)}</TableCell>
               <TableCell>
-                <ResultChip result={r.result} />
-              </TableCell>
-              <TableCell>
-                <VerdictChip assessment={r.assessment} />
-              </TableCell>
-              <TableCell>{originLabel(t, r)}</TableCell>
-              <TableCell>
-                <Box component="span" sx={MONO}>
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
+                </Box>
+                <Box component="span" sx={{ ...secondary, ...MONO, overflowWrap: 'anywhere' }} title={f('recordId')}>
                   {r.recordId}
                 </Box>
               </TableCell>
+              <TableCell>
+                {typeCell(r)}
+                <Box component="span" sx={secondary} title={f('medium')}>
+                  {mediumLabel(t, r.medium)}
+                </Box>
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatNumber(lang, r.testPressure)}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatNumber(lang, r.holdingSeconds, 0)}
+              </TableCell>
+              <TableCell>{leakage(t, lang, r)}</TableCell>
+              <TableCell>
+                <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
+                  <ResultChip result={r.result} />
+                  <VerdictChip assessment={r.assessment} />
+                </Box>
+              </TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{originLabel(t, r)}</TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -201,7 +207,7 @@ function UnitDetail({ history }: { history: UnitHistory }) {
                   t('machineScreens.units.noRange')
                 ),
               },
-              ...(history.range ? [{ label: f('productionDate'), value: history.range.productionDate }] : []),
+              ...(history.range ? [{ label: f('productionDate'), value: formatDate(i18n.language, history.range.productionDate) }] : []),
               {
                 label: t('machineScreens.units.summary'),
                 value: t('machineScreens.units.summaryValue', {

@@ -1,10 +1,11 @@
-/** The menu of one bench in the list: rename, disable or enable, rotate the key, delete. */
+/** The menu of one bench in the list: rename, disable or enable, rotate the key, who may import, delete. */
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
+import PeopleOutline from '@mui/icons-material/PeopleOutline';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -14,7 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Machine } from '../../../../shared/contract/machines';
 
-export type BenchAction = 'rename' | 'toggle' | 'rotate' | 'delete';
+export type BenchAction = 'rename' | 'toggle' | 'rotate' | 'grants' | 'delete';
 
 export function BenchActions({ machine, onAction }: { machine: Machine; onAction: (action: BenchAction, machine: Machine) => void }) {
   const { t } = useTranslation();
@@ -49,6 +50,12 @@ export function BenchActions({ machine, onAction }: { machine: Machine; onAction
             <KeyOutlined fontSize="small" />
           </ListItemIcon>
           <ListItemText>{t('machineScreens.benches.rotate')}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => pick('grants')}>
+          <ListItemIcon>
+            <PeopleOutline fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('machineScreens.benches.grants')}</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => pick('delete')} sx={{ color: 'error.main' }}>
           <ListItemIcon sx={{ color: 'inherit' }}>

@@ -1,6 +1,7 @@
 /**
  * Benches (admin): the test benches that post results, their key prefixes, status, last use and how many
- * records each sent; create, rename, disable or enable, rotate the key, delete. A new or rotated key is
+ * records each sent; create, rename, disable or enable, rotate the key, grant staff imports in its name,
+ * delete. A new or rotated key is
  * shown once (KeyDialog). A bench that has records is disabled by the server instead of deleted, and the
  * message says so.
  */
@@ -20,6 +21,7 @@ import { PageHeader } from '../../../components/page-header';
 import { notifyError, notifyInfo, notifySuccess } from '../../../lib/toast';
 import { useCreateMachine, useDeleteMachine, useMachineList, useRotateMachineKey, useUpdateMachine } from '../api';
 import { BenchActions, type BenchAction } from '../components/bench-actions';
+import { GrantsDialog } from '../components/grants-dialog';
 import { KeyDialog } from '../components/key-dialog';
 import { NameDialog } from '../components/name-dialog';
 import { formatDateTime, formatNumber } from '../../../components/format';
@@ -200,6 +202,7 @@ export default function MachinesPage() {
         onConfirm={() => void confirmDelete()}
         onClose={() => setOpen(null)}
       />
+      {open?.kind === 'grants' && <GrantsDialog machine={open.machine} onClose={() => setOpen(null)} />}
       <KeyDialog issued={issued} onClose={() => setIssued(null)} />
     </>
   );

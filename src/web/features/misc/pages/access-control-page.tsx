@@ -8,6 +8,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { enumerationComma } from '../../../../shared/i18n/punctuation';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header';
 import { useAppAbility } from '../../../lib/ability';
@@ -15,7 +16,7 @@ import { useMe } from '../../auth/api';
 
 /** Lists the abilities of the signed-in user (the original's AclDemo page). */
 export default function AccessControlPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const ability = useAppAbility();
   const me = useMe();
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : [String(v)]);
@@ -42,12 +43,12 @@ export default function AccessControlPage() {
                     <TableCell>
                       {list(rule.action)
                         .map((a) => t(`app.aclActions.${a}`, { defaultValue: a }))
-                        .join(', ')}
+                        .join(enumerationComma(i18n.language))}
                     </TableCell>
                     <TableCell>
                       {list(rule.subject)
                         .map((s) => t(`app.aclSubjects.${s}`, { defaultValue: s }))
-                        .join(', ')}
+                        .join(enumerationComma(i18n.language))}
                     </TableCell>
                     <TableCell>
                       <Chip

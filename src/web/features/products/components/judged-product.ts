@@ -6,7 +6,10 @@
 import { productFields, type PRODUCT_FIELDS } from '../../../../shared/contract/products';
 import type { JudgedProduct } from '../../../../shared/standards/requirement';
 
-export type ProductFormValues = Record<(typeof PRODUCT_FIELDS)[number], string>;
+export type ProductFormValues = Record<(typeof PRODUCT_FIELDS)[number], string> & {
+  /** the edition the product is tested to, where its standard keeps more than one ('' = in force on each test's day) */
+  testEdition?: string;
+};
 
 type JudgedField = keyof JudgedProduct;
 
@@ -22,6 +25,8 @@ export function judgedFromForm(v: Partial<ProductFormValues>): JudgedProduct {
     nominalSize: read('nominalSize', v.nominalSize),
     seatType: read('seatType', v.seatType),
     leakageRate: read('leakageRate', v.leakageRate),
+    testEdition: read('testEdition', v.testEdition) ?? '',
+    pressureClass: read('pressureClass', v.pressureClass) ?? '',
     pressureFc: read('pressureFc', v.pressureFc),
     pressureWcb: read('pressureWcb', v.pressureWcb),
     pressureSus: read('pressureSus', v.pressureSus),

@@ -18,7 +18,8 @@ import {
   type ProductInput,
   type ProductValues,
 } from '../../../../shared/contract/products';
-import { STANDARDS } from '../../../../shared/standards/requirement';
+import { EDITIONS, editionFor, STANDARDS } from '../../../../shared/standards/requirement';
+import { editionIn } from '../../../../shared/standards/requirement-view';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../../../../shared/standards/types';
 import { FormSelectField, FormTextField, RecordForm, zodFormResolver } from '../../../components/form';
@@ -29,20 +30,27 @@ export const FLUID_OPTIONS = FLUIDS.map((f) => ({ value: f, label: `products.flu
 const NOT_STATED = { value: '', label: 'standards.notStated' };
 const VALVE_TYPE_OPTIONS = [NOT_STATED, ...VALVE_TYPES.map((v) => ({ value: v, label: `standards.valveTypes.${v}` }))];
 const SEAT_TYPE_OPTIONS = [NOT_STATED, ...SEAT_TYPES.map((v) => ({ value: v, label: `standards.seatTypes.${v}` }))];
-const LEAKAGE_RATE_OPTIONS = [NOT_STATED, ...LEAKAGE_RATES.map((v) => ({ value: v, label: `standards.leakageRates.${v}` }))];
+/** The rates a standard defines (EN 12266-1: A to G; ISO 5208 and API 6D: all ten). */
+const leakageRateOptions = (rates: readonly string[]) => [
+  NOT_STATED,
+  ...LEAKAGE_RATES.filter((v) => rates.includes(v)).map((v) => ({ value: v, label: `standards.leakageRates.${v}` })),
+];
+/** The product form's own field beside PRODUCT_FIELDS (the CSV does not carry it). */
+const FORM_FIELDS = [...PRODUCT_FIELDS, 'testEdition'] as const;
 // Standard names are proper names, the same in every language (t() returns an unknown key as it is).
 const STANDARD_OPTIONS = [
   { value: '', label: 'standards.none' },
   ...TEST_STANDARD_IDS.map((id) => ({ value: id, label: STANDARDS[id].name })),
 ];
 
-type FormValues = ProductFormValues;
+type FormValues = ProductFormValues & { testEdition: string };
 
 const num = (n: number | null) => (n === null ? '' : String(n));
 
 export function productFormValues(p?: Product): FormValues {
   return {
     name: p?.name ?? '',
+    nameZh: p?.nameZh ?? '',
     fluid: p?.fluid ?? '',
     connection: p?.connection ?? '',
     application: p?.application ?? '',
@@ -58,6 +66,7 @@ export function productFormValues(p?: Product): FormValues {
     seatType: p?.seatType ?? '',
     testStandard: p?.testStandard ?? '',
     leakageRate: p?.leakageRate ?? '',
+    testEdition: p?.testEdition ?? '',
   };
 }
 
@@ -85,7 +94,7 @@ export function ProductForm({
   save: (values: ProductInput) => Promise<unknown>;
   onSaved: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const resolver = useProductResolver();
   const form = useForm<FormValues, unknown, ProductValues>({ resolver, defaultValues: productFormValues(product) });
   const decimal = { inputMode: 'decimal' as const };
@@ -98,21 +107,37 @@ export function ProductForm({
   const c = form.control;
   const values = useWatch({ control: c }) as FormValues;
   const judged = judgedFromForm(values);
-  const usesLeakageRate = !!judged.testStandard && STANDARDS[judged.testStandard].usesLeakageRate;
+  const edition = judged.testStandard ? (editionFor(judged) ?? STANDARDS[judged.testStandard]) : null;
+  const usesLeakageRate = !!edition?.usesLeakageRate;
+  // API 6D sets its own rate by seat when the product names none: the rate is then optional.
+  const rateRequired = usesLeakageRate && !edition?.defaultLeakageRate;
+  const editions = judged.testStandard ? EDITIONS[judged.testStandard] : [];
+  const editionOptions = [
+    { value: '', label: 'standards.editionInForce' },
+    ...editions.map((e) => ({ value: e.editionKey, label: editionIn(e, i18n.language) })),
+  ];
 
-  // A leakage rate only means something under EN 12266-1 / ISO 5208: switching to another standard drops it.
+  // A leakage rate only means something under EN 12266-1 / ISO 5208 / API 6D: switching to another standard drops it.
   useEffect(() => {
     if (!usesLeakageRate && form.getValues('leakageRate') !== '') form.setValue('leakageRate', '', { shouldDirty: true });
   }, [form, usesLeakageRate]);
+  // An edition belongs to its standard: another standard starts from the edition in force.
+  const editionKept = editions.some((e) => e.editionKey === values.testEdition);
+  useEffect(() => {
+    if (!editionKept && form.getValues('testEdition') !== '') form.setValue('testEdition', '', { shouldDirty: true });
+  }, [form, editionKept]);
 
   const nps = judged.nominalSize === null ? null : npsLabel(judged.nominalSize);
 
   return (
-    <RecordForm form={form} fields={PRODUCT_FIELDS} save={save} onSaved={onSaved} submitLabel={submitLabel} cancelTo="/products">
-      <Grid size={{ xs: 12, md: 6 }}>
+    <RecordForm form={form} fields={FORM_FIELDS} save={save} onSaved={onSaved} submitLabel={submitLabel} cancelTo="/products">
+      <Grid size={{ xs: 12, md: 4 }}>
         <FormTextField control={c} name="name" label="products.fields.name" autoComplete="off" required />
       </Grid>
-      <Grid size={{ xs: 12, md: 6 }}>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <FormTextField control={c} name="nameZh" label="products.fields.nameZh" autoComplete="off" hint="products.nameZhHint" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
         <FormSelectField control={c} name="fluid" label="products.fields.fluid" options={FLUID_OPTIONS} required />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
@@ -203,9 +228,21 @@ export function ProductForm({
             control={c}
             name="leakageRate"
             label="products.fields.leakageRate"
-            options={LEAKAGE_RATE_OPTIONS}
-            hint="products.leakageRateHint"
-            required
+            options={leakageRateOptions(edition?.leakageRates ?? [])}
+            hint={rateRequired ? 'products.leakageRateHint' : 'products.leakageRateOptionalHint'}
+            required={rateRequired}
+          />
+        </Grid>
+      )}
+      {editions.length > 1 && (
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+          <FormSelectField
+            control={c}
+            name="testEdition"
+            label="products.fields.testEdition"
+            options={editionOptions}
+            hint="products.testEditionHint"
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           />
         </Grid>
       )}

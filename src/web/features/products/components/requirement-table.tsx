@@ -28,7 +28,13 @@ import {
 } from '../../../../shared/standards/requirement';
 import { editionIn } from '../../../../shared/standards/requirement-view';
 import { locale } from '../../../components/format';
-import { formatPressure, holdText, leakageRequirementText, pressureRequirementText } from '../../../components/standards/format';
+import {
+  formatPressure,
+  holdText,
+  leakageRequirementText,
+  pressureBasisText,
+  pressureRequirementText,
+} from '../../../components/standards/format';
 
 interface Column {
   material: BodyMaterial | null;
@@ -95,6 +101,11 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
     const test = col.tests[i];
     return test ? pressureRequirementText(t, lang, test) : '—';
   };
+  // How the figure follows from the rating, under it: "1.5 × 1.96 MPa = 2.94 MPa, rounded up to 3.0 MPa (ASME B16.34)".
+  const basisOf = (col: Column, i: number) => {
+    const test = col.tests[i];
+    return test?.pressureBasis ? pressureBasisText(t, lang, test.pressureBasis, test.pressureMin) : null;
+  };
 
   return (
     <Box component="section" aria-labelledby="requirement-title" data-testid="requirement" sx={{ mt: 1 }}>
@@ -128,9 +139,9 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
                 sx={{ m: 0, mt: 0.5, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25 }}
               >
                 {columns.map((col) => (
-                  <Line key={col.material ?? 'none'} label={pressureLabel(col)} value={pressureOf(col, i)} />
+                  <Line key={col.material ?? 'none'} label={pressureLabel(col)} value={pressureOf(col, i)} note={basisOf(col, i)} />
                 ))}
-                <Line label={t('standards.requirement.hold')} value={holdText(t, lang, test.holdMin)} />
+                <Line label={t('standards.requirement.hold')} value={holdText(t, lang, test.holdMin, test.holdUnconfirmed)} />
                 <Line
                   label={t('standards.requirement.leakage')}
                   value={leakageRequirementText(t, lang, test.leakage.kind, test.leakage.max)}
@@ -168,11 +179,14 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
                   </TableCell>
                   <TableCell>{requiredLabel(test)}</TableCell>
                   {columns.map((col) => (
-                    <TableCell key={col.material ?? 'none'} sx={{ whiteSpace: 'nowrap' }}>
-                      {pressureOf(col, i)}
+                    <TableCell key={col.material ?? 'none'}>
+                      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                        {pressureOf(col, i)}
+                      </Box>
+                      <Note text={basisOf(col, i)} />
                     </TableCell>
                   ))}
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{holdText(t, lang, test.holdMin)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{holdText(t, lang, test.holdMin, test.holdUnconfirmed)}</TableCell>
                   <TableCell>{leakageRequirementText(t, lang, test.leakage.kind, test.leakage.max)}</TableCell>
                 </TableRow>
               ))}
@@ -180,11 +194,37 @@ export function RequirementTable({ product }: { product: JudgedProduct }) {
           </Table>
         </TableContainer>
       )}
+      {base.notes.length > 0 && (
+        <Box
+          component="ul"
+          sx={{ m: 0, mt: 1, pl: 2.5 }}
+          aria-label={t('standards.requirement.notes.title')}
+          data-testid="requirement-notes"
+        >
+          {base.notes.map((note) => (
+            <Typography component="li" variant="caption" color="text.secondary" key={note} data-testid={`requirement-note-${note}`}>
+              {t(`standards.requirement.notes.${note}`, {
+                pressureClass: product.pressureClass ?? '',
+                rate: product.seatType ? (base.standard.defaultLeakageRate?.[product.seatType] ?? '') : '',
+              })}
+            </Typography>
+          ))}
+        </Box>
+      )}
     </Box>
   );
 }
 
-function Line({ label, value }: { label: string; value: string }) {
+function Note({ text }: { text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <Typography variant="caption" color="text.secondary" component="div" data-testid="pressure-basis">
+      {text}
+    </Typography>
+  );
+}
+
+function Line({ label, value, note }: { label: string; value: string; note?: string | null }) {
   return (
     <>
       <Typography component="dt" variant="body2" color="text.secondary">
@@ -192,6 +232,7 @@ function Line({ label, value }: { label: string; value: string }) {
       </Typography>
       <Typography component="dd" variant="body2" sx={{ m: 0 }}>
         {value}
+        <Note text={note} />
       </Typography>
     </>
   );

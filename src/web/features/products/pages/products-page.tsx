@@ -77,6 +77,11 @@ export default function ProductsPage() {
                   {p.name}
                 </Typography>
               )}
+              {p.nameZh && (
+                <Typography variant="body2" component="div" lang="zh-TW" title={t('products.fields.nameZh')}>
+                  {p.nameZh}
+                </Typography>
+              )}
               {details && (
                 <Typography
                   variant="caption"

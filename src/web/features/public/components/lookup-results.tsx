@@ -3,7 +3,8 @@
  * several, each serial found or not found. The heading takes the focus, so a screen reader reads the answer.
  */
 import { useEffect, useRef } from 'react';
-import { useT } from '../../../public-app/public-i18n';
+import { productName } from '../../../../shared/product-name';
+import { useT } from '../lib/public-i18n';
 import type { LookupRow } from '../lib/lookup';
 import { Alert, Icon } from './plain';
 import { ProductFacts } from './product-facts';
@@ -23,7 +24,7 @@ function Suggestion({ serial, onPick }: { serial: string; onPick?: (serial: stri
 }
 
 export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (serial: string) => void }) {
-  const { t } = useT();
+  const { t, language } = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -36,7 +37,7 @@ export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (s
       <h3 id="lookup-result-heading" ref={heading} tabIndex={-1} className="pp-h6 pp-result-heading">
         {single
           ? single.found
-            ? single.result.product.name
+            ? productName(single.result.product, language)
             : t('search.lookup.notFound')
           : t('search.lookup.summary', { found, total: rows.length })}
       </h3>
@@ -62,7 +63,7 @@ export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (s
               <div className="pp-row-text">
                 <p className="pp-row-serial">{row.serial}</p>
                 <p className={`pp-body2${row.found ? '' : ' pp-error'}`}>
-                  {row.found ? row.result.product.name : t('search.lookup.notFound')}
+                  {row.found ? productName(row.result.product, language) : t('search.lookup.notFound')}
                 </p>
                 {!row.found && row.suggestion && <Suggestion serial={row.suggestion} onPick={onPick} />}
               </div>

@@ -11,8 +11,8 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { LANGUAGES } from '../../../../shared/i18n/languages';
 import { createAppTheme } from '../../../lib/theme';
-import { publicStrings, useT } from '../../../public-app/public-i18n';
-import { useLook } from '../../../public-app/public-look';
+import { publicStrings, useT } from '../lib/public-i18n';
+import { useLook } from '../lib/public-look';
 
 function resources() {
   return Object.fromEntries(LANGUAGES.flatMap((l) => (publicStrings(l) ? [[l, { translation: publicStrings(l)! }]] : [])));

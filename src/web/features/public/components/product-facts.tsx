@@ -1,6 +1,6 @@
 /** A found unit as step 1 shows it: product name, its ratings with units, and the production date. */
 import { formatDay, formatNumber } from '../../../components/format';
-import { useT, type Translate } from '../../../public-app/public-i18n';
+import { useT, type Translate } from '../lib/public-i18n';
 import type { LookupResult } from '../lib/public-types';
 
 type Fact = [label: string, value: string];

@@ -2,7 +2,7 @@
 import type { PublicSettings } from '../../../../shared/contract/settings';
 import { LANGUAGES, type Language } from '../../../../shared/i18n/languages';
 import { LOGO_HEIGHT } from '../../../lib/constants';
-import { chooseLanguage, useT } from '../../../public-app/public-i18n';
+import { chooseLanguage, useT } from '../lib/public-i18n';
 import { Icon } from './plain';
 
 /** The language switch: a button naming the other language (there are two), in that language. */

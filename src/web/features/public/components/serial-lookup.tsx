@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorMessage } from '../../../lib/errors';
-import { useT } from '../../../public-app/public-i18n';
+import { useT } from '../lib/public-i18n';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import { MAX_SERIALS, parseSerialList } from '../lib/serial-list';
 import { Alert } from './plain';

@@ -21,6 +21,8 @@ export interface TextInputProps {
   className?: string;
   /** the label inside the empty field, moved onto its border when focused or filled (CSS only) */
   floatingLabel?: boolean;
+  /** an address: the email keyboard, no capitals, the browser's address suggestions */
+  email?: boolean;
 }
 
 export function TextInput({
@@ -37,6 +39,7 @@ export function TextInput({
   inputRef,
   className,
   floatingLabel,
+  email,
 }: TextInputProps) {
   const helperId = helperText ? `${id}-helper` : undefined;
   const common = {
@@ -47,9 +50,10 @@ export function TextInput({
     onKeyDown,
     ref: inputRef,
     className: 'pp-input',
-    autoComplete: 'off',
+    autoComplete: email ? 'email' : 'off',
     spellCheck: false,
-    autoCapitalize: 'characters',
+    autoCapitalize: email ? 'none' : 'characters',
+    inputMode: email ? ('email' as const) : undefined,
     'aria-describedby': helperId,
     'aria-invalid': error,
     // an empty placeholder: CSS tells an empty field by :placeholder-shown
@@ -62,7 +66,7 @@ export function TextInput({
       {multiline ? (
         <textarea {...common} rows={1} style={maxRows ? { maxHeight: `${maxRows * 1.4375 + 2.1}em` } : undefined} />
       ) : (
-        <input {...common} type="text" />
+        <input {...common} type={email ? 'email' : 'text'} />
       )}
       {/* after the field, so that CSS can place it by the field's state; `for` ties them for screen readers */}
       <label htmlFor={id} className="pp-label">

@@ -5,7 +5,7 @@
 import { lazy, Suspense, useState, type DragEvent, type FormEvent } from 'react';
 import type { ReportVerification } from '../../../../shared/contract/reports';
 import { errorMessage } from '../../../lib/errors';
-import { useT, type Translate } from '../../../public-app/public-i18n';
+import { useT, type Translate } from '../lib/public-i18n';
 import { isNotFound, verifyByCode, verifyByHash } from '../api';
 import { sha256Hex } from '../lib/sha256';
 import { Icon } from './plain';

@@ -3,6 +3,8 @@
  * serial or up to 20; step 2 (its own chunk, loaded after a successful lookup) asks for the agreement, the
  * address and the report language, and shows the issued report. `?report=<id>` (the QR code's link) opens
  * on the verification of that report; a code or a dropped file can be checked at the bottom.
+ * `?delivery=<token>` (a buyer's delivery link) opens on that delivery's certificates, and "I have a
+ * delivery" asks for such a link by delivery number and address.
  *
  * Plain elements styled by src/web/public-app/public.css: MUI, emotion and i18next arrive with step 2 or a
  * verification's answer, not with the first load (docs/decisions/0026-public-page-without-mui.md).
@@ -10,7 +12,7 @@
 import '../../../public-app/public.css';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { PublicSettings } from '../../../../shared/contract/settings';
-import { useT } from '../../../public-app/public-i18n';
+import { useT } from '../lib/public-i18n';
 import { fetchSite, verifyById } from '../api';
 import { LookupResults } from '../components/lookup-results';
 import { ProgressBar } from '../components/plain';
@@ -24,6 +26,9 @@ import type { ReportRequestResult } from '../lib/public-types';
 const RequestStep = lazy(() => import('../components/request-step'));
 // After a request: with the step-2 chunk's neighbours (the ToggleButtonGroup, the preview's loader).
 const RequestOutcome = lazy(() => import('../components/request-outcome'));
+// Only for a buyer's link, and once "I have a delivery" is opened.
+const DeliveryView = lazy(() => import('../components/delivery-view'));
+const DeliveryRequest = lazy(() => import('../components/delivery-request'));
 
 function Section({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
@@ -67,19 +72,49 @@ function useLinkedReport(id: string | null): VerificationState | null {
  * The link's parameters (`?serial=` from a nameplate's QR code, `?report=` from a report's), read after the
  * first render: the first render must equal the prerendered HTML, which knows no query string.
  */
-function useLinkParams(): { serial: string | null; report: string | null } | null {
-  const [params, setParams] = useState<{ serial: string | null; report: string | null } | null>(null);
+interface LinkParams {
+  serial: string | null;
+  report: string | null;
+  delivery: string | null;
+}
+
+function useLinkParams(): LinkParams | null {
+  const [params, setParams] = useState<LinkParams | null>(null);
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
-    setParams({ serial: query.get('serial'), report: query.get('report') });
+    setParams({ serial: query.get('serial'), report: query.get('report'), delivery: query.get('delivery') });
   }, []);
   return params;
+}
+
+/** "I have a delivery": a button first, so that the form's proof-of-work starts only when it is wanted. */
+function DeliveryRequestSection() {
+  const { t } = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <Section testId="delivery-request">
+      <h2 id="delivery-request-heading" className="pp-h6 pp-step-title">
+        {t('search.delivery.request.title')}
+      </h2>
+      <p className="pp-body2 pp-secondary pp-delivery-intro">{t('search.delivery.request.intro')}</p>
+      {open ? (
+        <Suspense fallback={<ProgressBar loading label={t('app.loading')} />}>
+          <DeliveryRequest />
+        </Suspense>
+      ) : (
+        <button type="button" className="pp-button pp-button-outlined" onClick={() => setOpen(true)} aria-expanded={false}>
+          {t('search.delivery.request.open')}
+        </button>
+      )}
+    </Section>
+  );
 }
 
 export default function SearchPage() {
   const { t } = useT();
   const params = useLinkParams();
   const reportId = params?.report ?? null;
+  const deliveryToken = params?.delivery ?? null;
   const site = useSite();
   const linked = useLinkedReport(reportId);
   const [rows, setRows] = useState<LookupRow[] | null>(null);
@@ -111,6 +146,14 @@ export default function SearchPage() {
           <h1 className="pp-h5">{t('pages.search')}</h1>
           <p className="pp-secondary">{t('search.intro')}</p>
         </div>
+        {deliveryToken && (
+          <Section testId="linked-delivery">
+            <h2 className="pp-overline pp-primary pp-linked-title">{t('search.delivery.linkedTitle')}</h2>
+            <Suspense fallback={<ProgressBar loading label={t('app.loading')} />}>
+              <DeliveryView token={deliveryToken} />
+            </Suspense>
+          </Section>
+        )}
         {reportId && (
           <Section testId="linked-verification">
             <h2 className="pp-overline pp-primary pp-linked-title">{t('search.verify.linkedTitle')}</h2>
@@ -139,6 +182,7 @@ export default function SearchPage() {
         <Section testId="verify">
           <VerifyPanel />
         </Section>
+        <DeliveryRequestSection />
       </main>
     </>
   );

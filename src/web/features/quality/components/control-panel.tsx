@@ -15,6 +15,7 @@ import { CONTROL_MEASURES, PRESSURE_DROP_LIMIT, RATING_MATERIALS } from '../../.
 import { formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
 import { useProduct } from '../../products/api';
+import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { testTypeLabel } from '../../../components/record-values';
 import { useControlChart } from '../api';
@@ -90,6 +91,7 @@ export function ControlPanel({ params, set }: Props) {
         }}
       >
         <ProductPicker
+          useOptions={useProductOptions}
           id="quality-product"
           label={t('quality.control.product')}
           value={product}

@@ -7,6 +7,7 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../components/format';
+import { enumerate } from '../../../../shared/i18n/punctuation';
 import { SerialLink } from '../../../components/serial-link';
 import { useHeldRequests, type QualityRange } from '../api';
 import { RowList } from './row-list';
@@ -20,7 +21,10 @@ function HoldLine({ h }: { h: HeldRequest['heldFor'][number] }) {
   const test = t(`machineScreens.testTypes.${h.testType}`);
   if (h.kind === 'missing') return <>{t('quality.held.missing', { test })}</>;
   const at = h.testedAt ? formatDateTime(i18n.language, h.testedAt) : '';
-  const why = h.reasons.map((r) => t(`standards.reason.${r}`)).join(', ');
+  const why = enumerate(
+    i18n.language,
+    h.reasons.map((r) => t(`standards.reason.${r}`)),
+  );
   return <>{h.bench === 'pass' ? t('quality.held.nonconforming', { test, at, why }) : t('quality.held.failed', { test, at })}</>;
 }
 

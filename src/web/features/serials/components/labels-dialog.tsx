@@ -10,6 +10,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
@@ -23,6 +24,7 @@ import { LABEL_LAYOUTS, MAX_LABELS_PER_FILE, selectLabels, type LabelLayout } fr
 import type { SerialRange } from '../../../../shared/contract/serials';
 import { formatNumber } from '../../../components/format';
 import { API_BASE } from '../../../lib/api';
+import { useSettings } from '../../settings/api';
 
 /** The message of a refused request, in the user's language when the server sent a key. */
 async function refusal(res: Response, t: (key: string, params?: Record<string, unknown>) => string): Promise<string> {
@@ -54,6 +56,10 @@ export function LabelsDialog({ range, onClose }: { range: SerialRange | null; on
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const [shownFor, setShownFor] = useState<string | null>(null);
+  const [testConfirmed, setTestConfirmed] = useState(false);
+  // While links point at this machine only, labels print marked TEST, once confirmed.
+  const address = useSettings().data?.publicAddress;
+  const local = address?.local ?? false;
   // A new range opens with an empty form.
   if (range && range.id !== shownFor) {
     setShownFor(range.id);
@@ -141,12 +147,22 @@ export function LabelsDialog({ range, onClose }: { range: SerialRange | null; on
               {t('labels.limit', { max: formatNumber(i18n.language, MAX_LABELS_PER_FILE, 0) })}
             </DialogContentText>
           </div>
+          {local && (
+            <Alert severity="warning" data-testid="labels-local-address">
+              {t('labels.localAddress', { url: address?.url ?? '' })}
+              <FormControlLabel
+                sx={{ display: 'flex', mt: 1 }}
+                control={<Checkbox size="small" checked={testConfirmed} onChange={(e) => setTestConfirmed(e.target.checked)} />}
+                label={t('labels.printTest')}
+              />
+            </Alert>
+          )}
           {failed && <Alert severity="error">{failed}</Alert>}
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('labels.cancel')}</Button>
-        <Button variant="contained" onClick={() => void download()} disabled={!chosen.ok || busy}>
+        <Button variant="contained" onClick={() => void download()} disabled={!chosen.ok || busy || (local && !testConfirmed)}>
           {t('labels.download')}
         </Button>
       </DialogActions>

@@ -14,6 +14,7 @@ import { serialRangeInput, type SerialRange, type SerialRangeInput, type SerialR
 import { FormSelectField, FormTextField, RecordForm, useFieldErrorText, zodFormResolver } from '../../../components/form';
 import { formatNumber } from '../../../components/format';
 import { useProduct } from '../../products/api';
+import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { computeTotalUnits } from './total-units';
 
@@ -99,6 +100,7 @@ export function SerialRangeForm({
           name="productId"
           render={({ field, fieldState }) => (
             <ProductPicker
+              useOptions={useProductOptions}
               id="field-productId"
               label={t('serials.fields.product')}
               value={product}

@@ -8,12 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { SERIAL_RANGE_SORTS, type SerialRange, type SerialRangeSort } from '../../../../shared/contract/serials';
 import { rangeLabel } from '../../../../shared/serial';
 import type { Column } from '../../../components/data-table';
-import { formatNumber } from '../../../components/format';
+import { formatDate, formatNumber } from '../../../components/format';
 import { ListView, useList, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
 import { LabelsDialog } from '../components/labels-dialog';
+import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' } as const;
@@ -105,7 +106,7 @@ export default function SerialNumbersPage() {
         card: 'key',
         render: (r) => (
           <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-            {r.productionDate}
+            {formatDate(lang, r.productionDate)}
           </Box>
         ),
       },
@@ -150,6 +151,7 @@ export default function SerialNumbersPage() {
       filters={
         <Box sx={{ minWidth: 240, flex: { xs: '1 1 100%', sm: '0 0 260px' } }}>
           <ProductPicker
+            useOptions={useProductOptions}
             id="product-filter"
             label={t('serials.list.productFilter')}
             value={selected}

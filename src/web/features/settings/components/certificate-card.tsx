@@ -1,8 +1,10 @@
 /**
  * The signing certificate: subject, issuer, validity and fingerprint (never the key). An admin uploads the
- * company's own PKCS#12 with its password, or generates a new self-signed one.
+ * company's own PKCS#12 with its password, or generates a new self-signed one. A self-signed one comes with
+ * what readers show for it ("issuer unknown") and how a certificate from a trusted authority changes that.
  */
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -36,6 +38,23 @@ function Fact({ label, value, mono = false, wide = false }: { label: string; val
         {value}
       </Typography>
     </Box>
+  );
+}
+
+/** What a reader's PDF software makes of a self-signed signature, and how a trusted certificate changes it. */
+function TrustNote() {
+  const { t } = useTranslation();
+  return (
+    <Alert severity="warning" sx={{ mt: 2 }} data-testid="certificate-trust">
+      <AlertTitle component="h3" sx={{ fontSize: '1rem' }}>
+        {t('settingsScreen.certificate.trust.title')}
+      </AlertTitle>
+      {(['selfSigned', 'install', 'after'] as const).map((k) => (
+        <Typography key={k} variant="body2" sx={{ mt: k === 'selfSigned' ? 0 : 1 }}>
+          {t(`settingsScreen.certificate.trust.${k}`)}
+        </Typography>
+      ))}
+    </Alert>
   );
 }
 
@@ -106,6 +125,7 @@ export function CertificateCard({ settings, canEdit }: { settings: Settings; can
               <Fact label={t('settingsScreen.certificate.notAfter')} value={formatDateTime(i18n.language, cert.notAfter)} />
               <Fact label={t('settingsScreen.certificate.fingerprint')} value={cert.fingerprintSha256} mono wide />
             </Box>
+            {cert.selfSigned && <TrustNote />}
           </>
         ) : (
           <Alert severity="info">{t('settingsScreen.certificate.none')}</Alert>

@@ -1,7 +1,8 @@
 /**
  * The text settings as one form over the shared contract's schema (settingsUpdateInput): company, terms
  * in both languages (their version shown; the server makes a new one when they change), the report's
- * statement and footer, the document type and the inspection representative. Staff see it read-only.
+ * statement and footer, the document type, the inspection representative and whether certificates use
+ * bench-sent records only. Staff see it read-only.
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,10 +10,13 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   DOCUMENT_TYPES,
@@ -34,7 +38,8 @@ import { useUpdateSettings } from '../api';
 import { LogoField } from './logo-field';
 
 function valuesOf(s: Settings): SettingsUpdateInput {
-  return Object.fromEntries(SETTINGS_TEXT_FIELDS.map((f) => [f, s[f]])) as SettingsUpdateInput;
+  const texts = Object.fromEntries(SETTINGS_TEXT_FIELDS.map((f) => [f, s[f]])) as unknown as SettingsUpdateInput;
+  return { ...texts, benchRecordsOnly: s.benchRecordsOnly };
 }
 
 function Section({ title, subheader, action, children }: { title: string; subheader?: string; action?: ReactNode; children: ReactNode }) {
@@ -130,6 +135,28 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
               label="settingsScreen.fields.inspectorName"
               hint={readOnly ? undefined : 'settingsScreen.fields.inspectorHint'}
             />
+          </Grid>
+          <Grid size={{ xs: 12 }}>
+            <Controller
+              control={form.control}
+              name="benchRecordsOnly"
+              render={({ field }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={field.value ?? false}
+                      onChange={(e) => field.onChange(e.target.checked)}
+                      disabled={readOnly}
+                      inputProps={{ 'aria-describedby': 'bench-records-only-hint' }}
+                    />
+                  }
+                  label={t('settingsScreen.fields.benchRecordsOnly')}
+                />
+              )}
+            />
+            <Typography id="bench-records-only-hint" variant="body2" color="text.secondary">
+              {t('settingsScreen.fields.benchRecordsOnlyHint')}
+            </Typography>
           </Grid>
         </Grid>
       </Section>

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
+import { enumerate, labelled } from '../../../../shared/i18n/punctuation';
 import { PageHeader } from '../../../components/page-header';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useAppAbility } from '../../../lib/ability';
@@ -13,7 +14,7 @@ import { RetentionCard } from '../components/retention-card';
 import { SettingsForm } from '../components/settings-form';
 
 export default function SettingsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const settings = useSettings();
   const canEdit = useAppAbility().can('update', 'Settings');
   return (
@@ -30,7 +31,22 @@ export default function SettingsPage() {
         <Stack spacing={3}>
           {settings.data.missing.length > 0 && (
             <Alert severity="warning" data-testid="settings-missing">
-              {t('settingsScreen.missing.title')}: {settings.data.missing.map((m) => t(`settingsScreen.missing.items.${m}`)).join(', ')}.
+              {labelled(
+                i18n.language,
+                t('settingsScreen.missing.title'),
+                enumerate(
+                  i18n.language,
+                  settings.data.missing.map((m) => t(`settingsScreen.missing.items.${m}`)),
+                ),
+              )}
+              {i18n.language === 'zh' ? '。' : '.'}
+            </Alert>
+          )}
+          {settings.data.publicAddress && (
+            <Alert severity={settings.data.publicAddress.local ? 'warning' : 'info'} data-testid="settings-public-address">
+              {t(settings.data.publicAddress.local ? 'settingsScreen.publicAddress.local' : 'settingsScreen.publicAddress.inUse', {
+                url: settings.data.publicAddress.url,
+              })}
             </Alert>
           )}
           <SettingsForm settings={settings.data} canEdit={canEdit} />

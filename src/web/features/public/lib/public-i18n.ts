@@ -5,11 +5,11 @@
  * JavaScript budget (docs/decisions/0026-public-page-without-mui.md); it arrives only with step 2.
  */
 import { useSyncExternalStore } from 'react';
-import { DEFAULT_LANGUAGE, type Language } from '../../shared/i18n/languages';
-import { htmlLang } from '../../shared/i18n/negotiate';
-import { setApiLanguage } from '../lib/api';
-import { LANGUAGE_KEY, type Tree } from '../lib/language-start';
-import { writeStored } from '../lib/storage';
+import { DEFAULT_LANGUAGE, type Language } from '../../../../shared/i18n/languages';
+import { htmlLang } from '../../../../shared/i18n/negotiate';
+import { setApiLanguage } from '../../../lib/api';
+import { LANGUAGE_KEY, type Tree } from '../../../lib/language-start';
+import { writeStored } from '../../../lib/storage';
 
 /** The namespaces the public page uses (the prerender carries the same ones inline for zh). */
 export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'visitor'] as const;
@@ -22,7 +22,7 @@ function byNamespace(modules: Record<string, { default: Tree }>): Tree {
 
 const trees: Partial<Record<Language, Tree>> = {
   en: byNamespace(
-    import.meta.glob<{ default: Tree }>(['../../shared/i18n/en/{app,pages,errors,validation,search,visitor}.json'], { eager: true }),
+    import.meta.glob<{ default: Tree }>(['../../../../shared/i18n/en/{app,pages,errors,validation,search,visitor}.json'], { eager: true }),
   ),
 };
 let current: Language = DEFAULT_LANGUAGE;

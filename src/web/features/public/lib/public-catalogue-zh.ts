@@ -1,7 +1,7 @@
 /** The public page's strings in Chinese: fetched when a visitor switches to it on an English page. */
-import type { Tree } from '../lib/language-start';
+import type { Tree } from '../../../lib/language-start';
 
-const modules = import.meta.glob<{ default: Tree }>(['../../shared/i18n/zh/{app,pages,errors,validation,search,visitor}.json'], {
+const modules = import.meta.glob<{ default: Tree }>(['../../../../shared/i18n/zh/{app,pages,errors,validation,search,visitor}.json'], {
   eager: true,
 });
 

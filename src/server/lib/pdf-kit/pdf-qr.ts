@@ -1,7 +1,7 @@
 /** The verification QR code as vector squares (one path, one fill): crisp at any zoom and a few hundred bytes. */
 import type QRCodeModule from 'qrcode';
 import type { QRCodeMaskPattern } from 'qrcode';
-import { packageOnFirstUse } from '../../../lib/first-use';
+import { packageOnFirstUse } from '../first-use';
 import { pdfNumber } from './pdf-text';
 
 // qrcode on the first code drawn (lib/first-use.ts).

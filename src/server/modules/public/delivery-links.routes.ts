@@ -1,0 +1,99 @@
+/**
+ * The buyer's side of a delivery link (docs/integration.md): `GET /api/v1/public/deliveries/{token}` (the
+ * index), `GET /api/v1/public/deliveries/{token}.zip` (every newest signed PDF, index.json and index.csv,
+ * streamed) and `POST /api/v1/public/delivery-links` ("I have a delivery": a link emailed to an address of
+ * the buyer's). Anonymous and rate-limited per address like the other public routes; an unknown, malformed
+ * or revoked token is the same 404.
+ */
+import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope } from '../../../shared/contract/common';
+import { deliveryLinkRequestInput, deliveryLinkRequestResult } from '../../../shared/contract/delivery-links';
+import { AppError } from '../../../shared/errors';
+import { createCounterStore } from '../../lib/counters';
+import { inboxKey } from '../../lib/email-address';
+import { requestLanguage } from '../../lib/request-language';
+import { writeZip, zipFits } from '../../lib/zip-stream';
+import { ProofOfWork } from './proof-of-work';
+import { limitKeys, PUBLIC_LIMITS, quietRateLimit } from './public-limits';
+import { deliveryIndex, pdfNames, zipEntries, type DeliveryIndexWithSizes } from '../orders/delivery-index';
+import { findDeliveryByToken } from '../orders/delivery-links';
+import { requestDeliveryLink } from '../orders/delivery-links.service';
+
+/** A token in a link must not leave with a click on a link to another site, nor stay in a cache. */
+function keepPrivate(reply: FastifyReply): FastifyReply {
+  return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+}
+
+/** The ZIP's name: the delivery number in ASCII for old clients, in full (RFC 5987) for the others. */
+function attachmentName(number: string): string {
+  const ascii = number.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `attachment; filename="delivery-${ascii}.zip"; filename*=UTF-8''${encodeURIComponent(`delivery-${number}.zip`)}`;
+}
+
+function fits(data: DeliveryIndexWithSizes): boolean {
+  const names = pdfNames(data.index.units);
+  // index.json and index.csv: a generous bound of a few hundred bytes a unit
+  const indexes = { nameBytes: 10, size: 2 * 1024 + data.index.units.length * 2048 };
+  return zipFits([indexes, indexes, ...data.pdfs.map((p, i) => ({ nameBytes: Buffer.byteLength(names[i]!), size: p.size }))]);
+}
+
+export const publicDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+  const limits = PUBLIC_LIMITS;
+  const counters = createCounterStore(app.ctx.redis);
+  const pow = new ProofOfWork(db);
+  const tags = ['public'];
+  const deps = { db, publicBaseUrl: app.ctx.config.publicBaseUrl, kick: () => app.ctx.mail.kick() };
+
+  // A wildcard, not `:token`: a parameter past the router's length limit would be the router's own 404,
+  // which differs from the answer of a token not found.
+  app.get(
+    '/api/v1/public/deliveries/*',
+    {
+      config: { access: 'anonymous', rateLimit: quietRateLimit(limits.deliveryPerIp) },
+      schema: { tags, params: z.object({ '*': z.string() }) },
+      // Runs after the app's security headers (src/server/lib/security-headers.ts), which set their own Referrer-Policy.
+      onSend: (_req, reply, payload, done) => {
+        keepPrivate(reply);
+        done(null, payload);
+      },
+    },
+    async (req, reply) => {
+      const path = req.params['*'];
+      const zip = path.endsWith('.zip');
+      const d = await findDeliveryByToken(db, zip ? path.slice(0, -4) : path);
+      if (!d) throw new AppError('not-found', 'deliveryLinks.linkNotFound');
+      const data = await deliveryIndex(db, d);
+      if (!zip) return reply.type('application/json; charset=utf-8').send({ data: data.index });
+      if (!fits(data)) throw new AppError('out-of-range', 'deliveryLinks.tooLarge');
+      // Written as the client reads (writeZip waits for 'drain'); the PDFs are read one at a time, and no
+      // more once the client has gone (Fastify destroys `out` when the connection closes).
+      const out = new PassThrough();
+      writeZip(out, zipEntries(db, data)).catch((err: unknown) => {
+        req.log.error({ err, deliveryId: d.id }, 'delivery ZIP stopped');
+        out.destroy(err as Error);
+      });
+      return reply.type('application/zip').header('content-disposition', attachmentName(d.number)).send(out);
+    },
+  );
+
+  app.post(
+    '/api/v1/public/delivery-links',
+    {
+      config: { access: 'anonymous', rateLimit: quietRateLimit(limits.requestPerIp) },
+      schema: { tags, body: deliveryLinkRequestInput, response: { 200: envelope(deliveryLinkRequestResult) } },
+    },
+    async (req, reply) => {
+      const input = req.body;
+      // As the report request (src/server/modules/public/public.routes.ts): the proof-of-work first, so that
+      // counting an address costs a solved challenge; per IP by the route's rate limit, per inbox here, on
+      // the report requests' count (emails to one inbox, whichever form asked for them).
+      await pow.consume(input.challenge);
+      await limitKeys(counters, reply, [`request-to:${inboxKey(input.email)}`], limits.requestPerRecipient);
+      return { data: requestDeliveryLink({ ...deps, later: app.ctx.afterResponse }, input, requestLanguage(req)) };
+    },
+  );
+};

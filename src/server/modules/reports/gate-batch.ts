@@ -1,0 +1,92 @@
+/**
+ * The release gate of many units in three statements instead of two per unit: the gate of readUnit and
+ * gateOf (report-data.ts) over the same facts — the product of the range holding each serial, and the
+ * records the gate reads (the latest of each test type, under the same bench-records rule). The dashboard
+ * counts the held units of open deliveries with it; the demo picks units that pass or are held.
+ */
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import type { TestType } from '../../../shared/contract/machine-data';
+import type { Verdict } from '../../../shared/standards/reasons';
+import { parseSerial } from '../../../shared/serial';
+import { rowsOf, type Executor } from '../../db/client';
+import { products, type ProductRow } from '../../db/schema/index';
+import { BENCH_RECORDS_WHEN_ASKED, gateOfProduct, type GateResult, type RecordHead } from './report-data';
+
+interface HeadRow {
+  key: string;
+  id: unknown;
+  test_type: TestType;
+  result: 'pass' | 'fail';
+  outcome: 'pass' | 'fail';
+  verdict: Verdict;
+  reasons: unknown;
+  tested_at: Date | string;
+  content_hash: Uint8Array;
+}
+
+/** A unit's gate and the product of the range holding it (null: no range holds the serial). */
+export type UnitGate = GateResult & { productId: string | null };
+
+/**
+ * The gate of every unit `units` lists (a query with the columns `key` (text, unique), `prefix`, `width`
+ * and `serial_no`), with the product of the range holding it. A serial no range holds has no data, as
+ * readUnit finds it.
+ */
+export async function gatesOf(db: Executor, units: SQL): Promise<Map<string, UnitGate>> {
+  // The range holding a serial: the series' range starting at or before it, if it reaches it (findRangeHolding).
+  const held = rowsOf<{ key: string; product_id: string | null }>(
+    await db.execute(sql`WITH u AS (${units})
+      SELECT u.key::text AS key, r.product_id::text AS product_id FROM u
+      LEFT JOIN LATERAL (SELECT s.end_no, s.product_id FROM serial_ranges s
+        WHERE s.prefix = u.prefix AND s.width = u.width AND s.start_no <= u.serial_no
+        ORDER BY s.start_no DESC LIMIT 1) r ON r.end_no >= u.serial_no`),
+  );
+  const productIds = [...new Set(held.map((h) => h.product_id).filter((id): id is string => id !== null))];
+  const byId = new Map<string, ProductRow>();
+  if (productIds.length) for (const p of await db.select().from(products).where(inArray(products.id, productIds))) byId.set(p.id, p);
+
+  // The gate reads only each test type's latest record (latestByType), so only those are read.
+  const heads = new Map<string, RecordHead[]>();
+  const rows = rowsOf<HeadRow>(
+    await db.execute(sql`WITH u AS (${units})
+      SELECT DISTINCT ON (u.key, test_records.test_type) u.key::text AS key, test_records.id, test_records.test_type,
+             test_records.result, test_records.outcome, test_records.verdict, test_records.reasons, test_records.tested_at,
+             test_records.content_hash
+        FROM u JOIN test_records ON test_records.prefix = u.prefix AND test_records.width = u.width AND test_records.serial_no = u.serial_no
+       WHERE ${BENCH_RECORDS_WHEN_ASKED}
+       ORDER BY u.key, test_records.test_type, test_records.tested_at DESC, test_records.id DESC`),
+  );
+  for (const r of rows) {
+    const list = heads.get(r.key) ?? [];
+    list.push({
+      id: Number(r.id),
+      testType: r.test_type,
+      result: r.result,
+      outcome: r.outcome,
+      verdict: r.verdict,
+      reasons: Number(r.reasons),
+      testedAt: new Date(r.tested_at),
+      contentHash: Buffer.from(r.content_hash),
+    });
+    heads.set(r.key, list);
+  }
+
+  const out = new Map<string, UnitGate>();
+  for (const h of held) {
+    const product = h.product_id ? byId.get(h.product_id) : undefined;
+    const g: GateResult = product ? gateOfProduct(product, heads.get(h.key) ?? []) : { status: 'no-data', held: [] };
+    out.set(h.key, { ...g, productId: product?.id ?? null });
+  }
+  return out;
+}
+
+/** `units` for gatesOf from serials as typed; a serial that does not parse is left out. Keyed by the serial. */
+export function serialUnits(serials: readonly string[]): SQL {
+  const parsed = serials.flatMap((s) => {
+    const p = parseSerial(s);
+    return p ? [{ key: s, ...p }] : [];
+  });
+  const col = <T>(f: (p: (typeof parsed)[number]) => T) => sql.param(parsed.map(f));
+  return sql`SELECT * FROM unnest(${col((p) => p.key)}::text[], ${col((p) => p.prefix)}::text[], ${col((p) => p.width)}::smallint[],
+    ${col((p) => p.number.toString())}::bigint[]) AS v (key, prefix, width, serial_no)`;
+}

@@ -1,0 +1,155 @@
+/**
+ * The report's data from the unit, its records and the settings: the latest record of each test type with its
+ * samples and checks, the judgement beside each, the order when a delivery's certificate is issued.
+ */
+import { inArray } from 'drizzle-orm';
+import { verificationUrl, type ReportLanguage } from '../../../shared/contract/reports';
+import type { TestRequirementView } from '../../../shared/contract/machine-data';
+import type { Executor } from '../../db/client';
+import { machines, recordUploads } from '../../db/schema/index';
+import { checkSamples } from '../../../shared/standards/sample-checks';
+import { reasonsOf } from '../../../shared/standards/reasons';
+import { deriveRequirement } from '../../../shared/standards/requirement';
+import { editionIn, toRequirementView } from '../../../shared/standards/requirement-view';
+import { decodeSamples } from '../machine-data/record-codec';
+import { getLogo, textOr, type getSettingsWithRevision } from '../settings/settings.service';
+import { judgedProduct } from '../standards/standards.service';
+import { latestByType, readRecords, type UnitData } from './report-data';
+import type { ReportModel, ReportOrder, ReportTest } from './report-model';
+import { isLocalAddress } from '../../../shared/public-address';
+import { productName } from '../../../shared/product-name';
+
+/** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
+export type ReportFlags = Array<{ testType: string; code: string }>;
+
+export interface ModelContext {
+  id: string;
+  code: string;
+  number: string;
+  language: ReportLanguage;
+  issuedAt: Date;
+  baseUrl: string;
+  settings: Awaited<ReturnType<typeof getSettingsWithRevision>>['settings'];
+  certificateFingerprint: string;
+  signerName: string;
+  order: ReportOrder | null;
+}
+
+/** The report's data: the latest record of each test type with its samples and checks. */
+export async function buildModel(db: Executor, unit: UnitData, c: ModelContext): Promise<{ model: ReportModel; flags: ReportFlags }> {
+  const latest = latestByType(unit.heads);
+  const rows = await readRecords(
+    db,
+    [...latest.values()].map((v) => v.latest.id),
+  );
+  const machineIds = [...new Set(rows.map((r) => r.machineId).filter((v): v is string => !!v))];
+  const names = new Map(
+    machineIds.length
+      ? (await db.select({ id: machines.id, name: machines.name }).from(machines).where(inArray(machines.id, machineIds))).map((m) => [
+          m.id,
+          m.name,
+        ])
+      : [],
+  );
+  // Records a staff member entered (a CSV upload) say so on the certificate: who, from which file.
+  const uploadIds = [...new Set(rows.map((r) => r.uploadId).filter((v): v is string => !!v))];
+  const uploads = new Map(
+    uploadIds.length
+      ? (
+          await db
+            .select({ id: recordUploads.id, by: recordUploads.userLabel, file: recordUploads.fileName })
+            .from(recordUploads)
+            .where(inArray(recordUploads.id, uploadIds))
+        ).map((u) => [u.id, u])
+      : [],
+  );
+  const order = ['shell', 'seat', 'backseat', 'air-seat', 'functional'];
+  rows.sort((a, b) => order.indexOf(a.testType) - order.indexOf(b.testType));
+  const flags: ReportFlags = [];
+  // Each test by the edition in force for the product on its day (the one the product names, if any).
+  const product = judgedProduct(unit.product);
+  const requirementOf = (testType: string, testedAt: Date): TestRequirementView | null => {
+    const judged = deriveRequirement(product, unit.range.bodyMaterial, testedAt);
+    const req = judged?.tests.find((x) => x.testType === testType);
+    return judged && req ? toRequirementView(judged.standard, req, c.language) : null;
+  };
+  // The certificate's standard line: the edition its latest test was judged by.
+  const latestTest = rows.reduce<Date | null>((at, r) => (at === null || r.testedAt > at ? r.testedAt : at), null);
+  const judged = deriveRequirement(product, unit.range.bodyMaterial, latestTest);
+  const tests: ReportTest[] = rows.map((r) => {
+    const samples = decodeSamples(r.samples);
+    const testPressure = Number(r.testPressure);
+    const checks = checkSamples(samples, testPressure, r.holdingSeconds);
+    const shortHold = r.result === 'pass' && !!checks && !checks.holdMet;
+    if (shortHold) flags.push({ testType: r.testType, code: 'short-hold' });
+    return {
+      recordId: r.recordId,
+      testType: r.testType,
+      medium: r.medium,
+      testPressure,
+      holdingSeconds: r.holdingSeconds,
+      leakageValue: r.leakageValue === null ? null : Number(r.leakageValue),
+      leakageUnit: r.leakageUnit,
+      result: r.result,
+      testedAt: r.testedAt,
+      bench: r.machineId ? (names.get(r.machineId) ?? null) : null,
+      enteredBy: r.uploadId && uploads.has(r.uploadId) ? { name: uploads.get(r.uploadId)!.by, file: uploads.get(r.uploadId)!.file } : null,
+      operator: r.operator,
+      earlierTests: (latest.get(r.testType)?.count ?? 1) - 1,
+      samples,
+      checks,
+      shortHold,
+      verdict: r.verdict,
+      reasons: reasonsOf(r.reasons),
+      requirement: r.verdict === 'not-assessed' ? null : requirementOf(r.testType, r.testedAt),
+    };
+  });
+  const s = c.settings;
+  const lang = c.language;
+  const logo = s.logo ? await getLogo(db) : null;
+  const p = unit.product;
+  const num = (v: string | null) => (v === null ? null : Number(v));
+  const model: ReportModel = {
+    id: c.id,
+    code: c.code,
+    number: c.number,
+    language: lang,
+    documentType: s.documentType,
+    issuedAt: c.issuedAt,
+    verifyUrl: verificationUrl(c.baseUrl, c.id),
+    verifyPage: `${c.baseUrl}/search`,
+    verifyLocal: isLocalAddress(c.baseUrl),
+    company: { name: s.companyName, address: s.companyAddress, logo: logo?.logo ?? null },
+    statement: textOr(lang === 'zh' ? s.statementZh : s.statementEn, lang, 'reports.defaultStatement'),
+    footer: lang === 'zh' ? s.footerZh : s.footerEn,
+    inspectorName: s.inspectorName,
+    serial: unit.serial,
+    product: {
+      name: productName(p, lang),
+      fluid: p.fluid,
+      connection: p.connection,
+      application: p.application,
+      applicationMedium: p.applicationMedium,
+      pressureFc: num(p.pressureFc),
+      pressureWcb: num(p.pressureWcb),
+      pressureSus: num(p.pressureSus),
+      temperatureMin: Number(p.temperatureMin),
+      temperatureMax: Number(p.temperatureMax),
+      valveType: p.valveType,
+      nominalSize: p.nominalSize,
+      pressureClass: p.pressureClass,
+      seatType: p.seatType,
+      leakageRate: p.leakageRate,
+    },
+    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, lang) } : null,
+    bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
+    ratedPressure: judged?.ratedPressure ?? null,
+    productionDate: unit.range.productionDate,
+    range: { start: unit.range.startSerial, end: unit.range.endSerial },
+    tests,
+    order: c.order,
+    certificateFingerprint: c.certificateFingerprint,
+    signerName: c.signerName,
+  };
+  return { model, flags };
+}
