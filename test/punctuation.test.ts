@@ -52,6 +52,24 @@ describe('Chinese catalogues', () => {
   });
 });
 
+describe('screens', () => {
+  it('join a translated label and its value through the helper, not with an ASCII colon', () => {
+    // `${t('x')}: ${v}` or {t('x')}: {v} in a component would print "標籤: 值" on Chinese pages.
+    const asciiAfterLabel = /\bt\('[\w.]+'(?:, \{[^}]*\})?\)\}?: [{$]/;
+    const root = path.join(__dirname, '..', 'src', 'web');
+    const found: string[] = [];
+    for (const f of fs.readdirSync(root, { recursive: true }).map(String)) {
+      if (!/\.tsx?$/.test(f)) continue;
+      fs.readFileSync(path.join(root, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (asciiAfterLabel.test(line)) found.push(`src/web/${f}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+});
+
 describe('Chinese emails', () => {
   it('list serials with 、 and label a link with ：', () => {
     const mail = reportMail(

@@ -8,6 +8,7 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '../../../../shared/contract/audit';
 import { presentEntry } from './audit-present';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 export function AuditDiff({ entry }: { entry: AuditEntry }) {
   const { t, i18n } = useTranslation();
@@ -33,14 +34,14 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
           <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
             {c.before !== undefined && c.after !== undefined ? (
               <>
-                <Box component="del" sx={{ color: 'error.main' }} aria-label={`${t('audit.diff.before')}: ${c.before}`}>
+                <Box component="del" sx={{ color: 'error.main' }} aria-label={labelled(i18n.language, t('audit.diff.before'), c.before)}>
                   {c.before}
                 </Box>
                 {' → '}
                 <Box
                   component="ins"
                   sx={{ textDecoration: 'none', color: 'success.dark', fontWeight: 500 }}
-                  aria-label={`${t('audit.diff.after')}: ${c.after}`}
+                  aria-label={labelled(i18n.language, t('audit.diff.after'), c.after)}
                 >
                   {c.after}
                 </Box>

@@ -10,6 +10,7 @@ import { AUDIT_ENTITIES } from '../../../../shared/contract/audit';
 import { useAuditActors, type AuditFilters as Filters } from '../api';
 import { entityLabel } from './audit-present';
 import { DateField } from '../../../components/form/date-field';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 interface Props {
   filters: Filters;
@@ -17,7 +18,7 @@ interface Props {
 }
 
 export function AuditFilters({ filters, set }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const actors = useAuditActors();
   const actorOptions = actors.data ?? [];
   if (filters.actor && !actorOptions.includes(filters.actor)) actorOptions.push(filters.actor);
@@ -98,7 +99,7 @@ export function AuditFilters({ filters, set }: Props) {
       {filters.entityId && (
         <Chip
           sx={{ gridColumn: '1 / -1', justifySelf: 'start', maxWidth: '100%' }}
-          label={`${t('audit.filters.record')}: ${entityLabel(t, filters.entity ?? '')} ${filters.entityId}`}
+          label={labelled(i18n.language, t('audit.filters.record'), `${entityLabel(t, filters.entity ?? '')} ${filters.entityId}`)}
           onDelete={() => set({ entityId: undefined })}
           data-testid="audit-record-filter"
         />

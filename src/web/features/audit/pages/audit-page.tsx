@@ -24,6 +24,7 @@ import { useAuditLog, type AuditFilters as Filters } from '../api';
 import { AuditDiff } from '../components/audit-diff';
 import { AuditFilters } from '../components/audit-filters';
 import { entityLabel } from '../components/audit-present';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 const KEYS = ['actor', 'entity', 'entityId', 'from', 'to'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -116,7 +117,7 @@ export default function AuditPage() {
                           type="button"
                           variant="body2"
                           onClick={() => set({ actor: e.actorLabel })}
-                          aria-label={`${t('audit.filters.user')}: ${e.actorLabel}`}
+                          aria-label={labelled(i18n.language, t('audit.filters.user'), e.actorLabel)}
                         >
                           {e.actorLabel}
                         </Link>

@@ -10,6 +10,7 @@ import { linearScale, niceTicks, thinAxisLabels } from '../../../../shared/chart
 import type { Dashboard } from '../../../../shared/contract/dashboard';
 import { formatNumber } from '../../../components/format';
 import { ChartBox, ChartLegend, shortDay, YGrid } from '../../../components/chart-frame';
+import { colon, comma } from '../../../../shared/i18n/punctuation';
 
 type Day = Dashboard['requests']['perDay'][number];
 const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
@@ -60,7 +61,9 @@ function Chart({ width, days }: { width: number; days: Day[] }) {
         const yAll = y(d.requests);
         return (
           <g key={d.day} data-testid="requests-bar" data-day={d.day} data-requests={d.requests}>
-            <title>{`${shortDay(lang, d.day)}: ${t('dashboard.chart.requests')} ${formatNumber(lang, d.requests - d.notFound, 0)}, ${t('dashboard.chart.notFound')} ${formatNumber(lang, d.notFound, 0)}`}</title>
+            <title>
+              {`${shortDay(lang, d.day)}${colon(lang)}${t('dashboard.chart.requests')} ${formatNumber(lang, d.requests - d.notFound, 0)}${comma(lang)}${t('dashboard.chart.notFound')} ${formatNumber(lang, d.notFound, 0)}`}
+            </title>
             <rect x={x} y={yNotFound} width={barW} height={y(0) - yNotFound} fill={colors.notFound} />
             <rect x={x} y={yAll} width={barW} height={yNotFound - yAll} fill={colors.requests} />
           </g>

@@ -10,6 +10,7 @@ import { formatTick, linearScale, niceTicks } from '../../../../shared/chart';
 import type { ControlChart } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
 import { ChartBox, shortDay, YGrid } from '../../../components/chart-frame';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 const PAD = { top: 12, right: 44, bottom: 28, left: 52 };
 
@@ -76,7 +77,7 @@ function Chart({ width, chart, range, title }: { width: number; chart: ControlCh
           <g key={i} data-outside={bad || undefined}>
             {p.max > p.min && <line x1={cx} x2={cx} y1={y(p.min)} y2={y(p.max)} stroke={color} strokeOpacity={0.5} />}
             <circle cx={cx} cy={y(p.mean)} r={2.5} fill={color}>
-              <title>{`${dayLabel(Date.parse(p.at))}: ${formatNumber(lang, p.mean, 4)} (n ${p.n})`}</title>
+              <title>{labelled(lang, dayLabel(Date.parse(p.at)), `${formatNumber(lang, p.mean, 4)} (n ${p.n})`)}</title>
             </circle>
           </g>
         );

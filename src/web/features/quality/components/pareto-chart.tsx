@@ -15,6 +15,7 @@ import type { ParetoItem } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
 import { ChartBox, percent } from '../../../components/chart-frame';
 import type { ParetoDimension } from './use-quality-params';
+import { comma, labelled } from '../../../../shared/i18n/punctuation';
 
 const ROW = 34;
 /** room above the bars for the cumulative-share axis, and below them for the count axis */
@@ -116,7 +117,11 @@ function Chart({ width, items, by, range, label }: Props & { width: number }) {
           <a
             key={item.key ?? '-'}
             href={href}
-            aria-label={`${t('quality.pareto.open', { label: name })}: ${t('quality.pareto.failures', { count: item.failures })}, ${t('quality.pareto.cumulative', { value: percent(lang, cumulative[i]!) })}`}
+            aria-label={labelled(
+              lang,
+              t('quality.pareto.open', { label: name }),
+              `${t('quality.pareto.failures', { count: item.failures })}${comma(lang)}${t('quality.pareto.cumulative', { value: percent(lang, cumulative[i]!) })}`,
+            )}
             data-testid="pareto-bar"
             onClick={(e) => {
               e.preventDefault();

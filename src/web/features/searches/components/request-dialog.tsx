@@ -21,6 +21,7 @@ import { formatDateTime } from '../../../components/format';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useSearchRequest } from '../api';
 import { StatusChip } from './status-chip';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURIComponent(reportId)}.pdf`;
 
@@ -109,12 +110,13 @@ function Detail({ r }: { r: SearchRequestDetail }) {
                 <StatusChip status={d.status} />
               </Box>
               <Typography variant="body2" color="text.secondary">
-                {t('searches.detail.created')}: {formatDateTime(lang, d.createdAt)} · {t('searches.fields.attempts')}: {d.attempts}
-                {d.sentAt ? ` · ${t('searches.fields.sentAt')}: ${formatDateTime(lang, d.sentAt)}` : ''}
+                {labelled(lang, t('searches.detail.created'), formatDateTime(lang, d.createdAt))} ·{' '}
+                {labelled(lang, t('searches.fields.attempts'), String(d.attempts))}
+                {d.sentAt ? ` · ${labelled(lang, t('searches.fields.sentAt'), formatDateTime(lang, d.sentAt))}` : ''}
               </Typography>
               {d.lastError && (
                 <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                  {t('searches.fields.lastError')}: {d.lastError}
+                  {labelled(lang, t('searches.fields.lastError'), d.lastError)}
                 </Typography>
               )}
             </Box>

@@ -26,6 +26,7 @@ import { searchKeys, useResend, useSearchList } from '../api';
 import { RequestDialog } from '../components/request-dialog';
 import { SearchFilters } from '../components/search-filters';
 import { StatusChip } from '../components/status-chip';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURIComponent(reportId)}.pdf`;
 
@@ -123,7 +124,7 @@ export default function SearchesPage() {
           <StatusChip status={r.status} />
           {r.attempts > 0 && (
             <Typography variant="caption" component="div" color="text.secondary">
-              {t('searches.fields.attempts')}: {r.attempts}
+              {labelled(i18n.language, t('searches.fields.attempts'), String(r.attempts))}
             </Typography>
           )}
           {r.lastError && (

@@ -16,6 +16,7 @@ import { serialKeys, useDeleteSerialRange } from '../api';
 import { LabelsDialog } from '../components/labels-dialog';
 import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' } as const;
 
@@ -132,7 +133,7 @@ export default function SerialNumbersPage() {
       card: 'actions',
       render: (r) => (
         <Tooltip title={t('labels.print')}>
-          <IconButton size="small" onClick={() => setLabelsFor(r)} aria-label={`${t('labels.print')}: ${named(r)}`}>
+          <IconButton size="small" onClick={() => setLabelsFor(r)} aria-label={labelled(i18n.language, t('labels.print'), named(r))}>
             <QrCode2 fontSize="small" />
           </IconButton>
         </Tooltip>
