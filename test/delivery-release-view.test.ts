@@ -27,12 +27,13 @@ const gate: DeliveryGate = {
   passed: 1,
   held: 1,
   units: [
-    { serial: 'VB-0001', line: 1, tag: 'FV-1', productName: 'Ball Valve', status: 'pass', held: [] },
+    { serial: 'VB-0001', line: 1, tag: 'FV-1', productName: 'Ball Valve', productNameZh: '', status: 'pass', held: [] },
     {
       serial: 'VB-0002',
       line: 1,
       tag: '',
       productName: 'Ball Valve',
+      productNameZh: '',
       status: 'held',
       held: [{ testType: 'shell', kind: 'failed', reasons: ['hold-short'] }],
     },

@@ -111,4 +111,21 @@ describe('a product’s Chinese name', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data.product).toMatchObject({ name: cat.productName, nameZh: NAME_ZH });
   });
+
+  it("goes with the product's name in the staff lists, so that Chinese screens can show it", async () => {
+    const cat = await catalogue(t, { nameZh: NAME_ZH });
+    await testData(t, cat.serial(3));
+    const list = await t.app.inject({
+      url: `/api/v1/machine-data?serial=${encodeURIComponent(cat.serial(3))}`,
+      headers: { cookie: staff },
+    });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().data.items[0]).toMatchObject({ productName: cat.productName, productNameZh: NAME_ZH });
+    const history = await t.app.inject({
+      url: `/api/v1/machine-data/units/${encodeURIComponent(cat.serial(3))}`,
+      headers: { cookie: staff },
+    });
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json().data.product).toMatchObject({ name: cat.productName, nameZh: NAME_ZH });
+  });
 });

@@ -36,6 +36,8 @@ export const publicDeliveryIndex = z.object({
       line: z.number().int(),
       buyerItemCode: z.string(),
       product: z.string(),
+      /** the product's Chinese name, '' when it has none */
+      productZh: z.string(),
       verdict: z.string(),
       reportNumber: z.string(),
       reportId: z.string(),

@@ -306,6 +306,8 @@ export const testRecord = z.object({
   /** the product of the range covering the serial; null while no range covers it (unmatched) */
   productId: z.string().nullable(),
   productName: z.string().nullable(),
+  /** its Chinese name ('' when it has none; src/shared/product-name.ts) */
+  productNameZh: z.string().nullable(),
   rangeId: z.string().nullable(),
   assessment,
 });
@@ -326,7 +328,7 @@ export type TestRecordDetail = z.infer<typeof testRecordDetail>;
 /** Every test of one unit, newest first, retests included, with its product and range if any. */
 export const unitHistory = z.object({
   serial: z.string(),
-  product: z.object({ id: z.string(), name: z.string() }).nullable(),
+  product: z.object({ id: z.string(), name: z.string(), nameZh: z.string() }).nullable(),
   range: recordRange.nullable(),
   records: z.array(testRecord),
 });

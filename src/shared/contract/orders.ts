@@ -177,6 +177,7 @@ export const purchaseOrderItem = z.object({
   line: z.number().int(),
   productId: z.string(),
   productName: z.string(),
+  productNameZh: z.string(),
   quantity: z.number().int(),
   /** units of this item in open or released deliveries */
   shipped: z.number().int(),
@@ -237,6 +238,7 @@ export const deliveryUnit = z.object({
   line: z.number().int(),
   tag: z.string(),
   productName: z.string(),
+  productNameZh: z.string(),
   /** the unit's newest certificate naming the order, once the release has issued it */
   reportId: z.string().nullable(),
   reportNumber: z.string().nullable(),
@@ -334,6 +336,7 @@ export const deliveryGateUnit = z.object({
   line: z.number().int(),
   tag: z.string(),
   productName: z.string(),
+  productNameZh: z.string(),
   status: z.enum(['pass', 'held', 'no-data']),
   held: z.array(gateHold),
 });

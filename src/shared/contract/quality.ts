@@ -94,6 +94,7 @@ export const openFailure = z.object({
   failedAt: z.string(),
   productId: z.string().nullable(),
   productName: z.string().nullable(),
+  productNameZh: z.string().nullable(),
   machineId: z.string().nullable(),
   machineName: z.string().nullable(),
 });

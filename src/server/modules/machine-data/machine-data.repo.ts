@@ -50,6 +50,7 @@ export const recordFields = {
   receivedAt: t.receivedAt,
   productId: t.productId,
   productName: products.name,
+  productNameZh: products.nameZh,
   rangeId: t.rangeId,
   verdict: t.verdict,
   reasons: t.reasons,
@@ -143,6 +144,7 @@ export function toTestRecord(r: RecordRow): TestRecord {
     receivedAt: r.receivedAt.toISOString(),
     productId: r.productId,
     productName: r.productName,
+    productNameZh: r.productNameZh,
     rangeId: r.rangeId,
     assessment: assessmentOf(r),
   };

@@ -42,7 +42,7 @@ export async function unitHistory(db: Executor, serialText: string): Promise<Uni
   const [records, holding] = await Promise.all([repo.recordsOfUnit(db, s), findRangeHolding(db, s)]);
   return {
     serial: formatSerial(s),
-    product: holding ? { id: holding.product.id, name: holding.product.name } : null,
+    product: holding ? { id: holding.product.id, name: holding.product.name, nameZh: holding.product.nameZh ?? '' } : null,
     range: holding ? repo.rangeOf(holding.range) : null,
     records,
   };

@@ -126,6 +126,7 @@ export async function unitsOf(db: Executor, deliveryId: string) {
       line: deliveryUnits.line,
       tag: deliveryUnits.tag,
       productName: products.name,
+      productNameZh: products.nameZh,
       reportId: deliveryUnits.reportId,
       reportNumber: reports.number,
     })

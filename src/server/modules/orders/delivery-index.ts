@@ -36,6 +36,7 @@ export async function deliveryIndex(db: Executor, d: LinkedDelivery): Promise<De
       line: r.line,
       buyerItemCode: r.buyerItemCode,
       product: r.product,
+      productZh: r.productZh,
       verdict: VERDICT,
       reportNumber: r.reportNumber,
       reportId: r.reportId,

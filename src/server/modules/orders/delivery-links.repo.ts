@@ -132,6 +132,7 @@ export interface IndexUnitRow {
   line: number;
   buyerItemCode: string;
   product: string;
+  productZh: string;
   reportId: string;
   reportNumber: string;
   sha256: string;
@@ -147,7 +148,8 @@ export interface IndexUnitRow {
  */
 export async function indexUnits(db: Executor, deliveryId: string): Promise<IndexUnitRow[]> {
   const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', ${ISO})`);
-  const res = await db.execute(sql`SELECT du.serial, du.tag, du.line, poi.buyer_item_code AS "buyerItemCode", p.name::text AS product,
+  const res =
+    await db.execute(sql`SELECT du.serial, du.tag, du.line, poi.buyer_item_code AS "buyerItemCode", p.name::text AS product, p.name_zh AS "productZh",
       r.id AS "reportId", r.number AS "reportNumber", encode(r.sha256, 'hex') AS sha256, ${iso('r.issued_at')} AS "issuedAt", r.size,
       coalesce((SELECT json_agg(json_build_object('reportId', o.id, 'reportNumber', o.number, 'sha256', encode(o.sha256, 'hex'),
           'issuedAt', ${iso('o.issued_at')}) ORDER BY o.issued_at DESC, o.number DESC)

@@ -35,6 +35,7 @@ export async function itemsOf(db: Executor, ids: string[], forUpdate = false) {
       line: purchaseOrderItems.line,
       productId: purchaseOrderItems.productId,
       productName: products.name,
+      productNameZh: products.nameZh,
       quantity: purchaseOrderItems.quantity,
       shipped: purchaseOrderItems.shipped,
       buyerItemCode: purchaseOrderItems.buyerItemCode,

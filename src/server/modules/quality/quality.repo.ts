@@ -124,6 +124,7 @@ export interface OpenFailureRow {
   tested_at: Date | string;
   product_id: string | null;
   product_name: string | null;
+  product_name_zh: string | null;
   machine_id: string | null;
   machine_name: string | null;
 }
@@ -138,7 +139,7 @@ export async function openFailures(
   const [page, total] = await Promise.all([
     db.execute(sql`
       SELECT r.id::text AS id, r.record_id, r.serial, r.test_type, r.tested_at, r.product_id::text AS product_id,
-             p.name::text AS product_name, r.machine_id::text AS machine_id, m.name::text AS machine_name
+             p.name::text AS product_name, p.name_zh AS product_name_zh, r.machine_id::text AS machine_id, m.name::text AS machine_name
         FROM (SELECT id, tested_at FROM quality_open_failures o WHERE ${inRange}
                ORDER BY o.tested_at DESC, o.id DESC LIMIT ${limit} OFFSET ${offset}) o
         JOIN test_records r ON r.id = o.id

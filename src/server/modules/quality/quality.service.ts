@@ -97,6 +97,7 @@ export async function openFailures(db: Db, q: OpenFailuresQuery): Promise<{ item
       failedAt: iso(r.tested_at),
       productId: r.product_id,
       productName: r.product_name,
+      productNameZh: r.product_name_zh,
       machineId: r.machine_id,
       machineName: r.machine_name,
     })),

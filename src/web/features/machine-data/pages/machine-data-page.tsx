@@ -29,6 +29,7 @@ import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { SerialLink } from '../../../components/serial-link';
 import { VerdictChip } from '../components/verdict-chip';
 import { originLabel, testTypeLabel } from '../../../components/record-values';
+import { productName } from '../../../../shared/product-name';
 
 export default function MachineDataPage() {
   const { t, i18n } = useTranslation();
@@ -65,7 +66,7 @@ export default function MachineDataPage() {
       render: (r) =>
         r.productName ? (
           <Typography variant="body2" sx={{ minWidth: 120 }}>
-            {r.productName}
+            {productName({ name: r.productName, nameZh: r.productNameZh }, lang)}
           </Typography>
         ) : (
           <UnmatchedChip />

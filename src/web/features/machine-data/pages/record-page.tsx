@@ -25,6 +25,7 @@ import { ResultChip, UnmatchedChip } from '../components/result-chip';
 import { ScreenHeader } from '../components/screen-header';
 import { SerialLink, unitHistoryPath } from '../../../components/serial-link';
 import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../../../components/record-values';
+import { productName } from '../../../../shared/product-name';
 
 function RecordDetail({ record }: { record: TestRecordDetail }) {
   const { t, i18n } = useTranslation();
@@ -84,7 +85,7 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
                 label: f('product'),
                 value: record.productId ? (
                   <Link component={RouterLink} to={`/edit-product/${record.productId}`}>
-                    {record.productName}
+                    {productName({ name: record.productName ?? '', nameZh: record.productNameZh }, lang)}
                   </Link>
                 ) : (
                   <UnmatchedChip />

@@ -33,6 +33,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { VerdictChip } from '../components/verdict-chip';
 import { MONO } from '../../../components/serial-link';
 import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../../../components/record-values';
+import { productName } from '../../../../shared/product-name';
 
 /** Ids of records that repeat an earlier test of the same type on this unit (records are newest first). */
 function retests(records: readonly TestRecord[]): Set<string> {
@@ -190,7 +191,7 @@ function UnitDetail({ history }: { history: UnitHistory }) {
                 label: f('product'),
                 value: history.product ? (
                   <Link component={RouterLink} to={`/edit-product/${history.product.id}`}>
-                    {history.product.name}
+                    {productName(history.product, i18n.language)}
                   </Link>
                 ) : (
                   <UnmatchedChip />

@@ -12,9 +12,10 @@ import type { Column } from '../../../components/data-table';
 import { mono } from './format';
 import { holdTexts, type GateUnit } from './release-view';
 import { RowsTable } from './rows-table';
+import { productName } from '../../../../shared/product-name';
 
 export function HeldUnitsCard({ held, refused }: { held: GateUnit[]; refused: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const columns: Column<GateUnit>[] = [
     {
       id: 'serial',
@@ -27,7 +28,12 @@ export function HeldUnitsCard({ held, refused }: { held: GateUnit[]; refused: bo
       ),
     },
     { id: 'tag', label: 'orderScreens.units.tag', card: 'key', render: (u) => u.tag || '—', cardRender: (u) => u.tag || null },
-    { id: 'product', label: 'orderScreens.units.product', card: 'key', render: (u) => u.productName },
+    {
+      id: 'product',
+      label: 'orderScreens.units.product',
+      card: 'key',
+      render: (u) => productName({ name: u.productName, nameZh: u.productNameZh }, i18n.language),
+    },
     {
       id: 'reasons',
       label: 'orderScreens.gate.reasons',

@@ -22,6 +22,7 @@ import { errorMessage } from '../../../lib/errors';
 import { notifySuccess } from '../../../lib/toast';
 import { useAddDeliveryUnits, useRefreshDelivery } from '../api';
 import { parseSerialEntry } from './serial-entry';
+import { productName } from '../../../../shared/product-name';
 
 interface RowError {
   at: string;
@@ -41,7 +42,7 @@ function rowErrors(t: (k: string, o?: Record<string, unknown>) => string, err: u
 }
 
 export function SerialEntryCard({ deliveryId, order }: { deliveryId: string; order: PurchaseOrder | undefined }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [text, setText] = useState('');
   const [line, setLine] = useState<number | ''>('');
   const [bad, setBad] = useState<number[]>([]);
@@ -124,7 +125,12 @@ export function SerialEntryCard({ deliveryId, order }: { deliveryId: string; ord
           >
             {items.map((it) => (
               <MenuItem key={it.line} value={it.line}>
-                {t('orderScreens.entry.lineOption', { line: it.line, product: it.productName, shipped: it.shipped, quantity: it.quantity })}
+                {t('orderScreens.entry.lineOption', {
+                  line: it.line,
+                  product: productName({ name: it.productName, nameZh: it.productNameZh }, i18n.language),
+                  shipped: it.shipped,
+                  quantity: it.quantity,
+                })}
               </MenuItem>
             ))}
           </TextField>

@@ -17,6 +17,7 @@ import type { Column } from '../../../components/data-table';
 import { mono } from './format';
 import { certificateHref } from './release-view';
 import { RowsTable } from './rows-table';
+import { productName } from '../../../../shared/product-name';
 
 type Unit = DeliveryDetail['units'][number];
 
@@ -33,7 +34,7 @@ export function UnitsCard({
   onRemove: (serial: string) => void;
   onTag: (unit: Unit) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const certificates = d.status === 'released' || d.status === 'releasing' || d.units.some((u) => u.reportId);
   const columns: Column<Unit>[] = [
     {
@@ -48,7 +49,12 @@ export function UnitsCard({
     },
     { id: 'line', label: 'orderScreens.units.line', align: 'right', card: 'key', render: (u) => u.line },
     { id: 'tag', label: 'orderScreens.units.tag', card: 'key', render: (u) => u.tag || '—' },
-    { id: 'product', label: 'orderScreens.units.product', card: 'key', render: (u) => u.productName },
+    {
+      id: 'product',
+      label: 'orderScreens.units.product',
+      card: 'key',
+      render: (u) => productName({ name: u.productName, nameZh: u.productNameZh }, i18n.language),
+    },
   ];
   if (certificates)
     columns.push({

@@ -11,6 +11,7 @@ import { errorMessage } from '../../../lib/errors';
 import { useT } from '../lib/public-i18n';
 import { deliveryZipPath, fetchDelivery, isNotFound } from '../api';
 import { Alert, ProgressBar } from './plain';
+import { productName } from '../../../../shared/product-name';
 
 type State =
   { kind: 'loading' } | { kind: 'found'; index: PublicDeliveryIndex } | { kind: 'not-found' } | { kind: 'failed'; message: string };
@@ -97,7 +98,7 @@ export default function DeliveryView({ token }: { token: string }) {
 }
 
 function UnitTable({ index }: { index: PublicDeliveryIndex }) {
-  const { t } = useT();
+  const { t, language } = useT();
   const col = (key: string) => t(`search.delivery.columns.${key}`);
   return (
     <table className="pp-units" data-testid="delivery-units">
@@ -124,7 +125,7 @@ function UnitTable({ index }: { index: PublicDeliveryIndex }) {
                 {u.buyerItemCode && <span className="pp-secondary"> · {u.buyerItemCode}</span>}
               </span>
             </td>
-            <td data-label={col('product')}>{u.product}</td>
+            <td data-label={col('product')}>{productName({ name: u.product, nameZh: u.productZh }, language)}</td>
             <td data-label={col('verdict')} className={u.verdict === 'pass' ? 'pp-success' : 'pp-error'}>
               {t(`search.delivery.verdicts.${u.verdict}`, { defaultValue: u.verdict })}
             </td>

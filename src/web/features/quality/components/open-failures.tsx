@@ -11,6 +11,7 @@ import { SerialLink } from '../../../components/serial-link';
 import { testTypeLabel } from '../../../components/record-values';
 import { useOpenFailures, type QualityRange } from '../api';
 import { RowList } from './row-list';
+import { productName } from '../../../../shared/product-name';
 
 export function OpenFailures({ range }: { range: QualityRange }) {
   const { t, i18n } = useTranslation();
@@ -32,7 +33,10 @@ export function OpenFailures({ range }: { range: QualityRange }) {
             {formatDateTime(lang, f.failedAt)}
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            {[f.productName ?? t('quality.breakdown.unmatched'), f.machineName ?? t('quality.breakdown.uploaded')].join(' · ')}
+            {[
+              f.productName ? productName({ name: f.productName, nameZh: f.productNameZh }, lang) : t('quality.breakdown.unmatched'),
+              f.machineName ?? t('quality.breakdown.uploaded'),
+            ].join(' · ')}
           </Typography>
           <Link
             component={RouterLink}
