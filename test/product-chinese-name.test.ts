@@ -2,6 +2,7 @@
  * A product's Chinese name (docs/product.md §3): stored and validated like its other texts, exported and
  * imported as a CSV column, and printed instead of the name where the reader reads Chinese: the answer to a
  * Chinese report request and the Chinese certificate name the product in Chinese, the English ones in English.
+ * Its connection, application and medium have Chinese texts too, printed the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app';
@@ -85,7 +86,16 @@ describe('a product’s Chinese name', () => {
 
   it('names the product in Chinese in a Chinese report, and in English in an English one', async () => {
     const name = `Cast Steel Gate Valve ${Date.now()}`;
-    const cat = await catalogue(t, { name, nameZh: NAME_ZH });
+    const cat = await catalogue(t, {
+      name,
+      nameZh: NAME_ZH,
+      connection: 'Flanged RF',
+      connectionZh: '凸面法蘭',
+      application: 'Waterworks',
+      applicationZh: '自來水',
+      applicationMedium: 'Potable water',
+      applicationMediumZh: '飲用水',
+    });
     await testData(t, cat.serial(1));
 
     const zh = await postRequest(t.app, requestBody({ serials: [cat.serial(1)], language: 'zh' }));
@@ -95,6 +105,14 @@ describe('a product’s Chinese name', () => {
     const zhText = await reportText(zhResult.pdfPath);
     expect(zhText).toContain(NAME_ZH);
     expect(zhText).not.toContain(name);
+    for (const [zhWords, enWords] of [
+      ['凸面法蘭', 'Flanged RF'],
+      ['自來水', 'Waterworks'],
+      ['飲用水', 'Potable water'],
+    ]) {
+      expect(zhText).toContain(zhWords);
+      expect(zhText).not.toContain(enWords);
+    }
 
     const en = await postRequest(t.app, requestBody({ serials: [cat.serial(1)], language: 'en' }));
     expect(en.statusCode, en.body).toBeLessThan(300);
@@ -103,6 +121,8 @@ describe('a product’s Chinese name', () => {
     const enText = await reportText(enResult.pdfPath);
     expect(enText).toContain(name);
     expect(enText).not.toContain(NAME_ZH);
+    expect(enText).toContain('Flanged RF');
+    expect(enText).not.toContain('凸面法蘭');
   });
 
   it('is offered to the public page beside the name, which picks by language', async () => {

@@ -5,3 +5,16 @@
 export function productName(p: { name: string; nameZh?: string | null }, language: string): string {
   return language === 'zh' && p.nameZh ? p.nameZh : p.name;
 }
+
+/** The free texts a product has in both languages: the English one, and its Chinese one ('' = none). */
+export type ProductTextField = 'connection' | 'application' | 'applicationMedium';
+
+/** A product's connection, application or medium in a language: its Chinese text on Chinese pages when set. */
+export function productText(
+  p: { [K in ProductTextField]: string } & { [K in `${ProductTextField}Zh`]?: string | null },
+  field: ProductTextField,
+  language: string,
+): string {
+  const zh = p[`${field}Zh`];
+  return language === 'zh' && zh ? zh : p[field];
+}

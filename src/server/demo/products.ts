@@ -55,24 +55,27 @@ const MATERIAL_NAMES: Record<Material, string> = { fc: 'Ductile Iron', wcb: 'Cas
 const MATERIAL_NAMES_ZH: Record<Material, string> = { fc: '球墨鑄鐵', wcb: '鑄鋼', sus: '不鏽鋼' };
 const TEMPERATURES: Record<Material, [number, number]> = { fc: [-10, 120], wcb: [-29, 425], sus: [-46, 400] };
 
-const USES: Record<Material, ReadonlyArray<{ fluid: Fluid; application: string; medium: string }>> = {
+const USES: Record<
+  Material,
+  ReadonlyArray<{ fluid: Fluid; application: string; applicationZh: string; medium: string; mediumZh: string }>
+> = {
   fc: [
-    { fluid: 'water', application: 'Waterworks', medium: 'Potable water' },
-    { fluid: 'water', application: 'Fire protection', medium: 'Fire water' },
-    { fluid: 'water', application: 'HVAC', medium: 'Chilled water' },
+    { fluid: 'water', application: 'Waterworks', applicationZh: '自來水', medium: 'Potable water', mediumZh: '飲用水' },
+    { fluid: 'water', application: 'Fire protection', applicationZh: '消防', medium: 'Fire water', mediumZh: '消防用水' },
+    { fluid: 'water', application: 'HVAC', applicationZh: '空調', medium: 'Chilled water', mediumZh: '冰水' },
   ],
   wcb: [
-    { fluid: 'steam', application: 'Power plant', medium: 'Saturated steam' },
-    { fluid: 'steam', application: 'District heating', medium: 'Superheated steam' },
-    { fluid: 'oil', application: 'Refinery', medium: 'Crude oil' },
-    { fluid: 'gas', application: 'Gas distribution', medium: 'Natural gas' },
-    { fluid: 'oil', application: 'Pipeline', medium: 'Diesel' },
+    { fluid: 'steam', application: 'Power plant', applicationZh: '發電廠', medium: 'Saturated steam', mediumZh: '飽和蒸汽' },
+    { fluid: 'steam', application: 'District heating', applicationZh: '區域供熱', medium: 'Superheated steam', mediumZh: '過熱蒸汽' },
+    { fluid: 'oil', application: 'Refinery', applicationZh: '煉油廠', medium: 'Crude oil', mediumZh: '原油' },
+    { fluid: 'gas', application: 'Gas distribution', applicationZh: '天然氣輸配', medium: 'Natural gas', mediumZh: '天然氣' },
+    { fluid: 'oil', application: 'Pipeline', applicationZh: '管線', medium: 'Diesel', mediumZh: '柴油' },
   ],
   sus: [
-    { fluid: 'chemical', application: 'Chemical processing', medium: 'Dilute acids' },
-    { fluid: 'water', application: 'Desalination', medium: 'Seawater' },
-    { fluid: 'gas', application: 'Process gas', medium: 'Nitrogen' },
-    { fluid: 'air', application: 'Instrument air', medium: 'Compressed air' },
+    { fluid: 'chemical', application: 'Chemical processing', applicationZh: '化學製程', medium: 'Dilute acids', mediumZh: '稀酸' },
+    { fluid: 'water', application: 'Desalination', applicationZh: '海水淡化', medium: 'Seawater', mediumZh: '海水' },
+    { fluid: 'gas', application: 'Process gas', applicationZh: '製程氣體', medium: 'Nitrogen', mediumZh: '氮氣' },
+    { fluid: 'air', application: 'Instrument air', applicationZh: '儀表空氣', medium: 'Compressed air', mediumZh: '壓縮空氣' },
   ],
 };
 
@@ -83,6 +86,9 @@ export interface GeneratedProduct {
   connection: string;
   application: string;
   applicationMedium: string;
+  connectionZh: string;
+  applicationZh: string;
+  applicationMediumZh: string;
   pressureFc: number | null;
   pressureWcb: number | null;
   pressureSus: number | null;
@@ -121,10 +127,15 @@ function standardOf(i: number, asme: boolean, seat: SeatType): { testStandard: T
   return { testStandard: 'en-12266-1', leakageRate: seat === 'soft' ? 'A' : 'D' };
 }
 
-function connectionOf(r: Random, dn: number, asme: boolean): string {
-  if (dn <= 25 && r.chance(0.5)) return r.pick(['NPT threaded', 'Socket weld (ASME B16.11)']);
-  if (asme && r.chance(0.3)) return 'Butt weld (ASME B16.25)';
-  return asme ? 'Flanged RF (ASME B16.5)' : 'Flanged RF (EN 1092-1)';
+/** The connection in English and in Chinese. */
+function connectionOf(r: Random, dn: number, asme: boolean): [string, string] {
+  if (dn <= 25 && r.chance(0.5))
+    return r.pick<[string, string]>([
+      ['NPT threaded', 'NPT 螺紋'],
+      ['Socket weld (ASME B16.11)', '承插焊（ASME B16.11）'],
+    ]);
+  if (asme && r.chance(0.3)) return ['Butt weld (ASME B16.25)', '對焊（ASME B16.25）'];
+  return asme ? ['Flanged RF (ASME B16.5)', '凸面法蘭（ASME B16.5）'] : ['Flanged RF (EN 1092-1)', '凸面法蘭（EN 1092-1）'];
 }
 
 /** `count` distinct products; the same seed gives the same list. */
@@ -141,13 +152,17 @@ export function generateProducts(r: Random, count: number): GeneratedProduct[] {
     const seen = names.get(base) ?? 0;
     names.set(base, seen + 1);
     const [tMin, tMax] = TEMPERATURES[material];
+    const [connection, connectionZh] = connectionOf(r, dn, rating.asme);
     out.push({
       name: seen === 0 ? base : `${base}, Series ${seen + 1}`,
       nameZh: `DN${dn} ${rating.label.replace(/^Class /, '')}${rating.asme ? '磅級' : ''} ${MATERIAL_NAMES_ZH[material]}${type.nameZh}${seen === 0 ? '' : `（第 ${seen + 1} 系列）`}`,
       fluid: use.fluid,
-      connection: connectionOf(r, dn, rating.asme),
+      connection,
       application: use.application,
       applicationMedium: use.medium,
+      connectionZh,
+      applicationZh: use.applicationZh,
+      applicationMediumZh: use.mediumZh,
       pressureFc: material === 'fc' ? rating.mpa : null,
       pressureWcb: material === 'wcb' ? rating.mpa : null,
       pressureSus: material === 'sus' ? rating.mpa : null,

@@ -18,6 +18,10 @@ export const products = pgTable('products', {
   connection: text('connection').notNull().default(''),
   application: text('application').notNull().default(''),
   applicationMedium: text('application_medium').notNull().default(''),
+  /** migration 0030: the Chinese texts, '' = none */
+  connectionZh: text('connection_zh').notNull().default(''),
+  applicationZh: text('application_zh').notNull().default(''),
+  applicationMediumZh: text('application_medium_zh').notNull().default(''),
   pressureFc: numeric('pressure_fc', { precision: 9, scale: 3 }),
   pressureWcb: numeric('pressure_wcb', { precision: 9, scale: 3 }),
   pressureSus: numeric('pressure_sus', { precision: 9, scale: 3 }),

@@ -24,10 +24,12 @@ const stage = sql.raw(STAGE);
 function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<unknown> {
   const where: SQL = except.length > 0 ? sql`WHERE s.row <> ALL(${sql.param(except)}::int[])` : sql``;
   return tx.execute(sql`WITH ins AS (
-      INSERT INTO products (id, name, name_zh, fluid, connection, application, application_medium, pressure_fc, pressure_wcb,
+      INSERT INTO products (id, name, name_zh, fluid, connection, application, application_medium, connection_zh,
+        application_zh, application_medium_zh, pressure_fc, pressure_wcb,
         pressure_sus, temperature_max, temperature_min, valve_type, nominal_size, pressure_class, seat_type, test_standard,
         leakage_rate)
-      SELECT s.id, s.name, s.name_zh, s.fluid, s.connection, s.application, s.application_medium, s.pressure_fc, s.pressure_wcb,
+      SELECT s.id, s.name, s.name_zh, s.fluid, s.connection, s.application, s.application_medium, s.connection_zh,
+        s.application_zh, s.application_medium_zh, s.pressure_fc, s.pressure_wcb,
         s.pressure_sus, s.temperature_max, s.temperature_min, s.valve_type, s.nominal_size, s.pressure_class, s.seat_type,
         s.test_standard, s.leakage_rate
       FROM ${stage} s ${where} ORDER BY s.row
@@ -35,7 +37,8 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
     INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
     SELECT ${actor.id}::uuid, ${actor.label}, 'import', ${PRODUCT_ENTITY}, s.id::text,
       jsonb_build_object('id', s.id, 'name', s.name::text, 'nameZh', s.name_zh, 'fluid', s.fluid, 'connection', s.connection,
-        'application', s.application, 'applicationMedium', s.application_medium, 'pressureFc', s.pressure_fc,
+        'application', s.application, 'applicationMedium', s.application_medium, 'connectionZh', s.connection_zh,
+        'applicationZh', s.application_zh, 'applicationMediumZh', s.application_medium_zh, 'pressureFc', s.pressure_fc,
         'pressureWcb', s.pressure_wcb, 'pressureSus', s.pressure_sus, 'temperatureMax', s.temperature_max,
         'temperatureMin', s.temperature_min, 'valveType', s.valve_type, 'nominalSize', s.nominal_size,
         'pressureClass', s.pressure_class, 'seatType', s.seat_type, 'testStandard', s.test_standard,
@@ -88,6 +91,9 @@ export function importProducts(
         ['connection', 'text'],
         ['application', 'text'],
         ['application_medium', 'text'],
+        ['connection_zh', 'text'],
+        ['application_zh', 'text'],
+        ['application_medium_zh', 'text'],
         ['pressure_fc', 'float8'],
         ['pressure_wcb', 'float8'],
         ['pressure_sus', 'float8'],
@@ -108,6 +114,9 @@ export function importProducts(
         v.connection,
         v.application,
         v.applicationMedium,
+        v.connectionZh,
+        v.applicationZh,
+        v.applicationMediumZh,
         v.pressureFc,
         v.pressureWcb,
         v.pressureSus,

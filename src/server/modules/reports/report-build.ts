@@ -17,7 +17,7 @@ import { judgedProduct } from '../standards/standards.service';
 import { latestByType, readRecords, type UnitData } from './report-data';
 import type { ReportModel, ReportOrder, ReportTest } from './report-model';
 import { isLocalAddress } from '../../../shared/public-address';
-import { productName } from '../../../shared/product-name';
+import { productName, productText } from '../../../shared/product-name';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -127,9 +127,9 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
     product: {
       name: productName(p, lang),
       fluid: p.fluid,
-      connection: p.connection,
-      application: p.application,
-      applicationMedium: p.applicationMedium,
+      connection: productText(p, 'connection', lang),
+      application: productText(p, 'application', lang),
+      applicationMedium: productText(p, 'applicationMedium', lang),
       pressureFc: num(p.pressureFc),
       pressureWcb: num(p.pressureWcb),
       pressureSus: num(p.pressureSus),

@@ -55,6 +55,9 @@ export function productFormValues(p?: Product): FormValues {
     connection: p?.connection ?? '',
     application: p?.application ?? '',
     applicationMedium: p?.applicationMedium ?? '',
+    connectionZh: p?.connectionZh ?? '',
+    applicationZh: p?.applicationZh ?? '',
+    applicationMediumZh: p?.applicationMediumZh ?? '',
     pressureFc: num(p?.pressureFc ?? null),
     pressureWcb: num(p?.pressureWcb ?? null),
     pressureSus: num(p?.pressureSus ?? null),
@@ -149,6 +152,11 @@ export function ProductForm({
       <Grid size={{ xs: 12, md: 4 }}>
         <FormTextField control={c} name="applicationMedium" label="products.fields.applicationMedium" autoComplete="off" />
       </Grid>
+      {(['connectionZh', 'applicationZh', 'applicationMediumZh'] as const).map((name) => (
+        <Grid key={name} size={{ xs: 12, md: 4 }}>
+          <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" hint="products.textZhHint" />
+        </Grid>
+      ))}
       {(['pressureFc', 'pressureWcb', 'pressureSus'] as const).map((name) => (
         <Grid key={name} size={{ xs: 12, sm: 4 }}>
           <FormTextField control={c} name={name} label={`products.fields.${name}`} autoComplete="off" slotProps={mpa} />

@@ -2,6 +2,7 @@
 import { formatDay, formatNumber } from '../../../components/format';
 import { useT, type Translate } from '../lib/public-i18n';
 import type { LookupResult } from '../lib/public-types';
+import { productText } from '../../../../shared/product-name';
 
 type Fact = [label: string, value: string];
 
@@ -15,9 +16,9 @@ function facts(t: Translate, lang: string, r: LookupResult): Fact[] {
   const mpa = (n: number | null | undefined) => (n == null ? null : `${formatNumber(lang, n)} MPa`);
   const out: Array<[string, string | null | undefined]> = [
     ['search.product.fluid', p.fluid ? t(`search.fluids.${p.fluid}`, { defaultValue: p.fluid }) : null],
-    ['search.product.connection', p.connection],
-    ['search.product.application', p.application],
-    ['search.product.applicationMedium', p.applicationMedium],
+    ['search.product.connection', productText(p, 'connection', lang)],
+    ['search.product.application', productText(p, 'application', lang)],
+    ['search.product.applicationMedium', productText(p, 'applicationMedium', lang)],
     ['search.product.pressureFc', mpa(p.pressureFc)],
     ['search.product.pressureWcb', mpa(p.pressureWcb)],
     ['search.product.pressureSus', mpa(p.pressureSus)],
