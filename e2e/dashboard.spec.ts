@@ -11,6 +11,7 @@ import type { Dashboard } from '../src/shared/contract/dashboard';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
+import { widthsFor } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'dashboard');
 const translate = translator(['dashboard']);
@@ -75,7 +76,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 for (const lang of ['en', 'zh'] as const) {
-  for (const width of [1440, 390]) {
+  for (const width of widthsFor(lang, 1440)) {
     test(`dashboard: the figures the API answers, requests per day, last requests (${lang}, ${width})`, async ({ browser, baseURL }) => {
       const { context, page } = await staffPage(browser, baseURL!, lang, width);
       await page.goto('/dashboard');

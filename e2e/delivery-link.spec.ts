@@ -11,6 +11,7 @@ import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { waitForEmail } from './helpers';
 import { adminBrowser, postBatch } from './machine-data-helpers';
 import { screenshotter, translator } from './screen-kit';
+import { widthsFor } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'delivery-link');
 const shot = screenshotter(OUT);
@@ -101,7 +102,7 @@ for (const lang of ['en', 'zh'] as const) {
       await d.context.close();
     });
 
-    for (const width of [1440, 390]) {
+    for (const width of widthsFor(lang, 1440)) {
       test(`shows every unit with its certificate and the ZIP, at ${width} px`, async ({ browser, baseURL }) => {
         const visitor = await browser.newContext({ viewport: { width, height: 900 } });
         await visitor.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);

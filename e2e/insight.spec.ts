@@ -11,6 +11,7 @@ import { expect, test, type Browser } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { screenshotter, translator, type Language } from './screen-kit';
+import { widthsFor } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'insight');
 const tr = translator(['quality', 'audit']);
@@ -110,7 +111,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 
 for (const lang of ['en', 'zh'] as const) {
-  for (const width of [1440, 390]) {
+  for (const width of widthsFor(lang, 1440)) {
     test(`quality tab: yields, Pareto, never-retested failures and control chart (${lang}, ${width})`, async ({ browser, baseURL }) => {
       const { context, page } = await adminPage(browser, baseURL!, lang, width);
       await page.goto('/machine-data');
@@ -143,7 +144,7 @@ for (const lang of ['en', 'zh'] as const) {
     await context.close();
   });
 
-  for (const width of [1440, 390]) {
+  for (const width of widthsFor(lang, 390)) {
     test(`audit trail: a product's history links to it; filters by record, user and days (${lang}, ${width})`, async ({
       browser,
       baseURL,

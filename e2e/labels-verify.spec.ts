@@ -15,6 +15,7 @@ import { noLeakageSeen } from './machine-data-helpers';
 import { API_598 } from '../src/shared/standards/api-598';
 import { editionIn } from '../src/shared/standards/requirement-view';
 import { expectAxeClean, translator, type Language } from './screen-kit';
+import { widthsFor } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'labels-verify');
 const tr = translator(['search', 'labels', 'pages']);
@@ -119,7 +120,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 for (const lang of ['en', 'zh'] as const) {
-  for (const width of [390, 1440]) {
+  for (const width of widthsFor(lang, 390)) {
     test(`labels, near miss and verification: ${lang} ${width}`, async ({ browser, baseURL }) => {
       const viewport = { width, height: width < 600 ? 844 : 900 };
       // Staff: Print labels of a part of the range.

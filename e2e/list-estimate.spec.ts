@@ -7,11 +7,12 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { staffBrowser } from './catalogue-helpers';
+import { widthsFor } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'list-estimate');
 
 for (const lang of ['en', 'zh'] as const) {
-  for (const width of [1440, 390]) {
+  for (const width of widthsFor(lang, 390)) {
     test(`an estimated total reads "about" (${lang}, ${width} px)`, async ({ browser, baseURL }) => {
       const { context, page } = await staffBrowser(browser, {
         lang,

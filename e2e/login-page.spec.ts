@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN, ADMIN_STATE } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
+import { langWidthThemes } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'login-page');
 const tr = translator(['pages', 'authScreens']);
@@ -85,30 +86,26 @@ test('a signed-in user on the hydrated /login still goes on to the dashboard', a
   await context.close();
 });
 
-for (const lang of ['en', 'zh'] as const) {
-  for (const width of [390, 1440]) {
-    for (const look of ['light', 'dark'] as const) {
-      test(`/login ${lang} ${width} px ${look}: before the scripts and after`, async ({ browser }) => {
-        const { context, page, release, reactErrors } = await heldPage(browser, lang, width, look);
-        await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
-        await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') })).toBeVisible();
-        await page.screenshot({ path: path.join(OUT, `${lang}-${width}-${look}-before.png`) });
-        release();
-        await started(page);
-        const heading = page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') });
-        await expect(heading).toBeVisible();
-        await expect(page.getByRole('button', { name: tr(lang, 'authScreens.signIn') })).toBeEnabled();
-        // The body's colour is the look's (the prerendered light styles were dropped in the dark look).
-        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-        const [r = 0] = background.match(/\d+/g)!.map(Number);
-        if (look === 'dark') expect(r).toBeLessThan(80);
-        else expect(r).toBeGreaterThan(200);
-        await page.evaluate(() => document.fonts.ready);
-        await page.screenshot({ path: path.join(OUT, `${lang}-${width}-${look}-after.png`) });
-        await expectAxeClean(page, `/login ${lang} ${width} ${look}`);
-        expect(reactErrors).toEqual([]);
-        await context.close();
-      });
-    }
-  }
+for (const [lang, width, look] of langWidthThemes()) {
+  test(`/login ${lang} ${width} px ${look}: before the scripts and after`, async ({ browser }) => {
+    const { context, page, release, reactErrors } = await heldPage(browser, lang, width, look);
+    await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
+    await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') })).toBeVisible();
+    await page.screenshot({ path: path.join(OUT, `${lang}-${width}-${look}-before.png`) });
+    release();
+    await started(page);
+    const heading = page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') });
+    await expect(heading).toBeVisible();
+    await expect(page.getByRole('button', { name: tr(lang, 'authScreens.signIn') })).toBeEnabled();
+    // The body's colour is the look's (the prerendered light styles were dropped in the dark look).
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r = 0] = background.match(/\d+/g)!.map(Number);
+    if (look === 'dark') expect(r).toBeLessThan(80);
+    else expect(r).toBeGreaterThan(200);
+    await page.evaluate(() => document.fonts.ready);
+    await page.screenshot({ path: path.join(OUT, `${lang}-${width}-${look}-after.png`) });
+    await expectAxeClean(page, `/login ${lang} ${width} ${look}`);
+    expect(reactErrors).toEqual([]);
+    await context.close();
+  });
 }

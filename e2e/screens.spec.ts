@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE } from './helpers';
 import { expectAxeClean } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
+import { langThemes } from './looks';
 
 interface Screen {
   name: string;
@@ -59,53 +60,49 @@ const SCREENS: Screen[] = [
 ];
 
 const OUT = path.join('e2e', 'artifacts', 'screens');
-const LANGS = ['en', 'zh'] as const;
-const THEMES = ['light', 'dark'] as const;
 const WIDTHS = [1440, 390] as const;
 
 for (const signedIn of [false, true]) {
   test.describe(signedIn ? 'staff screens' : 'public screens', () => {
     if (signedIn) test.use({ storageState: ADMIN_STATE });
 
-    for (const lang of LANGS) {
-      for (const theme of THEMES) {
-        test(`${lang} ${theme}`, async ({ page, baseURL }) => {
-          test.setTimeout(300_000 * TIME_SCALE);
-          fs.mkdirSync(OUT, { recursive: true });
-          const host = new URL(baseURL!).hostname;
-          await page.context().addCookies(
-            [
-              ['language', lang],
-              ['theme', theme],
-            ].map(([k, v]) => ({ name: `test-report-center-${k}`, value: v!, domain: host, path: '/' })),
-          );
-          if (signedIn) {
-            // The account's language and preferences win over the browser's: set them there.
-            const res = await page.request.patch('/api/v1/auth/me', { data: { language: lang, preferences: { theme } } });
-            expect(res.ok(), await res.text()).toBe(true);
-          }
-          for (const screen of SCREENS.filter((s) => s.signedIn === signedIn)) {
-            // One load per screen, then the phone width by resizing the same page, as a window narrowed or a
-            // phone turned would: a load costs this machine about a CPU-second (the app starting), a resize
-            // little, and the layout follows the width either way (media queries and MUI's breakpoints).
-            await page.setViewportSize({ width: WIDTHS[0], height: 900 });
-            await page.goto(screen.path);
+    for (const [lang, theme] of langThemes()) {
+      test(`${lang} ${theme}`, async ({ page, baseURL }) => {
+        test.setTimeout(300_000 * TIME_SCALE);
+        fs.mkdirSync(OUT, { recursive: true });
+        const host = new URL(baseURL!).hostname;
+        await page.context().addCookies(
+          [
+            ['language', lang],
+            ['theme', theme],
+          ].map(([k, v]) => ({ name: `test-report-center-${k}`, value: v!, domain: host, path: '/' })),
+        );
+        if (signedIn) {
+          // The account's language and preferences win over the browser's: set them there.
+          const res = await page.request.patch('/api/v1/auth/me', { data: { language: lang, preferences: { theme } } });
+          expect(res.ok(), await res.text()).toBe(true);
+        }
+        for (const screen of SCREENS.filter((s) => s.signedIn === signedIn)) {
+          // One load per screen, then the phone width by resizing the same page, as a window narrowed or a
+          // phone turned would: a load costs this machine about a CPU-second (the app starting), a resize
+          // little, and the layout follows the width either way (media queries and MUI's breakpoints).
+          await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+          await page.goto(screen.path);
+          await expect(page.locator('h1').first()).toBeVisible();
+          await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
+          if (screen.act) await screen.act(page);
+          for (const width of WIDTHS) {
+            await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
             await expect(page.locator('h1').first()).toBeVisible();
-            await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
-            if (screen.act) await screen.act(page);
-            for (const width of WIDTHS) {
-              await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-              await expect(page.locator('h1').first()).toBeVisible();
-              await page.waitForLoadState('networkidle');
-              await page.waitForTimeout(350);
-              await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
-              if (width === 1440 || screen.name === 'dashboard' || screen.name === 'login') {
-                await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
-              }
+            await page.waitForLoadState('networkidle');
+            await page.waitForTimeout(350);
+            await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
+            if (width === 1440 || screen.name === 'dashboard' || screen.name === 'login') {
+              await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
             }
           }
-        });
-      }
+        }
+      });
     }
   });
 }

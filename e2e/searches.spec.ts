@@ -15,6 +15,7 @@ import { createProduct, createRange, staffBrowser, stamp } from './catalogue-hel
 import { ADMIN_STATE, createStaff, signInByApi, waitForEmail } from './helpers';
 import { screenshotter, translator, type Language } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
+import { widthsFor } from './looks';
 
 const OUT = path.join('e2e', 'artifacts', 'searches');
 const tr = translator(['searches', 'table']);
@@ -109,7 +110,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 for (const lang of ['en', 'zh'] as const) {
-  for (const width of [1440, 390]) {
+  for (const width of widthsFor(lang, 1440)) {
     test(`list, filters in the URL and CSV export (${lang}, ${width})`, async ({ browser, baseURL }) => {
       const { context, page } = await adminPage(browser, baseURL!, lang, width);
       await page.goto(`/searches?q=${world.prefix}`);

@@ -1,3 +1,4 @@
+// @engine-independent: configuration parsing (scripts/test.mjs leaves it out of the PostgreSQL pass).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @engine-independent: the demo runs on the embedded database only (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * `npm run demo`'s server (src/server/main.ts --demo) on a fresh DATA_DIR, at the small size: it fills the
  * database, prints two accounts that can sign in and a serial the public lookup finds; started again it

@@ -1,3 +1,4 @@
+// @engine-independent: a full DATA_DIR, where only the embedded database and the outbox write (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * A full disk under DATA_DIR. DATA_DIR is on a small tmpfs of the test's own (mount needs root, or
  * CAP_SYS_ADMIN: CI runs as root; elsewhere the test says why it skips), filled up with a file until the

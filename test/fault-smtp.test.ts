@@ -1,3 +1,4 @@
+// @engine-independent: SMTP faults and the outbox worker's retries; the outbox rows are plain inserts and updates (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * SMTP unreachable during a burst of 200 public report requests (a fault test). The app is the real
  * one (in process) with SMTP_URL pointing at a port where nothing listens; its outbox worker runs as the

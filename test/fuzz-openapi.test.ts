@@ -1,3 +1,4 @@
+// @engine-independent: request validation answers before any SQL, and PGlite is PostgreSQL's own code (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * Fuzzing driven by the app's own OpenAPI document (GET /api/openapi.json, read at run time, so routes added
  * later are walked too). For every operation fast-check draws requests from the operation's schemas, mostly

@@ -1,3 +1,4 @@
+// @engine-independent: which packages the module graph loads (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * The packages only some requests need are loaded on their first use, not when the server's modules load
  * (docs/decisions/0033-server-memory.md): pdfkit and fontkit (about 6 MB of heap) when the first PDF is

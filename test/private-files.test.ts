@@ -1,3 +1,4 @@
+// @engine-independent: file modes under DATA_DIR, which the server sets the same whichever database it uses (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * Everything under DATA_DIR is its owner's only (directories 0700, files 0600) whatever the umask: the
  * embedded database's own files (the signing key and password hashes are in them), the .eml outbox and

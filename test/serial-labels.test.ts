@@ -1,3 +1,4 @@
+// @engine-independent: drawing and streaming the labels PDF; the range is read by the same query as elsewhere (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * GET /api/v1/serial-ranges/:id/labels.pdf: nameplate QR labels of a range or a part of it. The QR code of a
  * rendered page decodes to the public page's link; a 10,000-unit range streams its file with bounded
