@@ -23,6 +23,7 @@ import { LOOKUP_CACHE } from '../src/server/modules/public/lookup.service';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
 import { insideOf, missOf, openScratch, seed, startWorld, type World } from './lib/catalogue-fixture';
 import { load, ms } from './lib/stats';
+import type { FigureRow } from './lib/figures-table';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -46,7 +47,14 @@ async function startApp(database: World['database'], cache: boolean): Promise<Wo
   return startWorld(database);
 }
 
-async function lookups(log: (l: string) => void, w: World, noCache: World, ranges: number, seconds: number): Promise<void> {
+async function lookups(
+  log: (l: string) => void,
+  report: (row: FigureRow) => void,
+  w: World,
+  noCache: World,
+  ranges: number,
+  seconds: number,
+): Promise<void> {
   const bodies = sampleSerials(ranges, 1000).map((serial) => JSON.stringify({ serial }));
   const lookupUrl = (x: World) => `${x.appUrl}/api/v1/public/lookup`;
   // Warm-up as long as a measurement: a first run pays for JIT compilation and the first database reads
@@ -105,6 +113,19 @@ async function lookups(log: (l: string) => void, w: World, noCache: World, range
   log(
     `public lookup at 1,000 req/s (cache off): p50 ${ms(steadyDirect.p50)}, p99 ${ms(steadyDirect.p99)}, achieved ${steadyDirect.rps.toFixed(0)} req/s, errors ${steadyDirect.errors}`,
   );
+  const count = ranges.toLocaleString('en');
+  const ratio = cached.rps / bare.rps;
+  report({
+    what: `public lookup with its cache, ${count} ranges, PostgreSQL`,
+    figure: `${cached.rps.toFixed(0)} req/s (rounds ${rounds.map((r) => `${((100 * r.cached.rps) / r.bare.rps).toFixed(0)}`).join(' / ')} % of bare); server CPU ${cached.cpuUs.toFixed(0)} µs a request (bare ${bare.cpuUs.toFixed(0)} µs); cache off ${pct(direct.rps)} of bare; the app's no-op route ${pct(noop.rps)}`,
+    target: `≥ 50 % of a bare Fastify route — ${ratio >= 0.5 ? 'met' : '**not met**'}`,
+    peer: `bare Fastify route, same run: ${bare.rps.toFixed(0)} req/s → **${(100 * ratio).toFixed(0)} %**`,
+  });
+  report({
+    what: `public lookup at a fixed 1,000 req/s, ${count} ranges, PostgreSQL`,
+    figure: `cache on: p50 ${ms(steady.p50)}, **p99 ${ms(steady.p99)}**; cache off: p99 ${ms(steadyDirect.p99)}`,
+    target: `p99 < 20 ms — ${steady.p99 < 20 ? 'met' : '**not met**'}`,
+  });
 }
 
 /** Test records for `serials` through the bench API (an admin makes the bench key). */
@@ -143,7 +164,7 @@ async function testData(w: World, serials: string[]): Promise<void> {
   if (res.statusCode >= 300) throw new Error(`records: ${res.statusCode} ${res.body.slice(0, 300)}`);
 }
 
-async function reportRequests(log: (l: string) => void, w: World, seconds: number): Promise<void> {
+async function reportRequests(log: (l: string) => void, report: (row: FigureRow) => void, w: World, seconds: number): Promise<void> {
   // Units of products that name no test standard: the bench's own verdict stands and every report is
   // issued (a product with a standard judges these records against it and may hold the report).
   const unjudged = rowsOf<{ prefix: string; width: number; start: string }>(
@@ -193,9 +214,8 @@ async function reportRequests(log: (l: string) => void, w: World, seconds: numbe
     if (res.statusCode !== 200 || res.json().data.results[0].outcome !== 'issued')
       throw new Error(`warm-up: ${res.statusCode} ${res.body.slice(0, 300)}`);
   }
-  log(
-    `report requests, first 100 (each report issued once: PDF, signature, stored): ${((performance.now() - warm) / 100).toFixed(1)} ms each, sequential`,
-  );
+  const firstIssue = (performance.now() - warm) / 100;
+  log(`report requests, first 100 (each report issued once: PDF, signature, stored): ${firstIssue.toFixed(1)} ms each, sequential`);
   const file = path.join(os.tmpdir(), `trc-bench-requests-${process.pid}.txt`);
   fs.writeFileSync(file, lines.slice(100).join('\n'));
   try {
@@ -206,6 +226,10 @@ async function reportRequests(log: (l: string) => void, w: World, seconds: numbe
     log(
       `report requests under load (16 in flight, stored report reused, one outbox email with the PDF each): ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${sent} accepted, errors ${r.errors}, server CPU ${((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(1)} ms/request${r.requests >= n - 100 ? ' (ran out of prepared challenges: raise BENCH_REQUESTS)' : ''}`,
     );
+    report({
+      what: 'report requests under load (16 in flight, stored report reused, one email each)',
+      figure: `${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(1)} ms of server CPU each; a report's first issue ${firstIssue.toFixed(0)} ms`,
+    });
   } finally {
     fs.rmSync(file, { force: true });
   }
@@ -217,7 +241,11 @@ async function reportRequests(log: (l: string) => void, w: World, seconds: numbe
   log(`outbox: ${outbox!.n} emails queued, ${outbox!.kb} KB of attachment each on average`);
 }
 
-export default async function publicBench(log: (line: string) => void): Promise<void> {
+export default async function publicBench(
+  log: (line: string) => void,
+  _args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   const ranges = envInt('BENCH_RANGES', 1_000_000);
   const seconds = envInt('BENCH_SECONDS', 5);
   log(
@@ -237,10 +265,10 @@ export default async function publicBench(log: (line: string) => void): Promise<
     await seed(scratch.database, ranges, log);
     cached = await startApp(scratch.database, true);
     direct = await startApp(scratch.database, false);
-    await lookups(log, cached, direct, ranges, seconds);
+    await lookups(log, report, cached, direct, ranges, seconds);
     await direct.close();
     direct = undefined;
-    await reportRequests(log, cached, seconds);
+    await reportRequests(log, report, cached, seconds);
   } finally {
     await direct?.close();
     await cached?.close();
