@@ -76,7 +76,9 @@ if (lane !== 'browser') {
   if (process.env.TEST_SHARD) vitestArgs.push(`--shard=${process.env.TEST_SHARD}`);
   if (onPostgres && args.length === 0) {
     const skipped = databaseFreeTestFiles();
-    console.log(`PostgreSQL pass: leaving out ${skipped.length} test files that reach no database or none that differs (${skipped.join(', ')})`);
+    console.log(
+      `PostgreSQL pass: leaving out ${skipped.length} test files that reach no database or none that differs (${skipped.join(', ')})`,
+    );
     for (const f of skipped) vitestArgs.push('--exclude', f);
   }
   run('vitest run', bin('vitest', 'vitest.mjs'), vitestArgs);
