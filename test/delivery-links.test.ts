@@ -62,6 +62,7 @@ describe('the index', () => {
         line: 10,
         buyerItemCode: 'BIC-77',
         product: expect.any(String),
+        productZh: '',
         verdict: 'pass',
         reportNumber: u.reportNumber,
         reportId: u.reportId,

@@ -159,13 +159,12 @@ describe('releasing a delivery', () => {
     expect(text).toContain('買方');
     const json = embeddedJson(Buffer.from(first!.bytes));
     expect(json.A06_purchaser).toEqual({ name: customer.name, address: '12 Quay Road\nKaohsiung 806', country: 'TW' });
-    expect(json.A07_purchaseOrder).toEqual({
-      number: po.number,
-      date: '2024-04-20',
-      item: { line: 10, buyerItemCode: 'HRC-GV-100', description: 'Gate valve' },
-    });
-    expect(json.A11_deliveryNote).toEqual({ number: delivery.number, date: delivery.date });
-    expect(json.B07_productIdentification.tag).toBe('XV-1');
+    expect(json.A07_purchaseOrder).toEqual({ number: po.number, date: '2024-04-20' });
+    expect(json.A09_purchaserArticle).toEqual({ code: 'HRC-GV-100', description: 'Gate valve' });
+    expect(json.A97_orderPosition).toBe(10);
+    expect(json.A98_deliveryNote).toEqual({ number: delivery.number, date: delivery.date });
+    expect(json.B06_marking).toMatchObject({ tag: 'XV-1' });
+    expect(json.B06_marking.serial).toBe(json.B07_productIdentification.serial);
     expect(json.A02_documentType.type).toBe('3.1');
 
     // Nothing left: another round finds no work and sends nothing.
@@ -317,7 +316,7 @@ describe('releasing a delivery', () => {
     const verify = await t.app.inject({ url: `/api/v1/public/reports/${old.reportId}` });
     expect(JSON.stringify(verify.json())).toContain(now.reportNumber);
     const [row] = rowsOf<{ bytes: Buffer }>(await t.app.ctx.db.execute(sql`SELECT bytes FROM reports WHERE id = ${now.reportId}`));
-    expect(embeddedJson(Buffer.from(row!.bytes)).B07_productIdentification.tag).toBe('XV-1A');
+    expect(embeddedJson(Buffer.from(row!.bytes)).B06_marking.tag).toBe('XV-1A');
     // The other unit keeps its certificate.
     expect(res.json().data.units[1].reportId).toBe((await detail(delivery.id)).units[1].reportId);
   }, 120_000);

@@ -16,7 +16,7 @@ interface Read {
   json: {
     A03_documentNumber: string;
     B07_productIdentification: { serial: string };
-    D02_pressureTests: Array<{ recordId: string; samples: { points: number[][] } }>;
+    D51_pressureTests: Array<{ recordId: string; samples: { points: number[][] } }>;
   };
   signature: { valid: boolean; problems: string[]; signer: string; certificateSha256: string };
   sha256: string;
@@ -47,8 +47,8 @@ describe('the integration guide’s Node example', () => {
     const { json, signature, sha256 } = read(Buffer.from(report.bytes));
     expect(json.A03_documentNumber).toBe(report.number);
     expect(json.B07_productIdentification.serial).toBe(unit.serial);
-    expect(json.D02_pressureTests.map((x) => x.recordId).sort()).toEqual(['SEAT-1', 'SHELL-1']);
-    expect(json.D02_pressureTests.find((x) => x.recordId === 'SHELL-1')!.samples.points.length).toBe(200);
+    expect(json.D51_pressureTests.map((x) => x.recordId).sort()).toEqual(['SEAT-1', 'SHELL-1']);
+    expect(json.D51_pressureTests.find((x) => x.recordId === 'SHELL-1')!.samples.points.length).toBe(200);
     expect(signature.problems).toEqual([]);
     expect(signature.valid).toBe(true);
     expect(signature.certificateSha256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);

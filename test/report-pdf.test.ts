@@ -136,15 +136,15 @@ describe('the report PDF', () => {
     expect(poppler('pdfdetach', ['-list', file])).toContain('test-report.json');
     execFileSync('pdfdetach', ['-saveall', '-o', dir, file]);
     const json = JSON.parse(fs.readFileSync(path.join(dir, 'test-report.json'), 'utf8'));
-    expect(json.schemaVersion).toBe('1.1');
+    expect(json.schemaVersion).toBe('2.0');
     expect(json.A02_documentType).toMatchObject({ standard: 'EN 10204', type: '2.2' });
     expect(json.A03_documentNumber).toBe(issued.en!.number);
     expect(json.B07_productIdentification.serial).toBe(unit.serial);
     expect(json.B01_product.name).toBe('Gate Valve DN50 閘閥');
-    expect(json.B02_testStandard).toMatchObject({ id: 'en-12266-1', name: 'EN 12266-1' });
+    expect(json.B03_supplementaryRequirements.testStandard).toMatchObject({ id: 'en-12266-1', name: 'EN 12266-1' });
     expect(json.Z01_statementOfCompliance).toContain('We hereby certify');
     expect(json.Z02_dateOfIssue).toBe(issued.en!.issuedAt.toISOString());
-    const tests = json.D02_pressureTests as Array<{
+    const tests = json.D51_pressureTests as Array<{
       recordId: string;
       samples: { points: number[][] };
       checksFromSamples: { holdingTimeMet: boolean };

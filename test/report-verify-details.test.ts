@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueReport, type IssuedReport } from '../src/server/modules/reports/issue';
 import { embeddedFileBytes } from '../src/server/lib/pdf-attachment';
+import { detailsOfReportJson } from '../src/server/modules/reports/verification-details';
 import { translate } from '../src/shared/i18n/index';
 import { STANDARDS } from '../src/shared/standards/requirement';
 import { buildTestApp, type TestApp } from './helpers/app';
@@ -54,7 +55,7 @@ describe('verification details', () => {
     const json = JSON.parse(embeddedFileBytes(report.bytes)!.toString('utf8'));
     expect(data.details).toMatchObject({
       signer: json.Z03_validation.signedBy,
-      standard: { name: 'EN 12266-1', edition: json.B02_testStandard.edition },
+      standard: { name: 'EN 12266-1', edition: json.B03_supplementaryRequirements.testStandard.edition },
       productionDate: '2024-03-01',
       statement: json.Z01_statementOfCompliance,
     });
@@ -63,7 +64,7 @@ describe('verification details', () => {
       testType: 'shell',
       name: 'Shell test',
       measured: { pressure: '2.4 MPa', hold: '60 s', leakage: '—' },
-      verdict: json.D02_pressureTests[0].verdict,
+      verdict: json.D51_pressureTests[0].verdict,
     });
     expect(shell.required.pressure).toMatch(/2\.4/);
     expect(shell.required.hold).toMatch(/^(At least|≥) ?\d+ s$/);
@@ -86,10 +87,22 @@ describe('verification details', () => {
     expect(shell.name).toBe(translate('zh', 'reports.test.shell'));
     expect(res.json().data.fileChecked).toBe(false);
     // The English report prints the edition in English; the Chinese page words it as a zh report would.
-    expect(JSON.parse(embeddedFileBytes(report.bytes)!.toString('utf8')).B02_testStandard.edition).toBe(STANDARDS['en-12266-1'].edition);
+    expect(JSON.parse(embeddedFileBytes(report.bytes)!.toString('utf8')).B03_supplementaryRequirements.testStandard.edition).toBe(
+      STANDARDS['en-12266-1'].edition,
+    );
     expect(res.json().data.details.standard).toEqual({ name: 'EN 12266-1', edition: STANDARDS['en-12266-1'].editionZh });
     const en = await get(`/api/v1/public/reports/by-code/${report.code}`, 'en');
     expect(en.json().data.details.standard).toEqual({ name: 'EN 12266-1', edition: STANDARDS['en-12266-1'].edition });
+  });
+
+  it('reads a report of the 1.x JSON (standard in B02, tests in D02) as one of 2.0', () => {
+    const json = JSON.parse(embeddedFileBytes(report.bytes)!.toString('utf8'));
+    const { B03_supplementaryRequirements: b03, D51_pressureTests: tests, ...rest } = json;
+    const older = { ...rest, schemaVersion: '1.1', B02_testStandard: b03.testStandard, D02_pressureTests: tests };
+    const now = detailsOfReportJson(json, 'en');
+    expect(now?.tests).toHaveLength(2);
+    expect(detailsOfReportJson(older, 'en')).toEqual(now);
+    expect(detailsOfReportJson({ ...rest }, 'en')).toBeNull();
   });
 
   it('calls only a file checked by its SHA-256 the one issued', async () => {

@@ -518,8 +518,8 @@ describe('the report states the requirement', () => {
       const dir = tmpFile(Buffer.alloc(0), 'x').replace(/x$/, '');
       poppler('pdfdetach', ['-saveall', '-o', dir, file]);
       const json = JSON.parse((await import('node:fs')).readFileSync(`${dir}/test-report.json`, 'utf8'));
-      expect(json.B02_testStandard).toMatchObject({ id: 'api-598', name: 'API 598' });
-      const shell = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
+      expect(json.B03_supplementaryRequirements.testStandard).toMatchObject({ id: 'api-598', name: 'API 598' });
+      const shell = json.D51_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
       expect(shell).toMatchObject({
         verdict: 'conforms',
         requirement: {
@@ -561,8 +561,8 @@ describe('a duration no source confirms', () => {
       const dir = tmpFile(Buffer.alloc(0), 'x').replace(/x$/, '');
       poppler('pdfdetach', ['-saveall', '-o', dir, file]);
       const json = JSON.parse((await import('node:fs')).readFileSync(`${dir}/test-report.json`, 'utf8'));
-      const seat = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'seat');
-      const shell = json.D02_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
+      const seat = json.D51_pressureTests.find((x: { testType: string }) => x.testType === 'seat');
+      const shell = json.D51_pressureTests.find((x: { testType: string }) => x.testType === 'shell');
       expect(seat.requirement).toMatchObject({ minHoldingSeconds: 60, minHoldingSecondsConfirmed: false });
       expect(shell.requirement).toMatchObject({ minHoldingSeconds: 60, minHoldingSecondsConfirmed: true });
     }

@@ -120,7 +120,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   const { json, signature, sha256 } = readReport(fs.readFileSync(file));
   console.log(`Report ${json.A03_documentNumber} for ${json.B07_productIdentification.serial} (${json.B01_product.name})`);
-  for (const t of json.D02_pressureTests) console.log(`  ${t.testType}: ${t.result} at ${t.testPressureMPa} MPa`);
+  for (const t of json.D51_pressureTests) console.log(`  ${t.testType}: ${t.result} at ${t.testPressureMPa} MPa`);
   console.log(`Signature: ${signature.valid ? 'valid' : `NOT valid (${signature.problems.join('; ')})`}`);
   console.log(`Signer: ${signature.signer.replace(/\n/g, ', ')}; certificate SHA-256 ${signature.certificateSha256}`);
   if (base) {

@@ -1,8 +1,18 @@
 /**
  * The embedded test-report.json: the report's data for a customer's system to import without reading the
- * page. Keys carry the EN 10168 field code beside a readable name (A02 document type, A03 document number,
- * A06 purchaser, A07 order, B07 product identification, Z01 statement of compliance, Z02 date of issue, …); the pressure tests have
- * no code of their own in EN 10168 and go under the "other tests" group (D02). Samples are included whole.
+ * page. Keys carry the EN 10168 field code beside a readable name, each code used for what EN 10168 means by
+ * it, as the public EN 10168 schema's field list gives them (docs/standards-sources.md, "EN 10168"):
+ *  - A: A01 manufacturer, A02 document type, A03 document number, A04 manufacturer's mark, A05 originator of
+ *    the document, A06 purchaser, A07 purchase order number, A09 the purchaser's article number, A97 the
+ *    position in the order, A98 the delivery note;
+ *  - B: B01 the product, B02 its properties (valve data, body material designation, rating), B03
+ *    supplementary requirements (the test standard and its leakage rate), B06 marking (serial, tag), B07
+ *    identification (the production batch), B08 number of pieces;
+ *  - D: the pressure tests are product tests, D50–D99 "other product tests" (D51); D02–D04 are designated for
+ *    coatings and roughness;
+ *  - Z: Z01 statement of compliance, Z02 date of issue, Z03 the inspection representative's validation.
+ * Schema 2.0 moved B02, B03, A05 and D02 to these meanings (1.x readers: verification-details.ts reads both).
+ * Samples are included whole.
  */
 import { REPORT_JSON_SCHEMA_VERSION } from '../../../shared/contract/reports';
 import { docKey, t } from './format';
@@ -23,24 +33,17 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     },
     A03_documentNumber: m.number,
     A04_manufacturerMark: m.company.name,
-    A05_inspectionRepresentative: m.documentType === 'inspection-certificate-3.1' ? m.inspectorName : null,
+    // The originator of the document: the manufacturer's inspection, not a person (the representative who
+    // validates it is Z03).
+    A05_originator: m.company.name,
     // The buyer's order, on a delivery's certificate only (null on the certificate a stranger gets).
     A06_purchaser: m.order
       ? { name: m.order.purchaser.name, address: m.order.purchaser.address, country: m.order.purchaser.country || null }
       : null,
-    A07_purchaseOrder: m.order
-      ? {
-          number: m.order.purchaseOrder.number,
-          date: m.order.purchaseOrder.date,
-          item: {
-            line: m.order.item.line,
-            buyerItemCode: m.order.item.buyerItemCode || null,
-            description: m.order.item.description || null,
-          },
-        }
-      : null,
-    // A supplementary field of group A, as delivery notes are commonly given (docs/standards-sources.md, EN 10168).
-    A11_deliveryNote: m.order ? { number: m.order.delivery.number, date: m.order.delivery.date } : null,
+    A07_purchaseOrder: m.order ? { number: m.order.purchaseOrder.number, date: m.order.purchaseOrder.date } : null,
+    A09_purchaserArticle: m.order ? { code: m.order.item.buyerItemCode || null, description: m.order.item.description || null } : null,
+    A97_orderPosition: m.order ? m.order.item.line : null,
+    A98_deliveryNote: m.order ? { number: m.order.delivery.number, date: m.order.delivery.date } : null,
     B01_product: {
       name: m.product.name,
       fluid: m.product.fluid,
@@ -50,24 +53,26 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       pressureRatingsMPa: { FC: m.product.pressureFc, WCB: m.product.pressureWcb, SUS: m.product.pressureSus },
       temperatureRangeC: { min: m.product.temperatureMin, max: m.product.temperatureMax },
     },
-    B02_testStandard: m.standard ? { id: m.standard.id, name: m.standard.name, edition: m.standard.edition } : null,
-    B03_valve: {
-      type: m.product.valveType,
+    B02_productProperties: {
+      valveType: m.product.valveType,
       nominalSizeDN: m.product.nominalSize,
       pressureClass: m.product.pressureClass || null,
       seat: m.product.seatType,
-      leakageRate: m.product.leakageRate,
       bodyMaterial: m.bodyMaterial,
       ratedPressureMPa: m.ratedPressure,
     },
+    B03_supplementaryRequirements: {
+      testStandard: m.standard ? { id: m.standard.id, name: m.standard.name, edition: m.standard.edition } : null,
+      leakageRate: m.product.leakageRate,
+    },
+    B06_marking: { serial: m.serial, tag: m.order?.tag || null },
     B07_productIdentification: {
       serial: m.serial,
       serialRange: m.range,
       productionDate: m.productionDate,
-      tag: m.order?.tag || null,
     },
     B08_quantity: 1,
-    D02_pressureTests: m.tests.map((x) => ({
+    D51_pressureTests: m.tests.map((x) => ({
       recordId: x.recordId,
       testType: x.testType,
       medium: x.medium,
@@ -75,7 +80,7 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       holdingSeconds: x.holdingSeconds,
       leakage: x.leakageValue === null ? null : { value: x.leakageValue, unit: x.leakageUnit },
       result: x.result,
-      // The product's judgement against B02 (not-assessed: no standard, the bench's result stands), and the
+      // The product's judgement against B03's standard (not-assessed: no standard, the bench's result stands), and the
       // requirement beside the measurement.
       verdict: x.verdict,
       reasons: x.reasons,

@@ -16,35 +16,40 @@ import { allowedLeakage, formatNumber, mpa, requiredHold, requiredPressure, seco
 const num = z.number();
 const text = z.string();
 // What this page reads of test-report.json (docs: report-json.ts); anything else in it is left alone.
+const storedStandard = z.object({ id: text.optional(), name: text, edition: text }).nullable().optional();
+const storedTests = z.array(
+  z.object({
+    testType: text,
+    medium: text,
+    testPressureMPa: num,
+    holdingSeconds: num,
+    leakage: z.object({ value: num, unit: text }).nullable(),
+    result: z.enum(['pass', 'fail']),
+    verdict: z.enum(['conforms', 'nonconforming', 'not-assessed']).optional(),
+    requirement: z
+      .object({
+        testPressureMPa: z.object({ min: num.nullable(), max: num.nullable() }),
+        minHoldingSeconds: num,
+        minHoldingSecondsConfirmed: z.boolean().optional(),
+        allowedLeakage: z.union([z.object({ none: z.literal(true) }), z.object({ max: num.nullable(), unit: text }), z.null()]),
+        requiredByStandard: z.boolean().optional(),
+      })
+      .nullable()
+      .optional(),
+    testedAt: text,
+  }),
+);
+// Schema 2.0 keys (B03's standard, D51's tests) or 1.x keys (B02, D02) of reports issued before it.
 const stored = z.object({
-  B02_testStandard: z.object({ id: text.optional(), name: text, edition: text }).nullable().optional(),
+  B03_supplementaryRequirements: z.object({ testStandard: storedStandard }).optional(),
+  B02_testStandard: storedStandard,
   B07_productIdentification: z.object({ productionDate: text.nullable().optional() }).optional(),
-  D02_pressureTests: z.array(
-    z.object({
-      testType: text,
-      medium: text,
-      testPressureMPa: num,
-      holdingSeconds: num,
-      leakage: z.object({ value: num, unit: text }).nullable(),
-      result: z.enum(['pass', 'fail']),
-      verdict: z.enum(['conforms', 'nonconforming', 'not-assessed']).optional(),
-      requirement: z
-        .object({
-          testPressureMPa: z.object({ min: num.nullable(), max: num.nullable() }),
-          minHoldingSeconds: num,
-          minHoldingSecondsConfirmed: z.boolean().optional(),
-          allowedLeakage: z.union([z.object({ none: z.literal(true) }), z.object({ max: num.nullable(), unit: text }), z.null()]),
-          requiredByStandard: z.boolean().optional(),
-        })
-        .nullable()
-        .optional(),
-      testedAt: text,
-    }),
-  ),
+  D51_pressureTests: storedTests.optional(),
+  D02_pressureTests: storedTests.optional(),
   Z01_statementOfCompliance: text.nullable().optional(),
   Z03_validation: z.object({ signedBy: text.nullable().optional(), inspectionRepresentative: text.nullable().optional() }).optional(),
 });
-type StoredRequirement = NonNullable<z.infer<typeof stored>['D02_pressureTests'][number]['requirement']>;
+type StoredRequirement = NonNullable<z.infer<typeof storedTests>[number]['requirement']>;
 
 /**
  * The standard as the report names it, its edition in the visitor's language: a report issued in English
@@ -85,16 +90,24 @@ export function verificationDetails(pdf: Buffer, lang: ReportLanguage): Verifica
   } catch {
     return null;
   }
+  return detailsOfReportJson(json, lang);
+}
+
+/** The details of a parsed test-report.json, of schema 2.0 or 1.x; null when it is neither. */
+export function detailsOfReportJson(json: unknown, lang: ReportLanguage): VerificationDetails | null {
   const parsed = stored.safeParse(json);
   if (!parsed.success) return null;
   const d = parsed.data;
+  const tests = d.D51_pressureTests ?? d.D02_pressureTests;
+  if (!tests) return null;
+  const standard = d.B03_supplementaryRequirements ? d.B03_supplementaryRequirements.testStandard : d.B02_testStandard;
   return {
     signer: d.Z03_validation?.signedBy ?? null,
     inspector: d.Z03_validation?.inspectionRepresentative ?? null,
-    standard: d.B02_testStandard ? standardIn(lang, d.B02_testStandard) : null,
+    standard: standard ? standardIn(lang, standard) : null,
     productionDate: d.B07_productIdentification?.productionDate ?? null,
     statement: d.Z01_statementOfCompliance ?? null,
-    tests: d.D02_pressureTests.map((x) => {
+    tests: tests.map((x) => {
       const verdict = x.verdict ?? 'not-assessed';
       const requirement = x.requirement ? view(x.requirement) : null;
       return {
