@@ -152,7 +152,8 @@ async function testData(w: World, serials: string[]): Promise<void> {
       result: 'pass',
       testedAt: '2024-05-01T08:30:00.000Z',
       operator: 'Chen',
-      samples: Array.from({ length: 200 }, (_, k) => ({ t: k * 0.3, p: k < 10 ? k * 0.24 : 2.4 })),
+      // 2.4 MPa from 3.5 s to 69.65 s: the 60 s hold is met by the samples too, as the report requires.
+      samples: Array.from({ length: 200 }, (_, k) => ({ t: k * 0.35, p: k < 10 ? k * 0.24 : 2.4 })),
     })),
   );
   const res = await w.app.inject({
