@@ -87,7 +87,7 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
 
     await page.getByLabel(x.name).fill(name);
     await chooseFluid(page, x.fluid, x.water);
-    await page.getByLabel(x.connection).fill('Flange');
+    await page.getByLabel(x.connection, { exact: true }).fill('Flange');
     await page.getByLabel(x.pressureFc).fill('1.6');
     await page.getByLabel(x.tMax).fill('120');
     await page.getByLabel(x.tMin).fill('150');
@@ -121,7 +121,7 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Lang[]) {
     await page.getByRole('link', { name: `${lang === 'zh' ? '編輯' : 'Edit'} ${name}` }).click();
     await expect(page).toHaveURL(/\/edit-product\//);
     await expect(page.getByLabel(x.name)).toHaveValue(name);
-    await page.getByLabel(x.connection).fill('Thread');
+    await page.getByLabel(x.connection, { exact: true }).fill('Thread');
     await page.getByRole('button', { name: x.save }).click();
     await expect(page.getByText(x.updated)).toBeVisible();
     await expect(page).toHaveURL(/\/products/);

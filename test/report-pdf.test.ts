@@ -10,6 +10,8 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueReport, type IssuedReport } from '../src/server/modules/reports/issue';
+import { renderReportPdf } from '../src/server/modules/reports/pdf/render-pdf';
+import { benchModel } from '../bench/lib/report-fixture';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { curve, poppler, tmpFile, unitWithRecords, type Unit } from './helpers/reports';
 
@@ -87,6 +89,17 @@ describe('the report PDF', () => {
     expect(text).toMatch(/Page 1 of \d/);
     expect(issued.en!.number).toMatch(/^TR-\d{4}-\d{6}$/);
     expect(issued.en!.filename).toBe(`test-report-${unit.serial}.pdf`);
+  });
+
+  it('says that a 2.2 test report gives this unit’s own results, which 2.2 does not require (decision 0049)', async () => {
+    const text = poppler('pdftotext', [tmpFile(issued.en!.bytes), '-']).replace(/\s+/g, ' ');
+    expect(text).toContain("The results below are this unit's own tests.");
+    const zh = poppler('pdftotext', [tmpFile(issued.zh!.bytes), '-']).replace(/\s+/g, '');
+    expect(zh).toContain('以下為本臺閥門自身的測試結果');
+    const certificate = benchModel('en');
+    certificate.documentType = 'inspection-certificate-3.1';
+    const pdf = await renderReportPdf(certificate);
+    expect(poppler('pdftotext', [tmpFile(pdf), '-'])).not.toContain('own tests');
   });
 
   it('reads as the report in Traditional Chinese, the Chinese text extractable', () => {

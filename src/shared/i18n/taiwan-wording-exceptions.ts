@@ -38,6 +38,16 @@ export const TAIWAN_WORDING_EXCEPTIONS: readonly WordingException[] = [
     becomes: '符合性宣告',
     reason: '符合性聲明 is the declaration of conformity (EN ISO/IEC 17050) as Taiwan’s BSMI names it; the glossary allows 聲明 only there',
   },
+  {
+    word: '文件自簽署後',
+    becomes: '檔案自簽署後',
+    reason: 'what a PDF reader reports unchanged since signing is the signed document (文件), as Acrobat zh-TW words it',
+  },
+  {
+    word: '文件簽章憑證',
+    becomes: '檔案簽章憑證',
+    reason: 'a document signing certificate is 文件簽章憑證 in the catalogues of Taiwan certificate authorities',
+  },
   { word: '本文件', becomes: '本檔案', reason: 'the signed report speaks of itself as a document (文件), not as a file (檔案)' },
   {
     word: '文件類型',
