@@ -18,7 +18,6 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecord, UnitHistory } from '../../../../shared/contract/machine-data';
@@ -47,7 +46,8 @@ function retests(records: readonly TestRecord[]): Set<string> {
   return out;
 }
 
-function RecordLink({ record, children }: { record: TestRecord; children: ReactNode }) {
+/** A record's test time as a link to it; the name starts with the time shown (WCAG 2.5.3, Label in Name). */
+function RecordLink({ record, text }: { record: TestRecord; text: string }) {
   const { t } = useTranslation();
   const location = useLocation();
   return (
@@ -55,9 +55,9 @@ function RecordLink({ record, children }: { record: TestRecord; children: ReactN
       component={RouterLink}
       to={`/machine-data/${record.id}`}
       state={backState(location)}
-      aria-label={t('machineScreens.list.openRecord', { recordId: record.recordId })}
+      aria-label={t('machineScreens.list.openRecordAt', { when: text, recordId: record.recordId })}
     >
-      {children}
+      {text}
     </Link>
   );
 }
@@ -89,7 +89,7 @@ function Tests({ history }: { history: UnitHistory }) {
         {history.records.map((r) => (
           <Box component="li" key={r.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }} data-testid="unit-test">
             <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, mb: 1 }}>
-              <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
+              <RecordLink record={r} text={formatDateTime(lang, r.testedAt)} />
               <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
                 <ResultChip result={r.result} />
                 <VerdictChip assessment={r.assessment} />
@@ -134,7 +134,7 @@ function Tests({ history }: { history: UnitHistory }) {
             <TableRow key={r.id} hover data-testid="unit-test">
               <TableCell>
                 <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                  <RecordLink record={r}>{formatDateTime(lang, r.testedAt)}</RecordLink>
+                  <RecordLink record={r} text={formatDateTime(lang, r.testedAt)} />
                 </Box>
                 <Box component="span" sx={{ ...secondary, ...MONO, overflowWrap: 'anywhere' }} title={f('recordId')}>
                   {r.recordId}
