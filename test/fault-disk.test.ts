@@ -91,7 +91,10 @@ describe.skipIf(onPostgres || why)('a full disk under DATA_DIR', () => {
     const spooled = await uploadFile(importUrl, s.cookie, csv);
     expect(spooled.status).toBe(503);
     expect(JSON.parse(spooled.body).error).toMatchObject({ status: 'UNAVAILABLE', key: 'errors.unavailable' });
-    expect(s.output()).toMatch(/"code":"ENOSPC"[^\n]*"msg":"service unavailable: database or storage"/);
+    // The server's log reaches this process through a pipe, possibly after the answer: wait for the line.
+    await expect
+      .poll(() => s.output(), { timeout: 10_000 })
+      .toMatch(/"code":"ENOSPC"[^\n]*"msg":"service unavailable: database or storage"/);
     // Room for the spooled file (removed after each request) and not for the database's writes.
     freeSpace();
     fillDisk(fs.statSync(csv).size + 256 * 1024);
@@ -100,7 +103,9 @@ describe.skipIf(onPostgres || why)('a full disk under DATA_DIR', () => {
       expect(res.status).toBe(503);
       expect(JSON.parse(res.body).error).toMatchObject({ status: 'UNAVAILABLE', key: 'errors.unavailable' });
     }
-    expect(s.output()).toMatch(/No space left on device[^\n]*"msg":"service unavailable: database or storage"/);
+    await expect
+      .poll(() => s.output(), { timeout: 10_000 })
+      .toMatch(/No space left on device[^\n]*"msg":"service unavailable: database or storage"/);
 
     freeSpace();
     const res = await uploadFile(importUrl, s.cookie, csv);
