@@ -71,14 +71,14 @@ describe('the release on the delivery page', () => {
     const en = tOf('en');
     const zh = tOf('zh');
     const failed = gate.units[1]!.held[0]!;
-    expect(holdText(en, failed)).toBe(`Shell failed: ${translate('en', 'standards.reason.hold-short')}`);
-    expect(holdText(zh, failed)).toContain(translate('zh', 'machineScreens.testTypes.shell'));
-    expect(holdText(en, { testType: 'seat', kind: 'missing', reasons: [] })).toBe(
+    expect(holdText(en, 'en', failed)).toBe(`Shell failed: ${translate('en', 'standards.reason.hold-short')}`);
+    expect(holdText(zh, 'zh', failed)).toContain(translate('zh', 'machineScreens.testTypes.shell'));
+    expect(holdText(en, 'en', { testType: 'seat', kind: 'missing', reasons: [] })).toBe(
       translate('en', 'orderScreens.gate.missing', { test: translate('en', 'machineScreens.testTypes.seat') }),
     );
-    expect(holdTexts(zh, { held: [] })).toEqual([translate('zh', 'orderScreens.gate.noData')]);
+    expect(holdTexts(zh, 'zh', { held: [] })).toEqual([translate('zh', 'orderScreens.gate.noData')]);
     for (const lang of ['en', 'zh'] as const)
-      for (const text of holdTexts(tOf(lang), gate.units[1]!)) expect(text).not.toMatch(/orderScreens|standards\.|machineScreens/);
+      for (const text of holdTexts(tOf(lang), lang, gate.units[1]!)) expect(text).not.toMatch(/orderScreens|standards\.|machineScreens/);
   });
 
   it('says why the last release stopped: a unit held after the gate by its serial, anything else as stored', () => {

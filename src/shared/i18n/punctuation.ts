@@ -6,8 +6,7 @@
  */
 export type PunctuationLanguage = 'en' | 'zh' | (string & {});
 
-// undefined (an i18n instance not yet started, as in a unit test of a view helper) reads as English.
-const zh = (language: PunctuationLanguage | undefined) => language === 'zh' || (language?.startsWith('zh-') ?? false);
+const zh = (language: PunctuationLanguage) => language === 'zh' || language.startsWith('zh-');
 
 /** ", " or "，": between the clauses of one statement. */
 export const comma = (language: PunctuationLanguage) => (zh(language) ? '，' : ', ');

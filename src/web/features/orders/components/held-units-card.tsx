@@ -40,7 +40,7 @@ export function HeldUnitsCard({ held, refused }: { held: GateUnit[]; refused: bo
       card: 'key',
       render: (u) => (
         <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none' }}>
-          {holdTexts(t, u).map((text) => (
+          {holdTexts(t, i18n.language, u).map((text) => (
             <Typography component="li" variant="body2" key={text}>
               {text}
             </Typography>

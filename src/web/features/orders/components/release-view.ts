@@ -3,7 +3,7 @@
  * units a refused release answers (409, src/shared/contract/orders.ts deliveryReleaseHeld), why the gate holds
  * a unit in words, and where staff open a unit's certificate.
  */
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { enumerate } from '../../../../shared/i18n/punctuation';
 import { deliveryGate, type DeliveryDetail, type DeliveryGate } from '../../../../shared/contract/orders';
 import { ApiError } from '../../../lib/api';
@@ -29,20 +29,20 @@ export function heldOfRefusal(err: unknown): DeliveryGate | null {
 }
 
 /** "Shell failed: leakage above the allowed", "Seat: no test yet", "No test data yet". */
-export function holdText(t: TFunction, h: GateUnit['held'][number]): string {
+export function holdText(t: TFunction, language: string, h: GateUnit['held'][number]): string {
   const test = h.testType ? t(`machineScreens.testTypes.${h.testType}`) : '';
   if (h.kind === 'no-data') return t('orderScreens.gate.noData');
   if (h.kind === 'missing') return t('orderScreens.gate.missing', { test });
   const why = enumerate(
-    i18next.language,
+    language,
     h.reasons.map((r) => t(`standards.reason.${r}`)),
   );
   return why ? t('orderScreens.gate.failedWhy', { test, why }) : t('orderScreens.gate.failed', { test });
 }
 
 /** Every reason a unit is held, in words; a unit held without a reason has no test data. */
-export function holdTexts(t: TFunction, u: Pick<GateUnit, 'held'>): string[] {
-  return u.held.length > 0 ? u.held.map((h) => holdText(t, h)) : [t('orderScreens.gate.noData')];
+export function holdTexts(t: TFunction, language: string, u: Pick<GateUnit, 'held'>): string[] {
+  return u.held.length > 0 ? u.held.map((h) => holdText(t, language, h)) : [t('orderScreens.gate.noData')];
 }
 
 /**
