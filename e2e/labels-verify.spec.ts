@@ -14,6 +14,7 @@ import { ADMIN_STATE } from './helpers';
 import { noLeakageSeen } from './machine-data-helpers';
 import { API_598 } from '../src/shared/standards/api-598';
 import { editionIn } from '../src/shared/standards/requirement-view';
+import { labelled } from '../src/shared/i18n/punctuation';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
 
@@ -126,7 +127,9 @@ for (const lang of ['en', 'zh'] as const) {
       // Staff: Print labels of a part of the range.
       const staff = await staffBrowser(browser, { lang, baseURL: baseURL!, viewport });
       await staff.page.goto(`/serial-numbers?q=${encodeURIComponent(world.prefix)}`);
-      await staff.page.getByRole('button', { name: `${tr(lang, 'labels.print')}: ${world.prefix}000001 – ${world.prefix}000500` }).click();
+      await staff.page
+        .getByRole('button', { name: labelled(lang, tr(lang, 'labels.print'), `${world.prefix}000001 – ${world.prefix}000500`) })
+        .click();
       const dialog = staff.page.getByRole('dialog', { name: tr(lang, 'labels.title') });
       await expect(dialog).toContainText(world.product);
       await dialog.getByLabel(tr(lang, 'labels.from')).fill(`${world.prefix.toLowerCase()}000010`);

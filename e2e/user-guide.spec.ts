@@ -12,6 +12,7 @@ import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { dataDir } from './helpers';
 import { freePort } from '../test/helpers/free-port';
+import { colon } from '../src/shared/i18n/punctuation';
 import { translator } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
 
@@ -157,7 +158,7 @@ for (const lang of ['en', 'zh'] as const) {
     await open(page, lang, '/serial-numbers', 'serial-numbers');
     // The first range's Print labels dialog.
     await page
-      .getByRole('button', { name: new RegExp(`^${tr(lang, 'labels.print')}: `) })
+      .getByRole('button', { name: new RegExp(`^${tr(lang, 'labels.print')}${colon(lang)}`) })
       .first()
       .click();
     await expect(page.getByRole('dialog')).toBeVisible();

@@ -117,10 +117,12 @@ function Chart({ width, items, by, range, label }: Props & { width: number }) {
           <a
             key={item.key ?? '-'}
             href={href}
+            // Starts with what the bar shows (its name, then its count), so that a voice command naming
+            // the visible text reaches it (WCAG 2.5.3, Label in Name).
             aria-label={labelled(
               lang,
-              t('quality.pareto.open', { label: name }),
-              `${t('quality.pareto.failures', { count: item.failures })}${comma(lang)}${t('quality.pareto.cumulative', { value: percent(lang, cumulative[i]!) })}`,
+              `${name} ${t('quality.pareto.failures', { count: item.failures })}${comma(lang)}${t('quality.pareto.cumulative', { value: percent(lang, cumulative[i]!) })}`,
+              t('quality.pareto.open'),
             )}
             data-testid="pareto-bar"
             onClick={(e) => {
