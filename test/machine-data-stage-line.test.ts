@@ -36,6 +36,8 @@ const raw = fc.record({
     .array(fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.double({ min: -10, max: 10, noNaN: true })), { maxLength: 5 })
     .map((pts) => [...new Map(pts).entries()].sort((a, b) => a[0] - b[0]).map(([t, p]) => ({ t: t / 10, p }))),
   machineId: fc.constantFrom(null, '6f1c1a4e-8d0a-4b1e-9a51-3c1f0c2b9d7e'),
+  instrumentId: fc.option(text(20).map((s) => `PG${s}`)),
+  instrumentReasons: fc.constantFrom(0, 2048, 4096),
 });
 
 describe('stageLine', () => {
@@ -49,6 +51,7 @@ describe('stageLine', () => {
           leakageUnit: r.leak?.[1] ?? null,
           leak: undefined,
           machineId: undefined,
+          instrumentReasons: undefined,
         });
         if (!parsed.success) return;
         compared++;
@@ -77,8 +80,10 @@ describe('stageLine', () => {
           hex(recordContentHash(v, bytes)),
           sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds).heldSeconds,
           sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds).reasons,
+          v.instrumentId,
+          r.instrumentReasons,
         ]);
-        expect(`${stageLine(r.machineId, v, points)}\n`).toBe(expected);
+        expect(`${stageLine(r.machineId, v, points, r.instrumentReasons)}\n`).toBe(expected);
       }),
       { numRuns: 2000 },
     );

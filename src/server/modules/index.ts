@@ -10,6 +10,7 @@ import { healthRoutes } from './health/health.routes';
 import { machineDataImportRoutes } from './machine-data/machine-data-import.routes';
 import { machineDataRoutes } from './machine-data/machine-data.routes';
 import { machineRoutes } from './machines/machines.routes';
+import { instrumentRoutes } from './machines/instruments.routes';
 import { customerRoutes } from './orders/customers.routes';
 import { deliveryRoutes } from './orders/deliveries.routes';
 import { deliveryLinkRoutes } from './orders/delivery-links.routes';
@@ -32,6 +33,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(productRoutes);
   await app.register(serialRoutes);
   await app.register(machineRoutes);
+  await app.register(instrumentRoutes);
   await app.register(machineDataRoutes);
   await app.register(machineDataImportRoutes);
   await app.register(settingsRoutes);

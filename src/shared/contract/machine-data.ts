@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { envelope, listQuery, optionalText } from './common';
 import { decimalField, PRESSURE_MAX, LINE_BREAK, noLineBreak, printable } from './products';
 import { serialField } from './serials';
+import { INSTRUMENT_ID_MAX } from './instruments';
 import { REASON_CODES, VERDICTS } from '../standards/reasons';
 import { TEST_STANDARD_IDS } from '../standards/types';
 
@@ -50,6 +51,7 @@ export const TEST_RECORD_FIELDS = [
   'result',
   'testedAt',
   'operator',
+  'instrumentId',
 ] as const;
 export type TestRecordField = (typeof TEST_RECORD_FIELDS)[number];
 /** The CSV columns of records (samples travel in a second file, or are left out). */
@@ -160,6 +162,13 @@ export const samplesField = z
 
 const recordText = (max: number) => optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 
+/** Text a record may leave out: '', null and a missing field are all null. */
+const nullableRecordText = (max: number) =>
+  z
+    .union([recordText(max), z.null()], { error: 'validation.invalid' })
+    .optional()
+    .transform((v) => (v ? v : null));
+
 export const testRecordFields = z.object({
   recordId: z
     .string({ error: 'validation.required' })
@@ -174,13 +183,12 @@ export const testRecordFields = z.object({
   testPressure: decimalField({ min: 0, max: PRESSURE_MAX, scale: 3, required: true }),
   holdingSeconds: integerField({ min: 0, max: HOLDING_SECONDS_MAX }),
   leakageValue: decimalField({ min: 0, max: LEAKAGE_MAX, scale: 4 }),
-  leakageUnit: z
-    .union([recordText(LEAKAGE_UNIT_MAX), z.null()], { error: 'validation.invalid' })
-    .optional()
-    .transform((v) => (v ? v : null)),
+  leakageUnit: nullableRecordText(LEAKAGE_UNIT_MAX),
   result: z.enum(TEST_RESULTS, { error: 'validation.oneOf' }),
   testedAt: testedAtField(),
   operator: recordText(OPERATOR_MAX),
+  /** the bench's instrument that measured the pressure (its id under the bench's instruments); '' or null = none named */
+  instrumentId: nullableRecordText(INSTRUMENT_ID_MAX),
   samples: samplesField.optional().default([]),
 });
 
@@ -294,6 +302,8 @@ export const testRecord = z.object({
   result: z.enum(TEST_RESULTS),
   testedAt: z.string(),
   operator: z.string(),
+  /** the bench's instrument that measured it; null when the record names none */
+  instrumentId: z.string().nullable(),
   sampleCount: z.number().int(),
   /** the bench that sent it; null for a CSV upload */
   machineId: z.string().nullable(),
@@ -380,11 +390,8 @@ export const testRecordListQuery = listQuery(TEST_RECORD_SORTS).extend({
 export type TestRecordListQuery = z.output<typeof testRecordListQuery>;
 export type TestRecordListParams = z.input<typeof testRecordListQuery>;
 
-/**
- * Above TOTAL_COUNT_LIMIT matches of a filter that no counter keeps, `total` is the database's estimate and
- * `totalEstimated` is true (show it as "about N"): counting a million rows exactly would cost more than the
- * page itself (first page under 50 ms at 1,000,000 records).
- */
+// Above TOTAL_COUNT_LIMIT matches of a filter no counter keeps, `total` is the database's estimate and
+// `totalEstimated` true ("about N"): an exact count of a million rows costs more than the page itself.
 export const TOTAL_COUNT_LIMIT = 10_000;
 export const testRecordListEnvelope = envelope(
   z.object({ items: z.array(testRecord), total: z.number().int(), totalEstimated: z.boolean().optional() }),

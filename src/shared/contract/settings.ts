@@ -66,7 +66,10 @@ export const settingsFields = z.object({
  * (unchanged when left out); an inspection certificate (3.1) needs the representative's name.
  */
 export const settingsUpdateInput = settingsFields
-  .extend({ benchRecordsOnly: z.boolean({ error: 'validation.invalid' }).optional() })
+  .extend({
+    benchRecordsOnly: z.boolean({ error: 'validation.invalid' }).optional(),
+    requireCalibratedInstruments: z.boolean({ error: 'validation.invalid' }).optional(),
+  })
   .superRefine((v, ctx) => {
     if (v.documentType === 'inspection-certificate-3.1' && v.inspectorName === '') {
       ctx.addIssue({ code: 'custom', path: ['inspectorName'], message: 'settings.validation.inspectorRequired' });
@@ -100,6 +103,11 @@ export const settings = settingsFields.extend({
   searchRetentionDays: z.number().int(),
   /** certificates and the release gate use records sent by benches only, not staff uploads */
   benchRecordsOnly: z.boolean(),
+  /**
+   * a record must name an instrument of its bench that was in calibration on the test day, or it does not
+   * conform (records stored before this was switched on keep their verdict)
+   */
+  requireCalibratedInstruments: z.boolean(),
   /** what reports would lack until it is filled in (the company, its address, logo, signer, contact) */
   missing: z.array(z.enum(['companyName', 'companyAddress', 'logo', 'inspectorName', 'contact'])),
   /**

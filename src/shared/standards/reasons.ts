@@ -1,5 +1,5 @@
 /**
- * Why a record does not conform: bits of `test_records.reasons` (migrations 0010, 0019 and 0023 compute them in SQL
+ * Why a record does not conform: bits of `test_records.reasons` (migrations 0010, 0019, 0023 and 0031 compute them in SQL
  * from the product's requirement rows, the samples' own reasons and the unit's production date). The names are i18n keys under `standards.reason.*`.
  */
 export const REASONS = [
@@ -16,6 +16,10 @@ export const REASONS = [
   { bit: 512, code: 'before-production' },
   // A count- or volume-limited test whose record states no leakage (migration 0023).
   { bit: 1024, code: 'leakage-not-recorded' },
+  // Where Settings require calibrated instruments (calibration.ts, migration 0031): the record's instrument
+  // was not in calibration on the test day, or the bench has no such instrument (or the record names none).
+  { bit: 2048, code: 'instrument-not-calibrated' },
+  { bit: 4096, code: 'instrument-unknown' },
 ] as const;
 export type ReasonCode = (typeof REASONS)[number]['code'];
 export const REASON_CODES = REASONS.map((r) => r.code) as unknown as readonly [ReasonCode, ...ReasonCode[]];

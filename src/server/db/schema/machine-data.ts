@@ -1,10 +1,11 @@
 // Mirrors migrations/0004_machine_data.sql (the SQL is the source of truth; the re-matching triggers, the
 // NULLS NOT DISTINCT unique index and the CHECKs live only there).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, date, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { citext } from './accounts';
 import { TEST_MEDIA, TEST_RESULTS, TEST_TYPES } from '../../../shared/contract/machine-data';
 import { VERDICTS } from '../../../shared/standards/reasons';
+import { INSTRUMENT_KINDS } from '../../../shared/contract/instruments';
 
 /** bytea: node-postgres gives a Buffer, PGlite a Uint8Array; both become a Buffer here. */
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -63,6 +64,9 @@ export const testRecords = pgTable('test_records', {
   sampleReasons: smallint('sample_reasons'),
   /** migration 0019: the staff upload that stored it; NULL = sent by its bench */
   uploadId: uuid('upload_id'),
+  /** migration 0031: the bench's instrument that measured it, and the instrument reasons found on the way in */
+  instrumentId: text('instrument_id'),
+  instrumentReasons: smallint('instrument_reasons').notNull().default(0),
   /** generated: 'fail' when the bench failed it or the product finds it nonconforming */
   outcome: text('outcome', { enum: TEST_RESULTS }).generatedAlwaysAs(
     sql`CASE WHEN result = 'fail' OR verdict = 'nonconforming' THEN 'fail' ELSE 'pass' END`,
@@ -95,5 +99,33 @@ export const machineImportGrants = pgTable('machine_import_grants', {
   grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** A bench's measuring instruments (migration 0031). */
+export const instruments = pgTable('instruments', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  machineId: uuid('machine_id').notNull(),
+  instrumentId: text('instrument_id').notNull(),
+  kind: text('kind', { enum: INSTRUMENT_KINDS }).notNull(),
+  rangeMax: numeric('range_max', { precision: 9, scale: 3 }).notNull(),
+  accuracy: numeric('accuracy', { precision: 5, scale: 2 }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Their calibrations, added and never changed (migration 0031). */
+export const instrumentCalibrations = pgTable('instrument_calibrations', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  instrument: uuid('instrument').notNull(),
+  certificate: text('certificate').notNull(),
+  calibratedOn: date('calibrated_on', { mode: 'string' }).notNull(),
+  dueOn: date('due_on', { mode: 'string' }).notNull(),
+  recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  recordedBy: text('recorded_by').notNull().default(''),
+});
+
 export type MachineRow = typeof machines.$inferSelect;
+export type InstrumentRow = typeof instruments.$inferSelect;
 export type TestRecordRow = typeof testRecords.$inferSelect;

@@ -33,6 +33,8 @@ export const settingsTable = pgTable('settings', {
   searchRetentionDays: integer('search_retention_days').notNull().default(365),
   /** migration 0019: certificates from bench-sent records only */
   benchRecordsOnly: boolean('bench_records_only').notNull().default(false),
+  /** migration 0031: records need an instrument of their bench in calibration on the test day */
+  requireCalibratedInstruments: boolean('require_calibrated_instruments').notNull().default(false),
 });
 
 export const reports = pgTable('reports', {

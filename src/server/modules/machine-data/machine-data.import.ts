@@ -28,6 +28,7 @@ import { runImport, STAGE, type BulkImportResult, type RowFailure, type RowParse
 import { orphanSamples, samplesOf, stageSamples } from './machine-data-import.samples';
 import { sampleVerdict } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, judgedValues, rangeAndRequirementJoins } from './machine-data.repo';
+import { instrumentBook, type InstrumentBook } from '../machines/instruments.service';
 import { encodeSamples, recordContentHashHex } from './record-codec';
 import { fastCsvRecord } from './record-fast-path';
 
@@ -73,7 +74,7 @@ const byteaText = (b: Buffer | null) => (b ? `\\\\x${b.toString('hex')}` : NULL)
  * the checked enums, the ISO time and the hex of bytea cannot. A million rows then make no array of 19
  * values each. test/machine-data-stage-line.test.ts holds it to copyLine of those values.
  */
-export function stageLine(machineId: string | null, v: TestRecordValues, points: Sample[]): string {
+export function stageLine(machineId: string | null, v: TestRecordValues, points: Sample[], instrumentReasons = 0): string {
   const s = parseSerial(v.serial)!;
   const bytes = encodeSamples(points);
   const checked = sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds);
@@ -81,7 +82,8 @@ export function stageLine(machineId: string | null, v: TestRecordValues, points:
     `${machineId ?? NULL}\t${copyValue(v.recordId)}\t${copyValue(v.serial)}\t${copyValue(s.prefix)}\t${s.width}\t${s.number}` +
     `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
     `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
-    `\t${byteaText(bytes)}\t${points.length}\t\\\\x${recordContentHashHex(v, bytes)}\t${checked.heldSeconds ?? NULL}\t${checked.reasons ?? NULL}`
+    `\t${byteaText(bytes)}\t${points.length}\t\\\\x${recordContentHashHex(v, bytes)}\t${checked.heldSeconds ?? NULL}\t${checked.reasons ?? NULL}` +
+    `\t${v.instrumentId === null ? NULL : copyValue(v.instrumentId)}\t${instrumentReasons}`
   );
 }
 
@@ -112,6 +114,8 @@ export async function importMachineData(
   opts: { dryRun: boolean; language: Language },
 ): Promise<BulkImportResult> {
   const machines = new Map<string, NamedBench>();
+  // Every bench's instruments, read once for the file (prepare), when Settings require calibrated instruments.
+  let book: InstrumentBook = { required: false, reasons: () => 0 };
   const named = new Set<string>();
   let uploadId = '';
   let withSamples = false;
@@ -123,14 +127,14 @@ export async function importMachineData(
   };
 
   const stageRow = (row: number, v: CsvRow, points: Sample[]): string | RowFailure => {
-    if (v.machine === '') return stageLine(null, v, points);
+    if (v.machine === '') return stageLine(null, v, points, book.reasons(null, v.instrumentId, v.testedAt));
     const bench = machines.get(v.machine.toLowerCase());
     if (!bench) return { row, field: 'machine', key: 'machineImport.unknownMachine' };
     // A disabled bench takes no records by any path; naming a bench is a grant an admin gives.
     if (bench.disabled) return { row, field: 'machine', key: 'machineImport.disabledMachine', params: { name: bench.name } };
     if (!bench.permitted) return { row, field: 'machine', key: 'machineImport.benchNotGranted', params: { name: bench.name } };
     named.add(bench.name);
-    return stageLine(bench.id, v, points);
+    return stageLine(bench.id, v, points, book.reasons(bench.id, v.instrumentId, v.testedAt));
   };
 
   // With a samples file, a chunk of records fetches its points with one query before it is staged.
@@ -177,6 +181,8 @@ export async function importMachineData(
       ['content_hash', 'bytea'],
       ['held_seconds', 'float8'],
       ['sample_reasons', 'smallint'],
+      ['instrument_id', 'text'],
+      ['instrument_reasons', 'smallint'],
     ] as const,
     loadRows: (tx: Tx) => (withSamples ? CHUNK_WITH_SAMPLES : onPostgres(tx) ? LOAD_ROWS_POSTGRES : 0),
     // Without a samples file each row is staged as it is read: nothing of it outlives its row but its COPY text.
@@ -189,6 +195,7 @@ export async function importMachineData(
           FROM machines m LEFT JOIN machine_import_grants g ON g.machine_id = m.id AND g.user_id = ${actor.id}::uuid`),
       );
       for (const m of benches) machines.set(m.name.toLowerCase(), m);
+      book = await instrumentBook(tx);
       files = await open();
       uploadId = await startUpload(tx, actor, files.fileName);
       if (files.samples) {
@@ -281,10 +288,10 @@ async function insertFromStage(tx: Tx, uploadId: string): Promise<number> {
     await tx.execute(sql`WITH ins AS (
         INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
           holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-          sample_reasons, upload_id, range_id, product_id, held_seconds, verdict, reasons)
+          sample_reasons, instrument_id, instrument_reasons, upload_id, range_id, product_id, held_seconds, verdict, reasons)
         SELECT st.machine_id, st.record_id, st.serial, st.prefix, st.width, st.serial_no, st.test_type, st.medium, st.test_pressure,
           st.holding_seconds, st.leakage_value, st.leakage_unit, st.result, st.tested_at, st.operator, st.samples, st.sample_count,
-          st.content_hash, st.sample_reasons, ${uploadId}::uuid, ${judgedValues('st')}
+          st.content_hash, st.sample_reasons, st.instrument_id, st.instrument_reasons, ${uploadId}::uuid, ${judgedValues('st')}
         FROM ${sql.raw(STAGE)} st
         ${rangeAndRequirementJoins('st')}
         WHERE NOT EXISTS (SELECT 1 FROM ${sql.raw(STAGE)} e

@@ -10,6 +10,7 @@ import { parseSerial } from '../../../shared/serial';
 import type { Db } from '../../db/client';
 import { bearerKey, hashKey } from '../machines/machine-keys';
 import { findActiveByKeyHash, holdMachine, noteUse } from '../machines/machines.service';
+import { instrumentBook } from '../machines/instruments.service';
 import { sampleVerdict } from '../../../shared/standards/sample-checks';
 import { holdMatchLock, insertRecords, storedHashes, type PreparedRecord } from './machine-data.repo';
 import { encodeSamples, recordContentHash } from './record-codec';
@@ -107,6 +108,7 @@ export function prepareRecord(values: TestRecordValues): PreparedRecord {
     hash: recordContentHash(values, samples),
     heldSeconds: checked.heldSeconds,
     sampleReasons: checked.reasons,
+    instrumentReasons: 0,
   };
 }
 
@@ -122,6 +124,12 @@ export async function ingestBatch(db: Db, bench: Bench, records: unknown[]): Pro
   if (problems.length > 0) {
     const count = new Set(problems.map((p) => p.index)).size;
     return { ok: false, refusal: { code: 'invalid-argument', key: 'machineData.invalidRecords', params: { count }, records: problems } };
+  }
+  // The bench's instruments, read once for the batch: a few rows, nothing at all when Settings do not
+  // require calibrated instruments.
+  const book = await instrumentBook(db, [bench.id]);
+  if (book.required) {
+    for (const r of prepared) r.instrumentReasons = book.reasons(bench.id, r.values.instrumentId, r.values.testedAt);
   }
   try {
     const duplicates = await db.transaction(async (tx) => {

@@ -23,6 +23,8 @@ export interface PreparedRecord {
   heldSeconds: number | null;
   /** what the samples say against the record (sample-checks.ts SAMPLE_REASON_BITS); null without samples */
   sampleReasons: number | null;
+  /** what its instrument says (src/shared/standards/calibration.ts); 0 until the batch's instrument book is read */
+  instrumentReasons: number;
 }
 
 /** The columns every read of a record shows (the list's item). */
@@ -39,6 +41,7 @@ export const recordFields = {
   result: t.result,
   testedAt: t.testedAt,
   operator: t.operator,
+  instrumentId: t.instrumentId,
   sampleCount: t.sampleCount,
   machineId: t.machineId,
   machineName: machines.name,
@@ -128,6 +131,7 @@ export function toTestRecord(r: RecordRow): TestRecord {
     result: r.result,
     testedAt: r.testedAt.toISOString(),
     operator: r.operator,
+    instrumentId: r.instrumentId,
     sampleCount: Number(r.sampleCount),
     machineId: r.machineId,
     machineName: r.machineName,
@@ -220,10 +224,10 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
   return sql`
     INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
       holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-      sample_reasons, range_id, product_id, held_seconds, verdict, reasons)
+      sample_reasons, instrument_id, instrument_reasons, range_id, product_id, held_seconds, verdict, reasons)
     SELECT ${machineId}::uuid, i.record_id, i.serial, i.prefix, i.width, i.serial_no, i.test_type, i.medium, i.test_pressure,
       i.holding_seconds, i.leakage_value, i.leakage_unit, i.result, i.tested_at, i.operator, decode(i.samples, 'base64'),
-      i.sample_count, decode(i.content_hash, 'hex'), i.sample_reasons, ${judgedValues('i')}
+      i.sample_count, decode(i.content_hash, 'hex'), i.sample_reasons, i.instrument_id, i.instrument_reasons, ${judgedValues('i')}
     FROM unnest(
       ${col((r) => r.values.recordId)}::text[], ${col((r) => r.values.serial)}::text[], ${col((r) => r.serial.prefix)}::text[],
       ${col((r) => r.serial.width)}::smallint[], ${col((r) => r.serial.number.toString())}::bigint[],
@@ -233,9 +237,11 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
       ${col((r) => r.values.result)}::text[], ${col((r) => r.values.testedAt)}::timestamptz[],
       ${col((r) => r.values.operator)}::text[], ${col((r) => r.samples?.toString('base64') ?? null)}::text[],
       ${col((r) => r.values.samples.length)}::integer[], ${col((r) => r.hash.toString('hex'))}::text[],
-      ${col((r) => r.heldSeconds)}::numeric[], ${col((r) => r.sampleReasons)}::smallint[]
+      ${col((r) => r.heldSeconds)}::numeric[], ${col((r) => r.sampleReasons)}::smallint[],
+      ${col((r) => r.values.instrumentId)}::text[], ${col((r) => r.instrumentReasons)}::smallint[]
     ) AS i (record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure, holding_seconds, leakage_value,
-      leakage_unit, result, tested_at, operator, samples, sample_count, content_hash, held_seconds, sample_reasons)
+      leakage_unit, result, tested_at, operator, samples, sample_count, content_hash, held_seconds, sample_reasons,
+      instrument_id, instrument_reasons)
     ${rangeAndRequirementJoins('i')}
     ORDER BY i.record_id COLLATE "C"
     ON CONFLICT (machine_id, record_id) DO NOTHING
@@ -271,7 +277,8 @@ export function rangeAndRequirementJoins(a: string): SQL {
 export function judgedValues(a: string): SQL {
   const reasons = `test_record_all_reasons(q.product_id IS NOT NULL, ${a}.test_pressure::numeric, ${a}.holding_seconds,
       ${a}.held_seconds::numeric, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min, q.pressure_max,
-      q.hold_min, q.leak_kind, q.leak_max, ${a}.sample_reasons::smallint, ${a}.tested_at, h.production_date)`;
+      q.hold_min, q.leak_kind, q.leak_max, ${a}.sample_reasons::smallint, ${a}.tested_at, h.production_date,
+      ${a}.instrument_reasons::smallint)`;
   return sql.raw(`h.id, h.product_id, ${a}.held_seconds::numeric, test_record_verdict(q.product_id IS NOT NULL, ${reasons}), ${reasons}`);
 }
 

@@ -74,6 +74,7 @@ const EXPORT_COLUMNS = [
   'result',
   'testedAt',
   'operator',
+  'instrumentId',
   'sampleCount',
   'machineName',
   'productName',

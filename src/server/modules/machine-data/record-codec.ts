@@ -38,7 +38,7 @@ export function decodeSamples(buf: Uint8Array | null): Sample[] {
 }
 
 /** The fields that make a record's content, in a fixed order (the recordId is the key, not content). */
-type Content = Omit<TestRecordValues, 'recordId' | 'samples'>;
+type Content = Omit<TestRecordValues, 'recordId' | 'samples' | 'instrumentId'> & { instrumentId?: string | null };
 
 /**
  * SHA-256 over the record's normalised values and its encoded samples. Values are those the schema gives
@@ -74,5 +74,8 @@ function contentText(v: Content): string {
     v.testedAt,
     v.operator,
   ];
+  // Fields added later go in only when the record has them, so that a record stored before them hashes as it
+  // did then and is a duplicate, not a conflict, when its bench sends it again.
+  if (v.instrumentId) fields.push(v.instrumentId);
   return `${JSON.stringify(fields)}\n`;
 }

@@ -21,6 +21,7 @@ import {
   type TestRecordValues,
 } from '../../../shared/contract/machine-data';
 import { PRESSURE_MAX, printable } from '../../../shared/contract/products';
+import { INSTRUMENT_ID_MAX } from '../../../shared/contract/instruments';
 
 const CANONICAL_SERIAL = /^(?:[A-Z0-9\-_/.]*[A-Z\-_/.])?\d{1,18}$/;
 const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -86,6 +87,11 @@ export function fastRecord(raw: unknown, now = Date.now()): TestRecordValues | n
   if (!(ms >= 0) || ms > now + TESTED_AT_SKEW_MS || new Date(ms).toISOString() !== testedAt) return null;
   const operator = r.operator === undefined ? '' : r.operator;
   if (!cleanText(operator, OPERATOR_MAX)) return null;
+  let instrumentId: string | null = null;
+  if (r.instrumentId !== null && r.instrumentId !== undefined) {
+    if (!cleanText(r.instrumentId, INSTRUMENT_ID_MAX)) return null;
+    instrumentId = r.instrumentId === '' ? null : r.instrumentId;
+  }
   const samples = r.samples === undefined ? [] : r.samples;
   if (!samplesOk(samples)) return null;
   return {
@@ -100,6 +106,7 @@ export function fastRecord(raw: unknown, now = Date.now()): TestRecordValues | n
     result,
     testedAt,
     operator,
+    instrumentId,
     samples,
   } as TestRecordValues;
 }
@@ -138,6 +145,7 @@ export function fastCsvRecord(cells: Readonly<Record<string, string | undefined>
       result: cells.result,
       testedAt: cells.testedAt,
       operator: cells.operator,
+      instrumentId: cells.instrumentId,
     },
     now,
   );

@@ -27,6 +27,7 @@ const publicColumns = {
   updatedAt: settingsTable.updatedAt,
   searchRetentionDays: settingsTable.searchRetentionDays,
   benchRecordsOnly: settingsTable.benchRecordsOnly,
+  requireCalibratedInstruments: settingsTable.requireCalibratedInstruments,
 };
 export type SettingsView = { [K in keyof typeof publicColumns]: K extends 'logoSize' ? number | null : SettingsRow[K & keyof SettingsRow] };
 

@@ -17,6 +17,7 @@ import type { Db, Executor } from '../../db/client';
 import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type SigningMaterial } from '../../lib/signing/certificate';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { imageSize } from './image-size';
+import { recheckHeld } from '../machines/instruments.service';
 import * as repo from './settings.repo';
 import { loadPdfkit } from '../../lib/pdfkit';
 
@@ -44,6 +45,7 @@ function toSettings(v: repo.SettingsView): Settings {
     updatedAt: v.updatedAt.toISOString(),
     searchRetentionDays: v.searchRetentionDays,
     benchRecordsOnly: v.benchRecordsOnly,
+    requireCalibratedInstruments: v.requireCalibratedInstruments,
     missing: missingForReports(v),
   };
 }
@@ -100,8 +102,12 @@ export function getLogo(db: Executor) {
 export async function updateSettings(db: Db, actor: AuditActor, v: SettingsUpdateValues): Promise<Settings> {
   return db.transaction(async (tx) => {
     const before = await repo.readSettings(tx, true);
-    const changed: ((typeof SETTINGS_TEXT_FIELDS)[number] | 'benchRecordsOnly')[] = SETTINGS_TEXT_FIELDS.filter((f) => before[f] !== v[f]);
+    const changed: ((typeof SETTINGS_TEXT_FIELDS)[number] | 'benchRecordsOnly' | 'requireCalibratedInstruments')[] =
+      SETTINGS_TEXT_FIELDS.filter((f) => before[f] !== v[f]);
     if (v.benchRecordsOnly !== undefined && v.benchRecordsOnly !== before.benchRecordsOnly) changed.push('benchRecordsOnly');
+    const instrumentsRule = v.requireCalibratedInstruments;
+    if (instrumentsRule !== undefined && instrumentsRule !== before.requireCalibratedInstruments)
+      changed.push('requireCalibratedInstruments');
     if (changed.length === 0) return toSettings(before);
     const bumpTerms = changed.includes('termsEn') || changed.includes('termsZh');
     await repo.updateSettings(tx, Object.fromEntries(changed.map((f) => [f, v[f]])), { bumpTerms });
@@ -113,6 +119,9 @@ export async function updateSettings(db: Db, actor: AuditActor, v: SettingsUpdat
       before: { ...Object.fromEntries(changed.map((f) => [f, before[f]])), ...(bumpTerms ? { termsVersion: before.termsVersion } : {}) },
       after: { ...Object.fromEntries(changed.map((f) => [f, after[f]])), ...(bumpTerms ? { termsVersion: after.termsVersion } : {}) },
     });
+    // Switched off: the records held for their instrument are released and judged again. Switched on, it
+    // judges the records that arrive from now on; those stored before keep their verdict.
+    if (instrumentsRule === false && before.requireCalibratedInstruments) await recheckHeld(tx, 'all');
     return toSettings(after);
   });
 }
