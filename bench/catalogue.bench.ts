@@ -17,6 +17,7 @@ import type { Database } from '../src/server/db/client';
 import { findRangeBySerial } from '../src/server/modules/serials/serials.service';
 import { insideOf, missOf, openScratch, PRODUCTS, searchTerms, seed, startWorld, type World } from './lib/catalogue-fixture';
 import { load, ms, percentile, timeMany, withPeakRss } from './lib/stats';
+import type { FigureRow } from './lib/figures-table';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -31,7 +32,13 @@ function sampleSerials(ranges: number, n: number): string[] {
   });
 }
 
-export async function lookups(log: (l: string) => void, w: World, ranges: number, seconds: number): Promise<void> {
+interface Lookups {
+  direct: { p50: number; p99: number };
+  /** the lookup-shaped route's throughput, req/s */
+  routeRps: number;
+}
+
+export async function lookups(log: (l: string) => void, w: World, ranges: number, seconds: number): Promise<Lookups> {
   const serials = sampleSerials(ranges, 2000);
   for (const s of serials.slice(0, 200)) await findRangeBySerial(w.database.db, s); // warm-up
   const direct = await timeMany(serials.length, (i) => findRangeBySerial(w.database.db, serials[i]!));
@@ -53,9 +60,17 @@ export async function lookups(log: (l: string) => void, w: World, ranges: number
   log(
     `lookup route at 1,000 req/s: p50 ${ms(steady.p50)}, p99 ${ms(steady.p99)} (target p99 < 20 ms), achieved ${steady.rps.toFixed(0)} req/s, errors ${steady.errors}`,
   );
+  return { direct, routeRps: route.rps };
 }
 
-export async function listPages(log: (l: string) => void, w: World, ranges: number): Promise<void> {
+/** Medians in ms: the first page per sort column (asc and desc), and each search in the order listed. */
+interface ListPages {
+  sorts: number[];
+  searches: number[];
+  prefixRanges: number;
+}
+
+export async function listPages(log: (l: string) => void, w: World, ranges: number): Promise<ListPages> {
   const median = async (url: string) => {
     const t: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -70,10 +85,12 @@ export async function listPages(log: (l: string) => void, w: World, ranges: numb
     );
   };
   const parts: string[] = [];
+  const sorts: number[] = [];
   for (const sort of SERIAL_RANGE_SORTS) {
     const asc = await median(`/api/v1/serial-ranges?sort=${sort}&order=asc&pageSize=10`);
     const desc = await median(`/api/v1/serial-ranges?sort=${sort}&order=desc&pageSize=10`);
     parts.push(`${sort} ${asc.toFixed(1)}/${desc.toFixed(1)}`);
+    sorts.push(asc, desc);
   }
   log(`list first page (10 rows), median ms asc/desc: ${parts.join(', ')}`);
   const inside = insideOf(Math.floor(ranges / 2), 42);
@@ -90,12 +107,17 @@ export async function listPages(log: (l: string) => void, w: World, ranges: numb
     .items as { id: string }[];
   const id = first?.id ?? '';
   const out = [];
-  for (const [qs, label] of searches)
-    out.push(`${label} ${(await median(`/api/v1/serial-ranges?${qs.replace('PRODUCT', id)}&pageSize=10`)).toFixed(1)}`);
+  const times: number[] = [];
+  for (const [qs, label] of searches) {
+    const t = await median(`/api/v1/serial-ranges?${qs.replace('PRODUCT', id)}&pageSize=10`);
+    out.push(`${label} ${t.toFixed(1)}`);
+    times.push(t);
+  }
   log(`list with search/filter, median ms: ${out.join('; ')}`);
+  return { sorts, searches: times, prefixRanges: terms.prefixRanges };
 }
 
-async function importCsv(log: (l: string) => void, w: World, rows: number): Promise<void> {
+async function importCsv(log: (l: string) => void, w: World, rows: number): Promise<{ seconds: number; peakMb: number }> {
   const res = await w.app.inject({
     method: 'POST',
     url: '/api/v1/products',
@@ -155,6 +177,13 @@ async function importCsv(log: (l: string) => void, w: World, rows: number): Prom
   log(
     `import ${rows.toLocaleString('en')} ranges (${(size / 2 ** 20).toFixed(1)} MB CSV, over HTTP, one transaction): ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s), RSS ${baseMb.toFixed(0)} MB before, peak ${peakMb.toFixed(0)} MB`,
   );
+  return { seconds, peakMb };
+}
+
+interface Measured {
+  lookups: Lookups;
+  pages: ListPages;
+  imported?: { seconds: number; peakMb: number };
 }
 
 async function run(
@@ -163,34 +192,73 @@ async function run(
   ranges: number,
   importRows: number,
   seconds: number,
-): Promise<void> {
+): Promise<Measured | undefined> {
   log(`### ${kind}, ${ranges.toLocaleString('en')} ranges`);
   let scratch: { database: Database; drop(): Promise<void> };
   try {
     scratch = await openScratch(kind);
   } catch (err) {
     log(`skipped: ${(err as Error).message}`);
-    return;
+    return undefined;
   }
   let world: World | undefined;
   try {
     await seed(scratch.database, ranges, log);
     world = await startWorld(scratch.database);
-    await lookups(log, world, ranges, seconds);
-    await listPages(log, world, ranges);
-    if (importRows > 0) await importCsv(log, world, importRows);
+    const found = await lookups(log, world, ranges, seconds);
+    const pages = await listPages(log, world, ranges);
+    const imported = importRows > 0 ? await importCsv(log, world, importRows) : undefined;
+    return { lookups: found, pages, imported };
   } finally {
     await world?.close();
     await scratch.drop();
   }
 }
 
-export default async function catalogueBench(log: (line: string) => void): Promise<void> {
+export default async function catalogueBench(
+  log: (line: string) => void,
+  _args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   const ranges = envInt('BENCH_RANGES', 1_000_000);
   const pgliteRanges = envInt('BENCH_PGLITE_RANGES', Math.min(100_000, ranges));
   const importRows = envInt('BENCH_IMPORT_RANGES', 100_000);
   const seconds = envInt('BENCH_SECONDS', 5);
   log(`${os.cpus().length} CPUs, Node ${process.version}`);
-  await run(log, 'postgres', ranges, importRows, seconds);
-  await run(log, 'pglite', pgliteRanges, importRows, seconds);
+  const pg = await run(log, 'postgres', ranges, importRows, seconds);
+  const lite = await run(log, 'pglite', pgliteRanges, importRows, seconds);
+
+  // Reported in the table's order: both engines' lookups first, then PostgreSQL's list and import.
+  const count = ranges.toLocaleString('en');
+  const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+  if (pg) {
+    report({
+      what: `\`findRangeBySerial\`, ${count} ranges, PostgreSQL`,
+      figure: `p50 ${ms(pg.lookups.direct.p50)}, p99 ${ms(pg.lookups.direct.p99)}`,
+      target: 'an index lookup',
+    });
+  }
+  if (lite) {
+    report({
+      what: '`findRangeBySerial` on the embedded database (PGlite)',
+      figure: `p50 ${ms(lite.lookups.direct.p50)}, p99 ${ms(lite.lookups.direct.p99)}; the lookup route reaches ~${lite.lookups.routeRps.toFixed(0)} req/s (PGlite is single-threaded WebAssembly: use PostgreSQL for public traffic)`,
+    });
+  }
+  if (pg) {
+    const { sorts, searches, prefixRanges } = pg.pages;
+    // The first three searches: a serial, a product name, a whole series prefix (listPages' order).
+    const [bySerial, byName, byPrefix] = searches;
+    report({
+      what: `Serial Numbers list, ${count} ranges, PostgreSQL`,
+      figure: `first page per sort column, asc and desc, ${Math.min(...sorts).toFixed(1)}–${Math.max(...sorts).toFixed(1)} ms; search by a serial / a product name / a whole series prefix (${prefixRanges.toLocaleString('en')} ranges) ${bySerial!.toFixed(1)} / ${byName!.toFixed(1)} / ${byPrefix!.toFixed(1)} ms`,
+      target: `< 50 ms — ${met(Math.max(...sorts, ...searches) < 50)}`,
+    });
+  }
+  if (pg?.imported) {
+    const { seconds: took, peakMb } = pg.imported;
+    report({
+      what: `CSV import of ${importRows.toLocaleString('en')} serial ranges over HTTP, one transaction, PostgreSQL`,
+      figure: `${took.toFixed(1)} s (${Math.round(importRows / took).toLocaleString('en')} rows/s), peak RSS ${peakMb.toFixed(0)} MB`,
+    });
+  }
 }

@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createEmptyPostgresDatabase } from '../test/helpers/database';
 import { percentile } from './lib/stats';
+import type { FigureRow } from './lib/figures-table';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN = { name: 'Load Admin', email: 'load-admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
@@ -129,6 +130,13 @@ export async function solvedChallenge(base: string, ip: string, solver: ReturnTy
   ).toString('base64');
 }
 
+/** What `Stats.print` counted: the totals, and each route's p50 and p99 in ms. */
+interface Counted {
+  total: number;
+  errors: number;
+  routes: Map<string, { p50: number; p99: number }>;
+}
+
 class Stats {
   private readonly routes = new Map<string, { latencies: number[]; statuses: Map<number, number>; dropped: number }>();
 
@@ -151,15 +159,17 @@ class Stats {
     this.of(route).dropped++;
   }
 
-  print(log: (l: string) => void, seconds: number, ok: (route: string, status: number) => boolean): void {
+  print(log: (l: string) => void, seconds: number, ok: (route: string, status: number) => boolean): Counted {
     let total = 0;
     let bad = 0;
+    const routes = new Map<string, { p50: number; p99: number }>();
     const wide = Math.max(...[...this.routes.keys()].map((k) => k.length));
     for (const [route, r] of [...this.routes].sort()) {
       r.latencies.sort((a, b) => a - b);
       total += r.latencies.length;
       const statuses = [...r.statuses].sort(([a], [b]) => a - b);
       bad += statuses.filter(([s]) => !ok(route, s)).reduce((n, [, c]) => n + c, 0);
+      routes.set(route, { p50: percentile(r.latencies, 50), p99: percentile(r.latencies, 99) });
       log(
         `${route.padEnd(wide)}  ${(r.latencies.length / seconds).toFixed(1).padStart(6)} req/s  p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(7)} ms  statuses ${statuses.map(([s, c]) => `${s || 'no answer'}×${c}`).join(' ')}${r.dropped ? `  (${r.dropped} not sent: too many in flight)` : ''}`,
       );
@@ -167,6 +177,7 @@ class Stats {
     log(
       `total: ${total} requests, ${(total / seconds).toFixed(1)} req/s, ${bad} errors (a status the route should not answer under this load)`,
     );
+    return { total, errors: bad, routes };
   }
 }
 
@@ -280,14 +291,25 @@ function record(serial: string, i: number): Record<string, unknown> {
   };
 }
 
+interface Memory {
+  lines: string[];
+  levelled: boolean;
+  /** MB: the first and last minutes' averages, the peak; MB a minute over the second half */
+  first: number;
+  last: number;
+  peak: number;
+  slope: number;
+}
+
 /** Verdict on the RSS series: levelled off when the last minute is within 10 % of the first (after warm-up). */
-function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): string[] {
+function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): Memory {
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const first = samples.filter((s) => s.t <= 60).map((s) => s.mb);
   const last = samples.filter((s) => s.t >= seconds - 60).map((s) => s.mb);
   const half = samples.filter((s) => s.t >= seconds / 2);
+  const peak = Math.max(...samples.map((s) => s.mb));
   const lines = [
-    `RSS first minute avg ${avg(first).toFixed(0)} MB, last minute avg ${avg(last).toFixed(0)} MB, peak ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`,
+    `RSS first minute avg ${avg(first).toFixed(0)} MB, last minute avg ${avg(last).toFixed(0)} MB, peak ${peak.toFixed(0)} MB`,
   ];
   // Slope over the second half (least squares), MB per minute: a leak keeps climbing after warm-up.
   const mt = avg(half.map((s) => s.t));
@@ -317,10 +339,20 @@ function memoryVerdict(samples: { t: number; mb: number }[], seconds: number): s
     `RSS after warm-up: middle third median ${middle.toFixed(0)} MB, last third ${end.toFixed(0)} MB (${end >= middle ? '+' : ''}${((100 * (end - middle)) / middle).toFixed(0)} %); slope over the second half ${slope >= 0 ? '+' : ''}${slope.toFixed(1)} MB/min`,
     `memory verdict: ${levelled ? 'levelled off' : 'still growing'} (levelled = last third within +5 % of the middle one and the second half's slope under 2 % a minute; last vs first minute ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)} %, warm-up included)${seconds < 300 ? '; a short run: run the 10 minutes for a firm verdict' : ''}`,
   );
-  return lines;
+  return { lines, levelled, first: avg(first), last: avg(last), peak, slope };
 }
 
-export default async function loadBench(log: (line: string) => void, args: string[] = []): Promise<void> {
+/** The route a staff list page is counted under, e.g. `GET /products`. */
+const listRoute = (url: string) => `GET ${url.replace('/api/v1', '').replace(/\?.*/, '')}`;
+
+/** Milliseconds as the figures table shows them: one decimal under 10 ms, none above. */
+const msShort = (x: number) => x.toFixed(x < 10 ? 1 : 0);
+
+export default async function loadBench(
+  log: (line: string) => void,
+  args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   const seconds = flag(args, 'duration', 'LOAD_DURATION', 600);
   const rate = flag(args, 'rate', 'LOAD_RATE', 1);
   log(
@@ -459,7 +491,7 @@ export default async function loadBench(log: (line: string) => void, args: strin
         ),
       );
     });
-    const lists = [
+    const listUrls = [
       '/api/v1/products?page=1&pageSize=25',
       '/api/v1/serial-ranges?page=1&pageSize=25',
       '/api/v1/machine-data?page=1&pageSize=25',
@@ -469,8 +501,8 @@ export default async function loadBench(log: (line: string) => void, args: strin
     ];
     let listTurn = 0;
     const staffLists = schedule(10 * rate, until, 100, 'GET staff lists', stats, async (at) => {
-      const url = lists[listTurn++ % lists.length]!;
-      await timed(`GET ${url.replace('/api/v1', '').replace(/\?.*/, '')}`, at, () => send(base, 'GET', url, staff));
+      const url = listUrls[listTurn++ % listUrls.length]!;
+      await timed(listRoute(url), at, () => send(base, 'GET', url, staff));
     });
     let edits = 0;
     const staffEdits = schedule(2 * rate, until, 50, 'PUT /products/:id', stats, async (at) => {
@@ -496,7 +528,11 @@ export default async function loadBench(log: (line: string) => void, args: strin
     const elapsed = (performance.now() - started) / 1000;
 
     // 404 is a lookup's "not found" (a fifth of them on purpose); everything else should succeed.
-    stats.print(log, elapsed, (route, status) => (status >= 200 && status < 300) || (route === 'POST /public/lookup' && status === 404));
+    const counted = stats.print(
+      log,
+      elapsed,
+      (route, status) => (status >= 200 && status < 300) || (route === 'POST /public/lookup' && status === 404),
+    );
     const step = Math.max(1, Math.round(rss.length / 24));
     log(
       `server RSS (MB, every ${5 * step} s): ${rss
@@ -504,13 +540,29 @@ export default async function loadBench(log: (line: string) => void, args: strin
         .map((s) => s.mb.toFixed(0))
         .join(' ')}`,
     );
-    for (const line of memoryVerdict(rss, elapsed)) log(line);
+    const memory = memoryVerdict(rss, elapsed);
+    for (const line of memory.lines) log(line);
     log(
       `load average at the end: ${os
         .loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')}`,
     );
+
+    const route = (name: string) => counted.routes.get(name) ?? { p50: NaN, p99: NaN };
+    const pair = (name: string) => `${msShort(route(name).p50)} / ${msShort(route(name).p99)} ms`;
+    const lists = listUrls.map((url) => route(listRoute(url)));
+    const spread = (xs: number[]) => `${msShort(Math.min(...xs))}–${msShort(Math.max(...xs))}`;
+    const duration = seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} s`;
+    report({
+      what: `load: the realistic mix of \`npm run bench -- load\` for ${duration} at rate ×${rate}, default rate limits, ${scratch ? 'PostgreSQL' : 'PGlite'}`,
+      figure:
+        `${(counted.total / elapsed).toFixed(0)} req/s, ${counted.total.toLocaleString('en')} requests, **${counted.errors} errors**; ` +
+        `p50 / p99: lookup ${pair('POST /public/lookup')}, challenge ${pair('GET /public/challenge')}, report request ${pair('POST /public/report-requests')}, ` +
+        `staff lists ${spread(lists.map((l) => l.p50))} / ${spread(lists.map((l) => l.p99))} ms, product edit ${pair('PUT /products/:id')}, bench upload ${pair('POST /machine-data')}; ` +
+        `server RSS **${memory.levelled ? 'levelled off' : 'still growing'}** (first minute ${memory.first.toFixed(0)} MB, last minute ${memory.last.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB, ${memory.slope >= 0 ? '+' : ''}${memory.slope.toFixed(1)} MB/min)`,
+      target: `no errors, memory levelled off — ${counted.errors === 0 && memory.levelled ? 'met' : '**not met**'}`,
+    });
   } catch (err) {
     if (server) log(`server log tail: ${server.output().slice(-2000)}`);
     throw err;

@@ -23,6 +23,7 @@ import { uploadFile } from '../test/helpers/server-process';
 import { send, solvedChallenge, solverWorker, visitorIp } from './load.bench';
 import { writeMdCatalogue } from './lib/md-catalogue';
 import { buildForStart, npmStart, type NpmStarted } from './lib/npm-start';
+import type { FigureRow } from './lib/figures-table';
 
 const ADMIN = { name: 'Memory Admin', email: 'memory-admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
 const TARGET_MB = { postgres: 150, pglite: 200 } as const;
@@ -40,17 +41,34 @@ const loadAverage = () =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (n: number) => `${n.toFixed(0)} MB`;
 
-/** The RSS at each of SETTLE_AT_S seconds from now, and whether the last is at or under `target`. */
-async function settle(server: NpmStarted, target: number): Promise<string> {
+/**
+ * The RSS at each of SETTLE_AT_S seconds from now (MB, in that order), and a line with them and whether the
+ * last is at or under `target`.
+ */
+async function settle(server: NpmStarted, target: number): Promise<{ rss: number[]; line: string }> {
   const started = performance.now();
-  const seen: string[] = [];
-  let last = 0;
+  const rss: number[] = [];
   for (const s of SETTLE_AT_S) {
     await sleep(Math.max(0, s * 1000 - (performance.now() - started)));
-    last = server.rssMb();
-    seen.push(`${s} s: ${mb(last)}`);
+    rss.push(server.rssMb());
   }
-  return `${seen.join(', ')} (target ≤ ${target} MB: ${last <= target ? 'met' : '**not met**'}; ${loadAverage()})`;
+  const last = rss[rss.length - 1]!;
+  const seen = SETTLE_AT_S.map((s, i) => `${s} s: ${mb(rss[i]!)}`);
+  return { rss, line: `${seen.join(', ')} (target ≤ ${target} MB: ${last <= target ? 'met' : '**not met**'}; ${loadAverage()})` };
+}
+
+/** One engine's run, for the figures table. */
+interface AfterWork {
+  engine: 'postgres' | 'pglite';
+  rows: number;
+  requests: number;
+  target: number;
+  idle: number;
+  afterImport: number[];
+  afterBurst: number[];
+  /** the higher of the import's and the burst's peaks, MB */
+  peak: number;
+  issued: number;
 }
 
 /** Distinct serials of `file` that fall inside a range of the generated catalogue (n mod 2000 < 1000). */
@@ -111,7 +129,8 @@ async function reportBurst(base: string, serials: string[], requests: number): P
   }
 }
 
-async function on(engine: 'postgres' | 'pglite', log: (line: string) => void): Promise<void> {
+/** The run on `engine`; undefined when it was skipped. */
+async function on(engine: 'postgres' | 'pglite', log: (line: string) => void): Promise<AfterWork | undefined> {
   let scratch: { url: string; drop(): Promise<void> } | undefined;
   if (engine === 'postgres') {
     scratch = await createEmptyPostgresDatabase(
@@ -121,7 +140,7 @@ async function on(engine: 'postgres' | 'pglite', log: (line: string) => void): P
       log(`PostgreSQL unavailable (${err.message}): skipped`);
       return undefined;
     });
-    if (!scratch) return;
+    if (!scratch) return undefined;
   }
   const target = TARGET_MB[engine];
   const rows = engine === 'postgres' ? envInt('BENCH_AFTER_PG_ROWS', 300_000) : envInt('BENCH_AFTER_PGLITE_ROWS', 50_000);
@@ -144,7 +163,8 @@ async function on(engine: 'postgres' | 'pglite', log: (line: string) => void): P
       `### ${engine === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'}: npm start (second start), ready in ${(server.readyMs / 1000).toFixed(2)} s`,
     );
     await sleep(5_000);
-    log(`idle 5 s after ready: ${mb(server.rssMb())} (target ≤ ${target} MB; ${loadAverage()})`);
+    const idle = server.rssMb();
+    log(`idle 5 s after ready: ${mb(idle)} (target ≤ ${target} MB; ${loadAverage()})`);
 
     const json = { origin: base, 'x-forwarded-for': '127.0.0.1' };
     const reg = await send(base, 'POST', '/api/v1/auth/register', json, JSON.stringify(ADMIN));
@@ -161,17 +181,32 @@ async function on(engine: 'postgres' | 'pglite', log: (line: string) => void): P
       const stored = (JSON.parse(res.body) as { data?: { stored: number } }).data?.stored;
       if (res.status !== 200 || stored !== expected) throw new Error(`${route}: ${res.status} ${res.body.slice(0, 400)}`);
     }
+    const importPeak = server.peakMb();
     log(
-      `import: 100 products, ${md.rangeRows.toLocaleString('en')} ranges and ${rows.toLocaleString('en')} test records in ${((performance.now() - importStarted) / 1000).toFixed(1)} s; peak ${mb(server.peakMb())} (${loadAverage()})`,
+      `import: 100 products, ${md.rangeRows.toLocaleString('en')} ranges and ${rows.toLocaleString('en')} test records in ${((performance.now() - importStarted) / 1000).toFixed(1)} s; peak ${mb(importPeak)} (${loadAverage()})`,
     );
-    log(`  after the import: ${await settle(server, target)}`);
+    const afterImport = await settle(server, target);
+    log(`  after the import: ${afterImport.line}`);
 
     server.resetPeak();
     const burst = await reportBurst(base, serials, requests);
+    const burstPeak = server.peakMb();
     log(
-      `report burst: ${requests} requests of 20 serials, ${burst.issued} reports issued in ${burst.seconds.toFixed(1)} s (${burst.busy} busy answers retried); peak ${mb(server.peakMb())} (${loadAverage()})`,
+      `report burst: ${requests} requests of 20 serials, ${burst.issued} reports issued in ${burst.seconds.toFixed(1)} s (${burst.busy} busy answers retried); peak ${mb(burstPeak)} (${loadAverage()})`,
     );
-    log(`  after the burst: ${await settle(server, target)}`);
+    const afterBurst = await settle(server, target);
+    log(`  after the burst: ${afterBurst.line}`);
+    return {
+      engine,
+      rows,
+      requests,
+      target,
+      idle,
+      afterImport: afterImport.rss,
+      afterBurst: afterBurst.rss,
+      peak: Math.max(importPeak, burstPeak),
+      issued: burst.issued,
+    };
   } finally {
     await server?.stop();
     await scratch?.drop();
@@ -179,10 +214,41 @@ async function on(engine: 'postgres' | 'pglite', log: (line: string) => void): P
   }
 }
 
-export default async function memoryAfterWork(log: (line: string) => void, args: string[] = []): Promise<void> {
+export default async function memoryAfterWork(
+  log: (line: string) => void,
+  args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   const which = args.includes('--database') ? args[args.indexOf('--database') + 1] : 'both';
   log(`${os.cpus().length} CPUs, Node ${process.version}, ${loadAverage()}`);
   buildForStart();
-  if (which !== 'pglite') await on('postgres', log);
-  if (which !== 'postgres') await on('pglite', log);
+  const pg = which !== 'pglite' ? await on('postgres', log) : undefined;
+  const lite = which !== 'postgres' ? await on('pglite', log) : undefined;
+  const runs = [pg, lite].filter((r): r is AfterWork => r !== undefined);
+  if (runs.length > 0) report(figureRow(runs));
+}
+
+/** One row for every engine that ran, in the figures table's wording: the last two settling times' RSS. */
+function figureRow(runs: AfterWork[]): FigureRow {
+  const name = (r: AfterWork) => (r.engine === 'postgres' ? 'PostgreSQL' : 'embedded');
+  const lastTwo = (rss: number[]) =>
+    rss
+      .slice(-2)
+      .map((x) => x.toFixed(0))
+      .join(' / ');
+  // One count when the engines issued as many reports, else each engine's.
+  const issued = [...new Set(runs.map((r) => r.issued))].join(' / ');
+  const settled = runs.every((r) => r.afterImport.at(-1)! <= r.target && r.afterBurst.at(-1)! <= r.target);
+  return {
+    what:
+      `memory after work: an import of ${runs.map((r) => `${r.rows.toLocaleString('en')} (${name(r)})`).join(' / ')} test records, ` +
+      `then ${runs[0]!.requests} report requests of 20 serials (${issued} reports); RSS ${SETTLE_AT_S.slice(-2).join(' / ')} s after each`,
+    figure: runs
+      .map(
+        (r) =>
+          `${name(r)}: idle ${mb(r.idle)}, after the import ${lastTwo(r.afterImport)} MB, after the burst ${lastTwo(r.afterBurst)} MB (peak ${mb(r.peak)})`,
+      )
+      .join('; '),
+    target: `back to ${runs.map((r) => `≤ ${r.target}`).join(' / ')} MB — ${settled ? 'met' : '**not met**'}`,
+  };
 }

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createEmptyPostgresDatabase } from '../test/helpers/database';
 import { send, solvedChallenge, solverWorker, startBuiltServer, visitorIp, type Reply, type Server } from './load.bench';
 import { percentile } from './lib/stats';
+import type { FigureRow } from './lib/figures-table';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -40,7 +41,11 @@ const TARGET_RSS_MB = 600;
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 
-export default async function reportLoadBench(log: (line: string) => void, args: string[] = []): Promise<void> {
+export default async function reportLoadBench(
+  log: (line: string) => void,
+  args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   const at = args.indexOf('--requests');
   const requests = at >= 0 ? Math.max(1, Number(args[at + 1]) || 100) : 100;
   const which = args.includes('--database') ? args[args.indexOf('--database') + 1] : 'both';
@@ -50,11 +55,21 @@ export default async function reportLoadBench(log: (line: string) => void, args:
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (build.status !== 0) throw new Error('scripts/build-server.mjs failed');
-  if (which !== 'pglite') await attackOn('postgres', requests, log);
-  if (which !== 'postgres') await attackOn('pglite', requests, log);
+  const onPostgres = which !== 'pglite' && (await attackOn('postgres', requests, log, report, 'first'));
+  if (which !== 'postgres') await attackOn('pglite', requests, log, report, onPostgres ? 'after' : 'first');
 }
 
-async function attackOn(engine: 'postgres' | 'pglite', requests: number, log: (line: string) => void): Promise<void> {
+/**
+ * The attack on `engine`; false when it was skipped. `place`: whether its row follows the PostgreSQL attack's
+ * in the figures table ("the same attack") or stands first and says what the attack is.
+ */
+async function attackOn(
+  engine: 'postgres' | 'pglite',
+  requests: number,
+  log: (line: string) => void,
+  report: (row: FigureRow) => void,
+  place: 'first' | 'after',
+): Promise<boolean> {
   let scratch: { url: string; drop(): Promise<void> } | undefined;
   if (engine === 'postgres') {
     const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -62,7 +77,7 @@ async function attackOn(engine: 'postgres' | 'pglite', requests: number, log: (l
       log(`PostgreSQL unavailable (${err.message}): skipped`);
       return undefined;
     });
-    if (!scratch) return;
+    if (!scratch) return false;
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-attack-'));
   let server: Server | undefined;
@@ -230,6 +245,7 @@ async function attackOn(engine: 'postgres' | 'pglite', requests: number, log: (l
       `  attack: ${requests} requests answered in ${took.toFixed(1)} s: ${admitted} admitted, ${busy.length} × 503 (${withRetryAfter} with Retry-After)` +
         (others.size ? `, others ${[...others].map(([st, n]) => `${st}×${n}`).join(', ')}` : ', no other status'),
     );
+    const p99 = { healthz: NaN, lookup: NaN, staff: NaN };
     for (const [label, which] of [
       ['GET /healthz', 'healthz'],
       ['POST /public/lookup', 'lookup'],
@@ -237,13 +253,30 @@ async function attackOn(engine: 'postgres' | 'pglite', requests: number, log: (l
     ] as const) {
       const sorted = [...timings[which]].sort((a, b) => a - b);
       const bad = refused[which] ? `; ${refused[which]} answered other than 200` : '';
-      log(`  ${summary(label, sorted)}${bad} (target p99 < ${TARGET_MS} ms: ${verdict(percentile(sorted, 99) < TARGET_MS)})`);
+      p99[which] = percentile(sorted, 99);
+      log(`  ${summary(label, sorted)}${bad} (target p99 < ${TARGET_MS} ms: ${verdict(p99[which] < TARGET_MS)})`);
     }
     log(
       `  server RSS ${rssBefore.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB: ${verdict(peak < TARGET_RSS_MB)}); ` +
         `each second's highest: ${course.map((mb) => (mb ? mb.toFixed(0) : '-')).join(' ')}`,
     );
     log(`  load average ${loadAverage()} after`);
+
+    const refusals =
+      withRetryAfter === busy.length
+        ? `${busy.length} × 503 with \`Retry-After\``
+        : `${busy.length} × 503 (${withRetryAfter} with \`Retry-After\`)`;
+    const otherStatuses = [...others].map(([st, n]) => `, ${n} × ${st}`).join('');
+    const where = engine === 'postgres' ? 'PostgreSQL' : 'embedded database';
+    report({
+      what: place === 'after' ? `the same attack, ${where}` : `report-request attack (${requests} requests × 20 serials at once), ${where}`,
+      figure:
+        `${admitted} admitted, ${refusals}${otherStatuses}, in ${took.toFixed(1)} s; ` +
+        `during it \`/healthz\` p99 ${p99.healthz.toFixed(0)} ms, lookup p99 ${p99.lookup.toFixed(0)} ms, staff list p99 ${p99.staff.toFixed(0)} ms; ` +
+        `RSS ${rssBefore.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB`,
+      target: `answers < ${TARGET_MS} ms, RSS < ${TARGET_RSS_MB} MB — ${verdict(Math.max(p99.healthz, p99.lookup, p99.staff) < TARGET_MS && peak < TARGET_RSS_MB)}`,
+    });
+    return true;
   } finally {
     await solver.close();
     await server?.stop();

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildForStart, npmStart } from './lib/npm-start';
+import type { FigureRow } from './lib/figures-table';
 
 interface Start {
   ms: number;
@@ -33,7 +34,11 @@ async function timeToReady(dataDir: string, databaseUrl = ''): Promise<Start> {
   }
 }
 
-export default async function startup(log: (line: string) => void): Promise<void> {
+export default async function startup(
+  log: (line: string) => void,
+  _args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   buildForStart();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-start-'));
   try {
@@ -44,14 +49,35 @@ export default async function startup(log: (line: string) => void): Promise<void
     const second = await timeToReady(dataDir);
     log(`second start: ${(second.ms / 1000).toFixed(2)} s (target < 2 s); ${load()}`);
     log(`  memory: idle ${second.idleMb.toFixed(0)} MB (target ≤ 200), peak ${second.peakMb.toFixed(0)} MB`);
-    await onPostgres(dataDir, log, load);
+    const onPg = await onPostgres(dataDir, log, load);
+
+    const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+    const mb = (x: number) => `${x.toFixed(0)} MB`;
+    report({
+      what: 'embedded server memory (`npm run bench -- startup`)',
+      figure:
+        `first start peak ${mb(first.peakMb)}; second start idle **${mb(second.idleMb)}**; ` +
+        (onPg ? `PostgreSQL-backed server idle ${mb(onPg.idleMb)}` : 'PostgreSQL-backed server not measured (no PostgreSQL answered)'),
+      target: onPg
+        ? `≤ 400 / ≤ 200 / ≤ 150 MB — ${met(first.peakMb <= 400 && second.idleMb <= 200 && onPg.idleMb <= 150)}`
+        : `≤ 400 / ≤ 200 MB — ${met(first.peakMb <= 400 && second.idleMb <= 200)}`,
+    });
+    const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
+    report({
+      what: '`npm start` until `/readyz` answers, embedded database, once built',
+      figure: `second start ${s(second.ms)}; first start on a fresh \`DATA_DIR\` ${s(first.ms)}`,
+      target: `second start < 2 s — ${met(second.ms < 2000)}`,
+    });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** The server on a scratch PostgreSQL database: started once to migrate it, measured at the second start. */
-async function onPostgres(dataDir: string, log: (line: string) => void, load: () => string): Promise<void> {
+/**
+ * The server on a scratch PostgreSQL database: started once to migrate it, measured at the second start;
+ * undefined when no PostgreSQL answers.
+ */
+async function onPostgres(dataDir: string, log: (line: string) => void, load: () => string): Promise<Start | undefined> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `trc_bench_start_${process.pid}`;
   const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
@@ -59,7 +85,7 @@ async function onPostgres(dataDir: string, log: (line: string) => void, load: ()
     await admin.connect();
   } catch (err) {
     log(`PostgreSQL: skipped (${serverUrl} unreachable: ${(err as Error).message})`);
-    return;
+    return undefined;
   }
   try {
     await admin.query(`create database ${name}`);
@@ -69,6 +95,7 @@ async function onPostgres(dataDir: string, log: (line: string) => void, load: ()
     const second = await timeToReady(dataDir, url.toString());
     log(`PostgreSQL, second start: ${(second.ms / 1000).toFixed(2)} s; ${load()}`);
     log(`  memory: idle ${second.idleMb.toFixed(0)} MB (target ≤ 150), peak ${second.peakMb.toFixed(0)} MB`);
+    return second;
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();

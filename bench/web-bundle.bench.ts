@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import type { FigureRow } from './lib/figures-table';
 
 interface ManifestChunk {
   file: string;
@@ -68,7 +69,11 @@ function gzipSize(file: string): number {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-export default async function webBundle(log: (line: string) => void): Promise<void> {
+export default async function webBundle(
+  log: (line: string) => void,
+  _args: string[] = [],
+  report: (row: FigureRow) => void = () => {},
+): Promise<void> {
   ensureBuild(log);
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
@@ -111,6 +116,13 @@ export default async function webBundle(log: (line: string) => void): Promise<vo
     } else {
       log("  staff screens' code: none");
     }
+    // The built files' size, gzip -9: web-page measures what a browser receives (brotli) on the same pages.
+    const met = staff.length === 0 && (route !== '/search' || total <= TARGET_SEARCH);
+    report({
+      what: `${route === '/search' ? 'public' : 'staff'} \`${route}\`: JavaScript of a first load as built (the entry, its static imports and the route's chunk), gzip -9`,
+      figure: `${kb(total)} of JavaScript (${kb(raw)} raw) in ${files.length} files; staff screens' code: ${staff.length ? staff.length + ' modules' : 'none'}`,
+      target: `${route === '/search' ? `≤ ${TARGET_SEARCH / 1024} KB, ` : ''}no staff screens' code — ${met ? 'met' : '**not met**'}`,
+    });
   }
   if (failed) throw new Error('staff code reaches a public page');
 }
