@@ -10,7 +10,8 @@ import { adminCookie, createBench, HELD_SAMPLES, postBatch, record } from './hel
 let t: TestApp;
 let cookie: string;
 const URL = '/api/v1/machine-data/import';
-const HEADER = 'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,instrumentId,machine';
+const HEADER =
+  'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,instrumentId,machine';
 
 beforeAll(async () => {
   t = await buildTestApp();

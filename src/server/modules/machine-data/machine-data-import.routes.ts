@@ -34,7 +34,21 @@ export const machineDataImportRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['machine-data'];
 
   app.get('/api/v1/machine-data/template.csv', { schema: { tags }, config: can('read') }, async (_req, reply) => {
-    const example = ['T-0001', 'VB2311-000123', 'shell', 'water', 2.4, 60, '', '', 'pass', '2024-05-01T08:30:00Z', 'Chen, Mei', 'PG-01', ''];
+    const example = [
+      'T-0001',
+      'VB2311-000123',
+      'shell',
+      'water',
+      2.4,
+      60,
+      '',
+      '',
+      'pass',
+      '2024-05-01T08:30:00Z',
+      'Chen, Mei',
+      'PG-01',
+      '',
+    ];
     return sendCsv(reply, 'machine-data-template.csv', MACHINE_IMPORT_COLUMNS, [[example]]);
   });
 
