@@ -12,6 +12,8 @@ import { getSettings, updateSettings } from '../src/server/modules/settings/sett
 import { buildTestApp, type TestApp } from './helpers/app';
 import { staffCookie } from './helpers/catalogue';
 import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
+import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
+import { issueReport } from '../src/server/modules/reports/issue';
 
 let t: TestApp;
 let admin: string;
@@ -214,5 +216,41 @@ describe('records judged against their instrument', () => {
     await postBatch(t.app, bench.key, { records: [record({ serial: s })] });
     expect((await assessmentOf(s)).assessment.reasons).toEqual([]);
     expect((await getSettings(t.app.ctx.db)).requireCalibratedInstruments).toBe(false);
+  });
+});
+
+describe('the certificate', () => {
+  it("prints each test's instrument with the calibration in force on its day, in both languages", async () => {
+    const unit = await unitWithRecords(t, []);
+    const inst = (
+      await api('POST', `/api/v1/machines/${unit.bench.id}/instruments`, gauge({ calibratedOn: '2024-01-10', dueOn: '2024-07-10' }))
+    ).json().data;
+    await api('POST', `/api/v1/machines/${unit.bench.id}/instruments/${inst.id}/calibrations`, {
+      calibrationCertificate: 'CAL-2024-140',
+      calibratedOn: '2024-08-15',
+      dueOn: '2025-02-15',
+    });
+    const sent = await postBatch(t.app, unit.bench.key, {
+      records: [
+        record({ serial: unit.serial, instrumentId: 'PG-01', testedAt: '2024-05-01T08:30:00.000Z' }),
+        record({ serial: unit.serial, testType: 'seat', instrumentId: 'PG-01', testedAt: '2024-08-01T08:30:00.000Z' }),
+      ],
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const text = async (language: 'en' | 'zh') => {
+      const issued = await issueReport(t.app.ctx.db, { serial: unit.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+      expect(issued.status).toBe('issued');
+      if (issued.status !== 'issued') return '';
+      return poppler('pdftotext', ['-raw', tmpFile(issued.report.bytes), '-']).replace(/\s+/g, ' ');
+    };
+    const en = await text('en');
+    // The shell test fell within the first calibration; the seat test in the gap before the recalibration.
+    expect(en).toContain('PG-01, calibration CAL-2024-017, due 10 Jul 2024');
+    expect(en).toContain('PG-01 (no calibration in force on the test day)');
+    expect(en).not.toContain('CAL-2024-140');
+    // Chinese lines wrap between any two characters: compared without spaces.
+    const zh = (await text('zh')).replace(/\s/g, '');
+    expect(zh).toContain('PG-01，校正報告CAL-2024-017，有效至2024年7月10日');
+    expect(zh).toContain('PG-01（測試當日無有效校正）');
   });
 });

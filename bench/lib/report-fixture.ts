@@ -25,6 +25,7 @@ function test(testType: ReportTest['testType'], pressure: number, hold: number, 
   return {
     recordId: `R-${testType}`,
     testType,
+    instrument: { id: 'PG-01', calibration: { certificate: 'CAL-2026-017', dueOn: '2027-01-10' } },
     medium: testType === 'air-seat' ? 'air' : 'water',
     testPressure: pressure,
     holdingSeconds: hold,

@@ -22,6 +22,17 @@ export interface CalibrationDays {
 /** A bench's instruments by their id, each with its calibrations. */
 export type InstrumentCalibrations = ReadonlyMap<string, readonly CalibrationDays[]>;
 
+/** The UTC day of a test time: the day a calibration must cover. */
+export const testDay = (testedAt: string | Date) => new Date(testedAt).toISOString().slice(0, 10);
+
+/** The calibration of `calibrations` that covers the test day (the newest such), or undefined. */
+export function calibrationOn<C extends CalibrationDays>(calibrations: readonly C[], testedAt: string | Date): C | undefined {
+  const day = testDay(testedAt);
+  return calibrations
+    .filter((c) => c.calibratedOn <= day && day <= c.dueOn)
+    .sort((a, b) => b.calibratedOn.localeCompare(a.calibratedOn))[0];
+}
+
 /**
  * The instrument reasons of one record: 0 when calibrated instruments are not required, or when the record's
  * instrument is on its bench and a calibration of it covers the test day.
@@ -35,6 +46,5 @@ export function instrumentReasons(
   if (!required) return 0;
   const calibrations = instrumentId === null ? undefined : instruments?.get(instrumentId);
   if (!calibrations) return INSTRUMENT_UNKNOWN;
-  const day = new Date(testedAt).toISOString().slice(0, 10);
-  return calibrations.some((c) => c.calibratedOn <= day && day <= c.dueOn) ? 0 : INSTRUMENT_NOT_CALIBRATED;
+  return calibrationOn(calibrations, testedAt) ? 0 : INSTRUMENT_NOT_CALIBRATED;
 }

@@ -167,3 +167,22 @@ export async function setInstrumentReasons(db: Executor, changes: { id: number; 
     WHERE t.id = x.id`);
   await db.execute(sql`SELECT test_records_judge(NULL, NULL, NULL, NULL, NULL, ${sql.param(`{${ids.join(',')}}`)}::bigint[])`);
 }
+
+/** Every calibration of the instruments of these benches, with its certificate: what a certificate prints. */
+export async function calibrationsOfBenches(
+  db: Executor,
+  machineIds: readonly string[],
+): Promise<{ machineId: string; instrumentId: string; certificate: string; calibratedOn: string; dueOn: string }[]> {
+  if (machineIds.length === 0) return [];
+  return db
+    .select({
+      machineId: i.machineId,
+      instrumentId: i.instrumentId,
+      certificate: c.certificate,
+      calibratedOn: c.calibratedOn,
+      dueOn: c.dueOn,
+    })
+    .from(i)
+    .innerJoin(c, eq(c.instrument, i.id))
+    .where(inArray(i.machineId, [...machineIds]));
+}

@@ -6,7 +6,7 @@
  */
 import type { CalibrationValues, Instrument, InstrumentCreateValues, InstrumentUpdateValues } from '../../../shared/contract/instruments';
 import { AppError } from '../../../shared/errors';
-import { instrumentReasons, type CalibrationDays } from '../../../shared/standards/calibration';
+import { calibrationOn, instrumentReasons, type CalibrationDays } from '../../../shared/standards/calibration';
 import type { Db, Executor } from '../../db/client';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
@@ -197,4 +197,25 @@ export async function recheckHeld(db: Executor, scope: { machineId: string; inst
     .filter((r) => r.reasons !== r.before);
   await repo.setInstrumentReasons(db, changes);
   return changes.length;
+}
+
+/** A test's instrument as its certificate names it: the calibration in force on the test day, or none. */
+export interface InstrumentOnTest {
+  instrumentId: string;
+  calibration: { certificate: string; dueOn: string } | null;
+}
+
+/** The instruments of these tests (bench, instrument id, test time) with the calibration covering each test day. */
+export async function instrumentsOnTests(
+  db: Executor,
+  tests: readonly { machineId: string | null; instrumentId: string | null; testedAt: Date }[],
+): Promise<(InstrumentOnTest | null)[]> {
+  const benches = [...new Set(tests.filter((x) => x.instrumentId && x.machineId).map((x) => x.machineId!))];
+  const all = await repo.calibrationsOfBenches(db, benches);
+  return tests.map((x) => {
+    if (!x.instrumentId) return null;
+    const mine = all.filter((c) => c.machineId === x.machineId && c.instrumentId === x.instrumentId);
+    const cal = calibrationOn(mine, x.testedAt);
+    return { instrumentId: x.instrumentId, calibration: cal ? { certificate: cal.certificate, dueOn: cal.dueOn } : null };
+  });
 }

@@ -18,6 +18,7 @@ import { latestByType, readRecords, type UnitData } from './report-data';
 import type { ReportModel, ReportOrder, ReportTest } from './report-model';
 import { isLocalAddress } from '../../../shared/public-address';
 import { productName, productText } from '../../../shared/product-name';
+import { instrumentsOnTests } from '../machines/instruments.service';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -76,7 +77,9 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
   // The certificate's standard line: the edition its latest test was judged by.
   const latestTest = rows.reduce<Date | null>((at, r) => (at === null || r.testedAt > at ? r.testedAt : at), null);
   const judged = deriveRequirement(product, unit.range.bodyMaterial, latestTest);
-  const tests: ReportTest[] = rows.map((r) => {
+  const instruments = await instrumentsOnTests(db, rows);
+  const tests: ReportTest[] = rows.map((r, index) => {
+    const instrument = instruments[index];
     const samples = decodeSamples(r.samples);
     const testPressure = Number(r.testPressure);
     const checks = checkSamples(samples, testPressure, r.holdingSeconds);
@@ -95,6 +98,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       bench: r.machineId ? (names.get(r.machineId) ?? null) : null,
       enteredBy: r.uploadId && uploads.has(r.uploadId) ? { name: uploads.get(r.uploadId)!.by, file: uploads.get(r.uploadId)!.file } : null,
       operator: r.operator,
+      instrument: instrument ? { id: instrument.instrumentId, calibration: instrument.calibration } : null,
       earlierTests: (latest.get(r.testType)?.count ?? 1) - 1,
       samples,
       checks,

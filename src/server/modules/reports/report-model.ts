@@ -27,6 +27,8 @@ export interface ReportTest {
   /** the staff member who entered the record from a file, where its bench did not send it */
   enteredBy: { name: string; file: string } | null;
   operator: string;
+  /** the instrument the record names, with the calibration in force on the test day (null: none in force) */
+  instrument: { id: string; calibration: { certificate: string; dueOn: string } | null } | null;
   /** earlier tests of the same type (retests happened when > 0) */
   earlierTests: number;
   samples: Sample[];

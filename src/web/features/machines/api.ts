@@ -1,6 +1,7 @@
 /** Test benches and their API keys (admin): list, create, rename, disable/enable, rotate the key, delete. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ImportGrants, Machine, MachineDeleteOutcome, MachineUpdateInput, MachineWithKey } from '../../../shared/contract/machines';
+import type { CalibrationValues, Instrument, InstrumentCreateValues } from '../../../shared/contract/instruments';
 import { toListQuery, type ListParams, type ListResult } from '../../components/data-table';
 import { api } from '../../lib/api';
 
@@ -77,6 +78,37 @@ export function useDeleteMachine() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (id: string) => api.delete<MachineDeleteOutcome>(`/machines/${encodeURIComponent(id)}`),
+    onSuccess: invalidate,
+  });
+}
+
+/** A bench's instruments with their calibrations (admins). */
+export function useInstruments(machineId: string) {
+  return useQuery({
+    queryKey: [...machineKeys.all, 'instruments', machineId] as const,
+    queryFn: ({ signal }) => api.get<Instrument[]>(`/machines/${encodeURIComponent(machineId)}/instruments`, { signal }),
+  });
+}
+
+function useInvalidateInstruments(machineId: string) {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: [...machineKeys.all, 'instruments', machineId] });
+}
+
+export function useCreateInstrument(machineId: string) {
+  const invalidate = useInvalidateInstruments(machineId);
+  return useMutation({
+    mutationFn: (input: InstrumentCreateValues) => api.post<Instrument>(`/machines/${encodeURIComponent(machineId)}/instruments`, input),
+    onSuccess: invalidate,
+  });
+}
+
+/** A recalibration: one more calibration, the earlier ones kept. */
+export function useAddCalibration(machineId: string) {
+  const invalidate = useInvalidateInstruments(machineId);
+  return useMutation({
+    mutationFn: ({ id, ...input }: CalibrationValues & { id: string }) =>
+      api.post<Instrument>(`/machines/${encodeURIComponent(machineId)}/instruments/${encodeURIComponent(id)}/calibrations`, input),
     onSuccess: invalidate,
   });
 }

@@ -22,7 +22,6 @@ import {
   seconds,
   standardWithEdition,
   t,
-  unitText,
   verdictText,
 } from '../format';
 import { npsLabel } from '../../../../shared/standards/sizes';
@@ -35,6 +34,7 @@ import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { orderRows } from '../format-order';
+import { instrumentText, leakageText } from './test-values';
 import { comma, labelled, semicolon } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
@@ -294,12 +294,6 @@ function summaryTable(doc: Doc, root: Struct, m: ReportModel): void {
   drawTable(doc, root, [head, ...rows], [70, 110, 90, W - 70 - 110 - 90 - 110, 110], { size: 8, pad: 2.5 });
 }
 
-function leakageText(lang: ReportModel['language'], x: ReportTest): string {
-  return x.leakageValue === null
-    ? t(lang, 'value.noLeakage')
-    : `${formatNumber(lang, x.leakageValue, 4)} ${unitText(lang, x.leakageUnit)}`.trim();
-}
-
 function testBlock(
   doc: Doc,
   root: Struct,
@@ -340,6 +334,7 @@ function testBlock(
       ? [[t(lang, 'field.enteredBy'), t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file })] as [string, string]]
       : []),
     [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
+    ...(x.instrument ? [[t(lang, 'field.instrument'), instrumentText(lang, x.instrument)] as [string, string]] : []),
     [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
     ...(req
       ? [[t(lang, 'field.testStandard'), standardWithEdition(lang, { name: req.standardName, edition: req.edition })] as [string, string]]

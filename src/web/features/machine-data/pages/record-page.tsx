@@ -52,6 +52,7 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
               { label: f('result'), value: t(`machineScreens.results.${record.result}`) },
               { label: f('testedAt'), value: formatDateTime(lang, record.testedAt) },
               { label: f('operator'), value: record.operator || '—' },
+              { label: f('instrumentId'), value: record.instrumentId ?? '—', testId: 'record-instrument' },
             ]}
           />
         </CardContent>

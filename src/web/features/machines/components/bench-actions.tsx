@@ -1,4 +1,4 @@
-/** The menu of one bench in the list: rename, disable or enable, rotate the key, who may import, delete. */
+/** The menu of one bench in the list: rename, disable or enable, rotate the key, who may import, its instruments, delete. */
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
@@ -6,6 +6,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import PeopleOutline from '@mui/icons-material/PeopleOutline';
+import SpeedOutlined from '@mui/icons-material/SpeedOutlined';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -15,7 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Machine } from '../../../../shared/contract/machines';
 
-export type BenchAction = 'rename' | 'toggle' | 'rotate' | 'grants' | 'delete';
+export type BenchAction = 'rename' | 'toggle' | 'rotate' | 'grants' | 'instruments' | 'delete';
 
 export function BenchActions({ machine, onAction }: { machine: Machine; onAction: (action: BenchAction, machine: Machine) => void }) {
   const { t } = useTranslation();
@@ -56,6 +57,12 @@ export function BenchActions({ machine, onAction }: { machine: Machine; onAction
             <PeopleOutline fontSize="small" />
           </ListItemIcon>
           <ListItemText>{t('machineScreens.benches.grants')}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => pick('instruments')}>
+          <ListItemIcon>
+            <SpeedOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('machineScreens.instruments.menu')}</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => pick('delete')} sx={{ color: 'error.main' }}>
           <ListItemIcon sx={{ color: 'inherit' }}>

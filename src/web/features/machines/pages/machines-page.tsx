@@ -22,6 +22,7 @@ import { notifyError, notifyInfo, notifySuccess } from '../../../lib/toast';
 import { useCreateMachine, useDeleteMachine, useMachineList, useRotateMachineKey, useUpdateMachine } from '../api';
 import { BenchActions, type BenchAction } from '../components/bench-actions';
 import { GrantsDialog } from '../components/grants-dialog';
+import { InstrumentsDialog } from '../components/instruments-dialog';
 import { KeyDialog } from '../components/key-dialog';
 import { NameDialog } from '../components/name-dialog';
 import { formatDateTime, formatNumber } from '../../../components/format';
@@ -203,6 +204,7 @@ export default function MachinesPage() {
         onClose={() => setOpen(null)}
       />
       {open?.kind === 'grants' && <GrantsDialog machine={open.machine} onClose={() => setOpen(null)} />}
+      {open?.kind === 'instruments' && <InstrumentsDialog machine={open.machine} onClose={() => setOpen(null)} />}
       <KeyDialog issued={issued} onClose={() => setIssued(null)} />
     </>
   );

@@ -39,7 +39,7 @@ import { LogoField } from './logo-field';
 
 function valuesOf(s: Settings): SettingsUpdateInput {
   const texts = Object.fromEntries(SETTINGS_TEXT_FIELDS.map((f) => [f, s[f]])) as unknown as SettingsUpdateInput;
-  return { ...texts, benchRecordsOnly: s.benchRecordsOnly };
+  return { ...texts, benchRecordsOnly: s.benchRecordsOnly, requireCalibratedInstruments: s.requireCalibratedInstruments };
 }
 
 function Section({ title, subheader, action, children }: { title: string; subheader?: string; action?: ReactNode; children: ReactNode }) {
@@ -156,6 +156,28 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             />
             <Typography id="bench-records-only-hint" variant="body2" color="text.secondary">
               {t('settingsScreen.fields.benchRecordsOnlyHint')}
+            </Typography>
+          </Grid>
+          <Grid size={{ xs: 12 }}>
+            <Controller
+              control={form.control}
+              name="requireCalibratedInstruments"
+              render={({ field }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={field.value ?? false}
+                      onChange={(e) => field.onChange(e.target.checked)}
+                      disabled={readOnly}
+                      inputProps={{ 'aria-describedby': 'calibrated-instruments-hint' }}
+                    />
+                  }
+                  label={t('settingsScreen.fields.requireCalibratedInstruments')}
+                />
+              )}
+            />
+            <Typography id="calibrated-instruments-hint" variant="body2" color="text.secondary">
+              {t('settingsScreen.fields.requireCalibratedInstrumentsHint')}
             </Typography>
           </Grid>
         </Grid>
