@@ -87,7 +87,15 @@ function InstrumentEntry({ machine, instrument: x }: { machine: Machine; instrum
         <Typography id={`instrument-${x.id}`} component="h3" variant="subtitle1" sx={{ fontWeight: 600, wordBreak: 'break-word' }}>
           {x.instrumentId}
         </Typography>
-        <Chip size="small" color={DUE_COLOURS[state]} label={t(`machineScreens.instruments.due.${state}`)} data-testid="instrument-due" />
+        {/* Outlined with the text in the body colour: a filled orange chip's white text fails contrast. */}
+        <Chip
+          size="small"
+          variant="outlined"
+          color={DUE_COLOURS[state]}
+          sx={{ color: 'text.primary', borderWidth: 2 }}
+          label={t(`machineScreens.instruments.due.${state}`)}
+          data-testid="instrument-due"
+        />
       </Stack>
       <Typography variant="body2" color="text.secondary">
         {t('machineScreens.instruments.summary', {
