@@ -43,6 +43,8 @@ function batchBody(bench: number, batch: number, samples: number): string {
       result: i % 50 === 0 ? 'fail' : 'pass',
       testedAt: new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString(),
       operator: 'Chen',
+      // Each bench's gauge, in calibration; one record in a hundred names a gauge the bench does not have.
+      instrumentId: i % 100 === 7 ? 'PG-99' : 'PG-01',
       samples: points,
     };
   });
@@ -101,7 +103,24 @@ export default async function machineDataIngest(
     for (const name of ['Bench A', 'Bench B']) {
       const res = await app.inject({ method: 'POST', url: '/api/v1/machines', headers: { cookie }, payload: { name } });
       keys.push(res.json().data.key as string);
+      const gauge = await app.inject({
+        method: 'POST',
+        url: `/api/v1/machines/${res.json().data.machine.id}/instruments`,
+        headers: { cookie },
+        payload: {
+          instrumentId: 'PG-01',
+          kind: 'gauge',
+          rangeMax: 10,
+          accuracy: 0.5,
+          calibrationCertificate: 'CAL-1',
+          calibratedOn: '2024-06-01',
+          dueOn: '2027-06-01',
+        },
+      });
+      if (gauge.statusCode !== 201) throw new Error(`instrument: ${gauge.statusCode} ${gauge.body}`);
     }
+    // Every record's instrument checked on the way in, as where Settings require calibrated instruments.
+    if (process.env.BENCH_INGEST_INSTRUMENTS !== '0') await db.execute(sql`UPDATE settings SET require_calibrated_instruments = true`);
 
     const rates: number[] = [];
     const dbUs: number[] = [];
@@ -156,7 +175,7 @@ export default async function machineDataIngest(
     }
     const [plain, sampled] = rates as [number, number];
     report({
-      what: 'bench ingestion over HTTP, 5,000-record batches, PostgreSQL, judged, with kept outcomes',
+      what: 'bench ingestion over HTTP, 5,000-record batches, PostgreSQL, judged, with kept outcomes and instruments checked',
       figure: `**${plain.toLocaleString('en')}** records/s without samples (database ${dbUs[0]!.toFixed(1)} µs a record); **${sampled.toLocaleString('en')}** with 50 samples a record`,
       target: `≥ 20,000 / ≥ 10,000 — ${plain >= 20_000 && sampled >= 10_000 ? 'met' : '**not met**'}`,
     });

@@ -22,8 +22,11 @@ export interface CalibrationDays {
 /** A bench's instruments by their id, each with its calibrations. */
 export type InstrumentCalibrations = ReadonlyMap<string, readonly CalibrationDays[]>;
 
-/** The UTC day of a test time: the day a calibration must cover. */
-export const testDay = (testedAt: string | Date) => new Date(testedAt).toISOString().slice(0, 10);
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T[^+-]*Z$/;
+
+/** The UTC day of a test time: the day a calibration must cover. A UTC ISO time is cut, not parsed (bench batches). */
+export const testDay = (testedAt: string | Date) =>
+  typeof testedAt === 'string' && UTC_TIME.test(testedAt) ? testedAt.slice(0, 10) : new Date(testedAt).toISOString().slice(0, 10);
 
 /** The calibration of `calibrations` that covers the test day (the newest such), or undefined. */
 export function calibrationOn<C extends CalibrationDays>(calibrations: readonly C[], testedAt: string | Date): C | undefined {
@@ -46,5 +49,7 @@ export function instrumentReasons(
   if (!required) return 0;
   const calibrations = instrumentId === null ? undefined : instruments?.get(instrumentId);
   if (!calibrations) return INSTRUMENT_UNKNOWN;
-  return calibrationOn(calibrations, testedAt) ? 0 : INSTRUMENT_NOT_CALIBRATED;
+  const day = testDay(testedAt);
+  for (const c of calibrations) if (c.calibratedOn <= day && day <= c.dueOn) return 0;
+  return INSTRUMENT_NOT_CALIBRATED;
 }
