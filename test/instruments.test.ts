@@ -4,6 +4,8 @@
  * entered late that does, and switching the requirement off.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../src/server/db/schema/index';
@@ -237,17 +239,27 @@ describe('the certificate', () => {
       ],
     });
     expect(sent.statusCode, sent.body).toBe(200);
+    let enFile = '';
     const text = async (language: 'en' | 'zh') => {
       const issued = await issueReport(t.app.ctx.db, { serial: unit.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
       expect(issued.status).toBe('issued');
       if (issued.status !== 'issued') return '';
-      return poppler('pdftotext', ['-raw', tmpFile(issued.report.bytes), '-']).replace(/\s+/g, ' ');
+      const file = tmpFile(issued.report.bytes);
+      if (language === 'en') enFile = file;
+      return poppler('pdftotext', ['-raw', file, '-']).replace(/\s+/g, ' ');
     };
     const en = await text('en');
     // The shell test fell within the first calibration; the seat test in the gap before the recalibration.
     expect(en).toContain('PG-01, calibration CAL-2024-017, due 10 Jul 2024');
     expect(en).toContain('PG-01 (no calibration in force on the test day)');
     expect(en).not.toContain('CAL-2024-140');
+    // The embedded data says the same, per test.
+    poppler('pdfdetach', ['-saveall', '-o', path.dirname(enFile), enFile]);
+    const json = JSON.parse(fs.readFileSync(path.join(path.dirname(enFile), 'test-report.json'), 'utf8'));
+    expect((json.D51_pressureTests as { testType: string; instrument: unknown }[]).map((x) => [x.testType, x.instrument])).toEqual([
+      ['shell', { id: 'PG-01', calibrationCertificate: 'CAL-2024-017', calibrationDueOn: '2024-07-10' }],
+      ['seat', { id: 'PG-01', calibrationCertificate: null, calibrationDueOn: null }],
+    ]);
     // Chinese lines wrap between any two characters: compared without spaces.
     const zh = (await text('zh')).replace(/\s/g, '');
     expect(zh).toContain('PG-01，校正報告CAL-2024-017，有效至2024年7月10日');

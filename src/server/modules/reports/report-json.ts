@@ -115,6 +115,14 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       bench: x.bench,
       enteredBy: x.enteredBy,
       operator: x.operator,
+      // The gauge or transducer the record names, with the calibration in force on the test day (or null).
+      instrument: x.instrument
+        ? {
+            id: x.instrument.id,
+            calibrationCertificate: x.instrument.calibration?.certificate ?? null,
+            calibrationDueOn: x.instrument.calibration?.dueOn ?? null,
+          }
+        : null,
       earlierTests: x.earlierTests,
       checksFromSamples: x.checks
         ? {

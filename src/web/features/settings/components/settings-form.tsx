@@ -16,7 +16,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   DOCUMENT_TYPES,
@@ -40,6 +40,44 @@ import { LogoField } from './logo-field';
 function valuesOf(s: Settings): SettingsUpdateInput {
   const texts = Object.fromEntries(SETTINGS_TEXT_FIELDS.map((f) => [f, s[f]])) as unknown as SettingsUpdateInput;
   return { ...texts, benchRecordsOnly: s.benchRecordsOnly, requireCalibratedInstruments: s.requireCalibratedInstruments };
+}
+
+/** A yes/no setting: its switch, named by its label, and the hint under it that says what it changes. */
+function SettingSwitch({
+  control,
+  name,
+  disabled,
+}: {
+  control: Control<SettingsUpdateInput>;
+  name: 'benchRecordsOnly' | 'requireCalibratedInstruments';
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const hintId = `${name}-hint`;
+  return (
+    <>
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={field.value ?? false}
+                onChange={(e) => field.onChange(e.target.checked)}
+                disabled={disabled}
+                inputProps={{ 'aria-describedby': hintId }}
+              />
+            }
+            label={t(`settingsScreen.fields.${name}`)}
+          />
+        )}
+      />
+      <Typography id={hintId} variant="body2" color="text.secondary">
+        {t(`settingsScreen.fields.${name}Hint`)}
+      </Typography>
+    </>
+  );
 }
 
 function Section({ title, subheader, action, children }: { title: string; subheader?: string; action?: ReactNode; children: ReactNode }) {
@@ -137,48 +175,10 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             />
           </Grid>
           <Grid size={{ xs: 12 }}>
-            <Controller
-              control={form.control}
-              name="benchRecordsOnly"
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={field.value ?? false}
-                      onChange={(e) => field.onChange(e.target.checked)}
-                      disabled={readOnly}
-                      inputProps={{ 'aria-describedby': 'bench-records-only-hint' }}
-                    />
-                  }
-                  label={t('settingsScreen.fields.benchRecordsOnly')}
-                />
-              )}
-            />
-            <Typography id="bench-records-only-hint" variant="body2" color="text.secondary">
-              {t('settingsScreen.fields.benchRecordsOnlyHint')}
-            </Typography>
+            <SettingSwitch control={form.control} name="benchRecordsOnly" disabled={readOnly} />
           </Grid>
           <Grid size={{ xs: 12 }}>
-            <Controller
-              control={form.control}
-              name="requireCalibratedInstruments"
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={field.value ?? false}
-                      onChange={(e) => field.onChange(e.target.checked)}
-                      disabled={readOnly}
-                      inputProps={{ 'aria-describedby': 'calibrated-instruments-hint' }}
-                    />
-                  }
-                  label={t('settingsScreen.fields.requireCalibratedInstruments')}
-                />
-              )}
-            />
-            <Typography id="calibrated-instruments-hint" variant="body2" color="text.secondary">
-              {t('settingsScreen.fields.requireCalibratedInstrumentsHint')}
-            </Typography>
+            <SettingSwitch control={form.control} name="requireCalibratedInstruments" disabled={readOnly} />
           </Grid>
         </Grid>
       </Section>
