@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/free-port';
+import { dueState } from '../src/shared/contract/instruments';
 
 /** Runs on PGlite only (as `npm run demo` does), so it names no database helper: the PostgreSQL pass leaves it out. */
 async function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }) {
@@ -122,11 +123,29 @@ describe('npm run demo', () => {
       expect(released).toMatchObject({ status: 'released', issuedCount: 5, unitCount: 5, releaseLanguage: 'en', releaseError: null });
       expect(released.units.every((u: { reportNumber: string | null }) => u.reportNumber)).toBe(true);
       expect(released.links).toMatchObject([{ source: 'release', sentTo: ['erik.lund@nwu.example'], revokedAt: null }]);
-      const held = await get(`/api/v1/deliveries/${deliveries[1]!.id}/gate`);
-      expect(held.held).toBe(1);
-      expect(held.units.find((u: { status: string }) => u.status !== 'pass').held.map((h: { kind: string }) => h.kind)).toContain('failed');
+      const gate = await get(`/api/v1/deliveries/${deliveries[1]!.id}/gate`);
+      expect(gate.held).toBe(1);
+      expect(gate.units.find((u: { status: string }) => u.status !== 'pass').held.map((h: { kind: string }) => h.kind)).toContain('failed');
       expect((await get(`/api/v1/deliveries/${deliveries[2]!.id}/gate`)).held).toBe(0);
       expect((await get('/api/v1/dashboard')).deliveries).toEqual({ awaitingRelease: 2, heldUnits: 1 });
+
+      // Each bench's gauge with its calibrations; Hydro Bench 2's due within 30 days, Hydro Bench 3's overdue
+      // and its records since then held for it.
+      const today = new Date().toISOString().slice(0, 10);
+      const benches = (await get('/api/v1/machines?sort=name')).items as { id: string; name: string }[];
+      const gauges = await Promise.all(benches.map(async (b) => (await get(`/api/v1/machines/${b.id}/instruments`))[0]));
+      expect(gauges.map((g) => [g.instrumentId, dueState(g.dueOn, today)])).toEqual([
+        ['PG-11', 'current'],
+        ['PG-21', 'due-soon'],
+        ['PG-31', 'overdue'],
+      ]);
+      expect(gauges[0].calibrations.length).toBeGreaterThan(5);
+      const afterDue = new Date(Date.parse(gauges[2].dueOn) + 86_400_000).toISOString().slice(0, 10);
+      const held = await get(`/api/v1/machine-data?machineId=${benches[2]!.id}&testedFrom=${afterDue}`);
+      expect(held.items.length).toBeGreaterThan(0);
+      expect(
+        held.items.every((r: { assessment: { reasons: string[] } }) => r.assessment.reasons.includes('instrument-not-calibrated')),
+      ).toBe(true);
     });
 
     const again = await runDemo(port, async (url) => {

@@ -16,6 +16,7 @@ import { importRanges } from '../modules/serials/serials.import';
 import { digesting } from '../lib/digest-stream';
 import { importMachineData, MACHINE_IMPORT_COLUMNS } from '../modules/machine-data/machine-data.import';
 import { createMachine } from '../modules/machines/machines.service';
+import { demoInstruments } from './instruments';
 import { insertSearchRequests } from '../modules/public/searches.repo';
 import { seededRandom } from './random';
 import { generateProducts, type GeneratedProduct } from './products';
@@ -141,7 +142,19 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
   const records = () => generateRecords(seededRandom(seed + 2), rangeRandom(), products, size.ranges, plan, onSerial);
 
   if (parts.has('records')) {
-    for (const b of BENCHES) result.benches.push({ name: b.name, key: (await createMachine(db, actor, { name: b.name })).key });
+    const made: { id: string; name: string }[] = [];
+    for (const b of BENCHES) {
+      const bench = await createMachine(db, actor, { name: b.name });
+      made.push(bench.machine);
+      result.benches.push({ name: b.name, key: bench.key });
+    }
+    // Every record names its bench's gauge, calibrated over the whole span (a day's grace before its first
+    // day); one pass over the records finds each bench's last test.
+    const lastTest = new Map<string, number>();
+    for (const r of generateRecords(seededRandom(seed + 2), rangeRandom(), products, size.ranges, plan)) {
+      lastTest.set(r.machine, Math.max(lastTest.get(r.machine) ?? 0, Date.parse(r.testedAt)));
+    }
+    await demoInstruments(db, actor, made, { firstDay: today - (size.productionDays + 1) * DAY, today, lastTest });
     const sampleRows = function* () {
       for (const r of records()) if (r.samples) for (const s of r.samples) yield [r.recordId, s.t, s.p];
     };

@@ -21,10 +21,15 @@ import type { GeneratedProduct } from './products';
 import { generateRanges, serialOf, TESTING_DAYS, type GeneratedRange } from './ranges';
 import type { Random } from './random';
 
+/**
+ * The benches, each with the pressure gauge its records name and the day its gauge's calibration in force is
+ * due, counted from today: Hydro Bench 2's is due within 30 days. Hydro Bench 3's (null) fell due three days
+ * before its last test, so that its records of those days are held (instruments.ts).
+ */
 export const BENCHES = [
-  { name: 'Hydro Bench 1', code: 'HB1', operators: ['Chen Wei', '王建國'] },
-  { name: 'Hydro Bench 2', code: 'HB2', operators: ['Lin Mei-Hua', 'J. Alvarez'] },
-  { name: 'Hydro Bench 3', code: 'HB3', operators: ['張淑芬', 'Huang Zhi-Ming'] },
+  { name: 'Hydro Bench 1', code: 'HB1', operators: ['Chen Wei', '王建國'], gauge: 'PG-11', dueInDays: 150 },
+  { name: 'Hydro Bench 2', code: 'HB2', operators: ['Lin Mei-Hua', 'J. Alvarez'], gauge: 'PG-21', dueInDays: 20 },
+  { name: 'Hydro Bench 3', code: 'HB3', operators: ['張淑芬', 'Huang Zhi-Ming'], gauge: 'PG-31', dueInDays: null },
 ] as const;
 /** the bench whose pressure drifts */
 export const DRIFTING_BENCH = 1;
@@ -51,6 +56,7 @@ export interface GeneratedRecord {
   result: 'pass' | 'fail';
   testedAt: string;
   operator: string;
+  instrumentId: string;
   machine: string;
   samples: Array<{ t: number; p: number }> | null;
 }
@@ -210,6 +216,7 @@ export function* generateRecords(
             result: failed ? 'fail' : 'pass',
             testedAt: new Date(testedAt).toISOString(),
             operator,
+            instrumentId: b.gauge,
             machine: b.name,
             samples: sampled ? curve(r, pressure, hold, failed && t.testType === 'shell' ? 0.04 : r.normal(0.003, 0.001)) : null,
           };
