@@ -149,6 +149,19 @@ describe('instruments of a bench', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.records[0]).toMatchObject({ field: 'instrumentId' });
   });
+
+  it('stores one of the same instrument or calibration sent many times at once, and answers the rest 409', async () => {
+    const bench = await createBench(t.app, admin);
+    const created = await Promise.all(Array.from({ length: 20 }, () => api('POST', `/api/v1/machines/${bench.id}/instruments`, gauge())));
+    expect(created.map((r) => r.statusCode).sort()).toEqual([201, ...Array(19).fill(409)]);
+    const id = created.find((r) => r.statusCode === 201)!.json().data.id;
+    const cal = { calibrationCertificate: 'CAL-X', calibratedOn: '2024-07-01', dueOn: '2025-01-01' };
+    const recal = await Promise.all(
+      Array.from({ length: 20 }, () => api('POST', `/api/v1/machines/${bench.id}/instruments/${id}/calibrations`, cal)),
+    );
+    expect(recal.map((r) => r.statusCode).sort()).toEqual([201, ...Array(19).fill(409)]);
+    expect((await api('GET', `/api/v1/machines/${bench.id}/instruments`)).json().data[0].calibrations).toHaveLength(2);
+  });
 });
 
 describe('records judged against their instrument', () => {
