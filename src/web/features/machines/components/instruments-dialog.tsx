@@ -30,7 +30,7 @@ import {
   type InstrumentCreateInput,
 } from '../../../../shared/contract/instruments';
 import type { Machine } from '../../../../shared/contract/machines';
-import { labelled } from '../../../../shared/i18n/punctuation';
+import { labelled, semicolon } from '../../../../shared/i18n/punctuation';
 import { applyServerErrors, FormSelectField, FormTextField, SubmitButton, zodFormResolver } from '../../../components/form';
 import { formatDay, formatNumber } from '../../../components/format';
 import { notifySuccess } from '../../../lib/toast';
@@ -129,7 +129,7 @@ function InstrumentEntry({ machine, instrument: x }: { machine: Machine; instrum
                   due: formatDay(lang, c.dueOn),
                 }),
               )
-              .join(lang === 'zh' ? '；' : '; '),
+              .join(semicolon(lang)),
           )}
         </Typography>
       )}
