@@ -72,6 +72,29 @@ export function benchModel(language: ReportLanguage): ReportModel {
     language,
     documentType: 'test-report-2.2',
     issuedAt: new Date('2026-03-05T10:00:00Z'),
+    // The materials table of a gate valve traced to its heats (as a 3.1 prints it).
+    materials: [
+      {
+        part: 'body',
+        material: 'ASTM A216 WCB',
+        heat: { number: 'W24-1187', material: 'ASTM A216 WCB', certificateNumber: 'MC-24-0311', certificateType: '3.1' },
+      },
+      {
+        part: 'bonnet',
+        material: 'ASTM A216 WCB',
+        heat: { number: 'W24-1190', material: 'ASTM A216 WCB', certificateNumber: 'MC-24-0312', certificateType: '3.1' },
+      },
+      {
+        part: 'closure',
+        material: 'ASTM A216 WCB',
+        heat: { number: 'W24-1190', material: 'ASTM A216 WCB', certificateNumber: 'MC-24-0312', certificateType: '3.1' },
+      },
+      {
+        part: 'stem',
+        material: 'ASTM A182 F6a',
+        heat: { number: 'S24-0402', material: 'ASTM A182 F6a', certificateNumber: 'MC-24-0298', certificateType: '3.1' },
+      },
+    ],
     // A delivery's certificate names the order, as most certificates do.
     order: {
       purchaser: { name: 'Harbour Refining Co.', address: '12 Quay Road\nKaohsiung 806', country: 'TW' },

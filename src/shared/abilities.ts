@@ -22,7 +22,8 @@ export type Subject =
   | 'AclDemo'
   | 'Customer'
   | 'PurchaseOrder'
-  | 'Delivery';
+  | 'Delivery'
+  | 'Material';
 
 export type AppAbility = MongoAbility<[Action, Subject]>;
 
@@ -35,6 +36,8 @@ export function defineAbilitiesFor(role: Role | null): AppAbility {
     can('read', 'Dashboard');
     can('manage', 'Product');
     can('manage', 'SerialRange');
+    // Materials, heats and their mill certificates: kept by the quality staff who receive the material.
+    can('manage', 'Material');
     can(['read', 'create'], 'MachineData');
     can(['read', 'update'], 'SearchRequest');
     can('read', 'Settings');

@@ -9,6 +9,7 @@ import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { healthRoutes } from './health/health.routes';
 import { machineDataImportRoutes } from './machine-data/machine-data-import.routes';
 import { machineDataRoutes } from './machine-data/machine-data.routes';
+import { materialRoutes } from './materials/materials.routes';
 import { machineRoutes } from './machines/machines.routes';
 import { instrumentRoutes } from './machines/instruments.routes';
 import { customerRoutes } from './orders/customers.routes';
@@ -32,6 +33,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(auditRoutes);
   await app.register(productRoutes);
   await app.register(serialRoutes);
+  await app.register(materialRoutes);
   await app.register(machineRoutes);
   await app.register(instrumentRoutes);
   await app.register(machineDataRoutes);

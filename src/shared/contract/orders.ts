@@ -5,6 +5,7 @@
  * quantities shipped within the quantities ordered, tags unique within a purchase order).
  */
 import { z } from 'zod';
+import { PRESSURE_PARTS } from './materials';
 import { LANGUAGES } from '../i18n/languages';
 import { emailField, listQuery, optionalText, requiredText } from './common';
 import { LINE_BREAK, noLineBreak, printable } from './products';
@@ -323,10 +324,15 @@ export function parseSerialLines(
 
 // ── The release gate ─────────────────────────────────────────────────────────────────────────────────────
 
-/** Why the release gate holds a unit (the reports' gate): a test failed, one is missing, or no data at all. */
+/**
+ * Why the release gate holds a unit (the reports' gate): a test failed, one is missing, no data at all, or a
+ * pressure-retaining part has no heat (heat null) or its heat is on hold.
+ */
 export const gateHold = z.object({
   testType: z.string().nullable(),
-  kind: z.enum(['failed', 'missing', 'no-data']),
+  kind: z.enum(['failed', 'missing', 'no-data', 'untraced']),
+  part: z.enum(PRESSURE_PARTS).optional(),
+  heat: z.string().nullable().optional(),
   /** the standard's reason codes of a failed test */
   reasons: z.array(z.string()),
 });

@@ -11,6 +11,7 @@
  * - Never retested: a failed test of a unit with no later test of the same type, at any date.
  */
 import { z } from 'zod';
+import { PRESSURE_PARTS } from './materials';
 import { REASON_CODES } from '../standards/reasons';
 import { envelope, listEnvelope, listQuery } from './common';
 import { TEST_TYPES, type TestType } from './machine-data';
@@ -182,10 +183,15 @@ export type HeldRequestsQuery = z.output<typeof heldRequestsQuery>;
 
 /** The unit now, by the release gate's own judgement: still held (with why), no tests yet, or releasable. */
 export const HELD_REASONS = ['stillHeld', 'noTests', 'releasable'] as const;
-/** One thing the gate holds the unit for: a test whose latest attempt failed (bench or standard), or a missing one. */
+/**
+ * One thing the gate holds the unit for: a test whose latest attempt failed (bench or standard), a missing
+ * one, or a pressure-retaining part without a heat (heat null) or with its heat on hold (its number).
+ */
 export const heldFor = z.object({
-  testType: z.enum(TEST_TYPES),
-  kind: z.enum(['failed', 'missing']),
+  testType: z.enum(TEST_TYPES).nullable(),
+  kind: z.enum(['failed', 'missing', 'untraced']),
+  part: z.enum(PRESSURE_PARTS).optional(),
+  heat: z.string().nullable().optional(),
   testedAt: z.string().nullable(),
   /** the bench's own result of that latest attempt (a 'pass' here is a disagreement) */
   bench: z.enum(['pass', 'fail']).nullable(),

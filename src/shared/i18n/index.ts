@@ -94,6 +94,8 @@ import zhOrders from './zh/orders.json';
 import enOrderScreens from './en/orderScreens.json';
 import zhOrderScreens from './zh/orderScreens.json';
 // The buyer's delivery links: server messages and their email
+import enMaterials from './en/materials.json';
+import zhMaterials from './zh/materials.json';
 import enDeliveryLinks from './en/deliveryLinks.json';
 import zhDeliveryLinks from './zh/deliveryLinks.json';
 
@@ -143,6 +145,7 @@ export const catalogues: Record<Language, Tree> = {
     orders: enOrders,
     orderScreens: enOrderScreens,
     deliveryLinks: enDeliveryLinks,
+    materials: enMaterials,
   },
   zh: {
     errors: zhErrors,
@@ -183,6 +186,7 @@ export const catalogues: Record<Language, Tree> = {
     orders: zhOrders,
     orderScreens: zhOrderScreens,
     deliveryLinks: zhDeliveryLinks,
+    materials: zhMaterials,
   },
 };
 

@@ -6,3 +6,4 @@ export * from './machine-data';
 export * from './reports';
 export * from './searches';
 export * from './orders';
+export * from './materials';

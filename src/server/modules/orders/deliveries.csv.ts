@@ -6,7 +6,7 @@
 import { DELIVERY_UNITS_MAX, deliveryUnitInput, type DeliveryUnitInput } from '../../../shared/contract/orders';
 import { DELIVERY_UNIT_CSV_COLUMNS } from '../../../shared/contract/orders-csv';
 import { AppError } from '../../../shared/errors';
-import { readCsvRows } from './orders-csv';
+import { readCsvRows } from '../../lib/csv-rows';
 
 export async function readDeliveryUnitsCsv(source: AsyncIterable<Uint8Array>): Promise<{ units: DeliveryUnitInput[]; rowOf: number[] }> {
   const read = await readCsvRows(source, {

@@ -9,6 +9,8 @@ import type { Delivery, DeliveryDetail, DeliveryGate, DeliveryListQuery, Deliver
 import { AppError } from '../../../shared/errors';
 import { formatSerial, parseSerial } from '../../../shared/serial';
 import type { Db, Executor } from '../../db/client';
+import { eq } from 'drizzle-orm';
+import { purchaseOrders } from '../../db/schema/index';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { gateOf, readUnit } from '../reports/report-data';
@@ -282,6 +284,8 @@ export async function cancelDelivery(db: Db, actor: AuditActor, id: string, reas
 export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
   const d = await found(db, id);
   const units = await repo.unitsOf(db, id);
+  // The order's document type decides whether the units' materials must be traced (3.1, 3.2).
+  const [po] = await db.select({ type: purchaseOrders.documentType }).from(purchaseOrders).where(eq(purchaseOrders.id, d.purchaseOrderId));
   const out: DeliveryGate['units'] = [];
   for (const u of units) {
     const unit = await readUnit(db, u.serial);
@@ -289,11 +293,15 @@ export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
       out.push({ ...u, status: 'no-data', held: [{ testType: null, kind: 'no-data', reasons: [] }] });
       continue;
     }
-    const g = gateOf(unit);
+    const g = gateOf(unit, po?.type);
     const held =
       g.status === 'no-data'
         ? [{ testType: null, kind: 'no-data' as const, reasons: [] }]
-        : g.held.map((h) => ({ testType: h.testType, kind: h.kind, reasons: h.kind === 'failed' ? h.reasons.map(String) : [] }));
+        : g.held.map((h) =>
+            h.kind === 'untraced'
+              ? { testType: null, kind: h.kind, part: h.part, heat: h.heat, reasons: [] }
+              : { testType: h.testType, kind: h.kind, reasons: h.kind === 'failed' ? h.reasons.map(String) : [] },
+          );
     out.push({ ...u, status: g.status, held });
   }
   const passed = out.filter((u) => u.status === 'pass').length;

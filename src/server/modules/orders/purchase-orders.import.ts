@@ -12,7 +12,7 @@ import { translate, type Language } from '../../../shared/i18n/index';
 import type { Db } from '../../db/client';
 import { PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { readCsvRows, type CsvRowFailure } from './orders-csv';
+import { readCsvRows, type CsvRowFailure } from '../../lib/csv-rows';
 import * as repo from './purchase-orders.repo';
 import { PURCHASE_ORDER_ENTITY } from './purchase-orders.service';
 

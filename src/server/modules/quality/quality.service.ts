@@ -128,7 +128,9 @@ export async function heldRequests(db: Db, q: HeldRequestsQuery): Promise<{ item
         heldFor: (g?.held ?? []).map((h) =>
           h.kind === 'failed'
             ? { testType: h.testType, kind: h.kind, testedAt: h.testedAt.toISOString(), bench: h.bench, reasons: h.reasons }
-            : { testType: h.testType, kind: h.kind, testedAt: null, bench: null, reasons: [] },
+            : h.kind === 'untraced'
+              ? { testType: null, kind: h.kind, part: h.part, heat: h.heat, testedAt: null, bench: null, reasons: [] }
+              : { testType: h.testType, kind: h.kind, testedAt: null, bench: null, reasons: [] },
         ),
         latestTestedAt: last ? last.testedAt.toISOString() : null,
       };

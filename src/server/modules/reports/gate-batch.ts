@@ -11,6 +11,7 @@ import { parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { products, type ProductRow } from '../../db/schema/index';
 import { BENCH_RECORDS_WHEN_ASKED, gateOfProduct, type GateResult, type RecordHead } from './report-data';
+import { needsTrace, traceHolds, tracesOf } from '../materials/traceability';
 
 interface HeadRow {
   key: string;
@@ -71,10 +72,26 @@ export async function gatesOf(db: Executor, units: SQL): Promise<Map<string, Uni
     heads.set(r.key, list);
   }
 
+  // The parts of units whose certificate (the Settings' document type) traces its materials, as gateOf does.
+  const [settings] = rowsOf<{ document_type: string }>(await db.execute(sql`SELECT document_type FROM settings LIMIT 1`));
+  const traced = needsTrace((settings?.document_type ?? 'test-report-2.2') as 'test-report-2.2')
+    ? await tracesOf(
+        db,
+        sql`SELECT u.key::text AS key, u.prefix, u.width, u.serial_no, r.product_id FROM (${units}) u
+          JOIN LATERAL (SELECT s.end_no, s.product_id FROM serial_ranges s
+            WHERE s.prefix = u.prefix AND s.width = u.width AND s.start_no <= u.serial_no
+            ORDER BY s.start_no DESC LIMIT 1) r ON r.end_no >= u.serial_no`,
+      )
+    : null;
+
   const out = new Map<string, UnitGate>();
   for (const h of held) {
     const product = h.product_id ? byId.get(h.product_id) : undefined;
-    const g: GateResult = product ? gateOfProduct(product, heads.get(h.key) ?? []) : { status: 'no-data', held: [] };
+    let g: GateResult = product ? gateOfProduct(product, heads.get(h.key) ?? []) : { status: 'no-data', held: [] };
+    if (traced && g.status !== 'no-data') {
+      const holds = [...g.held, ...traceHolds(traced.get(h.key) ?? [])];
+      g = { status: holds.length ? 'held' : 'pass', held: holds };
+    }
     out.set(h.key, { ...g, productId: product?.id ?? null });
   }
   return out;

@@ -114,6 +114,7 @@ function sourceVersionOf(v: {
   fingerprint: string;
   baseUrl: string;
   order: OrderCertificate | undefined;
+  traceVersion: string | null;
 }): string {
   const inputs: unknown[] = [
     LAYOUT_VERSION,
@@ -129,6 +130,8 @@ function sourceVersionOf(v: {
   // Appended only for an order's certificate, so that the keys of certificates without an order stay those
   // already stored. The unit's id keeps two deliveries' certificates of one serial apart.
   if (v.order) inputs.push(v.order.deliveryUnitId, v.order.documentType, v.order.printed);
+  // Likewise the unit's parts and heats, only for a unit that traces any (migration 0032 unit_trace_version).
+  if (v.traceVersion) inputs.push('trace', v.traceVersion);
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
 }
 
@@ -157,6 +160,7 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
     fingerprint: inputs.fingerprint,
     baseUrl: baseUrlOf(input),
     order: input.order,
+    traceVersion: inputs.traceVersion,
   });
   // The unit's newest report in the language is usually the one; otherwise the reuse index decides.
   const facts =
@@ -194,7 +198,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (stored) return { status: 'issued', report: stored };
   const unit = await readUnit(db, input.serial);
   if (!unit) return { status: 'not-found' };
-  const g = gateOf(unit);
+  const g = gateOf(unit, input.order?.documentType);
   if (g.status === 'no-data') return { status: 'no-data' };
   if (g.status === 'held') return { status: 'held', held: g.held };
 
@@ -214,6 +218,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
     fingerprint: material.fingerprint,
     baseUrl,
     order: input.order,
+    traceVersion: unit.trace.version,
   });
   const key = { serial: unit.serial, language: input.language, sourceVersion };
   const again = await repo.findReusable(db, key);

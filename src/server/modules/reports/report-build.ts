@@ -151,6 +151,18 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
     productionDate: unit.range.productionDate,
     range: { start: unit.range.startSerial, end: unit.range.endSerial },
     tests,
+    materials: unit.trace.parts.map((x) => ({
+      part: x.part,
+      material: x.material,
+      heat: x.heat
+        ? {
+            number: x.heat.number,
+            material: x.heat.material,
+            certificateNumber: x.heat.certificateNumber,
+            certificateType: x.heat.certificateType,
+          }
+        : null,
+    })),
     order: c.order,
     certificateFingerprint: c.certificateFingerprint,
     signerName: c.signerName,

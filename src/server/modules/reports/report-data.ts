@@ -14,6 +14,8 @@ import { formatSerial, parseSerial, type ParsedSerial } from '../../../shared/se
 import type { Executor } from '../../db/client';
 import { testRecords, type ProductRow, type TestRecordRow } from '../../db/schema/index';
 import { findRangeHolding, type RangeRow } from '../serials/serials.service';
+import { needsTrace, traceHolds, unitTrace, type TraceHold, type UnitTrace } from '../materials/traceability';
+import type { DocumentType } from '../../../shared/contract/settings';
 
 export interface RecordHead {
   id: number;
@@ -35,6 +37,8 @@ export interface UnitData {
   product: ProductRow;
   /** every record of the unit, oldest test first */
   heads: RecordHead[];
+  /** its parts, their materials and heats, and the document type of its certificate without an order */
+  trace: UnitTrace;
 }
 
 /** The latest record of each test type (by tested-at, then id), in a fixed test-type order. */
@@ -51,10 +55,14 @@ export function latestByType(heads: readonly RecordHead[]): Map<TestType, { late
   return out;
 }
 
-/** Why the release gate holds a unit: a test that failed (by the bench or by the standard), or one missing. */
+/**
+ * Why the release gate holds a unit: a test that failed (by the bench or by the standard), one missing, or,
+ * for a 3.1 or 3.2 certificate, a pressure-retaining part without a heat or with its heat on hold.
+ */
 export type HoldReason =
   | { testType: TestType; kind: 'failed'; testedAt: Date; bench: 'pass' | 'fail'; reasons: ReasonCode[] }
-  | { testType: TestType; kind: 'missing' };
+  | { testType: TestType; kind: 'missing' }
+  | TraceHold;
 
 export interface GateResult {
   status: 'pass' | 'held' | 'no-data';
@@ -85,9 +93,16 @@ export function gate(
   return { status: held.length ? 'held' : 'pass', held };
 }
 
-/** The gate of a unit read by readUnit: its product's required tests come from the product's standard. */
-export function gateOf(unit: UnitData): GateResult {
-  return gateOfProduct(unit.product, unit.heads);
+/**
+ * The gate of a unit read by readUnit: its product's required tests come from the product's standard. A
+ * certificate of a type that traces materials (3.1, 3.2: the order's, else the Settings') is also held for
+ * its parts (materials/traceability.ts); a unit without test data stays 'no-data'.
+ */
+export function gateOf(unit: UnitData, documentType: DocumentType | '2.2' | '3.1' | '3.2' = unit.trace.settingsType): GateResult {
+  const g = gateOfProduct(unit.product, unit.heads);
+  if (g.status === 'no-data' || !needsTrace(documentType)) return g;
+  const held = [...g.held, ...traceHolds(unit.trace.parts)];
+  return { status: held.length ? 'held' : 'pass', held };
 }
 
 /** The gate of a unit of `product` with these records (gate-batch.ts reads many units' at once). */
@@ -144,6 +159,7 @@ export async function readUnit(db: Executor, serialInput: string): Promise<UnitD
     range: { ...range, startSerial: part(range.startNo), endSerial: part(range.endNo) },
     product,
     heads: await readHeads(db, parsed),
+    trace: await unitTrace(db, parsed, product.id),
   };
 }
 

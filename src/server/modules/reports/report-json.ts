@@ -5,13 +5,14 @@
  *  - A: A01 manufacturer, A02 document type, A03 document number, A04 manufacturer's mark, A05 originator of
  *    the document, A06 purchaser, A07 purchase order number, A09 the purchaser's article number, A97 the
  *    position in the order, A98 the delivery note;
- *  - B: B01 the product, B02 its properties (valve data, body material designation, rating), B03
- *    supplementary requirements (the test standard and its leakage rate), B06 marking (serial, tag), B07
- *    identification (the production batch), B08 number of pieces;
+ *  - B: B01 the product, B02 its properties (valve data, body material designation, rating, each part's
+ *    material), B03 supplementary requirements (the test standard and its leakage rate), B06 marking (serial,
+ *    tag), B07 identification (the production batch, each part's heat and mill certificate), B08 pieces;
  *  - D: the pressure tests are product tests, D50–D99 "other product tests" (D51); D02–D04 are designated for
  *    coatings and roughness;
  *  - Z: Z01 statement of compliance, Z02 date of issue, Z03 the inspection representative's validation.
- * Schema 2.0 moved B02, B03, A05 and D02 to these meanings (1.x readers: verification-details.ts reads both).
+ * Schema 2.0 moved B02, B03, A05 and D02 to these meanings (1.x readers: verification-details.ts reads both);
+ * 2.1 added the parts' materials (B02) and heats (B07).
  * Samples are included whole.
  */
 import { REPORT_JSON_SCHEMA_VERSION } from '../../../shared/contract/reports';
@@ -60,6 +61,8 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       seat: m.product.seatType,
       bodyMaterial: m.bodyMaterial,
       ratedPressureMPa: m.ratedPressure,
+      // Each part's material designation (specification and grade), where the product names it (schema 2.1).
+      materials: m.materials.map((x) => ({ part: x.part, material: x.material ?? x.heat?.material ?? null })),
     },
     B03_supplementaryRequirements: {
       testStandard: m.standard ? { id: m.standard.id, name: m.standard.name, edition: m.standard.edition } : null,
@@ -70,6 +73,15 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       serial: m.serial,
       serialRange: m.range,
       productionDate: m.productionDate,
+      // The heat (cast, lot) each part was made from and its mill certificate (schema 2.1).
+      heats: m.materials
+        .filter((x) => x.heat)
+        .map((x) => ({
+          part: x.part,
+          heat: x.heat!.number,
+          material: x.heat!.material,
+          millCertificate: { number: x.heat!.certificateNumber || null, type: `EN 10204 ${x.heat!.certificateType}` },
+        })),
     },
     B08_quantity: 1,
     D51_pressureTests: m.tests.map((x) => ({

@@ -55,6 +55,13 @@ export interface ReportOrder {
   delivery: { number: string; date: string };
 }
 
+/** A part the unit traces: its material (the product's, else its heat's) and the heat it was made from. */
+export interface ReportMaterial {
+  part: 'body' | 'bonnet' | 'closure' | 'stem' | 'seat' | 'bolting';
+  material: string | null;
+  heat: { number: string; material: string; certificateNumber: string; certificateType: '3.1' | '3.2' } | null;
+}
+
 export interface ReportModel {
   id: string;
   /** raw code (10 characters); printed formatted */
@@ -98,6 +105,8 @@ export interface ReportModel {
   productionDate: string;
   range: { start: string; end: string };
   tests: ReportTest[];
+  /** the parts the unit traces (empty: the product names none and no heat is assigned) */
+  materials: ReportMaterial[];
   order: ReportOrder | null;
   /** fingerprint of the certificate that signs it ('' when unsigned) */
   certificateFingerprint: string;

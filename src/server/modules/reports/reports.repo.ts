@@ -131,6 +131,7 @@ export async function reuseInputs(
   revision: number;
   fingerprint: string | null;
   dataVersion: string;
+  traceVersion: string | null;
   newest: {
     id: string;
     number: string;
@@ -148,6 +149,7 @@ export async function reuseInputs(
            rep.id AS stored_id, rep.number AS stored_number, rep.code AS stored_code, encode(rep.sha256, 'hex') AS stored_sha256,
            rep.issued_at AS stored_issued_at, rep.flags AS stored_flags, rep.source_version AS stored_version,
            CASE WHEN st.cert_pem IS NOT NULL AND st.key_pem IS NOT NULL THEN st.cert_fingerprint END AS fingerprint,
+           unit_trace_version(${s.prefix}::text, ${s.width}::smallint, ${n}::bigint, p.id) AS trace_version,
            -- dataVersion (report-data.ts) of the unit's records, the same bytes hashed
            (SELECT encode(sha256(coalesce(string_agg(convert_to(r.id || ':' || r.verdict || ':' || r.reasons || ':', 'UTF8')
                                                      || r.content_hash || '\x0a'::bytea, ''::bytea ORDER BY r.id), ''::bytea)), 'hex')
@@ -172,6 +174,7 @@ export async function reuseInputs(
     revision: number;
     fingerprint: string | null;
     data_version: string;
+    trace_version: string | null;
     stored_id: string | null;
     stored_number: string;
     stored_code: string;
@@ -189,6 +192,7 @@ export async function reuseInputs(
     revision: Number(row.revision),
     fingerprint: row.fingerprint,
     dataVersion: row.data_version,
+    traceVersion: row.trace_version,
     newest: row.stored_id
       ? {
           id: row.stored_id,

@@ -4,6 +4,7 @@
  * font (Noto Sans TC, subset), vector chart and QR code. Signing is a separate step (src/server/lib/signing/signing.ts) over the
  * bytes this returns with `signature` set; without it the PDF is unsigned (the benchmark compares both).
  */
+import { materialsTable } from './materials-table';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
 import { drawChart } from './pdf-chart';
 import { drawQr } from '../../../lib/pdf-kit/pdf-qr';
@@ -34,7 +35,7 @@ import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { orderRows } from '../format-order';
-import { instrumentText, leakageText } from './test-values';
+import { instrumentText, leakageText, ratings } from './test-values';
 import { comma, labelled, semicolon } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
@@ -225,9 +226,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
         ]
       : []),
     ...(m.bodyMaterial ? [[t(lang, 'field.bodyMaterial'), t(lang, `material.${m.bodyMaterial}`)] as [string, string]] : []),
-    ...(p.pressureFc !== null ? [[t(lang, 'field.pressureFc'), mpa(lang, p.pressureFc)] as [string, string]] : []),
-    ...(p.pressureWcb !== null ? [[t(lang, 'field.pressureWcb'), mpa(lang, p.pressureWcb)] as [string, string]] : []),
-    ...(p.pressureSus !== null ? [[t(lang, 'field.pressureSus'), mpa(lang, p.pressureSus)] as [string, string]] : []),
+    // The unit's body material names its rating; a unit of unknown material prints every rating it may have.
+    ...ratings(p, m.bodyMaterial).map(([key, v]) => [t(lang, `field.${key}`), mpa(lang, v)] as [string, string]),
     [
       t(lang, 'field.temperature'),
       t(lang, 'value.celsius', { min: formatNumber(lang, p.temperatureMin, 2), max: formatNumber(lang, p.temperatureMax, 2) }),
@@ -235,6 +235,11 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   ];
   keyValueTable(doc, root, ratingRows, { width: W, labelWidth: 160 });
   doc.y += 12;
+  if (m.materials.length) {
+    heading('H2', t(lang, 'heading.materials'), 12);
+    materialsTable(doc, root, m);
+    doc.y += 12;
+  }
 
   // The results' heading with its summary table (kept on one page) under it, not alone at a page's foot.
   ensureSpace(doc, 30 + 20 * (m.tests.length + 1));

@@ -1,4 +1,4 @@
-/** How a test's own values read on the certificate: its leakage and its instrument. */
+/** How a unit's own values read on the certificate: a test's leakage and instrument, the ratings of its body material. */
 import { formatDay, formatNumber, t, unitText } from '../format';
 import type { ReportModel, ReportTest } from '../report-model';
 
@@ -13,4 +13,17 @@ export function instrumentText(lang: ReportModel['language'], x: NonNullable<Rep
   return x.calibration
     ? t(lang, 'value.instrument', { id: x.id, certificate: x.calibration.certificate, due: formatDay(lang, x.calibration.dueOn) })
     : t(lang, 'value.instrumentUncalibrated', { id: x.id });
+}
+
+/** The product's ratings the certificate prints: the unit's body material's only; every one when it is not known. */
+export function ratings(
+  p: ReportModel['product'],
+  body: ReportModel['bodyMaterial'],
+): Array<['pressureFc' | 'pressureWcb' | 'pressureSus', number]> {
+  const all = [
+    ['pressureFc', p.pressureFc, 'fc'],
+    ['pressureWcb', p.pressureWcb, 'wcb'],
+    ['pressureSus', p.pressureSus, 'sus'],
+  ] as const;
+  return all.filter(([, v, m]) => v !== null && (!body || body === m)).map(([k, v]) => [k, v!]);
 }

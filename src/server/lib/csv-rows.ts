@@ -1,9 +1,9 @@
 /**
- * Reading the small CSV files of orders (customers, a delivery's serials) into memory: the header picks the
+ * Reading small CSV files (customers, a delivery's serials, a range's per-serial heats) into memory: the header picks the
  * columns by name (any order, any case), each data row becomes an object of its known columns. The files
  * are bounded (a few thousand rows), so the whole file is checked before anything is stored.
  */
-import { CsvEncodingError, CsvTooLargeError, readCsv } from '../../lib/csv';
+import { CsvEncodingError, CsvTooLargeError, readCsv } from './csv';
 
 export interface CsvRowFailure {
   /** the file's row (the header is row 1) */
