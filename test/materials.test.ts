@@ -17,6 +17,7 @@ import { buildTestApp, type TestApp } from './helpers/app';
 import { multipart, staffCookie } from './helpers/catalogue';
 import { adminCookie } from './helpers/machine-data';
 import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
+import { postRequest, requestBody } from './helpers/public';
 
 let t: TestApp;
 let admin: string;
@@ -364,5 +365,31 @@ describe('the heats of a range and the release gate', () => {
     expect(res.json().error.fields.map((f: { field: string }) => f.field)).toEqual(['rows.3.serial', 'rows.4.part', 'rows.5.heat']);
     expect((await api('GET', `/api/v1/serial-ranges/${range.id}/heats`)).json().data.exceptions).toBe(0);
     expect(admin).toBeTruthy();
+  });
+
+  it("tells a visitor that a unit held only for its materials waits for them, and the held panel says which part", async () => {
+    await documentType('inspection-certificate-3.1');
+    try {
+      const m = await material();
+      const { serial, product } = await unitWithRecords(t, [{ testType: 'shell' }]);
+      await api('PUT', `/api/v1/products/${product.id}/parts`, { parts: [{ part: 'body', materialId: m.id }] });
+      for (const [language, text] of [
+        ['en', 'The test report waits for its material records'],
+        ['zh', '測試報告尚待材質紀錄完成'],
+      ] as const) {
+        const res = await postRequest(t.app, requestBody({ serials: [serial], language }), { headers: { 'accept-language': language } });
+        expect(res.statusCode, res.body).toBe(200);
+        const [r] = res.json().data.results;
+        expect(r).toMatchObject({ serial, outcome: 'held', pdfPath: null });
+        expect(r.message).toContain(text);
+      }
+      const today = new Date().toISOString().slice(0, 10);
+      const held = await api('GET', `/api/v1/quality/held-requests?from=${today}&to=${today}`);
+      expect(held.statusCode, held.body).toBe(200);
+      const item = held.json().data.items.find((x: { serial: string }) => x.serial === serial);
+      expect(item.heldFor).toEqual([{ testType: null, kind: 'untraced', part: 'body', heat: null, testedAt: null, bench: null, reasons: [] }]);
+    } finally {
+      await documentType('test-report-2.2');
+    }
   });
 });

@@ -21,7 +21,7 @@ import type { OrderCertificate } from '../reports/issue';
 /** What issuing a report answers (src/server/modules/reports/issue.ts); the release gate is inside it. */
 export type IssueOutcome =
   | { status: 'issued'; report: { id: string; number: string; sha256: string; bytes: Uint8Array; filename: string } }
-  | { status: 'held' }
+  | { status: 'held'; held?: ReadonlyArray<{ kind: string }> }
   | { status: 'no-data' }
   | { status: 'not-found' };
 
@@ -52,6 +52,8 @@ interface Decided {
   report: { id: string; filename: string } | null;
   /** the certificate the email carries: the order's when the address is the buyer's, else the page's */
   mailed: { id: string; filename: string } | null;
+  /** held only until its materials are traced (a heat missing or on hold): the visitor is told so */
+  awaitingMaterials?: boolean;
 }
 
 export async function requestReports(deps: ReportRequestDeps, input: ReportRequestValues, meta: VisitorMeta): Promise<ReportRequestResult> {
@@ -88,13 +90,15 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
             report: page,
             mailed: forBuyer?.status === 'issued' ? { id: forBuyer.report.id, filename: forBuyer.report.filename } : page,
           }
-        : // Held by the release gate, or no test data yet: the visitor is told the same, and not why.
+        : // Held by the release gate, or no test data yet: the visitor is told the same, and not which test; a
+          // unit held only for its material records (its tests passed) is said to wait for them.
           {
             serial,
             outcome: issued.status === 'not-found' ? 'not-found' : 'held',
             product: issued.status === 'not-found' ? null : productName(found.product, language),
             report: null,
             mailed: null,
+            awaitingMaterials: issued.status === 'held' && !!issued.held?.length && issued.held.every((h) => h.kind === 'untraced'),
           },
     );
   }
@@ -137,7 +141,13 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
       serial: d.serial,
       outcome: d.outcome,
       message: t(
-        d.outcome === 'issued' ? 'publicApi.searchSuccess' : d.outcome === 'held' ? 'publicApi.notAvailable' : 'errors.serialNotFound',
+        d.outcome === 'issued'
+          ? 'publicApi.searchSuccess'
+          : d.awaitingMaterials
+            ? 'publicApi.awaitingMaterials'
+            : d.outcome === 'held'
+              ? 'publicApi.notAvailable'
+              : 'errors.serialNotFound',
       ),
       product: d.product,
       reportId: d.report?.id ?? null,
