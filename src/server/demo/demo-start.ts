@@ -16,6 +16,7 @@ import { insertUser } from '../modules/auth/users.repo';
 import { setDemoCompany } from './company';
 import { generateData } from './generate';
 import { generateOrders } from './orders';
+import { demoMaterials } from './materials';
 import { isSizeName, SIZES, type SizeName } from './sizes';
 
 export const DEMO_ACCOUNTS = [
@@ -73,6 +74,8 @@ export async function prepareDemo(database: Database, config: Config, sizeName: 
   log(`Filling the demo database (${sizeName}, seed ${DEMO_SEED}); this takes a minute the first time…`);
   const data = await generateData(database.db, { size: SIZES[sizeName], seed: DEMO_SEED, log });
   await setDemoCompany(database.db, { id: null, label: 'demo data' });
+  const materials = await demoMaterials(database.db, { id: null, label: 'demo data' });
+  log(`Materials, product parts and ${materials.heats} heats with their mill certificates written; one heat is on hold`);
   const t0 = performance.now();
   const orders = await generateOrders(database.db, { id: null, label: 'demo data' }, data);
   const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;

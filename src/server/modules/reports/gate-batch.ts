@@ -7,6 +7,7 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { TestType } from '../../../shared/contract/machine-data';
 import type { Verdict } from '../../../shared/standards/reasons';
+import type { DocumentType } from '../../../shared/contract/settings';
 import { parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { products, type ProductRow } from '../../db/schema/index';
@@ -29,11 +30,15 @@ interface HeadRow {
 export type UnitGate = GateResult & { productId: string | null };
 
 /**
- * The gate of every unit `units` lists (a query with the columns `key` (text, unique), `prefix`, `width`
+ * The gate of every unit `units` lists, for a certificate of `documentType` (default: the Settings') (a query with the columns `key` (text, unique), `prefix`, `width`
  * and `serial_no`), with the product of the range holding it. A serial no range holds has no data, as
  * readUnit finds it.
  */
-export async function gatesOf(db: Executor, units: SQL): Promise<Map<string, UnitGate>> {
+export async function gatesOf(
+  db: Executor,
+  units: SQL,
+  documentType?: DocumentType | '2.2' | '3.1' | '3.2',
+): Promise<Map<string, UnitGate>> {
   // The range holding a serial: the series' range starting at or before it, if it reaches it (findRangeHolding).
   const held = rowsOf<{ key: string; product_id: string | null }>(
     await db.execute(sql`WITH u AS (${units})
@@ -72,9 +77,9 @@ export async function gatesOf(db: Executor, units: SQL): Promise<Map<string, Uni
     heads.set(r.key, list);
   }
 
-  // The parts of units whose certificate (the Settings' document type) traces its materials, as gateOf does.
-  const [settings] = rowsOf<{ document_type: string }>(await db.execute(sql`SELECT document_type FROM settings LIMIT 1`));
-  const traced = needsTrace((settings?.document_type ?? 'test-report-2.2') as 'test-report-2.2')
+  // The parts of units whose certificate (of `documentType`, else the Settings') traces its materials, as gateOf does.
+  const [settings] = rowsOf<{ document_type: DocumentType }>(await db.execute(sql`SELECT document_type FROM settings LIMIT 1`));
+  const traced = needsTrace(documentType ?? settings?.document_type ?? 'test-report-2.2')
     ? await tracesOf(
         db,
         sql`SELECT u.key::text AS key, u.prefix, u.width, u.serial_no, r.product_id FROM (${units}) u
