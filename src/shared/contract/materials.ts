@@ -1,6 +1,6 @@
 /**
  * Materials, the parts of a product, heats and the heats of a range's units
- * (docs/decisions/0051-materials-and-heats.md). `/api/v1/materials`, `/api/v1/heats`,
+ * (docs/decisions/0053-materials-and-heats.md). `/api/v1/materials`, `/api/v1/heats`,
  * `/api/v1/products/{id}/parts`, `/api/v1/serial-ranges/{id}/heats` and its per-serial exceptions.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 -- Materials, the parts of a product, heats with their mill certificates, and which heat each part of a unit
--- came from (docs/decisions/0051-materials-and-heats.md). A 3.1 or 3.2 certificate is held at the release gate
+-- came from (docs/decisions/0053-materials-and-heats.md). A 3.1 or 3.2 certificate is held at the release gate
 -- while a pressure-retaining part of the unit has no heat, or its heat is on hold.
 
 -- 1. The material catalogue: a specification and grade, and the product rating column its pressures follow.

@@ -1,5 +1,5 @@
 /**
- * Heats (casts, lots) and their mill certificates (docs/decisions/0051-materials-and-heats.md). A heat is of
+ * Heats (casts, lots) and their mill certificates (docs/decisions/0053-materials-and-heats.md). A heat is of
  * one material; held by hand with a note, it holds the 3.1 and 3.2 certificates of every unit made from it.
  * Its certificate is a PDF of at most 20 MB, kept in the database in 1 MB pieces with its SHA-256, so neither
  * the upload nor the download holds the whole file in memory.

@@ -1,7 +1,7 @@
 /**
  * /api/v1/materials (the material catalogue), /api/v1/products/{id}/parts (a product's parts and their
  * materials), /api/v1/heats (heats and their mill certificates) and /api/v1/serial-ranges/{id}/heats (the
- * heats of a range's parts, and per-serial exceptions by CSV). Staff keep them (docs/decisions/0051).
+ * heats of a range's parts, and per-serial exceptions by CSV). Staff keep them (docs/decisions/0053).
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,5 +1,5 @@
 /**
- * The material catalogue and the parts of a product (docs/decisions/0051-materials-and-heats.md): a material
+ * The material catalogue and the parts of a product (docs/decisions/0053-materials-and-heats.md): a material
  * is a specification and grade with the product rating its pressures follow; a product names its parts, each
  * with a material. Every change is audited in its transaction.
  */

@@ -1,6 +1,6 @@
 /**
  * The heats of a range's parts, and the per-serial exceptions for batches made from several heats
- * (docs/decisions/0051-materials-and-heats.md). A heat must be of the material the product names for the
+ * (docs/decisions/0053-materials-and-heats.md). A heat must be of the material the product names for the
  * part: a wrong one is refused with a message naming both. The body's heat sets the range's body material
  * (the rating its pressures are judged by) from its material's rating basis.
  */

@@ -2,7 +2,7 @@
  * What a unit is traceable to: each part the product names (with its material) or a heat is assigned to,
  * and the heat of that part (the unit's own exception, else its range's). The release gate holds a 3.1 or
  * 3.2 certificate while a pressure-retaining part the product names has no heat, or its heat is on hold
- * (docs/decisions/0051-materials-and-heats.md); the certificate prints the parts as its materials table.
+ * (docs/decisions/0053-materials-and-heats.md); the certificate prints the parts as its materials table.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { materialName, PRESSURE_PARTS, type HeatStatus, type Part, type PressurePart } from '../../../shared/contract/materials';
