@@ -49,7 +49,7 @@ describe('the index', () => {
     const index = publicDeliveryIndex.parse(res.json().data);
     expect(index).toMatchObject({
       schema: 'test-report-center/delivery-index',
-      schemaVersion: 1,
+      schemaVersion: 2,
       customer: { name: r.customer.name, code: r.customer.code },
       purchaseOrder: { number: r.purchaseOrder.number, date: '2024-05-01', documentType: '3.1' },
       delivery: { number: r.delivery.number, date: '2024-05-02' },

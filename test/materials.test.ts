@@ -18,6 +18,9 @@ import { multipart, staffCookie } from './helpers/catalogue';
 import { adminCookie } from './helpers/machine-data';
 import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
 import { postRequest, requestBody } from './helpers/public';
+import { randomIp } from './helpers/factories';
+import { linkTo, releasedDelivery } from './helpers/deliveries';
+import { readZip } from './helpers/unzip';
 
 let t: TestApp;
 let admin: string;
@@ -367,7 +370,7 @@ describe('the heats of a range and the release gate', () => {
     expect(admin).toBeTruthy();
   });
 
-  it("tells a visitor that a unit held only for its materials waits for them, and the held panel says which part", async () => {
+  it('tells a visitor that a unit held only for its materials waits for them, and the held panel says which part', async () => {
     await documentType('inspection-certificate-3.1');
     try {
       const m = await material();
@@ -387,9 +390,49 @@ describe('the heats of a range and the release gate', () => {
       const held = await api('GET', `/api/v1/quality/held-requests?from=${today}&to=${today}`);
       expect(held.statusCode, held.body).toBe(200);
       const item = held.json().data.items.find((x: { serial: string }) => x.serial === serial);
-      expect(item.heldFor).toEqual([{ testType: null, kind: 'untraced', part: 'body', heat: null, testedAt: null, bench: null, reasons: [] }]);
+      expect(item.heldFor).toEqual([
+        { testType: null, kind: 'untraced', part: 'body', heat: null, testedAt: null, bench: null, reasons: [] },
+      ]);
     } finally {
       await documentType('test-report-2.2');
     }
+  });
+
+  it("carries each heat's mill certificate once in a delivery's ZIP, listed in its index", async () => {
+    const m = await material();
+    const r = await releasedDelivery(t, { units: 2 });
+    const range = (await findRangeBySerial(t.app.ctx.db, r.units[0]!.serial))!.range;
+    const body = await heat(m.id);
+    const stem = await heat(m.id);
+    const noFile = await heat(m.id);
+    const pdf = await pdfBytes('Heat body');
+    expect((await upload(body.id, pdf)).statusCode).toBe(200);
+    expect((await upload(stem.id, await pdfBytes('Heat stem'))).statusCode).toBe(200);
+    await api('PUT', `/api/v1/serial-ranges/${range.id}/heats`, {
+      heats: [
+        { part: 'body', heatId: body.id },
+        { part: 'bonnet', heatId: body.id },
+        { part: 'stem', heatId: stem.id },
+        { part: 'bolting', heatId: noFile.id },
+      ],
+    });
+    const { token } = await linkTo(t, r.delivery.id);
+    const index = (await t.app.inject({ url: `/api/v1/public/deliveries/${token}`, remoteAddress: randomIp() })).json().data;
+    expect(index.schemaVersion).toBe(2);
+    expect(index.millCertificates.map((x: { heat: string }) => x.heat).sort()).toEqual([body.number, stem.number].sort());
+    const listed = index.millCertificates.find((x: { heat: string }) => x.heat === body.number);
+    expect(listed).toMatchObject({
+      material: `ASTM A216 ${m.grade}`,
+      certificateType: '3.1',
+      file: `mill-certificates/${body.number}.pdf`,
+      bytes: pdf.length,
+    });
+    const zip = await t.app.inject({ url: `/api/v1/public/deliveries/${token}.zip`, remoteAddress: randomIp() });
+    expect(zip.statusCode).toBe(200);
+    const entries = readZip(zip.rawPayload);
+    const mills = entries.filter((e) => e.name.startsWith('mill-certificates/'));
+    expect(mills.map((e) => e.name).sort()).toEqual(index.millCertificates.map((x: { file: string }) => x.file).sort());
+    const inZip = mills.find((e) => e.name === listed.file)!;
+    expect(createHash('sha256').update(inZip.data).digest('hex')).toBe(listed.sha256);
   });
 });

@@ -25,7 +25,8 @@ export const publicCertificateVersion = z.object({
 /** `GET /api/v1/public/deliveries/{token}`: the delivery's index (also `index.json` in the ZIP; docs/schemas/delivery-index.schema.json). */
 export const publicDeliveryIndex = z.object({
   schema: z.literal('test-report-center/delivery-index'),
-  schemaVersion: z.literal(1),
+  /** 2: the mill certificates of the units' heats were added */
+  schemaVersion: z.literal(2),
   customer: z.object({ name: z.string(), code: z.string() }),
   purchaseOrder: z.object({ number: z.string(), date: z.string(), documentType: z.enum(ORDER_DOCUMENT_TYPES) }),
   delivery: z.object({ number: z.string(), date: z.string(), releasedAt: z.string().nullable() }),
@@ -45,6 +46,21 @@ export const publicDeliveryIndex = z.object({
       issuedAt: z.string(),
       /** earlier versions of this unit's certificate, newest first */
       superseded: z.array(publicCertificateVersion),
+    }),
+  ),
+  /**
+   * The mill certificate of every heat the units were made from, once each (a heat with none uploaded is left
+   * out): `file` is its path in the ZIP, checked by its SHA-256.
+   */
+  millCertificates: z.array(
+    z.object({
+      heat: z.string(),
+      material: z.string(),
+      certificateNumber: z.string(),
+      certificateType: z.string(),
+      file: z.string(),
+      sha256: z.string(),
+      bytes: z.number().int(),
     }),
   ),
 });

@@ -174,3 +174,33 @@ export async function certificateBytes(db: Executor, reportId: string): Promise<
   const [row] = rowsOf<{ bytes: Uint8Array }>(res);
   return row ? Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) : undefined;
 }
+
+/** A heat whose mill certificate the delivery's ZIP carries. */
+export interface DeliveryHeat {
+  id: string;
+  number: string;
+  specification: string;
+  grade: string;
+  certificateNumber: string;
+  certificateType: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * The heats the delivery's units were made from that have a mill certificate, each once: every part of every
+ * active unit, its own heat else its range's (migration 0032 unit_heat_parts).
+ */
+export async function deliveryHeats(db: Executor, units: { prefix: string; width: number; serialNo: bigint }[]): Promise<DeliveryHeat[]> {
+  if (units.length === 0) return [];
+  const res = await db.execute(sql`SELECT DISTINCT h.id::text AS id, h.number, m.specification, m.grade,
+      h.certificate_number AS "certificateNumber", h.certificate_type AS "certificateType", encode(h.file_sha256, 'hex') AS sha256,
+      h.file_bytes AS bytes
+    FROM unnest(${sql.param(units.map((u) => u.prefix))}::text[], ${sql.param(units.map((u) => u.width))}::smallint[],
+                ${sql.param(units.map((u) => u.serialNo.toString()))}::bigint[]) AS u (prefix, width, serial_no)
+    CROSS JOIN LATERAL unit_heat_parts(u.prefix, u.width, u.serial_no) x
+    JOIN heats h ON h.id = x.heat_id JOIN materials m ON m.id = h.material_id
+    WHERE h.file_sha256 IS NOT NULL
+    ORDER BY h.number, 1`);
+  return rowsOf<DeliveryHeat>(res).map((r) => ({ ...r, bytes: Number(r.bytes) }));
+}

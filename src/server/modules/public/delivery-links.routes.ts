@@ -37,7 +37,12 @@ function fits(data: DeliveryIndexWithSizes): boolean {
   const names = pdfNames(data.index.units);
   // index.json and index.csv: a generous bound of a few hundred bytes a unit
   const indexes = { nameBytes: 10, size: 2 * 1024 + data.index.units.length * 2048 };
-  return zipFits([indexes, indexes, ...data.pdfs.map((p, i) => ({ nameBytes: Buffer.byteLength(names[i]!), size: p.size }))]);
+  return zipFits([
+    indexes,
+    indexes,
+    ...data.pdfs.map((p, i) => ({ nameBytes: Buffer.byteLength(names[i]!), size: p.size })),
+    ...data.index.millCertificates.map((m) => ({ nameBytes: Buffer.byteLength(m.file), size: m.bytes })),
+  ]);
 }
 
 export const publicDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
