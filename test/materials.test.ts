@@ -435,4 +435,64 @@ describe('the heats of a range and the release gate', () => {
     const inZip = mills.find((e) => e.name === listed.file)!;
     expect(createHash('sha256').update(inZip.data).digest('hex')).toBe(listed.sha256);
   });
+
+  it("holds a heat whose reported values lie outside its grade's cited limits, and the units made from it", async () => {
+    await documentType('inspection-certificate-3.1');
+    try {
+      // The grade itself, whose limits are cited (src/shared/standards/material-limits.ts).
+      const wcb = await material({ grade: 'WCB' });
+      const inside = { chemistry: { C: 0.24, Mn: 0.85 }, tensileStrength: 512, yieldStrength: 298, elongation: 26 };
+      const good = await heat(wcb.id, { properties: inside });
+      expect(good.status).toBe('released');
+      const res = await api('POST', '/api/v1/heats', {
+        number: `H${tag()}`,
+        materialId: wcb.id,
+        certificateType: '3.1',
+        properties: { ...inside, chemistry: { C: 0.34, Mn: 0.85 }, elongation: 20 },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const bad = res.json().data;
+      expect(bad.status).toBe('hold');
+      expect(bad.findings).toEqual([
+        { property: 'C', value: 0.34, min: null, max: 0.3 },
+        { property: 'elongation', value: 20, min: 22, max: null },
+      ]);
+      // Asking for it to be released does not release it while a value is outside.
+      const again = await api('PUT', `/api/v1/heats/${bad.id}`, {
+        number: bad.number,
+        materialId: wcb.id,
+        certificateType: '3.1',
+        status: 'released',
+        properties: bad.properties,
+      });
+      expect(again.json().data.status).toBe('hold');
+      const wrong = await api('POST', '/api/v1/heats', {
+        number: 'X',
+        materialId: wcb.id,
+        certificateType: '3.1',
+        properties: { chemistry: { carbon: 1 } },
+      });
+      expect(wrong.statusCode).toBe(400);
+
+      const { serial, product } = await unitWithRecords(t, [{ testType: 'shell' }]);
+      await api('PUT', `/api/v1/products/${product.id}/parts`, { parts: [{ part: 'body', materialId: wcb.id }] });
+      const range = (await findRangeBySerial(t.app.ctx.db, serial))!.range;
+      await api('PUT', `/api/v1/serial-ranges/${range.id}/heats`, { heats: [{ part: 'body', heatId: bad.id }] });
+      const held = await issueReport(t.app.ctx.db, { serial, language: 'en', publicBaseUrl: 'https://certs.example.com' });
+      expect(held.status === 'held' && held.held).toEqual([{ kind: 'untraced', part: 'body', heat: bad.number }]);
+      // Corrected values (a retest the supplier certified) release it.
+      const fixed = await api('PUT', `/api/v1/heats/${bad.id}`, {
+        number: bad.number,
+        materialId: wcb.id,
+        certificateType: '3.1',
+        properties: inside,
+      });
+      expect(fixed.json().data).toMatchObject({ status: 'released', findings: [] });
+      expect((await issueReport(t.app.ctx.db, { serial, language: 'en', publicBaseUrl: 'https://certs.example.com' })).status).toBe(
+        'issued',
+      );
+    } finally {
+      await documentType('test-report-2.2');
+    }
+  });
 });

@@ -224,6 +224,13 @@ export async function demoMaterials(db: Db, actor: AuditActor): Promise<{ heats:
         certificateNumber: certificate,
         certificateType: '3.1',
         date,
+        // what the certificate reports, judged against the grade's cited limits (all inside)
+        properties: {
+          chemistry: m.chemistry,
+          tensileStrength: m.tensile.rm,
+          yieldStrength: m.tensile.rp02 || null,
+          elongation: m.tensile.a || null,
+        },
       }),
     );
     const pdf = await millCertificatePdf(m, number, certificate, date);

@@ -63,6 +63,32 @@ export function materialName(m: { specification: string; grade: string }): strin
   return `${m.specification} ${m.grade}`;
 }
 
+const measured = (max: number) =>
+  z
+    .number({ error: 'validation.number' })
+    .min(0, { error: 'validation.min' })
+    .max(max, { error: 'validation.max' })
+    .nullable()
+    .default(null);
+
+/**
+ * What a heat's mill certificate reports, in EN 10168's groups: the cast analysis by element symbol (C71–C92,
+ * %), the tensile strength Rm (C12, MPa), the yield or proof strength Rp0.2 (C11, MPa) and the elongation
+ * after fracture A (C13, %). All optional.
+ */
+export const heatPropertiesInput = z.object({
+  chemistry: z
+    .record(
+      z.string().regex(/^[A-Z][a-z]?$/, { error: 'materials.validation.element' }),
+      z.number({ error: 'validation.number' }).min(0).max(100),
+    )
+    .refine((r) => Object.keys(r).length <= 30, { error: 'validation.tooLong' })
+    .default({}),
+  tensileStrength: measured(5000),
+  yieldStrength: measured(5000),
+  elongation: measured(100),
+});
+
 export const heatInput = z
   .object({
     number: oneLine(40),
@@ -77,6 +103,7 @@ export const heatInput = z
       .default(''),
     status: z.enum(HEAT_STATUSES, { error: 'validation.oneOf' }).default('released'),
     holdNote: optionalText(500).refine(printable, { error: 'validation.invalid' }),
+    properties: heatPropertiesInput.default({ chemistry: {}, tensileStrength: null, yieldStrength: null, elongation: null }),
   })
   .superRefine((v, ctx) => {
     if (v.status === 'hold' && v.holdNote === '')
@@ -96,6 +123,14 @@ export const heat = z.object({
   date: z.string(),
   status: z.enum(HEAT_STATUSES),
   holdNote: z.string(),
+  properties: z.object({
+    chemistry: z.record(z.string(), z.number()),
+    tensileStrength: z.number().nullable(),
+    yieldStrength: z.number().nullable(),
+    elongation: z.number().nullable(),
+  }),
+  /** reported values outside the material's cited limits: the heat is on hold while there are any */
+  findings: z.array(z.object({ property: z.string(), value: z.number(), min: z.number().nullable(), max: z.number().nullable() })),
   /** the uploaded mill certificate, null before one is */
   file: z.object({ name: z.string(), bytes: z.number().int(), sha256: z.string(), uploadedAt: z.string() }).nullable(),
   /** ranges whose units it is assigned to, and single units */

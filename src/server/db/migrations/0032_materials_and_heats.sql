@@ -36,6 +36,10 @@ CREATE TABLE heats (
   certificate_date date,
   status text NOT NULL DEFAULT 'released' CHECK (status IN ('released', 'hold')),
   hold_note text NOT NULL DEFAULT '' CHECK (char_length(hold_note) <= 500),
+  -- what its mill certificate reports (cast analysis, Rm, Rp0.2, A), and the values outside the material's
+  -- cited limits (src/shared/standards/material-limits.ts): a heat with any is on hold
+  properties jsonb NOT NULL DEFAULT '{"chemistry": {}, "tensileStrength": null, "yieldStrength": null, "elongation": null}',
+  findings jsonb NOT NULL DEFAULT '[]',
   -- the supplier's certificate as uploaded (a PDF, at most 20 MB), kept in heat_certificate_chunks
   file_sha256 bytea CHECK (file_sha256 IS NULL OR length(file_sha256) = 32),
   file_bytes integer CHECK (file_bytes IS NULL OR file_bytes BETWEEN 1 AND 20971520),

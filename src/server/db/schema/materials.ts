@@ -1,10 +1,11 @@
 // Mirrors migrations/0032_materials_and_heats.sql (the SQL is the source of truth).
 import { sql } from 'drizzle-orm';
-import { bigint, date, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { BODY_MATERIALS } from '../../../shared/standards/requirement';
 import { HEAT_CERTIFICATE_TYPES, HEAT_STATUSES, PARTS } from '../../../shared/contract/materials';
 import { products, serialRanges } from './catalogue';
 import { bytea } from './machine-data';
+import type { Finding, HeatProperties } from '../../../shared/standards/material-limits';
 
 export const materials = pgTable('materials', {
   id: uuid('id')
@@ -46,6 +47,8 @@ export const heats = pgTable('heats', {
   certificateDate: date('certificate_date', { mode: 'string' }),
   status: text('status', { enum: HEAT_STATUSES }).notNull().default('released'),
   holdNote: text('hold_note').notNull().default(''),
+  properties: jsonb('properties').$type<HeatProperties>().notNull(),
+  findings: jsonb('findings').$type<Finding[]>().notNull(),
   fileSha256: bytea('file_sha256'),
   fileBytes: integer('file_bytes'),
   fileName: text('file_name'),

@@ -20,6 +20,7 @@ import { pageWindow } from '../../../shared/contract/common';
 import { heatCertificateChunks, heats } from '../../db/schema/index';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { findMaterial } from './materials.service';
+import { findingsOf, limitsOf } from '../../../shared/standards/material-limits';
 
 export const HEAT_ENTITY = 'heat';
 /** The pieces a certificate is kept in. */
@@ -40,6 +41,8 @@ interface HeatSqlRow {
   certificate_date: string | null;
   status: Heat['status'];
   hold_note: string;
+  properties: Heat['properties'] | string;
+  findings: Heat['findings'] | string;
   file_sha256: string | null;
   file_bytes: number | null;
   file_name: string | null;
@@ -65,6 +68,8 @@ function toHeat(r: HeatSqlRow): Heat {
     date: r.certificate_date ?? '',
     status: r.status,
     holdNote: r.hold_note,
+    properties: typeof r.properties === 'string' ? (JSON.parse(r.properties) as Heat['properties']) : r.properties,
+    findings: typeof r.findings === 'string' ? (JSON.parse(r.findings) as Heat['findings']) : r.findings,
     file:
       r.file_sha256 && r.file_bytes && r.file_uploaded_at
         ? { name: r.file_name ?? '', bytes: Number(r.file_bytes), sha256: r.file_sha256, uploadedAt: iso(r.file_uploaded_at) }
@@ -78,6 +83,7 @@ function toHeat(r: HeatSqlRow): Heat {
 
 const SELECT = sql`SELECT h.id::text AS id, h.number, h.material_id::text AS material_id, m.specification, m.grade, h.supplier,
   h.certificate_number, h.certificate_type, to_char(h.certificate_date, 'YYYY-MM-DD') AS certificate_date, h.status, h.hold_note,
+  h.properties, h.findings,
   encode(h.file_sha256, 'hex') AS file_sha256, h.file_bytes, h.file_name, h.file_uploaded_at, h.created_at, h.updated_at,
   (SELECT count(*) FROM range_heats rh WHERE rh.heat_id = h.id) AS range_count,
   (SELECT count(*) FROM unit_heats uh WHERE uh.heat_id = h.id) AS unit_count
@@ -130,6 +136,8 @@ const audited = (h: Heat) => ({
   date: h.date,
   status: h.status,
   holdNote: h.holdNote,
+  properties: h.properties,
+  findings: h.findings,
   file: h.file ? { name: h.file.name, bytes: h.file.bytes, sha256: h.file.sha256 } : null,
 });
 
@@ -142,27 +150,38 @@ async function uniqueOr<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function materialOf(db: Executor, id: string): Promise<void> {
-  if (!(await findMaterial(db, id)))
-    throw new AppError('invalid-argument', 'errors.invalidRequest', { fields: [{ field: 'materialId', key: 'materials.notFound' }] });
+async function materialOf(db: Executor, id: string): Promise<{ specification: string; grade: string }> {
+  const m = await findMaterial(db, id);
+  if (!m) throw new AppError('invalid-argument', 'errors.invalidRequest', { fields: [{ field: 'materialId', key: 'materials.notFound' }] });
+  return m;
 }
 
-const columns = (v: HeatValues) => ({
-  number: v.number,
-  materialId: v.materialId,
-  supplier: v.supplier,
-  certificateNumber: v.certificateNumber,
-  certificateType: v.certificateType,
-  certificateDate: v.date === '' ? null : v.date,
-  status: v.status,
-  holdNote: v.status === 'hold' ? v.holdNote : '',
-});
+/**
+ * The stored columns: the reported values judged against the material's cited limits; a value outside them
+ * holds the heat whatever status was asked for (its findings say why; staff's note stays their own).
+ */
+const columns = (v: HeatValues, material: { specification: string; grade: string }) => {
+  const findings = findingsOf(limitsOf(material.specification, material.grade), v.properties);
+  const status = findings.length ? 'hold' : v.status;
+  return {
+    number: v.number,
+    materialId: v.materialId,
+    supplier: v.supplier,
+    certificateNumber: v.certificateNumber,
+    certificateType: v.certificateType,
+    certificateDate: v.date === '' ? null : v.date,
+    status,
+    holdNote: v.status === 'hold' ? v.holdNote : '',
+    properties: v.properties,
+    findings,
+  } as const;
+};
 
 export async function createHeat(db: Db, actor: AuditActor, v: HeatValues): Promise<Heat> {
   return uniqueOr(() =>
     db.transaction(async (tx) => {
-      await materialOf(tx, v.materialId);
-      const [row] = await tx.insert(heats).values(columns(v)).returning({ id: heats.id });
+      const material = await materialOf(tx, v.materialId);
+      const [row] = await tx.insert(heats).values(columns(v, material)).returning({ id: heats.id });
       const created = (await findHeat(tx, row!.id))!;
       await recordAudit(tx, actor, { action: 'create', entity: HEAT_ENTITY, entityId: created.id, after: audited(created) });
       return created;
@@ -181,16 +200,14 @@ export async function updateHeat(db: Db, actor: AuditActor, id: string, v: HeatV
       await tx.execute(sql`SELECT 1 FROM heats WHERE id = ${id}::uuid FOR UPDATE`);
       const before = await findHeat(tx, id);
       if (!before) throw heatNotFound();
-      if (v.materialId !== before.materialId) {
-        if (before.rangeCount + before.unitCount > 0)
-          throw new AppError('failed-precondition', 'materials.heatMaterialFixed', {
-            fields: [{ field: 'materialId', key: 'materials.heatMaterialFixed' }],
-          });
-        await materialOf(tx, v.materialId);
-      }
+      if (v.materialId !== before.materialId && before.rangeCount + before.unitCount > 0)
+        throw new AppError('failed-precondition', 'materials.heatMaterialFixed', {
+          fields: [{ field: 'materialId', key: 'materials.heatMaterialFixed' }],
+        });
+      const material = await materialOf(tx, v.materialId);
       await tx
         .update(heats)
-        .set({ ...columns(v), updatedAt: sql`now()` })
+        .set({ ...columns(v, material), updatedAt: sql`now()` })
         .where(eq(heats.id, id));
       const after = (await findHeat(tx, id))!;
       await recordAudit(tx, actor, { action: 'update', entity: HEAT_ENTITY, entityId: id, before: audited(before), after: audited(after) });
