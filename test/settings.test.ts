@@ -12,6 +12,7 @@ import { issueReport } from '../src/server/modules/reports/issue';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { ORIGIN, staffCookie } from './helpers/catalogue';
 import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
+import { inspectorCookie, releaseRangeOf } from './helpers/inspectors';
 
 let t: TestApp;
 let admin: string;
@@ -244,6 +245,10 @@ describe('settings', () => {
       }),
     );
     const u = await unitWithRecords(t, [{ testType: 'shell' }]);
+    // A 3.1 is issued for a range an authorised inspector released: here the one Settings name.
+    const held = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+    expect(held).toEqual({ status: 'held', held: [{ testType: null, kind: 'unreleased' }] });
+    await releaseRangeOf(t, u.serial, await inspectorCookie(t, 'Lin Mei-Hua', 'QA Manager'));
     const r = await issueReport(t.app.ctx.db, { serial: u.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     if (r.status !== 'issued') throw new Error(r.status);
     const text = poppler('pdftotext', ['-layout', tmpFile(r.report.bytes), '-']);
@@ -253,7 +258,7 @@ describe('settings', () => {
     expect(text).toContain('Taichung, Taiwan');
     expect(text).toContain('Statement from settings.');
     expect(text).toContain('Footer from settings');
-    expect(text).toContain('Validated by the authorised inspection representative: Lin Mei-Hua');
+    expect(text).toContain('Validated by the authorised inspection representative: Lin Mei-Hua, QA Manager');
     // The signature carries the representative's name (its /Name entry; pdfsig prints the certificate's).
     expect(r.report.bytes.toString('latin1')).toContain('/Name (Lin Mei-Hua)');
     expect(poppler('pdfimages', ['-list', tmpFile(r.report.bytes)])).toMatch(/\b120\s+40\b/);

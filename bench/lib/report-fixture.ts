@@ -113,6 +113,7 @@ export function benchModel(language: ReportLanguage): ReportModel {
         : 'We hereby certify that the product described above has been tested as stated and complies with the order.',
     footer: language === 'zh' ? '艾克米閥門 · 品質保證部' : 'Acme Valve · Quality Assurance',
     inspectorName: '',
+    release: null,
     serial: 'VB2311-000123',
     product: {
       name: 'Gate Valve DN50 PN16',

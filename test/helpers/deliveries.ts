@@ -14,6 +14,7 @@ import type { TestApp } from './app';
 import { addProduct, postRange, rangeBody, staffCookie } from './catalogue';
 import { post, uniq } from './orders';
 import { series, testData } from './public';
+import { releaseRangeOf } from './inspectors';
 
 export interface ReleasedUnit {
   serial: string;
@@ -81,6 +82,8 @@ export async function releasedDelivery(t: TestApp, o: ReleasedOptions = {}): Pro
   };
   if (o.release === false) return released;
   for (const u of units) await testData(t, u.serial);
+  // The order asks for 3.1 certificates: an authorised inspector releases the range first.
+  await releaseRangeOf(t, serial(1));
   await release(t, cookie, delivery.id);
   const detail = (await t.app.inject({ url: `/api/v1/deliveries/${delivery.id}`, headers: { cookie } })).json().data as {
     units: { serial: string; tag: string; reportId: string; reportNumber: string }[];

@@ -35,6 +35,8 @@ export interface UserOverrides {
   language?: 'en' | 'zh';
   disabled?: boolean;
   preferences?: Record<string, unknown>;
+  /** an authorised inspection representative with this title */
+  inspectorTitle?: string;
 }
 
 /** A user straight in the database; `password` is returned so the test can sign in with it. */
@@ -50,6 +52,7 @@ export async function createUser(db: Executor, overrides: UserOverrides = {}): P
   const extra = {
     ...(overrides.disabled !== undefined ? { disabled: overrides.disabled } : {}),
     ...(overrides.preferences ? { preferences: overrides.preferences } : {}),
+    ...(overrides.inspectorTitle ? { inspector: true, inspectorTitle: overrides.inspectorTitle } : {}),
   };
   const final = Object.keys(extra).length ? ((await updateUser(db, row.id, extra)) ?? row) : row;
   return { ...final, password };

@@ -22,6 +22,8 @@ export interface SessionUser {
   language: 'en' | 'zh';
   preferences: Record<string, unknown>;
   disabled: boolean;
+  inspector: boolean;
+  inspectorTitle: string;
 }
 
 export function toSessionUser(u: UserRow): SessionUser {
@@ -33,6 +35,8 @@ export function toSessionUser(u: UserRow): SessionUser {
     language: u.language,
     preferences: u.preferences,
     disabled: u.disabled,
+    inspector: u.inspector,
+    inspectorTitle: u.inspectorTitle,
   };
 }
 

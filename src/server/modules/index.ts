@@ -23,6 +23,7 @@ import { reportRoutes } from './reports/reports.routes';
 import { searchRoutes } from './public/searches.routes';
 import { publicRoutes } from './public/public.routes';
 import { serialRoutes } from './serials/serials.routes';
+import { rangeReleaseRoutes } from './serials/range-release.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { staffRoutes } from './staff/staff.routes';
 
@@ -34,6 +35,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(productRoutes);
   await app.register(serialRoutes);
   await app.register(materialRoutes);
+  await app.register(rangeReleaseRoutes);
   await app.register(machineRoutes);
   await app.register(instrumentRoutes);
   await app.register(machineDataRoutes);

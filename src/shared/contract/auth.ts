@@ -43,6 +43,9 @@ export const user = z.object({
   language: languageField,
   preferences: z.record(z.string(), z.unknown()),
   disabled: z.boolean(),
+  /** an authorised inspection representative (may release serial ranges), and the title printed beside the name */
+  inspector: z.boolean(),
+  inspectorTitle: z.string(),
 });
 export type User = z.infer<typeof user>;
 

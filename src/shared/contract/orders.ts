@@ -330,7 +330,8 @@ export function parseSerialLines(
  */
 export const gateHold = z.object({
   testType: z.string().nullable(),
-  kind: z.enum(['failed', 'missing', 'no-data', 'untraced']),
+  /** untraced: a pressure part without a heat or with its heat on hold; unreleased: a 3.1 order's unit whose range no authorised inspector has released yet */
+  kind: z.enum(['failed', 'missing', 'no-data', 'untraced', 'unreleased']),
   part: z.enum(PRESSURE_PARTS).optional(),
   heat: z.string().nullable().optional(),
   /** the standard's reason codes of a failed test */

@@ -185,11 +185,12 @@ export type HeldRequestsQuery = z.output<typeof heldRequestsQuery>;
 export const HELD_REASONS = ['stillHeld', 'noTests', 'releasable'] as const;
 /**
  * One thing the gate holds the unit for: a test whose latest attempt failed (bench or standard), a missing
- * one, or a pressure-retaining part without a heat (heat null) or with its heat on hold (its number).
+ * one, a pressure-retaining part without a heat (heat null) or with its heat on hold (its number), or (no
+ * test) a 3.1 certificate whose range no authorised inspector has released yet.
  */
 export const heldFor = z.object({
   testType: z.enum(TEST_TYPES).nullable(),
-  kind: z.enum(['failed', 'missing', 'untraced']),
+  kind: z.enum(['failed', 'missing', 'untraced', 'unreleased']),
   part: z.enum(PRESSURE_PARTS).optional(),
   heat: z.string().nullable().optional(),
   testedAt: z.string().nullable(),

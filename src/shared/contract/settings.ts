@@ -36,6 +36,8 @@ export const SETTINGS_TEXT_FIELDS = [
   'footerZh',
   'documentType',
   'inspectorName',
+  'inspectorStatementEn',
+  'inspectorStatementZh',
   'contact',
 ] as const;
 export type SettingsTextField = (typeof SETTINGS_TEXT_FIELDS)[number];
@@ -57,6 +59,9 @@ export const settingsFields = z.object({
   footerZh: multiline(REPORT_TEXT_MAX),
   documentType: z.enum(DOCUMENT_TYPES, { error: 'validation.oneOf' }),
   inspectorName: optionalText(INSPECTOR_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' }),
+  /** the authorised inspectors' independence from manufacturing, printed on a 3.1 under the validation (empty: the product's wording) */
+  inspectorStatementEn: multiline(REPORT_TEXT_MAX),
+  inspectorStatementZh: multiline(REPORT_TEXT_MAX),
   /** whom a visitor asks when a report is not available (email or phone), shown on the public page and in that email */
   contact: optionalText(CONTACT_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' }),
 });

@@ -19,6 +19,9 @@ export const users = pgTable('users', {
     .default('en'),
   preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
   disabled: boolean('disabled').notNull().default(false),
+  /** migration 0034: an authorised inspection representative, and the title printed beside the name */
+  inspector: boolean('inspector').notNull().default(false),
+  inspectorTitle: text('inspector_title').notNull().default(''),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -62,6 +62,20 @@ export const serialRanges = pgTable('serial_ranges', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Migration 0034: the release of a range by an authorised inspector (or, source 'settings', before inspectors were kept). */
+export const rangeReleases = pgTable('range_releases', {
+  rangeId: uuid('range_id').primaryKey(),
+  source: text('source', { enum: ['inspector', 'settings'] }).notNull(),
+  releasedBy: uuid('released_by'),
+  inspectorName: text('inspector_name').notNull(),
+  inspectorTitle: text('inspector_title').notNull(),
+  releasedAt: timestamp('released_at', { withTimezone: true }).notNull(),
+  unitsNoData: bigint('units_no_data', { mode: 'number' }).notNull(),
+  unitsHeld: bigint('units_held', { mode: 'number' }).notNull(),
+  unitsPassed: bigint('units_passed', { mode: 'number' }).notNull(),
+});
+export type RangeReleaseRow = typeof rangeReleases.$inferSelect;
+
 /** Migration 0010: the requirement rows derived from a product's standard (src/shared/standards). */
 export const productRequirements = pgTable('product_requirements', {
   productId: uuid('product_id').notNull(),

@@ -35,6 +35,9 @@ export const settingsTable = pgTable('settings', {
   benchRecordsOnly: boolean('bench_records_only').notNull().default(false),
   /** migration 0031: records need an instrument of their bench in calibration on the test day */
   requireCalibratedInstruments: boolean('require_calibrated_instruments').notNull().default(false),
+  /** migration 0034: the authorised inspectors' independence from manufacturing, printed on a 3.1 */
+  inspectorStatementEn: text('inspector_statement_en').notNull().default(''),
+  inspectorStatementZh: text('inspector_statement_zh').notNull().default(''),
 });
 
 export const reports = pgTable('reports', {

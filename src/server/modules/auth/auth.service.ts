@@ -24,7 +24,16 @@ export interface RequestMeta {
 
 /** The fields of a user the audit trail keeps (no hash, no preferences blob). */
 export function auditView(u: UserRow): Record<string, unknown> {
-  return { id: u.id, name: u.name, email: u.email, role: u.role, language: u.language, disabled: u.disabled };
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    language: u.language,
+    disabled: u.disabled,
+    inspector: u.inspector,
+    inspectorTitle: u.inspectorTitle,
+  };
 }
 
 export function actorOf(user: Pick<SessionUser, 'id' | 'email'>, ip?: string): AuditActor {

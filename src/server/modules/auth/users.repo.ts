@@ -3,8 +3,11 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { users, type UserRow } from '../../db/schema/index';
 
-export type NewUser = Pick<UserRow, 'name' | 'email' | 'passwordHash' | 'role'> & Partial<Pick<UserRow, 'language'>>;
-export type UserChanges = Partial<Pick<UserRow, 'name' | 'role' | 'disabled' | 'language' | 'preferences' | 'passwordHash'>>;
+export type NewUser = Pick<UserRow, 'name' | 'email' | 'passwordHash' | 'role'> &
+  Partial<Pick<UserRow, 'language' | 'inspector' | 'inspectorTitle'>>;
+export type UserChanges = Partial<
+  Pick<UserRow, 'name' | 'role' | 'disabled' | 'language' | 'preferences' | 'passwordHash' | 'inspector' | 'inspectorTitle'>
+>;
 
 /** citext makes this ignore case. */
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

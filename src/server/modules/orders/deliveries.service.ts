@@ -14,6 +14,9 @@ import { purchaseOrders } from '../../db/schema/index';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { gateOf, readUnit } from '../reports/report-data';
+import { orderDocumentType, withReleaseRule } from '../reports/release-rule';
+import { findRelease } from '../serials/range-release.repo';
+import { customerOfDelivery } from './release.repo';
 import * as repo from './deliveries.repo';
 import { itemsOf } from './purchase-orders.repo';
 import { revokeDeliveryLinks } from './delivery-links';
@@ -284,8 +287,11 @@ export async function cancelDelivery(db: Db, actor: AuditActor, id: string, reas
 export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
   const d = await found(db, id);
   const units = await repo.unitsOf(db, id);
-  // The order's document type decides whether the units' materials must be traced (3.1, 3.2).
+  // The order's document type decides whether the units' materials must be traced (3.1, 3.2), and a 3.1
+  // order's units need their ranges released by an authorised inspector (reports/release-rule.ts).
   const [po] = await db.select({ type: purchaseOrders.documentType }).from(purchaseOrders).where(eq(purchaseOrders.id, d.purchaseOrderId));
+  const documentType = orderDocumentType((await customerOfDelivery(db, id))?.documentType);
+  const released = new Map<string, boolean>();
   const out: DeliveryGate['units'] = [];
   for (const u of units) {
     const unit = await readUnit(db, u.serial);
@@ -293,7 +299,8 @@ export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
       out.push({ ...u, status: 'no-data', held: [{ testType: null, kind: 'no-data', reasons: [] }] });
       continue;
     }
-    const g = gateOf(unit, po?.type);
+    if (!released.has(unit.range.id)) released.set(unit.range.id, (await findRelease(db, unit.range.id)) !== null);
+    const g = withReleaseRule(gateOf(unit, po?.type), documentType, released.get(unit.range.id)!);
     const held =
       g.status === 'no-data'
         ? [{ testType: null, kind: 'no-data' as const, reasons: [] }]

@@ -25,6 +25,9 @@ import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
 import { BODY_MATERIALS, deriveRequirement, ratingOf } from '../../../shared/standards/requirement';
 import { gateOf, readUnit } from '../reports/report-data';
+import { withReleaseRule } from '../reports/release-rule';
+import { findRelease } from '../serials/range-release.repo';
+import { getSettings } from '../settings/settings.service';
 import * as repo from './quality.repo';
 
 const DAY = 86_400_000;
@@ -113,11 +116,15 @@ export async function heldRequests(db: Db, q: HeldRequestsQuery): Promise<{ item
   const { rows, total } = await repo.heldRequests(db, rangeOf(q), limit, offset);
   const units = new Map<string, Awaited<ReturnType<typeof readUnit>>>();
   for (const r of rows) if (!units.has(r.serial)) units.set(r.serial, await readUnit(db, r.serial));
+  // A visitor's request is for the certificate type in Settings: a 3.1 waits for the range's release too.
+  const { documentType } = await getSettings(db);
+  const released = new Set<string>();
+  for (const u of units.values()) if (u && !released.has(u.range.id) && (await findRelease(db, u.range.id))) released.add(u.range.id);
   return {
     total,
     items: rows.map((r) => {
       const unit = units.get(r.serial) ?? null;
-      const g = unit ? gateOf(unit) : null;
+      const g = unit ? withReleaseRule(gateOf(unit), documentType, released.has(unit.range.id)) : null;
       const last = unit?.heads.at(-1);
       return {
         id: r.id,

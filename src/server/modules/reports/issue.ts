@@ -16,6 +16,8 @@ import { certificateName } from '../../lib/signing/certificate';
 import { renderAndSign, type RenderReport } from './render-job';
 import { reportGeneration } from '../../lib/metrics';
 import { dataVersion, gateOf, type HoldReason, readUnit } from './report-data';
+import { withReleaseRule } from './release-rule';
+import { findRelease } from '../serials/range-release.repo';
 import type { ReportOrder } from './report-model';
 import { buildModel } from './report-build';
 import type { DocumentType } from '../../../shared/contract/settings';
@@ -200,7 +202,11 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (!unit) return { status: 'not-found' };
   const g = gateOf(unit, input.order?.documentType);
   if (g.status === 'no-data') return { status: 'no-data' };
-  if (g.status === 'held') return { status: 'held', held: g.held };
+  // A 3.1 certificate needs the range released by an authorised inspector (release-rule.ts).
+  const release = await findRelease(db, unit.range.id);
+  const wanted = input.order?.documentType ?? (await getSettingsWithRevision(db)).settings.documentType;
+  const released = withReleaseRule(g, wanted, release !== null);
+  if (released.status === 'held') return { status: 'held', held: released.held };
 
   const baseUrl = baseUrlOf(input);
   // The signing material first: on first use it makes the certificate and moves the settings revision, which
@@ -252,6 +258,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
           certificateFingerprint: material.fingerprint,
           signerName: certificateName(material.certPem),
           order: input.order?.printed ?? null,
+          release,
         });
         return { reused: null, id, code, number, issuedAt, model, flags };
       });
@@ -263,7 +270,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
       const bytes = await (input.render ?? renderAndSign)({
         model,
         signature: {
-          name: documentType === 'inspection-certificate-3.1' && settings.inspectorName ? settings.inspectorName : model.signerName,
+          name: documentType === 'inspection-certificate-3.1' && model.inspectorName ? model.inspectorName : model.signerName,
           reason,
           location: settings.companyAddress.split('\n')[0] ?? '',
           contactInfo: baseUrl,

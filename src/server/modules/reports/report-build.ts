@@ -19,6 +19,8 @@ import type { ReportModel, ReportOrder, ReportTest } from './report-model';
 import { isLocalAddress } from '../../../shared/public-address';
 import { productName, productText } from '../../../shared/product-name';
 import { instrumentsOnTests } from '../machines/instruments.service';
+import type { RangeReleaseRow } from '../../db/schema/index';
+import { validationOf } from './inspector-validation';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -34,6 +36,8 @@ export interface ModelContext {
   certificateFingerprint: string;
   signerName: string;
   order: ReportOrder | null;
+  /** the release of the unit's range (null: none); a 3.1 names its inspector (inspector-validation.ts) */
+  release: RangeReleaseRow | null;
 }
 
 /** The report's data: the latest record of each test type with its samples and checks. */
@@ -126,7 +130,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
     company: { name: s.companyName, address: s.companyAddress, logo: logo?.logo ?? null },
     statement: textOr(lang === 'zh' ? s.statementZh : s.statementEn, lang, 'reports.defaultStatement'),
     footer: lang === 'zh' ? s.footerZh : s.footerEn,
-    inspectorName: s.inspectorName,
+    ...validationOf(s, c.release, lang),
     serial: unit.serial,
     product: {
       name: productName(p, lang),

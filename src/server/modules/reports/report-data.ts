@@ -62,7 +62,9 @@ export function latestByType(heads: readonly RecordHead[]): Map<TestType, { late
 export type HoldReason =
   | { testType: TestType; kind: 'failed'; testedAt: Date; bench: 'pass' | 'fail'; reasons: ReasonCode[] }
   | { testType: TestType; kind: 'missing' }
-  | TraceHold;
+  | TraceHold
+  /** a 3.1 certificate for a unit whose range no authorised inspector has released (release-rule.ts) */
+  | { testType: null; kind: 'unreleased' };
 
 export interface GateResult {
   status: 'pass' | 'held' | 'no-data';

@@ -153,6 +153,8 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       signedBy: m.signerName,
       certificateSha256: m.certificateFingerprint || null,
       inspectionRepresentative: m.documentType === 'inspection-certificate-3.1' ? m.inspectorName : null,
+      inspectionRepresentativeTitle: m.documentType === 'inspection-certificate-3.1' ? (m.release?.title ?? null) : null,
+      releasedAt: m.documentType === 'inspection-certificate-3.1' && m.release ? m.release.releasedAt.toISOString() : null,
     },
     verification: { id: m.id, code: m.code, url: m.verifyUrl, ...(m.verifyLocal ? { localOnly: true } : {}) },
   };

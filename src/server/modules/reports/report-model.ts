@@ -78,7 +78,10 @@ export interface ReportModel {
   company: { name: string; address: string; logo: Buffer | null };
   statement: string;
   footer: string;
+  /** a 3.1: the inspector who released the range, else the name in Settings; a 2.2: the name in Settings */
   inspectorName: string;
+  /** a 3.1 of a range released by an authorised inspector: the title and time of the release, and the independence statement */
+  release: { title: string; releasedAt: Date; statement: string } | null;
   serial: string;
   product: {
     name: string;

@@ -16,6 +16,8 @@ const publicColumns = {
   footerZh: settingsTable.footerZh,
   documentType: settingsTable.documentType,
   inspectorName: settingsTable.inspectorName,
+  inspectorStatementEn: settingsTable.inspectorStatementEn,
+  inspectorStatementZh: settingsTable.inspectorStatementZh,
   contact: settingsTable.contact,
   logoType: settingsTable.logoType,
   logoSha256: settingsTable.logoSha256,

@@ -38,6 +38,8 @@ function toSettings(v: repo.SettingsView): Settings {
     footerZh: v.footerZh,
     documentType: v.documentType,
     inspectorName: v.inspectorName,
+    inspectorStatementEn: v.inspectorStatementEn,
+    inspectorStatementZh: v.inspectorStatementZh,
     contact: v.contact,
     termsVersion: v.termsVersion,
     logo: v.logoType && v.logoSize ? { type: v.logoType, size: v.logoSize, sha256: v.logoSha256 ?? '' } : null,

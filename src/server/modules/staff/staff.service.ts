@@ -35,7 +35,14 @@ export async function addStaff(db: Db, actor: AuditActor, input: StaffInput & { 
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
-      const row = await insertUser(tx, { name: input.name, email: input.email, passwordHash, role: input.role });
+      const row = await insertUser(tx, {
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        role: input.role,
+        inspector: input.inspector ?? false,
+        inspectorTitle: input.inspectorTitle ?? '',
+      });
       await recordAudit(tx, actor, { action: 'create', entity: 'user', entityId: row.id, after: auditView(row) });
       return row;
     });
@@ -72,6 +79,11 @@ export async function updateStaff(db: Db, actorUser: SessionUser, actor: AuditAc
   return db.transaction(async (tx) => {
     const before = await loadForChange(tx, id);
     await guardAdminLoss(tx, before, change);
+    // An authorised inspector is printed with a title: marking one without it is refused on the field.
+    if ((change.inspector ?? before.inspector) && (change.inspectorTitle ?? before.inspectorTitle).trim() === '')
+      throw new AppError('invalid-argument', 'errors.invalidRequest', {
+        fields: [{ field: 'inspectorTitle', key: 'staff.validation.inspectorTitleRequired' }],
+      });
     const after = (await updateUser(tx, id, change))!;
     // Old sessions carry the old role's trust; a disabled user must be out now, not at the next sign-in.
     if (before.role !== after.role || (!before.disabled && after.disabled)) await revokeUserSessions(tx, id);

@@ -36,6 +36,7 @@ import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { orderRows } from '../format-order';
 import { instrumentText, leakageText, ratings } from './test-values';
+import { validationLines } from './validation-lines';
 import { comma, labelled, semicolon } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
@@ -255,12 +256,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
 
   heading('H2', t(lang, 'heading.statement'), 12);
   para(m.statement, { size: 9.5, gap: 6 });
-  if (m.documentType === 'inspection-certificate-3.1' && m.inspectorName) {
-    para(t(lang, 'validatedBy', { name: m.inspectorName }), { font: B, size: 9.5, gap: 6 });
-  } else if (m.inspectorName) {
-    // A 2.2 test report is the manufacturer's own statement: it names the person who released it.
-    para(t(lang, 'releasedBy', { name: m.inspectorName }), { font: B, size: 9.5, gap: 6 });
-  }
+  for (const line of validationLines(m)) para(line.text, line.strong ? { font: B, size: 9.5, gap: 6 } : { size: 8.5, color: MUTED, gap: 6 });
   heading('H2', t(lang, 'heading.verify'), 12);
   para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
   para(`${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });

@@ -174,6 +174,17 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
               hint={readOnly ? undefined : 'settingsScreen.fields.inspectorHint'}
             />
           </Grid>
+          {(['inspectorStatementEn', 'inspectorStatementZh'] as const).map((name) => (
+            <Grid key={name} size={{ xs: 12, md: 6 }}>
+              <FormTextField
+                {...common}
+                name={name}
+                label={`settingsScreen.fields.${name}`}
+                hint={readOnly ? undefined : 'settingsScreen.fields.inspectorStatementHint'}
+                {...multiline(3)}
+              />
+            </Grid>
+          ))}
           <Grid size={{ xs: 12 }}>
             <SettingSwitch control={form.control} name="benchRecordsOnly" disabled={readOnly} />
           </Grid>
