@@ -32,6 +32,7 @@ export function heldOfRefusal(err: unknown): DeliveryGate | null {
 export function holdText(t: TFunction, language: string, h: GateUnit['held'][number]): string {
   const test = h.testType ? t(`machineScreens.testTypes.${h.testType}`) : '';
   if (h.kind === 'no-data') return t('orderScreens.gate.noData');
+  if (h.kind === 'unreleased') return t('orderScreens.gate.unreleased');
   if (h.kind === 'missing') return t('orderScreens.gate.missing', { test });
   const why = enumerate(
     language,

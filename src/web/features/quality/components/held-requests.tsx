@@ -18,6 +18,7 @@ const COLOR = { stillHeld: 'error', noTests: 'default', releasable: 'success' } 
 /** "Shell failed on 8 Nov 2026, not retested", "Backseat: leakage above the allowed (bench passed) …", "Seat: no test yet". */
 function HoldLine({ h }: { h: HeldRequest['heldFor'][number] }) {
   const { t, i18n } = useTranslation();
+  if (h.kind === 'unreleased') return <>{t('quality.held.unreleased')}</>;
   const test = t(`machineScreens.testTypes.${h.testType}`);
   if (h.kind === 'missing') return <>{t('quality.held.missing', { test })}</>;
   const at = h.testedAt ? formatDateTime(i18n.language, h.testedAt) : '';

@@ -1,4 +1,5 @@
 import QrCode2 from '@mui/icons-material/QrCode2';
+import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
@@ -14,6 +15,7 @@ import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
 import { LabelsDialog } from '../components/labels-dialog';
+import { ReleaseDialog } from '../components/release-dialog';
 import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { labelled } from '../../../../shared/i18n/punctuation';
@@ -56,6 +58,7 @@ export default function SerialNumbersPage() {
   });
   const lang = i18n.language;
   const [labelsFor, setLabelsFor] = useState<SerialRange | null>(null);
+  const [releaseFor, setReleaseFor] = useState<SerialRange | null>(null);
 
   const columns = useMemo<Column<SerialRange>[]>(() => {
     const cols: Column<SerialRange>[] = [
@@ -139,7 +142,25 @@ export default function SerialNumbersPage() {
         </Tooltip>
       ),
     };
-    return [...cols, labels, ...actions.columns];
+    // The release by an authorised inspector: the gate's summary, and who released the range and when.
+    const release: Column<SerialRange> = {
+      id: 'release',
+      label: 'serials.release.action',
+      align: 'right',
+      card: 'actions',
+      render: (r) => (
+        <Tooltip title={t('serials.release.action')}>
+          <IconButton
+            size="small"
+            onClick={() => setReleaseFor(r)}
+            aria-label={labelled(i18n.language, t('serials.release.action'), named(r))}
+          >
+            <VerifiedOutlined fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    };
+    return [...cols, release, labels, ...actions.columns];
   }, [t, lang, actions.columns]);
 
   return (
@@ -172,6 +193,7 @@ export default function SerialNumbersPage() {
     >
       {actions.dialog}
       <LabelsDialog range={labelsFor} onClose={() => setLabelsFor(null)} />
+      <ReleaseDialog key={releaseFor?.id ?? ''} range={releaseFor} onClose={() => setReleaseFor(null)} />
     </ListView>
   );
 }

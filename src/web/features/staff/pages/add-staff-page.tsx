@@ -19,6 +19,7 @@ import { PageHeader } from '../../../components/page-header';
 import { notifySuccess } from '../../../lib/toast';
 import { useAddStaff } from '../api';
 import { ROLE_OPTIONS } from '../components/roles';
+import { InspectorFields } from '../components/inspector-fields';
 
 export default function AddStaffPage() {
   const { t } = useTranslation();
@@ -26,7 +27,7 @@ export default function AddStaffPage() {
   const add = useAddStaff();
   const form = useForm({
     resolver: zodFormResolver(staffInput),
-    defaultValues: { name: '', email: '', password: '', role: 'staff' as const },
+    defaultValues: { name: '', email: '', password: '', role: 'staff' as const, inspector: false, inspectorTitle: '' },
   });
   const { dialog, allowLeave } = useUnsavedChangesWarning(form.formState.isDirty && !form.formState.isSubmitSuccessful);
 
@@ -37,7 +38,7 @@ export default function AddStaffPage() {
       notifySuccess('staff.added');
       void navigate('/staffs');
     } catch (err) {
-      applyServerErrors(err, form.setError, ['name', 'email', 'password', 'role']);
+      applyServerErrors(err, form.setError, ['name', 'email', 'password', 'role', 'inspector', 'inspectorTitle']);
     }
   });
 
@@ -66,6 +67,9 @@ export default function AddStaffPage() {
               </Grid>
               <Grid size={{ xs: 12, md: 6 }}>
                 <FormSelectField control={form.control} name="role" label="staffScreens.role" options={ROLE_OPTIONS} />
+              </Grid>
+              <Grid size={{ xs: 12, md: 6 }}>
+                <InspectorFields control={form.control} />
               </Grid>
             </Grid>
             <Stack direction="row" spacing={1.5} sx={{ mt: 3 }}>

@@ -10,6 +10,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,8 +22,10 @@ import { notifyError, notifySuccess } from '../../../lib/toast';
 import { useMe } from '../../auth/api';
 import { staffKeys, useDeleteStaff, useUpdateStaff } from '../api';
 import { PasswordDialog, RoleDialog } from '../components/staff-dialogs';
+import { InspectorDialog } from '../components/inspector-fields';
+import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
 
-type Dialog = { kind: 'role' | 'password' | 'delete'; member: StaffMember } | null;
+type Dialog = { kind: 'role' | 'inspector' | 'password' | 'delete'; member: StaffMember } | null;
 
 function RowActions({ member, self, onOpen }: { member: StaffMember; self: boolean; onOpen: (d: Dialog) => void }) {
   const { t } = useTranslation();
@@ -60,6 +63,17 @@ function RowActions({ member, self, onOpen }: { member: StaffMember; self: boole
             <SwapHoriz fontSize="small" />
           </ListItemIcon>
           <ListItemText>{t('staffScreens.changeRole')}</ListItemText>
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            onOpen({ kind: 'inspector', member });
+          }}
+        >
+          <ListItemIcon>
+            <VerifiedUserOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('staffScreens.inspectorAction')}</ListItemText>
         </MenuItem>
         <MenuItem disabled={self} onClick={() => void toggleDisabled()}>
           <ListItemIcon>{member.disabled ? <PersonOutline fontSize="small" /> : <PersonOffOutlined fontSize="small" />}</ListItemIcon>
@@ -152,7 +166,18 @@ export default function StaffsPage() {
         sortable: true,
         card: 'key',
         render: (m) => (
-          <Chip size="small" variant="outlined" color={m.role === 'admin' ? 'primary' : 'default'} label={t(`app.roles.${m.role}`)} />
+          <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+            <Chip size="small" variant="outlined" color={m.role === 'admin' ? 'primary' : 'default'} label={t(`app.roles.${m.role}`)} />
+            {m.inspector && (
+              <Chip
+                size="small"
+                color="secondary"
+                variant="outlined"
+                label={t('staffScreens.inspectorChip')}
+                title={m.inspectorTitle ? `${t('staffScreens.inspector')} · ${m.inspectorTitle}` : t('staffScreens.inspector')}
+              />
+            )}
+          </Stack>
         ),
       },
       {
@@ -195,6 +220,7 @@ export default function StaffsPage() {
       emptyText="staffScreens.empty"
     >
       {dialog?.kind === 'role' && <RoleDialog member={dialog.member} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'inspector' && <InspectorDialog member={dialog.member} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <PasswordDialog member={dialog.member} onClose={() => setDialog(null)} />}
       {del.dialog}
     </ListView>
