@@ -137,7 +137,9 @@ describe('the release of a serial range', () => {
     expect(await auditCount('serialRange', id, 'release')).toBe(1);
 
     expect((await api('POST', '/api/v1/serial-ranges/not-a-range/release', inspector.cookie)).statusCode).toBe(404);
-    expect((await api('POST', '/api/v1/serial-ranges/00000000-0000-4000-8000-000000000000/release', inspector.cookie)).statusCode).toBe(404);
+    expect((await api('POST', '/api/v1/serial-ranges/00000000-0000-4000-8000-000000000000/release', inspector.cookie)).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/serial-ranges/${id}/release` })).statusCode).toBe(401);
   });
 
@@ -145,7 +147,9 @@ describe('the release of a serial range', () => {
     const unit = await unitWithRecords(t, [{ testType: 'shell' }]);
     const id = await rangeIdOf(t, unit.serial);
     const inspector = await inspectorCookie(t, 'Huang Jun', 'Inspector');
-    const answers = await Promise.all(Array.from({ length: 30 }, () => api('POST', `/api/v1/serial-ranges/${id}/release`, inspector.cookie)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => api('POST', `/api/v1/serial-ranges/${id}/release`, inspector.cookie)),
+    );
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.filter((c) => c === 409)).toHaveLength(29);
@@ -167,8 +171,13 @@ describe('an inspection certificate (3.1) and the release', () => {
     const today = new Date().toISOString().slice(0, 10);
     const panel = await api('GET', `/api/v1/quality/held-requests?from=${today}&to=${today}&pageSize=100`, admin);
     expect(panel.statusCode, panel.body).toBe(200);
-    const item = (panel.json().data.items as { serial: string; reason: string; heldFor: unknown[] }[]).find((i) => i.serial === unit.serial);
-    expect(item).toMatchObject({ reason: 'stillHeld', heldFor: [{ testType: null, kind: 'unreleased', testedAt: null, bench: null, reasons: [] }] });
+    const item = (panel.json().data.items as { serial: string; reason: string; heldFor: unknown[] }[]).find(
+      (i) => i.serial === unit.serial,
+    );
+    expect(item).toMatchObject({
+      reason: 'stillHeld',
+      heldFor: [{ testType: null, kind: 'unreleased', testedAt: null, bench: null, reasons: [] }],
+    });
   });
 
   it('is issued once the range is released, naming the inspector, the title and the time of release (PDF and data)', async () => {

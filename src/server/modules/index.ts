@@ -23,7 +23,7 @@ import { reportRoutes } from './reports/reports.routes';
 import { searchRoutes } from './public/searches.routes';
 import { publicRoutes } from './public/public.routes';
 import { serialRoutes } from './serials/serials.routes';
-import { rangeReleaseRoutes } from './serials/range-release.routes';
+import { rangeReleaseRoutes } from './reports/range-release.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { staffRoutes } from './staff/staff.routes';
 

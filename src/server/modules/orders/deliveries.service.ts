@@ -14,8 +14,7 @@ import { purchaseOrders } from '../../db/schema/index';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { gateOf, readUnit } from '../reports/report-data';
-import { orderDocumentType, withReleaseRule } from '../reports/release-rule';
-import { findRelease } from '../serials/range-release.repo';
+import { orderDocumentType, rangeReleased, withReleaseRule } from '../reports/release-rule';
 import { customerOfDelivery } from './release.repo';
 import * as repo from './deliveries.repo';
 import { itemsOf } from './purchase-orders.repo';
@@ -299,7 +298,7 @@ export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
       out.push({ ...u, status: 'no-data', held: [{ testType: null, kind: 'no-data', reasons: [] }] });
       continue;
     }
-    if (!released.has(unit.range.id)) released.set(unit.range.id, (await findRelease(db, unit.range.id)) !== null);
+    if (!released.has(unit.range.id)) released.set(unit.range.id, await rangeReleased(db, unit.range.id));
     const g = withReleaseRule(gateOf(unit, po?.type), documentType, released.get(unit.range.id)!);
     const held =
       g.status === 'no-data'

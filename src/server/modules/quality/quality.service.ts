@@ -25,8 +25,7 @@ import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
 import { BODY_MATERIALS, deriveRequirement, ratingOf } from '../../../shared/standards/requirement';
 import { gateOf, readUnit } from '../reports/report-data';
-import { withReleaseRule } from '../reports/release-rule';
-import { findRelease } from '../serials/range-release.repo';
+import { rangeReleased, withReleaseRule } from '../reports/release-rule';
 import { getSettings } from '../settings/settings.service';
 import * as repo from './quality.repo';
 
@@ -119,7 +118,7 @@ export async function heldRequests(db: Db, q: HeldRequestsQuery): Promise<{ item
   // A visitor's request is for the certificate type in Settings: a 3.1 waits for the range's release too.
   const { documentType } = await getSettings(db);
   const released = new Set<string>();
-  for (const u of units.values()) if (u && !released.has(u.range.id) && (await findRelease(db, u.range.id))) released.add(u.range.id);
+  for (const u of units.values()) if (u && !released.has(u.range.id) && (await rangeReleased(db, u.range.id))) released.add(u.range.id);
   return {
     total,
     items: rows.map((r) => {

@@ -17,7 +17,7 @@ import { renderAndSign, type RenderReport } from './render-job';
 import { reportGeneration } from '../../lib/metrics';
 import { dataVersion, gateOf, type HoldReason, readUnit } from './report-data';
 import { withReleaseRule } from './release-rule';
-import { findRelease } from '../serials/range-release.repo';
+import { findRelease } from './range-release.repo';
 import type { ReportOrder } from './report-model';
 import { buildModel } from './report-build';
 import type { DocumentType } from '../../../shared/contract/settings';

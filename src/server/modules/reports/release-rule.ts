@@ -5,6 +5,8 @@
  * Kept apart from the test rules of gate() so that each rule reads on its own.
  */
 import type { DocumentType } from '../../../shared/contract/settings';
+import type { Executor } from '../../db/client';
+import { findRelease } from './range-release.repo';
 import type { GateResult, HoldReason } from './report-data';
 
 export const UNRELEASED: HoldReason = { testType: null, kind: 'unreleased' };
@@ -13,6 +15,11 @@ export const UNRELEASED: HoldReason = { testType: null, kind: 'unreleased' };
 export function withReleaseRule(g: GateResult, documentType: DocumentType, released: boolean): GateResult {
   if (g.status === 'no-data' || released || documentType !== 'inspection-certificate-3.1') return g;
   return { status: 'held', held: [...g.held, UNRELEASED] };
+}
+
+/** Whether an authorised inspector (or, before inspectors were kept, the migration) released the range. */
+export async function rangeReleased(db: Executor, rangeId: string): Promise<boolean> {
+  return (await findRelease(db, rangeId)) !== null;
 }
 
 /** The certificate type an order's EN 10204 type asks for (3.2 is refused at the delivery's release). */

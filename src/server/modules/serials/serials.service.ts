@@ -17,7 +17,7 @@ import { toProduct } from '../products/products.service';
 import * as repo from './serials.repo';
 
 /** The range that holds a serial, for other modules (machine data, reports), which never read the repo. */
-export { findRangeHolding, type RangeRow } from './serials.repo';
+export { findRange, findRangeHolding, type RangeRow } from './serials.repo';
 
 export const RANGE_ENTITY = 'serialRange';
 

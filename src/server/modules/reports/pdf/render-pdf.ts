@@ -256,7 +256,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
 
   heading('H2', t(lang, 'heading.statement'), 12);
   para(m.statement, { size: 9.5, gap: 6 });
-  for (const line of validationLines(m)) para(line.text, line.strong ? { font: B, size: 9.5, gap: 6 } : { size: 8.5, color: MUTED, gap: 6 });
+  for (const line of validationLines(m))
+    para(line.text, line.strong ? { font: B, size: 9.5, gap: 6 } : { size: 8.5, color: MUTED, gap: 6 });
   heading('H2', t(lang, 'heading.verify'), 12);
   para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
   para(`${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });

@@ -109,7 +109,9 @@ export function ReleaseDialog({ range, onClose }: { range: SerialRange | null; o
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t(canRelease ? 'app.cancel' : 'app.close')}</Button>
-        {canRelease && <SubmitButton saving={release.isPending} label="serials.release.confirm" onClick={() => void onRelease()} type="button" />}
+        {canRelease && (
+          <SubmitButton saving={release.isPending} label="serials.release.confirm" onClick={() => void onRelease()} type="button" />
+        )}
       </DialogActions>
     </Dialog>
   );

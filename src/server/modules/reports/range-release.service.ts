@@ -12,10 +12,10 @@ import type { RangeReleaseRow } from '../../db/schema/index';
 import { isUuid } from '../../db/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { gatesOf } from '../reports/gate-batch';
+import { gatesOf } from './gate-batch';
 import * as repo from './range-release.repo';
-import { findRange, type RangeRow } from './serials.repo';
-import { RANGE_ENTITY, rangeNotFound } from './serials.service';
+
+import { findRange, RANGE_ENTITY, rangeNotFound, type RangeRow } from '../serials/serials.service';
 
 function toRelease(r: RangeReleaseRow): RangeRelease {
   return {
@@ -63,30 +63,44 @@ export async function releaseRange(db: Db, user: SessionUser, actor: AuditActor,
   const range = await rangeOf(db, id);
   const already = await repo.findRelease(db, id);
   if (already) throw released(already);
+  const { row: stored, gate } = await storeRelease(db, actor, range, { id: user.id, name: user.name, title: user.inspectorTitle });
+  // Another release was stored between the check and the insert: the same answer as a second request.
+  if (!stored) throw released((await repo.findRelease(db, id))!);
+  return { rangeId: id, release: toRelease(stored), gate };
+}
+
+/**
+ * Stores the release of `range` in the inspector's name with the gate's summary now, audited; `row` is null
+ * when the range was released already (by this or another request).
+ */
+export async function storeRelease(
+  db: Db,
+  actor: AuditActor,
+  range: RangeRow,
+  inspector: { id: string | null; name: string; title: string },
+): Promise<{ row: RangeReleaseRow | null; gate: RangeGateSummary }> {
   const gate = await gateSummary(db, range);
-  const stored = await db.transaction(async (tx) => {
-    const row = await repo.insertRelease(tx, {
-      rangeId: id,
-      releasedBy: user.id,
-      inspectorName: user.name,
-      inspectorTitle: user.inspectorTitle,
+  const row = await db.transaction(async (tx) => {
+    const stored = await repo.insertRelease(tx, {
+      rangeId: range.id,
+      releasedBy: inspector.id,
+      inspectorName: inspector.name,
+      inspectorTitle: inspector.title,
       unitsNoData: gate.noData,
       unitsHeld: gate.held,
       unitsPassed: gate.passed,
     });
-    if (!row) return null;
+    if (!stored) return null;
     await recordAudit(tx, actor, {
       action: 'release',
       entity: RANGE_ENTITY,
-      entityId: id,
+      entityId: range.id,
       before: { released: false },
-      after: { released: true, inspector: user.name, inspectorTitle: user.inspectorTitle, ...gate },
+      after: { released: true, inspector: inspector.name, inspectorTitle: inspector.title, ...gate },
     });
-    return row;
+    return stored;
   });
-  // Another release was stored between the check and the insert: the same answer as a second request.
-  if (!stored) throw released((await repo.findRelease(db, id))!);
-  return { rangeId: id, release: toRelease(stored), gate };
+  return { row, gate };
 }
 
 function released(r: RangeReleaseRow): AppError {

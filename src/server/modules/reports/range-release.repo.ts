@@ -10,7 +10,8 @@ export async function findRelease(db: Executor, rangeId: string): Promise<RangeR
 
 export interface NewRelease {
   rangeId: string;
-  releasedBy: string;
+  /** null: released by the demo's inspector, who has no account */
+  releasedBy: string | null;
   inspectorName: string;
   inspectorTitle: string;
   unitsNoData: number;
