@@ -2,7 +2,7 @@
  * Authorised inspectors and the release of a serial range (decision 0052): admins mark inspectors with a
  * title; an inspector releases a range once (others 403, again 409, thirty at once one release); an
  * inspection certificate (3.1) of an unreleased range is held with its own reason, on the certificate path,
- * the staff's held panel and a 3.1 order's delivery gate; once released it is issued naming the inspector,
+ * the staff’s held panel and a 3.1 order’s delivery gate; once released it is issued naming the inspector,
  * the title and the time of release, in the PDF and in its embedded data.
  */
 import { and, eq, sql } from 'drizzle-orm';
@@ -19,6 +19,7 @@ import { staffCookie } from './helpers/catalogue';
 import { createUser } from './helpers/factories';
 import { inspectorCookie, rangeIdOf } from './helpers/inspectors';
 import { adminCookie } from './helpers/machine-data';
+import { addCustomer, addDelivery, post, uniq } from './helpers/orders';
 import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
 
 let t: TestApp;
@@ -178,6 +179,30 @@ describe('an inspection certificate (3.1) and the release', () => {
       reason: 'stillHeld',
       heldFor: [{ testType: null, kind: 'unreleased', testedAt: null, bench: null, reasons: [] }],
     });
+  });
+
+  it('holds a 3.1 order’s delivery at its gate until the range is released; a delivery release by staff does not release it', async () => {
+    const unit = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
+    const customer = await addCustomer(t.app, unit.admin, { country: 'TW', address: '1 Harbour Road' });
+    const po = await post(t.app, unit.admin, '/api/v1/purchase-orders', {
+      customerId: customer.id,
+      number: `PO-${uniq()}`,
+      date: '2024-04-20',
+      documentType: '3.1',
+      items: [{ line: 10, productId: unit.product.id, quantity: 1, buyerItemCode: 'GV-100' }],
+    });
+    const d = await addDelivery(t.app, unit.admin, po.id);
+    await post(t.app, unit.admin, `/api/v1/deliveries/${d.id}/serials`, { units: [{ serial: unit.serial, line: 10, tag: '' }] }, 200);
+    const gate = (await api('GET', `/api/v1/deliveries/${d.id}/gate`, unit.admin)).json().data;
+    expect(gate.held).toBe(1);
+    expect(gate.units[0].held).toEqual([{ testType: null, kind: 'unreleased', reasons: [] }]);
+    const refused = await api('POST', `/api/v1/deliveries/${d.id}/release`, unit.admin);
+    expect(refused.statusCode).toBe(409);
+
+    const inspector = await inspectorCookie(t, 'Kao Li', 'Inspector');
+    expect((await api('POST', `/api/v1/serial-ranges/${await rangeIdOf(t, unit.serial)}/release`, inspector.cookie)).statusCode).toBe(200);
+    expect((await api('GET', `/api/v1/deliveries/${d.id}/gate`, unit.admin)).json().data.held).toBe(0);
+    expect((await api('POST', `/api/v1/deliveries/${d.id}/release`, unit.admin)).statusCode).toBe(202);
   });
 
   it('is issued once the range is released, naming the inspector, the title and the time of release (PDF and data)', async () => {
