@@ -15,7 +15,7 @@ import { formatDateTime } from '../src/server/modules/reports/format';
 import { getSettings, updateSettings } from '../src/server/modules/settings/settings.service';
 import { settingsUpdateInput } from '../src/shared/contract/settings';
 import { buildTestApp, type TestApp } from './helpers/app';
-import { staffCookie } from './helpers/catalogue';
+import { rangeBody, staffCookie } from './helpers/catalogue';
 import { createUser } from './helpers/factories';
 import { inspectorCookie, rangeIdOf } from './helpers/inspectors';
 import { adminCookie } from './helpers/machine-data';
@@ -157,6 +157,36 @@ describe('the release of a serial range', () => {
     const rows = rowsOf(await t.app.ctx.db.execute(sql`SELECT 1 FROM range_releases WHERE range_id = ${id}`));
     expect(rows).toHaveLength(1);
     expect(await auditCount('serialRange', id, 'release')).toBe(1);
+  });
+
+  it('is withdrawn when the range gets other units (its bounds or product), not when its production date changes', async () => {
+    const unit = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
+    const id = await rangeIdOf(t, unit.serial);
+    const inspector = await inspectorCookie(t, 'Tsai Wen', 'Inspector');
+    expect((await api('POST', `/api/v1/serial-ranges/${id}/release`, inspector.cookie)).statusCode).toBe(200);
+    const prefix = unit.serial.slice(0, -6);
+    const put = (end: string, total: number, date: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/serial-ranges/${id}`,
+        headers: { cookie: unit.admin },
+        payload: rangeBody(unit.product.id, `${prefix}000100`, `${prefix}${end}`, total, { productionDate: date }),
+      });
+    expect((await put('000199', 100, '2024-03-02')).statusCode).toBe(200);
+    expect((await api('GET', `/api/v1/serial-ranges/${id}/release`, unit.admin)).json().data.release).not.toBeNull();
+    expect((await issue(unit.serial)).status).toBe('issued');
+
+    expect((await put('000249', 150, '2024-03-02')).statusCode).toBe(200);
+    expect((await api('GET', `/api/v1/serial-ranges/${id}/release`, unit.admin)).json().data.release).toBeNull();
+    expect(await issue(unit.serial)).toEqual({ status: 'held', held: [{ testType: null, kind: 'unreleased' }] });
+    const [entry] = await t.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'serialRange'), eq(auditLog.entityId, id), eq(auditLog.action, 'update')))
+      .orderBy(sql`${auditLog.id} DESC`)
+      .limit(1);
+    expect(entry?.before).toMatchObject({ released: true });
+    expect(entry?.after).toMatchObject({ released: false, endSerial: `${prefix}000249` });
   });
 });
 

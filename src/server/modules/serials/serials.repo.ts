@@ -277,6 +277,14 @@ export async function updateRange(db: Executor, id: string, v: RangeValues): Pro
   return rows.length > 0;
 }
 
+/**
+ * Withdraws the release of a range whose units changed (other serials or another product): the inspector
+ * released what the gate showed then (decision 0052). True when there was one.
+ */
+export async function withdrawRelease(db: Executor, id: string): Promise<boolean> {
+  return rowsOf(await db.execute(sql`DELETE FROM range_releases WHERE range_id = ${id} RETURNING range_id`)).length > 0;
+}
+
 export async function deleteRange(db: Executor, id: string): Promise<boolean> {
   const rows = await db.delete(r).where(eq(r.id, id)).returning({ id: r.id });
   return rows.length > 0;

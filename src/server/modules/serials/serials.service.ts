@@ -106,12 +106,16 @@ export async function updateRange(db: Db, actor: AuditActor, id: string, v: Seri
       if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
       await repo.updateRange(tx, id, values);
       const after = await getRange(tx, id);
+      // Other units than the inspector released: an inspector releases the range again (decision 0052).
+      const unitsChanged =
+        before.startSerial !== after.startSerial || before.endSerial !== after.endSerial || before.productId !== after.productId;
+      const withdrawn = unitsChanged && (await repo.withdrawRelease(tx, id));
       await recordAudit(tx, actor, {
         action: 'update',
         entity: RANGE_ENTITY,
         entityId: id,
-        before: auditShape(before),
-        after: auditShape(after),
+        before: { ...auditShape(before), ...(withdrawn ? { released: true } : {}) },
+        after: { ...auditShape(after), ...(withdrawn ? { released: false } : {}) },
       });
       return after;
     });
