@@ -150,14 +150,20 @@ describe('npm run demo', () => {
       // Materials and heats: every heat has its mill certificate (a PDF); one CF8M body heat is on hold, and
       // the range made from it names it for its bodies.
       const materials = await get('/api/v1/materials');
-      expect(materials.map((m: { grade: string }) => m.grade)).toEqual(expect.arrayContaining(['WCB', 'CF8M', 'F316', 'EN-GJS-400-18', '1.4408']));
+      expect(materials.map((m: { grade: string }) => m.grade)).toEqual(
+        expect.arrayContaining(['WCB', 'CF8M', 'F316', 'EN-GJS-400-18', '1.4408']),
+      );
       const heats = (await get('/api/v1/heats?pageSize=100')).items as { id: string; status: string; file: unknown; rangeCount: number }[];
       expect(heats.length).toBeGreaterThan(5);
       expect(heats.filter((h) => h.status === 'hold')).toHaveLength(1);
       expect(heats.filter((h) => h.status === 'released').every((h) => h.file !== null && h.rangeCount > 0)).toBe(true);
       const pdf = await fetch(`${url}/api/v1/heats/${heats.find((h) => h.file)!.id}/certificate`, { headers: { cookie } });
       expect(pdf.headers.get('content-type')).toContain('application/pdf');
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     });
 
     const again = await runDemo(port, async (url) => {

@@ -21,6 +21,7 @@ import { postRequest, requestBody } from './helpers/public';
 import { randomIp } from './helpers/factories';
 import { linkTo, releasedDelivery } from './helpers/deliveries';
 import { readZip } from './helpers/unzip';
+import { releaseRangeOf } from './helpers/inspectors';
 
 let t: TestApp;
 let admin: string;
@@ -238,6 +239,8 @@ describe('the heats of a range and the release gate', () => {
     try {
       const wcb = await material({ grade: `WCB-${tag()}` });
       const { serial, product } = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
+      // An authorised inspector has released the range: only its materials can hold it here.
+      await releaseRangeOf(t, serial);
       await api('PUT', `/api/v1/products/${product.id}/parts`, {
         parts: [
           { part: 'body', materialId: wcb.id },
@@ -375,6 +378,7 @@ describe('the heats of a range and the release gate', () => {
     try {
       const m = await material();
       const { serial, product } = await unitWithRecords(t, [{ testType: 'shell' }]);
+      await releaseRangeOf(t, serial);
       await api('PUT', `/api/v1/products/${product.id}/parts`, { parts: [{ part: 'body', materialId: m.id }] });
       for (const [language, text] of [
         ['en', 'The test report waits for its material records'],
@@ -475,6 +479,7 @@ describe('the heats of a range and the release gate', () => {
       expect(wrong.statusCode).toBe(400);
 
       const { serial, product } = await unitWithRecords(t, [{ testType: 'shell' }]);
+      await releaseRangeOf(t, serial);
       await api('PUT', `/api/v1/products/${product.id}/parts`, { parts: [{ part: 'body', materialId: wcb.id }] });
       const range = (await findRangeBySerial(t.app.ctx.db, serial))!.range;
       await api('PUT', `/api/v1/serial-ranges/${range.id}/heats`, { heats: [{ part: 'body', heatId: bad.id }] });
