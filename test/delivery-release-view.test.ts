@@ -77,6 +77,14 @@ describe('the release on the delivery page', () => {
       translate('en', 'orderScreens.gate.missing', { test: translate('en', 'machineScreens.testTypes.seat') }),
     );
     expect(holdTexts(zh, 'zh', { held: [] })).toEqual([translate('zh', 'orderScreens.gate.noData')]);
+    // Held for its materials: the part, and the heat when it is on hold.
+    expect(holdText(en, 'en', { testType: null, kind: 'untraced', part: 'body', heat: null, reasons: [] })).toBe('Body: no heat assigned');
+    expect(holdText(en, 'en', { testType: null, kind: 'untraced', part: 'bonnet', heat: 'W24-1190', reasons: [] })).toBe(
+      'Bonnet: heat W24-1190 is on hold',
+    );
+    expect(holdText(zh, 'zh', { testType: null, kind: 'untraced', part: 'bonnet', heat: 'W24-1190', reasons: [] })).toBe(
+      '閥蓋：爐號 W24-1190 暫停使用',
+    );
     for (const lang of ['en', 'zh'] as const)
       for (const text of holdTexts(tOf(lang), lang, gate.units[1]!)) expect(text).not.toMatch(/orderScreens|standards\.|machineScreens/);
   });

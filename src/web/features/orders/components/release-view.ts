@@ -7,6 +7,7 @@ import type { TFunction } from 'i18next';
 import { enumerate } from '../../../../shared/i18n/punctuation';
 import { deliveryGate, type DeliveryDetail, type DeliveryGate } from '../../../../shared/contract/orders';
 import { ApiError } from '../../../lib/api';
+import { untracedText } from '../../../lib/untraced-text';
 
 export type GateUnit = DeliveryGate['units'][number];
 
@@ -33,6 +34,7 @@ export function holdText(t: TFunction, language: string, h: GateUnit['held'][num
   const test = h.testType ? t(`machineScreens.testTypes.${h.testType}`) : '';
   if (h.kind === 'no-data') return t('orderScreens.gate.noData');
   if (h.kind === 'unreleased') return t('orderScreens.gate.unreleased');
+  if (h.kind === 'untraced') return untracedText(t, h);
   if (h.kind === 'missing') return t('orderScreens.gate.missing', { test });
   const why = enumerate(
     language,

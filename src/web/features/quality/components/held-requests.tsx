@@ -12,6 +12,7 @@ import { SerialLink } from '../../../components/serial-link';
 import { useHeldRequests, type QualityRange } from '../api';
 import { RowList } from './row-list';
 import type { HeldRequest } from '../../../../shared/contract/quality';
+import { untracedText } from '../../../lib/untraced-text';
 
 const COLOR = { stillHeld: 'error', noTests: 'default', releasable: 'success' } as const;
 
@@ -19,6 +20,7 @@ const COLOR = { stillHeld: 'error', noTests: 'default', releasable: 'success' } 
 function HoldLine({ h }: { h: HeldRequest['heldFor'][number] }) {
   const { t, i18n } = useTranslation();
   if (h.kind === 'unreleased') return <>{t('quality.held.unreleased')}</>;
+  if (h.kind === 'untraced') return <>{untracedText(t, h)}</>;
   const test = t(`machineScreens.testTypes.${h.testType}`);
   if (h.kind === 'missing') return <>{t('quality.held.missing', { test })}</>;
   const at = h.testedAt ? formatDateTime(i18n.language, h.testedAt) : '';
