@@ -149,7 +149,11 @@ export async function reuseInputs(
            rep.id AS stored_id, rep.number AS stored_number, rep.code AS stored_code, encode(rep.sha256, 'hex') AS stored_sha256,
            rep.issued_at AS stored_issued_at, rep.flags AS stored_flags, rep.source_version AS stored_version,
            CASE WHEN st.cert_pem IS NOT NULL AND st.key_pem IS NOT NULL THEN st.cert_fingerprint END AS fingerprint,
-           unit_trace_version(${s.prefix}::text, ${s.width}::smallint, ${n}::bigint, p.id) AS trace_version,
+           -- the unit's parts and heats (NULL when it traces none: three index probes spare the function then)
+           CASE WHEN EXISTS (SELECT 1 FROM product_parts pp WHERE pp.product_id = p.id)
+                  OR EXISTS (SELECT 1 FROM range_heats rh WHERE rh.range_id = h.id)
+                  OR EXISTS (SELECT 1 FROM unit_heats uh WHERE uh.prefix = ${s.prefix} AND uh.width = ${s.width} AND uh.serial_no = ${n}::bigint)
+                THEN unit_trace_version(${s.prefix}::text, ${s.width}::smallint, ${n}::bigint, p.id) END AS trace_version,
            -- dataVersion (report-data.ts) of the unit's records, the same bytes hashed
            (SELECT encode(sha256(coalesce(string_agg(convert_to(r.id || ':' || r.verdict || ':' || r.reasons || ':', 'UTF8')
                                                      || r.content_hash || '\x0a'::bytea, ''::bytea ORDER BY r.id), ''::bytea)), 'hex')
