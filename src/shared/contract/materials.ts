@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { envelope, listQuery, optionalText, requiredText } from './common';
-import { LINE_BREAK, noLineBreak, printable } from './products';
+import { decimalField, LINE_BREAK, noLineBreak, printable } from './products';
 import { isCalendarDate } from './serials';
 import { BODY_MATERIALS } from '../standards/requirement';
 
@@ -63,27 +63,63 @@ export function materialName(m: { specification: string; grade: string }): strin
   return `${m.specification} ${m.grade}`;
 }
 
-const measured = (max: number) =>
-  z
-    .number({ error: 'validation.number' })
-    .min(0, { error: 'validation.min' })
-    .max(max, { error: 'validation.max' })
-    .nullable()
-    .default(null);
+/** A measured value: a number, or the text of a form field ("485", "22,5"); empty is "not reported". */
+const measured = (max: number) => decimalField({ min: 0, max, scale: 1 }).transform((v) => v ?? null);
+
+const ELEMENT = /^[A-Z][a-z]?$/;
+const chemistryRecord = z
+  .record(z.string().regex(ELEMENT, { error: 'materials.validation.element' }), z.number({ error: 'validation.number' }).min(0).max(100))
+  .refine((r) => Object.keys(r).length <= 30, { error: 'validation.tooLong' });
+
+/**
+ * The cast analysis: the API sends `{ "C": 0.21, "Mn": 0.8 }`, the form its text "C 0.21, Mn 0.80" (a symbol
+ * and its %, pairs apart by commas, semicolons or line breaks; "=" or ":" may join them). Empty is none.
+ */
+const chemistryField = z.unknown().optional().transform((v, ctx): Record<string, number> => {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'string') {
+    const r = chemistryRecord.safeParse(v);
+    if (r.success) return r.data;
+    // A bad element symbol is reported by the record as an invalid key, with the symbol's own issue inside.
+    for (const issue of r.error.issues)
+      ctx.addIssue({
+        code: 'custom',
+        message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
+        path: issue.path,
+      });
+    return {};
+  }
+  const out: Record<string, number> = {};
+  for (const pair of v
+    .split(/[,;\n\uff0c\uff1b\u3001]+/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^([A-Za-z]{1,2})\s*[=:\uff1a]?\s*(\d+(?:[.]\d+)?|[.]\d+)\s*%?$/.exec(pair);
+    const symbol = m ? m[1]!.charAt(0).toUpperCase() + m[1]!.slice(1).toLowerCase() : '';
+    const value = m ? Number(m[2]) : NaN;
+    if (!m || !(value <= 100) || symbol in out || Object.keys(out).length >= 30) {
+      ctx.addIssue({ code: 'custom', message: 'materials.validation.chemistry' });
+      return {};
+    }
+    out[symbol] = value;
+  }
+  return out;
+});
+
+/** A cast analysis as the form shows it: "C 0.21, Mn 0.8". */
+export function chemistryToText(chemistry: Record<string, number>): string {
+  return Object.entries(chemistry)
+    .map(([symbol, value]) => `${symbol} ${value}`)
+    .join(', ');
+}
 
 /**
  * What a heat's mill certificate reports, in EN 10168's groups: the cast analysis by element symbol (C71–C92,
  * %), the tensile strength Rm (C12, MPa), the yield or proof strength Rp0.2 (C11, MPa) and the elongation
- * after fracture A (C13, %). All optional.
+ * after fracture A (C13, %). All optional; the API sends numbers, the form their text.
  */
 export const heatPropertiesInput = z.object({
-  chemistry: z
-    .record(
-      z.string().regex(/^[A-Z][a-z]?$/, { error: 'materials.validation.element' }),
-      z.number({ error: 'validation.number' }).min(0).max(100),
-    )
-    .refine((r) => Object.keys(r).length <= 30, { error: 'validation.tooLong' })
-    .default({}),
+  chemistry: chemistryField,
   tensileStrength: measured(5000),
   yieldStrength: measured(5000),
   elongation: measured(100),

@@ -135,6 +135,16 @@ export const routes: RouteObject[] = [
             'deliveries/:id',
             () => import('../features/orders/pages/delivery-page'),
           ),
+          page(
+            staffPage('materials.catalogue.title', { kind: 'ability', action: 'read', subject: 'Material' }),
+            'materials',
+            () => import('../features/materials/pages/materials-page'),
+          ),
+          page(
+            staffPage('materials.heats.title', { kind: 'ability', action: 'read', subject: 'Material' }),
+            'heats',
+            () => import('../features/materials/pages/heats-page'),
+          ),
           page(staffPage('pages.machineData'), 'machine-data', () => import('../features/machine-data/pages/machine-data-page')),
           page(
             staffPage('quality.title', STAFF, '/machine-data'),

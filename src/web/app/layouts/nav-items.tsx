@@ -9,6 +9,8 @@ import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PrecisionManufacturingOutlined from '@mui/icons-material/PrecisionManufacturingOutlined';
+import LayersOutlined from '@mui/icons-material/LayersOutlined';
+import LocalFireDepartmentOutlined from '@mui/icons-material/LocalFireDepartmentOutlined';
 import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
 import RouterOutlined from '@mui/icons-material/RouterOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
@@ -31,6 +33,8 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/dashboard', label: 'nav.dashboard', icon: <DashboardOutlined />, action: 'read', subject: 'Dashboard' },
   { to: '/products', label: 'nav.products', icon: <Inventory2Outlined />, action: 'read', subject: 'Product' },
   { to: '/serial-numbers', label: 'nav.serialNumbers', icon: <QrCode2Outlined />, action: 'read', subject: 'SerialRange' },
+  { to: '/materials', label: 'materials.catalogue.nav', icon: <LayersOutlined />, action: 'read', subject: 'Material' },
+  { to: '/heats', label: 'materials.heats.nav', icon: <LocalFireDepartmentOutlined />, action: 'read', subject: 'Material' },
   { to: '/customers', label: 'nav.customers', icon: <BusinessOutlined />, action: 'read', subject: 'Customer' },
   { to: '/purchase-orders', label: 'nav.purchaseOrders', icon: <AssignmentOutlined />, action: 'read', subject: 'PurchaseOrder' },
   { to: '/deliveries', label: 'nav.deliveries', icon: <LocalShippingOutlined />, action: 'read', subject: 'Delivery' },

@@ -8,6 +8,8 @@ import { PageHeader } from '../../../components/page-header';
 import { useProduct, useProductHistory, useUpdateProduct } from '../api';
 import { productValue } from '../components/format';
 import { ProductForm } from '../components/product-form';
+import { ProductPartsCard } from '../../materials/components/product-parts-card';
+import { useAppAbility } from '../../../lib/ability';
 
 function ProductHistory({ id }: { id: string }) {
   const history = useProductHistory(id);
@@ -19,6 +21,7 @@ export default function EditProductPage() {
   const onSaved = useAfterSave('products.updated', '/products');
   const product = useProduct(id);
   const update = useUpdateProduct(id);
+  const ability = useAppAbility();
   return (
     <>
       <PageHeader title="pages.editProduct" />
@@ -32,6 +35,7 @@ export default function EditProductPage() {
               save={(values) => update.mutateAsync(values)}
               onSaved={onSaved}
             />
+            <ProductPartsCard productId={p.id} canEdit={ability.can('update', 'Product')} />
             <ProductHistory id={p.id} />
           </>
         )}

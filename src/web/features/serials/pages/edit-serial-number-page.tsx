@@ -7,6 +7,8 @@ import { PageHeader } from '../../../components/page-header';
 import { useSerialRange, useSerialRangeHistory, useUpdateSerialRange } from '../api';
 import { rangeValue } from '../components/range-value';
 import { SerialRangeForm } from '../components/serial-range-form';
+import { RangeHeatsCard } from '../../materials/components/range-heats-card';
+import { useAppAbility } from '../../../lib/ability';
 
 const HISTORY_ORDER = ['productName', 'startSerial', 'endSerial', 'totalUnits', 'productionDate', 'bodyMaterial'] as const;
 
@@ -30,6 +32,7 @@ export default function EditSerialNumberPage() {
   const onSaved = useAfterSave('serials.updated', '/serial-numbers');
   const range = useSerialRange(id);
   const update = useUpdateSerialRange(id);
+  const ability = useAppAbility();
   return (
     <>
       <PageHeader title="pages.editSerialNumber" />
@@ -43,6 +46,7 @@ export default function EditSerialNumberPage() {
               save={(values) => update.mutateAsync(values)}
               onSaved={onSaved}
             />
+            <RangeHeatsCard rangeId={r.id} productId={r.productId} canEdit={ability.can('update', 'SerialRange')} />
             <RangeHistory id={r.id} />
           </>
         )}
