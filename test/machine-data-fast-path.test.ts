@@ -36,6 +36,12 @@ const field = {
     fc.constantFrom('2024-05-01T08:30:00Z', '2024-05-01T16:30:00+08:00', '2024-02-30T08:00:00.000Z', '2024-05-01T08:30:00.000z', 'now', ''),
   ),
   operator: fc.constantFrom(undefined, '', 'Chen', ' Chen', '陳大文', 'o'.repeat(121), null),
+  instrumentId: fc.constantFrom(undefined, null, '', 'PG-01', ' PG-01', 'PG\u0001'),
+  fluidTemperature: fc.oneof(
+    fc.constantFrom(undefined, null, '', '20', 20.05, -60.1, 200.1, -0, NaN),
+    fc.integer({ min: -600, max: 2000 }).map((n) => n / 10),
+  ),
+  side: fc.constantFrom(undefined, null, '', 'A', 'B', 'both', 'a', 'Both', ' A', 1),
   samples: fc.oneof(
     fc.constant(undefined),
     fc.array(fc.record({ t: fc.double({ min: -1, max: 700_000 }), p: fc.double({ min: -1001, max: 1001 }) }), { maxLength: 6 }),

@@ -38,6 +38,8 @@ const raw = fc.record({
   machineId: fc.constantFrom(null, '6f1c1a4e-8d0a-4b1e-9a51-3c1f0c2b9d7e'),
   instrumentId: fc.option(text(20).map((s) => `PG${s}`)),
   instrumentReasons: fc.constantFrom(0, 2048, 4096),
+  fluidTemperature: fc.option(fc.integer({ min: -600, max: 2000 }).map((n) => n / 10)),
+  side: fc.option(fc.constantFrom('A', 'B', 'both')),
 });
 
 describe('stageLine', () => {
@@ -82,6 +84,8 @@ describe('stageLine', () => {
           sampleVerdict(points, v.testPressure ?? 0, v.holdingSeconds).reasons,
           v.instrumentId,
           r.instrumentReasons,
+          v.fluidTemperature,
+          v.side,
         ]);
         expect(`${stageLine(r.machineId, v, points, r.instrumentReasons)}\n`).toBe(expected);
       }),

@@ -26,6 +26,15 @@ export const RECORD_ID_MAX = 100;
 export const OPERATOR_MAX = 120;
 export const LEAKAGE_UNIT_MAX = 20;
 export const LEAKAGE_MAX = 1_000_000_000;
+/** The test fluid's temperature a record may state, °C: any a bench can hold water, air, nitrogen or oil at. */
+export const FLUID_TEMPERATURE_MIN = -60;
+export const FLUID_TEMPERATURE_MAX = 200;
+/**
+ * Which side of the closure member was pressurised: A (the inlet, or the side the body marks first), B (the
+ * other), or both (a double block and bleed test, or a shell test with the valve open).
+ */
+export const TEST_SIDES = ['A', 'B', 'both'] as const;
+export type TestSide = (typeof TEST_SIDES)[number];
 /** Holding time in seconds: a week is far beyond any pressure test. */
 export const HOLDING_SECONDS_MAX = 7 * 24 * 3600;
 /** Sample times in seconds from the test's start: at most a week, as the holding time. */
@@ -52,6 +61,8 @@ export const TEST_RECORD_FIELDS = [
   'testedAt',
   'operator',
   'instrumentId',
+  'fluidTemperature',
+  'side',
 ] as const;
 export type TestRecordField = (typeof TEST_RECORD_FIELDS)[number];
 /** The CSV columns of records (samples travel in a second file, or are left out). */
@@ -189,6 +200,13 @@ export const testRecordFields = z.object({
   operator: recordText(OPERATOR_MAX),
   /** the bench's instrument that measured the pressure (its id under the bench's instruments); '' or null = none named */
   instrumentId: nullableRecordText(INSTRUMENT_ID_MAX),
+  /** the test fluid's temperature, °C, one decimal; '' or null = not stated */
+  fluidTemperature: decimalField({ min: FLUID_TEMPERATURE_MIN, max: FLUID_TEMPERATURE_MAX, scale: 1 }),
+  /** the side pressurised; '' or null = not stated */
+  side: z
+    .union([z.enum(TEST_SIDES), z.literal(''), z.null()], { error: 'machineData.validation.side' })
+    .optional()
+    .transform((v) => (v ? v : null)),
   samples: samplesField.optional().default([]),
 });
 
@@ -304,6 +322,9 @@ export const testRecord = z.object({
   operator: z.string(),
   /** the bench's instrument that measured it; null when the record names none */
   instrumentId: z.string().nullable(),
+  /** the test fluid's temperature (°C) and the side pressurised; null when not stated */
+  fluidTemperature: z.number().nullable(),
+  side: z.enum(TEST_SIDES).nullable(),
   sampleCount: z.number().int(),
   /** the bench that sent it; null for a CSV upload */
   machineId: z.string().nullable(),

@@ -75,36 +75,39 @@ const chemistryRecord = z
  * The cast analysis: the API sends `{ "C": 0.21, "Mn": 0.8 }`, the form its text "C 0.21, Mn 0.80" (a symbol
  * and its %, pairs apart by commas, semicolons or line breaks; "=" or ":" may join them). Empty is none.
  */
-const chemistryField = z.unknown().optional().transform((v, ctx): Record<string, number> => {
-  if (v === undefined || v === null) return {};
-  if (typeof v !== 'string') {
-    const r = chemistryRecord.safeParse(v);
-    if (r.success) return r.data;
-    // A bad element symbol is reported by the record as an invalid key, with the symbol's own issue inside.
-    for (const issue of r.error.issues)
-      ctx.addIssue({
-        code: 'custom',
-        message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
-        path: issue.path,
-      });
-    return {};
-  }
-  const out: Record<string, number> = {};
-  for (const pair of v
-    .split(/[,;\n\uff0c\uff1b\u3001]+/)
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^([A-Za-z]{1,2})\s*[=:\uff1a]?\s*(\d+(?:[.]\d+)?|[.]\d+)\s*%?$/.exec(pair);
-    const symbol = m ? m[1]!.charAt(0).toUpperCase() + m[1]!.slice(1).toLowerCase() : '';
-    const value = m ? Number(m[2]) : NaN;
-    if (!m || !(value <= 100) || symbol in out || Object.keys(out).length >= 30) {
-      ctx.addIssue({ code: 'custom', message: 'materials.validation.chemistry' });
+const chemistryField = z
+  .unknown()
+  .optional()
+  .transform((v, ctx): Record<string, number> => {
+    if (v === undefined || v === null) return {};
+    if (typeof v !== 'string') {
+      const r = chemistryRecord.safeParse(v);
+      if (r.success) return r.data;
+      // A bad element symbol is reported by the record as an invalid key, with the symbol's own issue inside.
+      for (const issue of r.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
+          path: issue.path,
+        });
       return {};
     }
-    out[symbol] = value;
-  }
-  return out;
-});
+    const out: Record<string, number> = {};
+    for (const pair of v
+      .split(/[,;\n\uff0c\uff1b\u3001]+/)
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const m = /^([A-Za-z]{1,2})\s*[=:\uff1a]?\s*(\d+(?:[.]\d+)?|[.]\d+)\s*%?$/.exec(pair);
+      const symbol = m ? m[1]!.charAt(0).toUpperCase() + m[1]!.slice(1).toLowerCase() : '';
+      const value = m ? Number(m[2]) : NaN;
+      if (!m || !(value <= 100) || symbol in out || Object.keys(out).length >= 30) {
+        ctx.addIssue({ code: 'custom', message: 'materials.validation.chemistry' });
+        return {};
+      }
+      out[symbol] = value;
+    }
+    return out;
+  });
 
 /** A cast analysis as the form shows it: "C 0.21, Mn 0.8". */
 export function chemistryToText(chemistry: Record<string, number>): string {

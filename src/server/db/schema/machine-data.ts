@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, date, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { citext } from './accounts';
-import { TEST_MEDIA, TEST_RESULTS, TEST_TYPES } from '../../../shared/contract/machine-data';
+import { TEST_MEDIA, TEST_RESULTS, TEST_SIDES, TEST_TYPES } from '../../../shared/contract/machine-data';
 import { VERDICTS } from '../../../shared/standards/reasons';
 import { INSTRUMENT_KINDS } from '../../../shared/contract/instruments';
 
@@ -67,6 +67,9 @@ export const testRecords = pgTable('test_records', {
   /** migration 0031: the bench's instrument that measured it, and the instrument reasons found on the way in */
   instrumentId: text('instrument_id'),
   instrumentReasons: smallint('instrument_reasons').notNull().default(0),
+  /** migration 0035: the test fluid's temperature (°C) and the side pressurised, as the record states them */
+  fluidTemperature: numeric('fluid_temperature', { precision: 4, scale: 1 }),
+  side: text('side', { enum: TEST_SIDES }),
   /** generated: 'fail' when the bench failed it or the product finds it nonconforming */
   outcome: text('outcome', { enum: TEST_RESULTS }).generatedAlwaysAs(
     sql`CASE WHEN result = 'fail' OR verdict = 'nonconforming' THEN 'fail' ELSE 'pass' END`,

@@ -83,7 +83,8 @@ export function stageLine(machineId: string | null, v: TestRecordValues, points:
     `\t${v.testType}\t${v.medium}\t${v.testPressure ?? NULL}\t${v.holdingSeconds}\t${v.leakageValue ?? NULL}` +
     `\t${v.leakageUnit === null ? NULL : copyValue(v.leakageUnit)}\t${v.result}\t${v.testedAt}\t${copyValue(v.operator)}` +
     `\t${byteaText(bytes)}\t${points.length}\t\\\\x${recordContentHashHex(v, bytes)}\t${checked.heldSeconds ?? NULL}\t${checked.reasons ?? NULL}` +
-    `\t${v.instrumentId === null ? NULL : copyValue(v.instrumentId)}\t${instrumentReasons}`
+    `\t${v.instrumentId === null ? NULL : copyValue(v.instrumentId)}\t${instrumentReasons}` +
+    `\t${v.fluidTemperature ?? NULL}\t${v.side ?? NULL}`
   );
 }
 
@@ -183,6 +184,8 @@ export async function importMachineData(
       ['sample_reasons', 'smallint'],
       ['instrument_id', 'text'],
       ['instrument_reasons', 'smallint'],
+      ['fluid_temperature', 'float8'],
+      ['side', 'text'],
     ] as const,
     loadRows: (tx: Tx) => (withSamples ? CHUNK_WITH_SAMPLES : onPostgres(tx) ? LOAD_ROWS_POSTGRES : 0),
     // Without a samples file each row is staged as it is read: nothing of it outlives its row but its COPY text.
@@ -288,10 +291,12 @@ async function insertFromStage(tx: Tx, uploadId: string): Promise<number> {
     await tx.execute(sql`WITH ins AS (
         INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
           holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-          sample_reasons, instrument_id, instrument_reasons, upload_id, range_id, product_id, held_seconds, verdict, reasons)
+          sample_reasons, instrument_id, instrument_reasons, fluid_temperature, side, upload_id, range_id, product_id, held_seconds,
+          verdict, reasons)
         SELECT st.machine_id, st.record_id, st.serial, st.prefix, st.width, st.serial_no, st.test_type, st.medium, st.test_pressure,
           st.holding_seconds, st.leakage_value, st.leakage_unit, st.result, st.tested_at, st.operator, st.samples, st.sample_count,
-          st.content_hash, st.sample_reasons, st.instrument_id, st.instrument_reasons, ${uploadId}::uuid, ${judgedValues('st')}
+          st.content_hash, st.sample_reasons, st.instrument_id, st.instrument_reasons, st.fluid_temperature, st.side,
+          ${uploadId}::uuid, ${judgedValues('st')}
         FROM ${sql.raw(STAGE)} st
         ${rangeAndRequirementJoins('st')}
         WHERE NOT EXISTS (SELECT 1 FROM ${sql.raw(STAGE)} e

@@ -42,6 +42,8 @@ export const recordFields = {
   testedAt: t.testedAt,
   operator: t.operator,
   instrumentId: t.instrumentId,
+  fluidTemperature: t.fluidTemperature,
+  side: t.side,
   sampleCount: t.sampleCount,
   machineId: t.machineId,
   machineName: machines.name,
@@ -132,6 +134,8 @@ export function toTestRecord(r: RecordRow): TestRecord {
     testedAt: r.testedAt.toISOString(),
     operator: r.operator,
     instrumentId: r.instrumentId,
+    fluidTemperature: num(r.fluidTemperature),
+    side: r.side,
     sampleCount: Number(r.sampleCount),
     machineId: r.machineId,
     machineName: r.machineName,
@@ -224,10 +228,12 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
   return sql`
     INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure,
       holding_seconds, leakage_value, leakage_unit, result, tested_at, operator, samples, sample_count, content_hash,
-      sample_reasons, instrument_id, instrument_reasons, range_id, product_id, held_seconds, verdict, reasons)
+      sample_reasons, instrument_id, instrument_reasons, fluid_temperature, side, range_id, product_id, held_seconds, verdict,
+      reasons)
     SELECT ${machineId}::uuid, i.record_id, i.serial, i.prefix, i.width, i.serial_no, i.test_type, i.medium, i.test_pressure,
       i.holding_seconds, i.leakage_value, i.leakage_unit, i.result, i.tested_at, i.operator, decode(i.samples, 'base64'),
-      i.sample_count, decode(i.content_hash, 'hex'), i.sample_reasons, i.instrument_id, i.instrument_reasons, ${judgedValues('i')}
+      i.sample_count, decode(i.content_hash, 'hex'), i.sample_reasons, i.instrument_id, i.instrument_reasons, i.fluid_temperature,
+      i.side, ${judgedValues('i')}
     FROM unnest(
       ${col((r) => r.values.recordId)}::text[], ${col((r) => r.values.serial)}::text[], ${col((r) => r.serial.prefix)}::text[],
       ${col((r) => r.serial.width)}::smallint[], ${col((r) => r.serial.number.toString())}::bigint[],
@@ -238,10 +244,11 @@ export function insertRecordsSql(machineId: string | null, rows: PreparedRecord[
       ${col((r) => r.values.operator)}::text[], ${col((r) => r.samples?.toString('base64') ?? null)}::text[],
       ${col((r) => r.values.samples.length)}::integer[], ${col((r) => r.hash.toString('hex'))}::text[],
       ${col((r) => r.heldSeconds)}::numeric[], ${col((r) => r.sampleReasons)}::smallint[],
-      ${col((r) => r.values.instrumentId)}::text[], ${col((r) => r.instrumentReasons)}::smallint[]
+      ${col((r) => r.values.instrumentId)}::text[], ${col((r) => r.instrumentReasons)}::smallint[],
+      ${col((r) => r.values.fluidTemperature)}::numeric[], ${col((r) => r.values.side)}::text[]
     ) AS i (record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure, holding_seconds, leakage_value,
       leakage_unit, result, tested_at, operator, samples, sample_count, content_hash, held_seconds, sample_reasons,
-      instrument_id, instrument_reasons)
+      instrument_id, instrument_reasons, fluid_temperature, side)
     ${rangeAndRequirementJoins('i')}
     ORDER BY i.record_id COLLATE "C"
     ON CONFLICT (machine_id, record_id) DO NOTHING

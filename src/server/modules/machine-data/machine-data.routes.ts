@@ -75,6 +75,8 @@ const EXPORT_COLUMNS = [
   'testedAt',
   'operator',
   'instrumentId',
+  'fluidTemperature',
+  'side',
   'sampleCount',
   'machineName',
   'productName',

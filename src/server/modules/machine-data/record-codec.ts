@@ -38,7 +38,8 @@ export function decodeSamples(buf: Uint8Array | null): Sample[] {
 }
 
 /** The fields that make a record's content, in a fixed order (the recordId is the key, not content). */
-type Content = Omit<TestRecordValues, 'recordId' | 'samples' | 'instrumentId'> & { instrumentId?: string | null };
+type Content = Omit<TestRecordValues, 'recordId' | 'samples' | 'instrumentId' | 'fluidTemperature' | 'side'> &
+  Partial<Pick<TestRecordValues, 'instrumentId' | 'fluidTemperature' | 'side'>>;
 
 /**
  * SHA-256 over the record's normalised values and its encoded samples. Values are those the schema gives
@@ -62,7 +63,7 @@ export function recordContentHashHex(v: Content, samples: Buffer | null): string
 
 /** The hashed text before the samples: the content's values as JSON, then a line end. */
 function contentText(v: Content): string {
-  const fields = [
+  const fields: unknown[] = [
     v.serial,
     v.testType,
     v.medium,
@@ -77,5 +78,9 @@ function contentText(v: Content): string {
   // Fields added later go in only when the record has them, so that a record stored before them hashes as it
   // did then and is a duplicate, not a conflict, when its bench sends it again.
   if (v.instrumentId) fields.push(v.instrumentId);
+  // The test conditions as one object: no string of the instrument can be taken for them.
+  const fluidTemperature = v.fluidTemperature ?? null;
+  const side = v.side ?? null;
+  if (fluidTemperature !== null || side !== null) fields.push({ fluidTemperature, side });
   return `${JSON.stringify(fields)}\n`;
 }

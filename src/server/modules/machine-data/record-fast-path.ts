@@ -6,6 +6,8 @@
  * number as a string) returns null and zod decides. The rules themselves stay stated once, in the contract.
  */
 import {
+  FLUID_TEMPERATURE_MAX,
+  FLUID_TEMPERATURE_MIN,
   HOLDING_SECONDS_MAX,
   LEAKAGE_MAX,
   LEAKAGE_UNIT_MAX,
@@ -15,9 +17,11 @@ import {
   SAMPLE_T_MAX,
   TEST_MEDIA,
   TEST_RESULTS,
+  TEST_SIDES,
   TEST_TYPES,
   TESTED_AT_SKEW_MS,
   type Sample,
+  type TestSide,
   type TestRecordValues,
 } from '../../../shared/contract/machine-data';
 import { PRESSURE_MAX, printable } from '../../../shared/contract/products';
@@ -28,6 +32,7 @@ const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const types = new Set<string>(TEST_TYPES);
 const media = new Set<string>(TEST_MEDIA);
 const results = new Set<string>(TEST_RESULTS);
+const sides = new Set<string>(TEST_SIDES);
 
 /** A string as the contract's text fields keep it: trimmed already, printable, no NUL, within `max`. */
 function cleanText(v: unknown, max: number): v is string {
@@ -92,6 +97,17 @@ export function fastRecord(raw: unknown, now = Date.now()): TestRecordValues | n
     if (!cleanText(r.instrumentId, INSTRUMENT_ID_MAX)) return null;
     instrumentId = r.instrumentId === '' ? null : r.instrumentId;
   }
+  let fluidTemperature: number | null = null;
+  if (r.fluidTemperature !== null && r.fluidTemperature !== undefined) {
+    const v = decimal(r.fluidTemperature, FLUID_TEMPERATURE_MIN, FLUID_TEMPERATURE_MAX, 1);
+    if (v === undefined) return null;
+    fluidTemperature = v;
+  }
+  let side: TestSide | null = null;
+  if (r.side !== null && r.side !== undefined && r.side !== '') {
+    if (typeof r.side !== 'string' || !sides.has(r.side)) return null;
+    side = r.side as TestSide;
+  }
   const samples = r.samples === undefined ? [] : r.samples;
   if (!samplesOk(samples)) return null;
   return {
@@ -107,6 +123,8 @@ export function fastRecord(raw: unknown, now = Date.now()): TestRecordValues | n
     testedAt,
     operator,
     instrumentId,
+    fluidTemperature,
+    side,
     samples,
   } as TestRecordValues;
 }
@@ -124,13 +142,18 @@ const PLAIN_INTEGER = /^\d{1,9}$/;
  * check; test/machine-data-fast-path.test.ts holds both to the schema.
  */
 export function fastCsvRecord(cells: Readonly<Record<string, string | undefined>>, now = Date.now()): TestRecordValues | null {
-  const { testPressure, holdingSeconds, leakageValue } = cells;
+  const { testPressure, holdingSeconds, leakageValue, fluidTemperature } = cells;
   if (testPressure === undefined || !PLAIN_DECIMAL.test(testPressure)) return null;
   if (holdingSeconds === undefined || !PLAIN_INTEGER.test(holdingSeconds)) return null;
   let leak: number | null = null;
   if (leakageValue !== undefined && leakageValue !== '') {
     if (!PLAIN_DECIMAL.test(leakageValue)) return null;
     leak = Number(leakageValue);
+  }
+  let fluid: number | null = null;
+  if (fluidTemperature !== undefined && fluidTemperature !== '') {
+    if (!PLAIN_DECIMAL.test(fluidTemperature)) return null;
+    fluid = Number(fluidTemperature);
   }
   return fastRecord(
     {
@@ -146,6 +169,8 @@ export function fastCsvRecord(cells: Readonly<Record<string, string | undefined>
       testedAt: cells.testedAt,
       operator: cells.operator,
       instrumentId: cells.instrumentId,
+      fluidTemperature: fluid,
+      side: cells.side,
     },
     now,
   );

@@ -164,7 +164,6 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-length', String(found.heat.file!.bytes))
         .header('content-disposition', `inline; filename="${name}"`)
         .header('cache-control', 'private, no-store')
-        .header('content-security-policy', "sandbox; default-src 'none'")
         .header('x-content-sha256', found.heat.file!.sha256)
         .send(Readable.from(found.pieces()));
     },

@@ -103,6 +103,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       enteredBy: r.uploadId && uploads.has(r.uploadId) ? { name: uploads.get(r.uploadId)!.by, file: uploads.get(r.uploadId)!.file } : null,
       operator: r.operator,
       instrument: instrument ? { id: instrument.instrumentId, calibration: instrument.calibration } : null,
+      conditions: { fluidTemperature: r.fluidTemperature === null ? null : Number(r.fluidTemperature), side: r.side },
       earlierTests: (latest.get(r.testType)?.count ?? 1) - 1,
       samples,
       checks,

@@ -135,6 +135,9 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
             calibrationDueOn: x.instrument.calibration?.dueOn ?? null,
           }
         : null,
+      // As the record states them; null when it does not.
+      fluidTemperatureC: x.conditions.fluidTemperature,
+      sidePressurised: x.conditions.side,
       earlierTests: x.earlierTests,
       checksFromSamples: x.checks
         ? {

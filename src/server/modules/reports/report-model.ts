@@ -3,7 +3,7 @@
  * HTML peer shows. Built once from the unit, its records and the settings; the renderers only lay it out.
  */
 import type { Sample } from '../../../shared/chart/index';
-import type { TestMedium, TestResult, TestType } from '../../../shared/contract/machine-data';
+import type { TestMedium, TestResult, TestSide, TestType } from '../../../shared/contract/machine-data';
 import type { Fluid } from '../../../shared/contract/products';
 import type { ReportLanguage } from '../../../shared/contract/reports';
 import type { DocumentType } from '../../../shared/contract/settings';
@@ -29,6 +29,8 @@ export interface ReportTest {
   operator: string;
   /** the instrument the record names, with the calibration in force on the test day (null: none in force) */
   instrument: { id: string; calibration: { certificate: string; dueOn: string } | null } | null;
+  /** the test fluid's temperature (°C) and the side pressurised, as the record states them (null: not stated) */
+  conditions: { fluidTemperature: number | null; side: TestSide | null };
   /** earlier tests of the same type (retests happened when > 0) */
   earlierTests: number;
   samples: Sample[];

@@ -35,7 +35,7 @@ import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
 import type { ReportModel, ReportTest } from '../report-model';
 import { orderRows } from '../format-order';
-import { instrumentText, leakageText, ratings } from './test-values';
+import { conditionsRows, instrumentText, leakageText, ratings } from './test-values';
 import { validationLines } from './validation-lines';
 import { comma, labelled, semicolon } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
@@ -337,6 +337,7 @@ function testBlock(
       : []),
     [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
     ...(x.instrument ? [[t(lang, 'field.instrument'), instrumentText(lang, x.instrument)] as [string, string]] : []),
+    ...conditionsRows(lang, x),
     [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
     ...(req
       ? [[t(lang, 'field.testStandard'), standardWithEdition(lang, { name: req.standardName, edition: req.edition })] as [string, string]]

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
 import { rangeLabel } from '../../../../shared/serial';
-import { formatDate, formatDateTime } from '../../../components/format';
+import { formatDate, formatDateTime, formatNumber } from '../../../components/format';
 import { RecordView } from '../../../components/list-kit/record-view';
 import { useTestRecord } from '../api';
 import { backState } from '../components/back-to';
@@ -53,6 +53,12 @@ function RecordDetail({ record }: { record: TestRecordDetail }) {
               { label: f('testedAt'), value: formatDateTime(lang, record.testedAt) },
               { label: f('operator'), value: record.operator || '—' },
               { label: f('instrumentId'), value: record.instrumentId ?? '—', testId: 'record-instrument' },
+              {
+                label: f('fluidTemperature'),
+                value: record.fluidTemperature === null ? '—' : `${formatNumber(lang, record.fluidTemperature, 1)} °C`,
+                testId: 'record-fluid-temperature',
+              },
+              { label: f('side'), value: record.side ? t(`machineScreens.sides.${record.side}`) : '—', testId: 'record-side' },
             ]}
           />
         </CardContent>

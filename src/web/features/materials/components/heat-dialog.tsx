@@ -168,8 +168,9 @@ export function HeatDialog({ heat: initial, materialId, onClose }: { heat: Heat 
           <Typography component="h3" variant="subtitle2" sx={{ mt: 3, mb: 1 }}>
             {t('materials.heats.propertiesHeading')}
           </Typography>
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr 1fr 1fr' } }}>
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' } }}>
             <FormTextField
+              sx={{ gridColumn: '1 / -1' }}
               control={form.control}
               name="properties.chemistry"
               label="materials.fields.chemistry"
