@@ -12,6 +12,11 @@ import { REASON_CODES, VERDICTS } from '../standards/reasons';
 import { TEST_STANDARD_IDS } from '../standards/types';
 
 import { TEST_TYPES } from './test-types';
+import { HOLDING_SECONDS_MAX, samplesField, sample } from './record-samples';
+import { FLUID_TEMPERATURE_MAX, FLUID_TEMPERATURE_MIN, TEST_SIDES } from './test-conditions';
+
+export { HOLDING_SECONDS_MAX, MAX_SAMPLES, SAMPLE_T_MAX, sample, samplesField, type Sample } from './record-samples';
+export { FLUID_TEMPERATURE_MAX, FLUID_TEMPERATURE_MIN, TEST_SIDES, type TestSide } from './test-conditions';
 export { TEST_TYPES, type TestType } from './test-types';
 export const TEST_MEDIA = ['water', 'air', 'nitrogen', 'oil'] as const;
 export type TestMedium = (typeof TEST_MEDIA)[number];
@@ -20,25 +25,10 @@ export type TestResult = (typeof TEST_RESULTS)[number];
 
 /** Records in one `POST /api/v1/machine-data` batch; more is a 413. */
 export const MAX_BATCH_RECORDS = 5000;
-/** Pressure samples in one record. */
-export const MAX_SAMPLES = 10_000;
 export const RECORD_ID_MAX = 100;
 export const OPERATOR_MAX = 120;
 export const LEAKAGE_UNIT_MAX = 20;
 export const LEAKAGE_MAX = 1_000_000_000;
-/** The test fluid's temperature a record may state, °C: any a bench can hold water, air, nitrogen or oil at. */
-export const FLUID_TEMPERATURE_MIN = -60;
-export const FLUID_TEMPERATURE_MAX = 200;
-/**
- * Which side of the closure member was pressurised: A (the inlet, or the side the body marks first), B (the
- * other), or both (a double block and bleed test, or a shell test with the valve open).
- */
-export const TEST_SIDES = ['A', 'B', 'both'] as const;
-export type TestSide = (typeof TEST_SIDES)[number];
-/** Holding time in seconds: a week is far beyond any pressure test. */
-export const HOLDING_SECONDS_MAX = 7 * 24 * 3600;
-/** Sample times in seconds from the test's start: at most a week, as the holding time. */
-export const SAMPLE_T_MAX = HOLDING_SECONDS_MAX;
 /**
  * A bench clock a little ahead of ours is not an error; a test more than this in the future is refused,
  * or it would become its unit's latest test until the clock caught up (docs/decisions/0021-abuse-limits.md).
@@ -109,67 +99,6 @@ export function integerField(opts: { min: number; max: number }) {
     return n;
   });
 }
-
-export const sample = z.object({ t: z.number(), p: z.number() });
-export type Sample = z.infer<typeof sample>;
-
-type PointIssue = { path: (string | number)[]; message: string; code?: 'too_small' | 'too_big'; bound?: number };
-
-/** What is wrong with one point (or with its order after `prev`), or null. */
-function pointIssue(pt: unknown, i: number, prevT: number): PointIssue | null {
-  if (!pt || typeof pt !== 'object') return { path: [i], message: 'validation.invalid' };
-  const { t, p } = pt as { t?: unknown; p?: unknown };
-  for (const [name, v, min, max] of [
-    ['t', t, 0, SAMPLE_T_MAX],
-    ['p', p, -PRESSURE_MAX, PRESSURE_MAX],
-  ] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return { path: [i, name], message: 'validation.number' };
-    if (v < min) return { path: [i, name], message: 'validation.min', code: 'too_small', bound: min };
-    if (v > max) return { path: [i, name], message: 'validation.max', code: 'too_big', bound: max };
-  }
-  if (i > 0 && (t as number) <= prevT) return { path: [i, 't'], message: 'machineData.validation.samplesOrder' };
-  return null;
-}
-
-/**
- * Up to MAX_SAMPLES points `{ t, p }`: `t` strictly ascending seconds in [0, SAMPLE_T_MAX], `p` MPa within
- * ±PRESSURE_MAX. Checked by one plain loop rather than a zod object per point: a full batch carries hundreds
- * of thousands of points, and the first bad one is reported (a thousand messages would bury the batch).
- */
-export const samplesField = z
-  .array(z.unknown(), { error: 'validation.invalid' })
-  .max(MAX_SAMPLES, { error: 'machineData.validation.tooManySamples', abort: true })
-  .transform((points, ctx): Sample[] => {
-    if (points.length > MAX_SAMPLES) return [];
-    let prevT = -Infinity;
-    for (let i = 0; i < points.length; i++) {
-      const issue = pointIssue(points[i], i, prevT);
-      if (issue) {
-        if (issue.code === 'too_small')
-          ctx.addIssue({
-            code: 'too_small',
-            origin: 'number',
-            minimum: issue.bound!,
-            inclusive: true,
-            path: issue.path,
-            message: issue.message,
-          });
-        else if (issue.code === 'too_big')
-          ctx.addIssue({
-            code: 'too_big',
-            origin: 'number',
-            maximum: issue.bound!,
-            inclusive: true,
-            path: issue.path,
-            message: issue.message,
-          });
-        else ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-        return [];
-      }
-      prevT = (points[i] as Sample).t;
-    }
-    return points as Sample[];
-  });
 
 const recordText = (max: number) => optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 

@@ -8,7 +8,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useProduct, useProductHistory, useUpdateProduct } from '../api';
 import { productValue } from '../components/format';
 import { ProductForm } from '../components/product-form';
-import { ProductPartsCard } from '../../materials/components/product-parts-card';
+import { ProductPartsCard } from '../components/product-parts-card';
 import { useAppAbility } from '../../../lib/ability';
 
 function ProductHistory({ id }: { id: string }) {

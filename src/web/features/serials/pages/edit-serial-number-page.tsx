@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useSerialRange, useSerialRangeHistory, useUpdateSerialRange } from '../api';
 import { rangeValue } from '../components/range-value';
 import { SerialRangeForm } from '../components/serial-range-form';
-import { RangeHeatsCard } from '../../materials/components/range-heats-card';
+import { RangeHeatsCard } from '../components/range-heats-card';
 import { useAppAbility } from '../../../lib/ability';
 
 const HISTORY_ORDER = ['productName', 'startSerial', 'endSerial', 'totalUnits', 'productionDate', 'bodyMaterial'] as const;

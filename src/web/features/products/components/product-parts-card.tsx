@@ -18,7 +18,7 @@ import { materialName, PARTS, partsInput, type Part } from '../../../../shared/c
 import { SubmitButton } from '../../../components/form';
 import { errorMessage } from '../../../lib/errors';
 import { notifySuccess } from '../../../lib/toast';
-import { useMaterials, useProductParts, useSaveProductParts } from '../api';
+import { useMaterials, useProductParts, useSaveProductParts } from '../../materials/api';
 
 type Chosen = Partial<Record<Part, string>>;
 

@@ -25,7 +25,7 @@ import { formatNumber } from '../../../components/format';
 import { ApiError } from '../../../lib/api';
 import { errorMessage } from '../../../lib/errors';
 import { notifySuccess } from '../../../lib/toast';
-import { unitHeatsHref, useHeatOptions, useImportUnitHeats, useProductParts, useRangeHeats, useSaveRangeHeats } from '../api';
+import { unitHeatsHref, useHeatOptions, useImportUnitHeats, useProductParts, useRangeHeats, useSaveRangeHeats } from '../../materials/api';
 
 type Chosen = Partial<Record<Part, string>>;
 
