@@ -11,7 +11,7 @@ let t: TestApp;
 let cookie: string;
 const URL = '/api/v1/machine-data/import';
 const HEADER =
-  'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,instrumentId,machine';
+  'recordId,serial,testType,medium,testPressure,holdingSeconds,leakageValue,leakageUnit,result,testedAt,operator,instrumentId,fluidTemperature,side,machine';
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -69,7 +69,7 @@ const line = (
   serial: string,
   more: Partial<Record<'result' | 'operator' | 'instrument' | 'machine' | 'testPressure' | 'leakage' | 'testedAt', string>> = {},
 ) =>
-  `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},${more.testedAt ?? '2024-05-01T08:30:00+08:00'},${more.operator ?? 'Op'},${more.instrument ?? ''},${more.machine ?? ''}`;
+  `${id},${serial},shell,water,${more.testPressure ?? '2.4'},60,${more.leakage ?? ','},${more.result ?? 'pass'},${more.testedAt ?? '2024-05-01T08:30:00+08:00'},${more.operator ?? 'Op'},${more.instrument ?? ''},,,${more.machine ?? ''}`;
 
 /** The errors of an import's answer as "row field key" lines. */
 const errorLines = (res: { json(): { data: { errors: { row: number; field: string; key: string }[] } } }) =>
@@ -304,7 +304,7 @@ describe('machine data CSV import and the bench API', () => {
       SELECT ${bench.id}::uuid, u.id FROM users u WHERE u.role = 'staff'`);
     const sent = record({ recordId: 'XP-1', serial: 'XP-0001', testedAt: '2024-05-01T08:30:00.000Z', operator: 'Chen' });
     expect((await postBatch(t.app, bench.key, { records: [sent] })).statusCode).toBeLessThan(300);
-    const csv = `${HEADER}\nXP-1,xp-0001,shell,water,2.40,60,,,pass,2024-05-01T16:30:00+08:00,Chen,,cross path bench\n`;
+    const csv = `${HEADER}\nXP-1,xp-0001,shell,water,2.40,60,,,pass,2024-05-01T16:30:00+08:00,Chen,,,,cross path bench\n`;
     const samples = `recordId,t,p\n${HELD_SAMPLES.map((x) => `XP-1,${x.t},${x.p}\n`).join('')}`;
     const same = await uploadFiles([
       ['samples', samples],

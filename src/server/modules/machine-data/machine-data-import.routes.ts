@@ -47,6 +47,8 @@ export const machineDataImportRoutes: FastifyPluginAsyncZod = async (app) => {
       '2024-05-01T08:30:00Z',
       'Chen, Mei',
       'PG-01',
+      20.5,
+      'both',
       '',
     ];
     return sendCsv(reply, 'machine-data-template.csv', MACHINE_IMPORT_COLUMNS, [[example]]);
