@@ -114,8 +114,8 @@ describe('test conditions', () => {
       return { text: poppler('pdftotext', ['-raw', file, '-']).replace(/\s+/g, ' '), file };
     };
     const en = await text('en');
-    expect(en.text).toContain('Test conditions fluid at 21.5 °C; both sides pressurised');
-    expect(en.text).toContain('Test conditions fluid temperature not stated; side A pressurised');
+    expect(en.text).toContain('Test conditions Fluid at 21.5 °C; both sides pressurised');
+    expect(en.text).toContain('Test conditions Fluid temperature not stated; side A pressurised');
     expect(en.text.match(/Test conditions/g)).toHaveLength(2);
     poppler('pdfdetach', ['-saveall', '-o', path.dirname(en.file), en.file]);
     const json = JSON.parse(fs.readFileSync(path.join(path.dirname(en.file), 'test-report.json'), 'utf8'));

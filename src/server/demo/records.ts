@@ -57,6 +57,9 @@ export interface GeneratedRecord {
   testedAt: string;
   operator: string;
   instrumentId: string;
+  /** the test fluid's temperature (°C) and the side pressurised: drawn from no random number, so the rest stays as seeded */
+  fluidTemperature: number;
+  side: 'A' | 'B' | 'both';
   machine: string;
   samples: Array<{ t: number; p: number }> | null;
 }
@@ -149,6 +152,15 @@ function curve(r: Random, pressure: number, hold: number, drop: number): Array<{
   return out;
 }
 
+/**
+ * The shop's water through the year: about 17 °C in January to 29 °C in July (a plant in Taiwan), one
+ * decimal.
+ */
+function fluidTemperatureOn(at: number): number {
+  const day = (at / DAY) % 365.25;
+  return Math.round((23 - 6 * Math.cos((2 * Math.PI * (day - 15)) / 365.25)) * 10) / 10;
+}
+
 export interface RecordPlan {
   count: number;
   sampledShare: number;
@@ -217,6 +229,8 @@ export function* generateRecords(
             testedAt: new Date(testedAt).toISOString(),
             operator,
             instrumentId: b.gauge,
+            fluidTemperature: fluidTemperatureOn(testedAt),
+            side: t.testType === 'seat' || t.testType === 'air-seat' ? 'A' : 'both',
             machine: b.name,
             samples: sampled ? curve(r, pressure, hold, failed && t.testType === 'shell' ? 0.04 : r.normal(0.003, 0.001)) : null,
           };

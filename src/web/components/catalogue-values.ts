@@ -5,6 +5,7 @@
 import type { TFunction } from 'i18next';
 import { formatDay, formatNumber } from './format';
 import { sizeText, standardName } from './standards/format';
+import { labelled, semicolon } from '../../shared/i18n/punctuation';
 
 /** `1.6 MPa`, `-10 °C`, or an em dash when not set. */
 export function withUnit(language: string, n: number | null | undefined, unit: string): string {
@@ -45,5 +46,14 @@ export function rangeValue(t: TFunction, language: string, field: string, value:
   if (field === 'bodyMaterial' && typeof value === 'string') return t(`standards.materials.${value}`, { defaultValue: value });
   if (field === 'totalUnits' && typeof value === 'number') return formatNumber(language, value, 0);
   if (field === 'productionDate' && typeof value === 'string') return formatDay(language, value);
+  // The heats of the range's parts, `{ body: "H123 (ASTM A216 WCB)" }`, and an exceptions file's counts.
+  if (field === 'heats' && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, string>);
+    if (entries.length === 0) return '—';
+    return entries
+      .map(([part, heat]) => labelled(language, t(`materials.parts.${part}`, { defaultValue: part }), heat))
+      .join(semicolon(language));
+  }
+  if (field === 'unitHeats' && typeof value === 'object') return t('serials.history.unitHeats', value as Record<string, number>);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
