@@ -35,7 +35,17 @@ export function productValue(t: TFunction, language: string, field: string, valu
   if ((TEMPERATURE_FIELDS as readonly string[]).includes(field) && typeof value === 'number')
     return withUnit(language, value, t('products.units.celsius'));
   if (typeof value === 'number') return formatNumber(language, value);
+  if (field === 'parts' && typeof value === 'object') return byPart(t, language, value as Record<string, string>);
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** `{ body: "ASTM A216 WCB" }` as "Body: ASTM A216 WCB; …", each part named in the page's language. */
+function byPart(t: TFunction, language: string, value: Record<string, string>): string {
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '—';
+  return entries
+    .map(([part, what]) => labelled(language, t(`materials.parts.${part}`, { defaultValue: part }), what))
+    .join(semicolon(language));
 }
 
 /** A range field's value as the history shows it. */
@@ -47,13 +57,7 @@ export function rangeValue(t: TFunction, language: string, field: string, value:
   if (field === 'totalUnits' && typeof value === 'number') return formatNumber(language, value, 0);
   if (field === 'productionDate' && typeof value === 'string') return formatDay(language, value);
   // The heats of the range's parts, `{ body: "H123 (ASTM A216 WCB)" }`, and an exceptions file's counts.
-  if (field === 'heats' && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, string>);
-    if (entries.length === 0) return '—';
-    return entries
-      .map(([part, heat]) => labelled(language, t(`materials.parts.${part}`, { defaultValue: part }), heat))
-      .join(semicolon(language));
-  }
+  if (field === 'heats' && typeof value === 'object') return byPart(t, language, value as Record<string, string>);
   if (field === 'unitHeats' && typeof value === 'object') return t('serials.history.unitHeats', value as Record<string, number>);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

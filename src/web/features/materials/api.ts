@@ -136,7 +136,11 @@ export function useSaveProductParts(productId: string) {
     mutationFn: (input: PartsInput) => api.put<ProductPart[]>(`/products/${encodeURIComponent(productId)}/parts`, input),
     onSuccess: (parts) => {
       qc.setQueryData(partKeys.product(productId), parts);
-      return qc.invalidateQueries({ queryKey: ['serials', 'heats'] });
+      // The product's history shows the change; the ranges' heat pickers follow the parts' materials.
+      return Promise.all([
+        qc.invalidateQueries({ queryKey: ['products', 'history', productId] }),
+        qc.invalidateQueries({ queryKey: ['serials', 'heats'] }),
+      ]);
     },
   });
 }
