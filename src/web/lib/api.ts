@@ -101,9 +101,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       headers: {
         accept: 'application/json',
         'accept-language': currentLanguage,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        // A FormData body (a file upload) sets its own multipart type and boundary.
+        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
       },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      body: body instanceof FormData ? body : body !== undefined ? JSON.stringify(body) : undefined,
       signal: controller.signal,
     });
   } catch (err) {

@@ -14,8 +14,7 @@ import type {
   RangeHeatsInput,
 } from '../../../shared/contract/materials';
 import type { ListResult } from '../../components/data-table';
-import { API_BASE, ApiError, api } from '../../lib/api';
-import { currentLanguage } from '../../lib/i18n';
+import { API_BASE, api } from '../../lib/api';
 
 export const materialKeys = { all: ['materials'] as const };
 export const heatKeys = {
@@ -81,44 +80,17 @@ export function useDeleteHeat() {
 /** The mill certificate's address: opened in its own tab, the browser's PDF viewer shows it. */
 export const certificateHref = (heatId: string) => `${API_BASE}/heats/${encodeURIComponent(heatId)}/certificate`;
 
-/**
- * A multipart PUT or POST (the mill certificate, the per-serial CSV). Same-origin fetch sends our Origin,
- * which the server's CSRF rule for multipart needs; failures read like the API client's.
- */
-async function sendFile<T>(method: 'PUT' | 'POST', path: string, file: File): Promise<T> {
+/** A file as the multipart form the upload routes read (field `file`). */
+function fileForm(file: File): FormData {
   const form = new FormData();
   form.append('file', file, file.name);
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json', 'accept-language': currentLanguage() },
-      body: form,
-    });
-  } catch {
-    throw new ApiError({ status: 'UNAVAILABLE', httpStatus: 0, key: 'errors.connectionFailed', message: 'Connection failed' });
-  }
-  type Answer = { data?: T; error?: Partial<Pick<ApiError, 'status' | 'key' | 'message' | 'params' | 'fields'>> };
-  const answer = (await response.json().catch(() => ({}))) as Answer;
-  if (!response.ok || answer.data === undefined) {
-    const e = answer.error ?? {};
-    throw new ApiError({
-      status: e.status ?? 'UNKNOWN',
-      httpStatus: response.status,
-      key: e.key ?? 'errors.internal',
-      message: e.message ?? response.statusText,
-      params: e.params,
-      fields: e.fields ?? [],
-    });
-  }
-  return answer.data;
+  return form;
 }
 
 export function useUploadCertificate() {
   const invalidate = useInvalidate(heatKeys.all);
   return useMutation({
-    mutationFn: ({ id, file }: { id: string; file: File }) => sendFile<Heat>('PUT', `/heats/${encodeURIComponent(id)}/certificate`, file),
+    mutationFn: ({ id, file }: { id: string; file: File }) => api.put<Heat>(`/heats/${encodeURIComponent(id)}/certificate`, fileForm(file)),
     onSuccess: invalidate,
   });
 }
@@ -167,7 +139,7 @@ export function useImportUnitHeats(rangeId: string) {
   const invalidate = useInvalidate(rangeHeatKeys.range(rangeId), heatKeys.all, ['serials']);
   return useMutation({
     mutationFn: (file: File) =>
-      sendFile<{ stored: number; removed: number }>('POST', `/serial-ranges/${encodeURIComponent(rangeId)}/unit-heats`, file),
+      api.post<{ stored: number; removed: number }>(`/serial-ranges/${encodeURIComponent(rangeId)}/unit-heats`, fileForm(file)),
     onSuccess: invalidate,
   });
 }
