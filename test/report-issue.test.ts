@@ -1,7 +1,7 @@
 /**
  * Issuing: the release gate (pass, fail, retests, no data, unknown serial), the short-hold flag, reuse of the
- * stored report (same number, same bytes), a new report when the data changes, and one stored report for
- * 50 identical requests at once.
+ * stored report (same number, same bytes), one number for a certificate's renderings in both languages, a new
+ * report when the data changes, and one stored report for 50 identical requests at once.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,10 +83,33 @@ describe('stored reports', () => {
     expect(b.report.id).toBe(a.report.id);
     expect(b.report.number).toBe(a.report.number);
     expect(b.report.bytes.equals(a.report.bytes)).toBe(true);
-    // The other language is another report with its own number.
-    const zh = await issue(u.serial, 'zh');
-    expect(zh.status === 'issued' && zh.report.number).not.toBe(a.report.number);
   });
+
+  it('renders one certificate in both languages: one number and issue date, two files with their own codes', async () => {
+    const u = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
+    const en = await issue(u.serial, 'en');
+    await new Promise((r) => setTimeout(r, 1100)); // a later second, which the shared issue date must not take
+    const zh = await issue(u.serial, 'zh');
+    if (en.status !== 'issued' || zh.status !== 'issued') throw new Error('not issued');
+    expect(zh.report.reused).toBe(false);
+    expect(zh.report.number).toBe(en.report.number);
+    expect(zh.report.issuedAt.toISOString()).toBe(en.report.issuedAt.toISOString());
+    expect(zh.report.id).not.toBe(en.report.id);
+    expect(zh.report.code).not.toBe(en.report.code);
+    expect(zh.report.bytes.equals(en.report.bytes)).toBe(false);
+    // New data is a new certificate, with a new number in either language.
+    await postBatch(t.app, u.bench.key, { records: [record({ serial: u.serial, testType: 'seat', testedAt: '2024-06-01T09:00:00Z' })] });
+    const zh2 = await issue(u.serial, 'zh');
+    expect(zh2.status === 'issued' && zh2.report.number).not.toBe(en.report.number);
+  });
+
+  it('gives both languages requested at once, 25 times each, one number and one report each', async () => {
+    const u = await unitWithRecords(t, [{ testType: 'shell' }]);
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => issue(u.serial, i % 2 ? 'zh' : 'en')));
+    const numbers = new Set(results.map((r) => (r.status === 'issued' ? r.report.number : r.status)));
+    expect(numbers.size).toBe(1);
+    expect(await storedCount(u.serial)).toBe(2);
+  }, 60_000);
 
   it('issues a new report with the next number when the data changes', async () => {
     const u = await unitWithRecords(t, [{ testType: 'shell' }]);
@@ -108,8 +131,8 @@ describe('stored reports', () => {
     expect(await storedCount(u.serial)).toBe(1);
   }, 60_000);
 
-  it('numbers reports sequentially without gaps or twins', async () => {
-    const r = await t.app.ctx.db.execute(sql`select number from reports order by number`);
+  it('numbers certificates sequentially without gaps or twins', async () => {
+    const r = await t.app.ctx.db.execute(sql`select distinct number from reports order by number`);
     const numbers = (r as unknown as { rows: Array<{ number: string }> }).rows.map((x) => Number(x.number.slice(-6)));
     expect(numbers.length).toBeGreaterThan(3);
     numbers.forEach((v, i) => expect(v).toBe(i + 1));

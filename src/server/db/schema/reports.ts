@@ -1,6 +1,6 @@
 // Mirrors migrations/0005_reports_settings.sql (the SQL is the source of truth; the CHECKs and the reuse
 // index live only there).
-import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { DOCUMENT_TYPES, LOGO_TYPES } from '../../../shared/contract/settings';
 import { bytea } from './machine-data';
 
@@ -68,6 +68,18 @@ export const reportCounters = pgTable('report_counters', {
   year: integer('year').primaryKey(),
   last: integer('last').notNull(),
 });
+
+/** migration 0036: one number and issue date per certificate, shared by its renderings in each language */
+export const reportCertificates = pgTable(
+  'report_certificates',
+  {
+    serial: text('serial').notNull(),
+    sourceVersion: text('source_version').notNull(),
+    number: text('number').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serial, t.sourceVersion] })],
+);
 
 export type SettingsRow = typeof settingsTable.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;

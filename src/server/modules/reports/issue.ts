@@ -1,6 +1,6 @@
 /**
- * Issuing a test report: the release gate, reuse of the stored report, numbering, rendering and signing,
- * storing. The same request issued many times at once (or on several instances) stores one report: an
+ * Issuing a test report: the release gate, reuse of the stored report, numbering (one number per certificate,
+ * shared by its renderings in each language: docs/decisions/0055), rendering and signing, storing. The same request issued many times at once (or on several instances) stores one report: an
  * in-process single flight saves the duplicate work, and a transaction-scoped advisory lock on the reuse
  * key plus the unique reuse index make it hold across instances. Rendering runs between two short
  * transactions, in the app's report pool when the caller passes one (render-job.ts).
@@ -231,6 +231,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
   if (again) return { status: 'issued', report: toIssued(again, true) };
 
   const flightKey = `${key.serial}\n${key.language}\n${key.sourceVersion}`;
+  const certificateKey = `${key.serial}\n${key.sourceVersion}`;
   const running = inflight.get(flightKey);
   if (running) return running;
   const work = (async (): Promise<IssueResult> => {
@@ -238,12 +239,12 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
       // Numbered and modelled in one short transaction, rendered outside any (a transaction held while a
       // worker renders would, on PGlite's one connection, hold every other query), stored in a second.
       const prepared = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
+        // The certificate's lock, not the rendering's: its renderings in either language share one number.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${certificateKey}, 7347005))`);
         const again = await repo.findReusable(tx, key);
         if (again) return { reused: again };
-        const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-        const year = issuedAt.getUTCFullYear();
-        const number = `TR-${year}-${String(await repo.nextNumber(tx, year)).padStart(6, '0')}`;
+        const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+        const { number, issuedAt } = await repo.certificateNumber(tx, { serial: unit.serial, sourceVersion }, now);
         let code = newCode();
         while (await repo.codeTaken(tx, code)) code = newCode();
         const id = randomBytes(16).toString('base64url');
@@ -302,8 +303,8 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
       };
       const issued = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${flightKey}, 7347005))`);
-        // Another instance stored the same report while this one rendered: serve that one (this number
-        // stays unused, docs/decisions/0020).
+        // Another instance stored the same report while this one rendered: serve that one (the number is the
+        // certificate's, docs/decisions/0055, so it is the winner's too).
         const winner = await repo.findReusable(tx, key);
         if (winner) return { status: 'issued', report: toIssued(winner, true) } as const;
         await repo.insertReport(tx, row);

@@ -2,7 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client';
 import type { ParsedSerial } from '../../../shared/serial';
-import { reportCounters, reports, type ReportRow } from '../../db/schema/index';
+import { reportCertificates, reportCounters, reports, type ReportRow } from '../../db/schema/index';
 
 /** Everything but the bytes, for lookups that answer with facts. */
 const facts = {
@@ -47,6 +47,27 @@ export async function nextNumber(tx: Executor, year: number): Promise<number> {
     .onConflictDoUpdate({ target: reportCounters.year, set: { last: sql`${reportCounters.last} + 1` } })
     .returning({ last: reportCounters.last });
   return row!.last;
+}
+
+/**
+ * The certificate's number and issue date: those its rendering in another language took, else the year's next
+ * number, kept for the renderings to come. The caller holds the certificate's advisory lock.
+ */
+export async function certificateNumber(
+  tx: Executor,
+  k: { serial: string; sourceVersion: string },
+  now: Date,
+): Promise<{ number: string; issuedAt: Date }> {
+  const [taken] = await tx
+    .select({ number: reportCertificates.number, issuedAt: reportCertificates.issuedAt })
+    .from(reportCertificates)
+    .where(and(eq(reportCertificates.serial, k.serial), eq(reportCertificates.sourceVersion, k.sourceVersion)))
+    .limit(1);
+  if (taken) return taken;
+  const year = now.getUTCFullYear();
+  const number = `TR-${year}-${String(await nextNumber(tx, year)).padStart(6, '0')}`;
+  await tx.insert(reportCertificates).values({ serial: k.serial, sourceVersion: k.sourceVersion, number, issuedAt: now });
+  return { number, issuedAt: now };
 }
 
 export async function insertReport(tx: Executor, row: typeof reports.$inferInsert): Promise<void> {
