@@ -273,12 +273,64 @@ describe('releasing a delivery', () => {
     expect((await release(delivery.id)).statusCode).toBe(409);
   }, 120_000);
 
-  it('refuses an order asking for EN 10204 3.2 and a delivery without units', async () => {
-    const serials = await testedSerials(1);
+  it('releases a 3.2 delivery only once its witness is recorded, and its certificates name the witness and the tests', async () => {
+    const serials = await testedSerials(2);
     const { delivery } = await deliveryOf(serials, { documentType: '3.2' });
-    const res = await release(delivery.id);
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error.key).toBe('orders.release.documentType32');
+    const refused = await release(delivery.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.key).toBe('orders.release.witnessMissing');
+
+    const witness = (id: string, payload: unknown) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/deliveries/${id}/witness`, headers: { cookie: unit.admin }, payload: payload as object });
+    const fieldsOf = (res: { json(): { error: { fields: { field: string }[] } } }) =>
+      res
+        .json()
+        .error.fields.map((f) => f.field)
+        .sort();
+    const bad = await witness(delivery.id, { name: 'Ida\u0007', organisation: '', witnessedOn: '2024-02-30', tests: [] });
+    expect(bad.statusCode).toBe(400);
+    expect(fieldsOf(bad)).toEqual(['name', 'organisation', 'tests', 'witnessedOn']);
+    const unknownTest = await witness(delivery.id, { name: 'Ida Lin', organisation: 'QA', witnessedOn: '2024-05-02', tests: ['x-ray'] });
+    expect(unknownTest.statusCode).toBe(400);
+    const good = { name: 'Ida Lin', organisation: 'Harbour Refining QA', witnessedOn: '2024-05-02', tests: ['seat', 'shell', 'seat'] };
+    // A 3.1 order's delivery records no witness; an unknown delivery is 404.
+    const other = await deliveryOf(await testedSerials(1));
+    expect((await witness(other.delivery.id, good)).json().error.key).toBe('orders.witness.not32');
+    expect((await witness('not-a-uuid', good)).statusCode).toBe(404);
+
+    const ok = await witness(delivery.id, good);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.witness).toMatchObject({ name: 'Ida Lin', organisation: 'Harbour Refining QA', tests: ['shell', 'seat'] });
+    expect(ok.json().data.witness.recordedBy).toBeTruthy();
+    expect((await release(delivery.id)).statusCode).toBe(202);
+    await releaseRound(deps());
+    const d = await detail(delivery.id);
+    expect(d.status).toBe('released');
+    // Released, the witness stays as the certificates print it.
+    expect((await witness(delivery.id, { ...good, name: 'Someone Else' })).statusCode).toBe(409);
+
+    const stored = await reportsOf(delivery.id);
+    expect(stored).toHaveLength(2);
+    expect(stored.every((r) => r.document_type === 'inspection-certificate-3.2')).toBe(true);
+    const [row] = await t.app.ctx.db
+      .execute(sql`SELECT bytes FROM reports WHERE id = ${d.units[0].reportId}`)
+      .then((r) => rowsOf<{ bytes: Buffer }>(r));
+    const bytes = Buffer.from(row!.bytes);
+    const text = poppler('pdftotext', ['-layout', tmpFile(bytes), '-']).replace(/\s+/g, ' ');
+    expect(text).toContain('EN 10204 type 3.2 inspection certificate');
+    expect(text).toContain("Witnessed by the purchaser's or a third party's inspector: Ida Lin, Harbour Refining QA");
+    expect(text).toMatch(/Tests witnessed on 2 May 2024: Shell test, Seat test/);
+    const json = embeddedJson(bytes);
+    expect(json.A02_documentType.type).toBe('3.2');
+    expect(json.Z03_validation.witness).toEqual({
+      name: 'Ida Lin',
+      organisation: 'Harbour Refining QA',
+      witnessedOn: '2024-05-02',
+      tests: ['shell', 'seat'],
+    });
+  }, 120_000);
+
+  it('refuses a delivery without units', async () => {
     const c = await addCustomer(t.app, unit.admin);
     const po = await post(t.app, unit.admin, '/api/v1/purchase-orders', {
       customerId: c.id,

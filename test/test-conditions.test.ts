@@ -119,7 +119,7 @@ describe('test conditions', () => {
     expect(en.text.match(/Test conditions/g)).toHaveLength(2);
     poppler('pdfdetach', ['-saveall', '-o', path.dirname(en.file), en.file]);
     const json = JSON.parse(fs.readFileSync(path.join(path.dirname(en.file), 'test-report.json'), 'utf8'));
-    expect(json.schemaVersion).toBe('2.2');
+    expect(json.schemaVersion).toBe('2.3');
     expect(
       (json.D51_pressureTests as { testType: string; fluidTemperatureC: number | null; sidePressurised: string | null }[]).map((x) => [
         x.testType,

@@ -9,6 +9,8 @@ import { PRESSURE_PARTS } from './materials';
 import { LANGUAGES } from '../i18n/languages';
 import { emailField, listQuery, optionalText, requiredText } from './common';
 import { LINE_BREAK, noLineBreak, printable } from './products';
+import { isoDate, line, multiline, optionalLine } from './order-fields';
+import { deliveryWitness } from './witness';
 
 export const CUSTOMER_NAME_MAX = 200;
 export const CUSTOMER_CODE_MAX = 20;
@@ -33,21 +35,6 @@ export type OrderDocumentType = (typeof ORDER_DOCUMENT_TYPES)[number];
 export const DELIVERY_STATUSES = ['open', 'releasing', 'released', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-const line = (max: number) => requiredText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
-const optionalLine = (max: number) => optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
-/** Text that may span lines: newlines and tabs are fine, other control characters are not. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const multiline = (max: number) => optionalText(max).refine((s) => !CONTROL_BUT_LINES.test(s), { error: 'validation.invalid' });
-/** An ISO date (YYYY-MM-DD) that exists in the calendar. */
-const isoDate = () =>
-  z
-    .string({ error: 'validation.required' })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.date' })
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-      error: 'validation.date',
-    });
 /** A domain name as an address's part after the @, lower-cased (`example.com`). */
 const emailDomain = () =>
   z
@@ -265,6 +252,8 @@ export const delivery = z.object({
   issuedCount: z.number().int(),
   /** why the last release stopped, e.g. a unit held after the gate had passed it */
   releaseError: z.string().nullable(),
+  /** the purchaser's or a third party's inspector who witnessed the tests (a 3.2 order), null until recorded */
+  witness: deliveryWitness.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

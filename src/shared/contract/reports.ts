@@ -119,5 +119,5 @@ export const reportCodeParams = z.object({ code: z.string() });
 export const reportHashParams = z.object({ sha256: z.string() });
 
 /** Version of the embedded test-report.json's shape; bumped on any change a reader would notice. */
-export const REPORT_JSON_SCHEMA_VERSION = '2.2';
+export const REPORT_JSON_SCHEMA_VERSION = '2.3';
 export const REPORT_ATTACHMENT_NAME = 'test-report.json';

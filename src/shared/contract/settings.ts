@@ -8,9 +8,15 @@ import { z } from 'zod';
 import { envelope, optionalText, requiredText } from './common';
 import { LINE_BREAK, noLineBreak, printable } from './products';
 
-/** EN 10204 document types a report can be issued as. */
-export const DOCUMENT_TYPES = ['test-report-2.2', 'inspection-certificate-3.1'] as const;
+/**
+ * EN 10204 document types a report can be issued as. A 3.2 names a witness recorded per delivery, so it is
+ * issued only for an order that asks for it; Settings choose between the other two.
+ */
+export const DOCUMENT_TYPES = ['test-report-2.2', 'inspection-certificate-3.1', 'inspection-certificate-3.2'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export const SETTINGS_DOCUMENT_TYPES = ['test-report-2.2', 'inspection-certificate-3.1'] as const;
+/** An inspection certificate (3.1 or 3.2): validated by an authorised inspector, its materials traced. */
+export const isInspectionCertificate = (t: DocumentType): boolean => t !== 'test-report-2.2';
 
 export const LOGO_MAX_BYTES = 1024 * 1024;
 export const LOGO_TYPES = ['image/png', 'image/jpeg'] as const;
@@ -57,7 +63,7 @@ export const settingsFields = z.object({
   statementZh: multiline(REPORT_TEXT_MAX),
   footerEn: multiline(REPORT_TEXT_MAX),
   footerZh: multiline(REPORT_TEXT_MAX),
-  documentType: z.enum(DOCUMENT_TYPES, { error: 'validation.oneOf' }),
+  documentType: z.enum(SETTINGS_DOCUMENT_TYPES, { error: 'validation.oneOf' }),
   inspectorName: optionalText(INSPECTOR_MAX).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' }),
   /** the authorised inspectors' independence from manufacturing, printed on a 3.1 under the validation (empty: the product's wording) */
   inspectorStatementEn: multiline(REPORT_TEXT_MAX),

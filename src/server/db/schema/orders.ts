@@ -1,7 +1,8 @@
 // Mirrors migrations/0020_orders.sql (the SQL is the source of truth; the partial unique indexes and the
 // expression indexes live only there).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { DeliveryWitness } from '../../../shared/contract/witness';
 import { citext } from './accounts';
 import { products } from './catalogue';
 import { bytea } from './machine-data';
@@ -100,6 +101,8 @@ export const deliveries = pgTable('deliveries', {
   releaseLanguage: text('release_language', { enum: ['en', 'zh'] }),
   issuedCount: integer('issued_count').notNull().default(0),
   releaseError: text('release_error'),
+  /** migration 0037: the purchaser's or a third party's inspector who witnessed the tests (a 3.2 order) */
+  witness: jsonb('witness').$type<DeliveryWitness>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

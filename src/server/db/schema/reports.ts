@@ -1,7 +1,7 @@
 // Mirrors migrations/0005_reports_settings.sql (the SQL is the source of truth; the CHECKs and the reuse
 // index live only there).
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { DOCUMENT_TYPES, LOGO_TYPES } from '../../../shared/contract/settings';
+import { DOCUMENT_TYPES, LOGO_TYPES, SETTINGS_DOCUMENT_TYPES } from '../../../shared/contract/settings';
 import { bytea } from './machine-data';
 
 export const settingsTable = pgTable('settings', {
@@ -15,7 +15,7 @@ export const settingsTable = pgTable('settings', {
   statementZh: text('statement_zh').notNull(),
   footerEn: text('footer_en').notNull(),
   footerZh: text('footer_zh').notNull(),
-  documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
+  documentType: text('document_type', { enum: SETTINGS_DOCUMENT_TYPES }).notNull(),
   inspectorName: text('inspector_name').notNull(),
   /** migration 0010 */
   contact: text('contact').notNull().default(''),

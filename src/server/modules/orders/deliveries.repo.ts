@@ -33,6 +33,7 @@ function selectRows(db: Executor) {
       unitCount: deliveries.unitCount,
       issuedCount: deliveries.issuedCount,
       releaseError: deliveries.releaseError,
+      witness: deliveries.witness,
       createdAt: deliveries.createdAt,
       updatedAt: deliveries.updatedAt,
     })

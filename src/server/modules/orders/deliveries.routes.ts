@@ -1,6 +1,6 @@
 /**
  * /api/v1/deliveries: list, add, read, update while open, add units (JSON or CSV), remove a unit, cancel,
- * and the read-only release gate of the units.
+ * the witness of a 3.2 delivery, and the read-only release gate of the units.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,6 +26,8 @@ import { readDeliveryUnitsCsv } from './deliveries.csv';
 import * as service from './deliveries.service';
 import { correctUnitTag, DeliveryHeldError, startRelease } from './release.service';
 import { orderIssuer } from './order-issuer';
+import { recordWitness } from './witness.service';
+import { deliveryWitnessInput } from '../../../shared/contract/witness';
 
 const can = (action: 'read' | 'create' | 'update') => ({ access: { action, subject: 'Delivery' as const } });
 const idParams = z.object({ id: z.string() });
@@ -150,6 +152,15 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({
       data: await correctUnitTag(db, orderIssuer(app), actorOf(req), req.params.id, req.params.serial, req.body.tag),
       ...successMessage(req, 'orders.tagCorrected'),
+    }),
+  );
+
+  app.put(
+    '/api/v1/deliveries/:id/witness',
+    { schema: { tags, params: idParams, body: deliveryWitnessInput, response: { 200: changed } }, config: can('update') },
+    async (req) => ({
+      data: await recordWitness(db, actorOf(req), req.params.id, req.body),
+      ...successMessage(req, 'orders.witness.recorded'),
     }),
   );
 

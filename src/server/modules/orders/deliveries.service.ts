@@ -28,7 +28,7 @@ export function deliveryNotFound(): AppError {
   return new AppError('not-found', 'orders.deliveryNotFound');
 }
 
-function notOpen(d: Delivery): AppError {
+export function notOpen(d: Delivery): AppError {
   return new AppError('failed-precondition', d.status === 'cancelled' ? 'orders.deliveryCancelled' : 'orders.deliveryReleased', {
     params: { number: d.number },
   });

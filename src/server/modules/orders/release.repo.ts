@@ -1,6 +1,7 @@
 /** SQL of a delivery's release: the units still to issue with their order, progress, the finish. */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client';
+import type { DeliveryWitness } from '../../../shared/contract/witness';
 import type { ReportOrder } from '../reports/report-model';
 
 export interface UnitToIssue {
@@ -25,6 +26,7 @@ interface OrderRow {
   customer_name: string;
   customer_address: string;
   customer_country: string;
+  witness: DeliveryWitness | string | null;
 }
 
 const toUnit = (r: OrderRow): UnitToIssue => ({
@@ -37,13 +39,22 @@ const toUnit = (r: OrderRow): UnitToIssue => ({
     item: { line: Number(r.line), buyerItemCode: r.buyer_item_code, description: r.description },
     tag: r.tag,
     delivery: { number: r.delivery_number, date: String(r.delivery_date).slice(0, 10) },
+    ...witnessOf(r),
   },
 });
+
+/** A 3.2's witness as printed (who recorded it stays in the audit trail); nothing for other orders. */
+function witnessOf(r: OrderRow): Pick<ReportOrder, 'witness'> {
+  if (r.document_type !== '3.2' || !r.witness) return {};
+  const w = (typeof r.witness === 'string' ? JSON.parse(r.witness) : r.witness) as DeliveryWitness;
+  return { witness: { name: w.name, organisation: w.organisation, witnessedOn: w.witnessedOn, tests: w.tests } };
+}
 
 const ORDER_OF_UNIT = sql`
   SELECT u.id AS unit_id, u.serial, u.tag, u.line, i.buyer_item_code, i.description,
          d.number AS delivery_number, d.date::text AS delivery_date, po.number AS po_number, po.date::text AS po_date,
-         po.document_type, c.name::text AS customer_name, c.address AS customer_address, c.country AS customer_country
+         po.document_type, c.name::text AS customer_name, c.address AS customer_address, c.country AS customer_country,
+         d.witness
     FROM delivery_units u
     JOIN deliveries d ON d.id = u.delivery_id
     JOIN purchase_orders po ON po.id = u.purchase_order_id
@@ -116,6 +127,11 @@ export async function startReleasing(tx: Executor, deliveryId: string, by: strin
     UPDATE deliveries SET status = 'releasing', released_by = ${by.slice(0, 300)}, release_language = ${language},
            release_error = NULL, updated_at = now()
      WHERE id = ${deliveryId}`);
+}
+
+/** Records the witness of an open delivery (witness.service.ts). */
+export async function setWitness(tx: Executor, deliveryId: string, witness: DeliveryWitness): Promise<void> {
+  await tx.execute(sql`UPDATE deliveries SET witness = ${JSON.stringify(witness)}::jsonb, updated_at = now() WHERE id = ${deliveryId}`);
 }
 
 /** The customer of a delivery: its language and the contacts who receive certificates. */

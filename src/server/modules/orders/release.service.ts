@@ -16,6 +16,8 @@ import * as repo from './deliveries.repo';
 import * as releases from './release.repo';
 import { DELIVERY_ENTITY, deliveryGate, deliveryNotFound, getDelivery, tagOfItem } from './deliveries.service';
 import { itemsOf } from './purchase-orders.repo';
+import { requireWitness } from './witness.service';
+import { orderDocumentType } from '../reports/release-rule';
 
 /** The gate holds units: the route answers 409 with the gate itself. */
 export class DeliveryHeldError extends AppError {
@@ -24,13 +26,13 @@ export class DeliveryHeldError extends AppError {
   }
 }
 
-/** EN 10204 type of the order → the certificate's document type; 3.2 needs the purchaser's inspector's signature too. */
-export function certificateType(orderType: '2.2' | '3.1' | '3.2'): DocumentType | null {
-  return orderType === '2.2' ? 'test-report-2.2' : orderType === '3.1' ? 'inspection-certificate-3.1' : null;
+/** EN 10204 type of the order → the certificate's document type (a 3.2 names the delivery's witness). */
+export function certificateType(orderType: '2.2' | '3.1' | '3.2'): DocumentType {
+  return orderDocumentType(orderType);
 }
 
 export function orderCertificate(u: releases.UnitToIssue): OrderCertificate {
-  return { deliveryUnitId: u.unitId, documentType: certificateType(u.documentType)!, printed: u.printed };
+  return { deliveryUnitId: u.unitId, documentType: certificateType(u.documentType), printed: u.printed };
 }
 
 /**
@@ -49,8 +51,7 @@ export async function startRelease(db: Db, actor: AuditActor, id: string): Promi
     });
   if (current.unitCount === 0) throw new AppError('failed-precondition', 'orders.release.noUnits', { params: { number: current.number } });
   const customer = (await releases.customerOfDelivery(db, id))!;
-  if (!certificateType(customer.documentType))
-    throw new AppError('failed-precondition', 'orders.release.documentType32', { params: { number: current.number } });
+  requireWitness(current, customer.documentType);
   const gate = await deliveryGate(db, id);
   if (gate.held > 0) throw new DeliveryHeldError(gate);
   return db.transaction(async (tx) => {

@@ -2,6 +2,7 @@
 import type { TestRequirementView } from '../../../shared/contract/machine-data';
 import type { Verdict } from '../../../shared/standards/reasons';
 import type { ReportLanguage } from '../../../shared/contract/reports';
+import type { DocumentType } from '../../../shared/contract/settings';
 import { translate } from '../../../shared/i18n/index';
 import { namedLeakageUnit } from '../../../shared/standards/leakage-units';
 import {
@@ -101,8 +102,12 @@ export function seconds(lang: ReportLanguage, v: number): string {
 }
 
 /** The i18n key segment of a document type (its code holds a dot, which keys cannot). */
-export function docKey(type: 'test-report-2.2' | 'inspection-certificate-3.1'): 'testReport' | 'inspectionCertificate' {
-  return type === 'inspection-certificate-3.1' ? 'inspectionCertificate' : 'testReport';
+export function docKey(type: DocumentType): 'testReport' | 'inspectionCertificate' | 'inspectionCertificate32' {
+  return type === 'inspection-certificate-3.1'
+    ? 'inspectionCertificate'
+    : type === 'inspection-certificate-3.2'
+      ? 'inspectionCertificate32'
+      : 'testReport';
 }
 
 /** What a test had to reach, as printed beside what it measured. */

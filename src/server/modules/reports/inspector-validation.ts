@@ -5,19 +5,19 @@
  * kept, and every 2.2, name the person in Settings as before.
  */
 import type { ReportLanguage } from '../../../shared/contract/reports';
-import type { Settings } from '../../../shared/contract/settings';
+import { isInspectionCertificate, type DocumentType, type Settings } from '../../../shared/contract/settings';
 import type { RangeReleaseRow } from '../../db/schema/index';
 import { textOr } from '../settings/settings.service';
 import type { ReportModel } from './report-model';
 
-type SettingsPart = Pick<Settings, 'documentType' | 'inspectorName' | 'inspectorStatementEn' | 'inspectorStatementZh'>;
+type SettingsPart = Pick<Settings, 'inspectorName' | 'inspectorStatementEn' | 'inspectorStatementZh'> & { documentType: DocumentType };
 
 export function validationOf(
   s: SettingsPart,
   release: RangeReleaseRow | null,
   lang: ReportLanguage,
 ): Pick<ReportModel, 'inspectorName' | 'release'> {
-  if (s.documentType !== 'inspection-certificate-3.1' || !release || release.source !== 'inspector')
+  if (!isInspectionCertificate(s.documentType) || !release || release.source !== 'inspector')
     return { inspectorName: s.inspectorName, release: null };
   return {
     inspectorName: release.inspectorName,

@@ -20,7 +20,7 @@ import { withReleaseRule } from './release-rule';
 import { findRelease } from './range-release.repo';
 import type { ReportOrder } from './report-model';
 import { buildModel } from './report-build';
-import type { DocumentType } from '../../../shared/contract/settings';
+import { isInspectionCertificate, type DocumentType } from '../../../shared/contract/settings';
 import * as repo from './reports.repo';
 import { docKey, t } from './format';
 import { formatSerial, parseSerial } from '../../../shared/serial';
@@ -271,7 +271,7 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
       const bytes = await (input.render ?? renderAndSign)({
         model,
         signature: {
-          name: documentType === 'inspection-certificate-3.1' && model.inspectorName ? model.inspectorName : model.signerName,
+          name: isInspectionCertificate(documentType) && model.inspectorName ? model.inspectorName : model.signerName,
           reason,
           location: settings.companyAddress.split('\n')[0] ?? '',
           contactInfo: baseUrl,

@@ -4,6 +4,7 @@
  */
 import { inArray } from 'drizzle-orm';
 import { verificationUrl, type ReportLanguage } from '../../../shared/contract/reports';
+import type { DocumentType } from '../../../shared/contract/settings';
 import type { TestRequirementView } from '../../../shared/contract/machine-data';
 import type { Executor } from '../../db/client';
 import { machines, recordUploads } from '../../db/schema/index';
@@ -32,7 +33,8 @@ export interface ModelContext {
   language: ReportLanguage;
   issuedAt: Date;
   baseUrl: string;
-  settings: Awaited<ReturnType<typeof getSettingsWithRevision>>['settings'];
+  /** the settings, with the document type the certificate is issued as (an order's, else the settings') */
+  settings: Omit<Awaited<ReturnType<typeof getSettingsWithRevision>>['settings'], 'documentType'> & { documentType: DocumentType };
   certificateFingerprint: string;
   signerName: string;
   order: ReportOrder | null;

@@ -12,16 +12,18 @@
  *    coatings and roughness;
  *  - Z: Z01 statement of compliance, Z02 date of issue, Z03 the inspection representative's validation.
  * Schema 2.0 moved B02, B03, A05 and D02 to these meanings (1.x readers: verification-details.ts reads both);
- * 2.1 added the parts' materials (B02) and heats (B07).
+ * 2.1 added the parts' materials (B02) and heats (B07); 2.2 each test's conditions; 2.3 Z03's witness on a 3.2.
  * Samples are included whole.
  */
 import { REPORT_JSON_SCHEMA_VERSION } from '../../../shared/contract/reports';
+import { isInspectionCertificate } from '../../../shared/contract/settings';
 import { docKey, t } from './format';
 import type { ReportModel } from './report-model';
 
 const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
 
 export function reportJson(m: ReportModel): Record<string, unknown> {
+  const inspection = isInspectionCertificate(m.documentType);
   return {
     schema: 'test-report-center/test-report',
     schemaVersion: REPORT_JSON_SCHEMA_VERSION,
@@ -29,7 +31,7 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     A01_manufacturer: { name: m.company.name, address: m.company.address },
     A02_documentType: {
       standard: 'EN 10204',
-      type: m.documentType === 'inspection-certificate-3.1' ? '3.1' : '2.2',
+      type: m.documentType.slice(-3),
       title: t(m.language, `documentType.${docKey(m.documentType)}`),
     },
     A03_documentNumber: m.number,
@@ -155,9 +157,11 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     Z03_validation: {
       signedBy: m.signerName,
       certificateSha256: m.certificateFingerprint || null,
-      inspectionRepresentative: m.documentType === 'inspection-certificate-3.1' ? m.inspectorName : null,
-      inspectionRepresentativeTitle: m.documentType === 'inspection-certificate-3.1' ? (m.release?.title ?? null) : null,
-      releasedAt: m.documentType === 'inspection-certificate-3.1' && m.release ? m.release.releasedAt.toISOString() : null,
+      inspectionRepresentative: inspection ? m.inspectorName : null,
+      inspectionRepresentativeTitle: inspection ? (m.release?.title ?? null) : null,
+      releasedAt: inspection && m.release ? m.release.releasedAt.toISOString() : null,
+      // A 3.2: the purchaser's or a third party's inspector who witnessed the tests, and which (decision 0056).
+      witness: m.order?.witness ?? null,
     },
     verification: { id: m.id, code: m.code, url: m.verifyUrl, ...(m.verifyLocal ? { localOnly: true } : {}) },
   };

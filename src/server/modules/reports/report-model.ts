@@ -55,6 +55,9 @@ export interface ReportOrder {
   item: { line: number; buyerItemCode: string; description: string };
   tag: string;
   delivery: { number: string; date: string };
+  /** a 3.2: the purchaser's or a third party's inspector who witnessed the tests (left out otherwise, so that
+   * the reuse key of other orders' certificates stays what it was) */
+  witness?: { name: string; organisation: string; witnessedOn: string; tests: TestType[] };
 }
 
 /** A part the unit traces: its material (the product's, else its heat's) and the heat it was made from. */

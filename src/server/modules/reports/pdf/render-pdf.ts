@@ -177,7 +177,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   heading('H1', `${title}`, 18);
   para(t(lang, `documentType.${docKey(m.documentType)}`), { color: MUTED, size: 9, gap: 8 });
   // A 2.2 printing the unit's own results says so (docs/decisions/0049-test-report-2-2-says-specific.md).
-  if (m.documentType !== 'inspection-certificate-3.1') para(t(lang, 'documentType.testReportSpecific'), { color: MUTED, size: 8, gap: 8 });
+  if (m.documentType === 'test-report-2.2') para(t(lang, 'documentType.testReportSpecific'), { color: MUTED, size: 8, gap: 8 });
 
   // Key facts beside the QR code.
   const qrSize = 92;

@@ -19,7 +19,7 @@ import type { ReactNode } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
-  DOCUMENT_TYPES,
+  SETTINGS_DOCUMENT_TYPES,
   SETTINGS_TEXT_FIELDS,
   settingsUpdateInput,
   type Settings,
@@ -163,7 +163,7 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
               {...common}
               name="documentType"
               label="settingsScreen.fields.documentType"
-              options={DOCUMENT_TYPES.map((d) => ({ value: d, label: `search.documentTypes.${d}` }))}
+              options={SETTINGS_DOCUMENT_TYPES.map((d) => ({ value: d, label: `search.documentTypes.${d}` }))}
             />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>

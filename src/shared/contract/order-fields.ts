@@ -1,0 +1,24 @@
+/**
+ * The text and date fields of the orders' schemas (orders.ts) and of a delivery's witness (witness.ts): one line
+ * of printable text, text that may span lines, and a calendar date.
+ */
+import { z } from 'zod';
+import { optionalText, requiredText } from './common';
+import { LINE_BREAK, noLineBreak, printable } from './products';
+
+export const line = (max: number) => requiredText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
+export const optionalLine = (max: number) =>
+  optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
+/** Text that may span lines: newlines and tabs are fine, other control characters are not. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const multiline = (max: number) => optionalText(max).refine((s) => !CONTROL_BUT_LINES.test(s), { error: 'validation.invalid' });
+/** An ISO date (YYYY-MM-DD) that exists in the calendar. */
+export const isoDate = () =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.date' })
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+      error: 'validation.date',
+    });
