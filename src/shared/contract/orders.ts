@@ -7,8 +7,7 @@
 import { z } from 'zod';
 import { PRESSURE_PARTS } from './materials';
 import { LANGUAGES } from '../i18n/languages';
-import { emailField, listQuery, optionalText, requiredText } from './common';
-import { LINE_BREAK, noLineBreak, printable } from './products';
+import { emailField, listQuery, requiredText } from './common';
 import { isoDate, line, multiline, optionalLine } from './order-fields';
 import { deliveryWitness } from './witness';
 
