@@ -15,6 +15,7 @@ import type {
   PurchaseOrder,
   PurchaseOrderInput,
 } from '../../../shared/contract/orders';
+import type { DeliveryWitnessValues } from '../../../shared/contract/witness';
 import type { ListResult } from '../../components/data-table';
 import { recordApi } from '../../components/list-kit';
 import { api } from '../../lib/api';
@@ -140,6 +141,13 @@ export function useUpdateUnitTag(id: string) {
   return useMutation({
     mutationFn: ({ serial, tag }: { serial: string; tag: string }) =>
       api.put<DeliveryDetail>(`${one(id)}/serials/${encodeURIComponent(serial)}`, { tag }),
+    onSuccess: useRefreshDelivery(),
+  });
+}
+
+export function useRecordWitness(id: string) {
+  return useMutation({
+    mutationFn: (witness: DeliveryWitnessValues) => api.put<Delivery>(`${one(id)}/witness`, witness),
     onSuccess: useRefreshDelivery(),
   });
 }

@@ -1,7 +1,7 @@
 /**
  * One delivery: its header (order, customer, date, status; number and date editable while open), the units
  * it ships with Remove while open, the serial entry, the units the release gate holds back and why, and
- * Cancel delivery with a reason. Release starts the certificates' issue (its progress read again while it
+ * Cancel delivery with a reason. A delivery of a 3.2 order records the witness of its tests. Release starts the certificates' issue (its progress read again while it
  * runs); a released delivery lists each unit's certificate, corrects a tag as a new certificate version,
  * and keeps the history of the buyer's links with Send again and Revoke.
  */
@@ -51,6 +51,7 @@ import { SerialEntryCard } from '../components/serial-entry-card';
 import { DeliveryStatusChip } from '../components/status-chip';
 import { TagDialog } from '../components/tag-dialog';
 import { UnitsCard } from '../components/units-card';
+import { WitnessCard } from '../components/witness-card';
 
 export default function DeliveryPage() {
   const { id = '' } = useParams();
@@ -153,6 +154,8 @@ function DeliveryView({ delivery: d }: { delivery: DeliveryDetail }) {
       </Card>
 
       <ReleaseStatus delivery={d} />
+
+      {order.data?.documentType === '3.2' && <WitnessCard delivery={d} canEdit={canEdit} />}
 
       {canEdit && <SerialEntryCard deliveryId={d.id} order={order.data} />}
 
