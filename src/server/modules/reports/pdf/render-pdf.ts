@@ -6,26 +6,8 @@
  */
 import { materialsTable } from './materials-table';
 import { REPORT_ATTACHMENT_NAME, formatReportCode } from '../../../../shared/contract/reports';
-import { drawChart } from './pdf-chart';
 import { drawQr } from '../../../lib/pdf-kit/pdf-qr';
-import {
-  allowedLeakage,
-  docKey,
-  formatDate,
-  formatDateTime,
-  formatDay,
-  formatNumber,
-  mpa,
-  PDF_LANG,
-  requiredHold,
-  pressureBasisText,
-  requiredPressure,
-  seconds,
-  standardWithEdition,
-  t,
-  verdictText,
-} from '../format';
-import { npsLabel } from '../../../../shared/standards/sizes';
+import { docKey, formatDate, formatDay, PDF_LANG, standardWithEdition, t } from '../format';
 import { BOLD as B, isSharedSubset, REGULAR as R, reportFonts, shareWidths } from '../../../lib/pdf-kit/fonts';
 import { collectPdf, compressStreamsFast } from '../../../lib/pdf-kit/pdf-streams';
 import { attachFile } from '../../../lib/pdf-kit/pdf-attachment';
@@ -33,32 +15,17 @@ import { fillColor, writeText } from '../../../lib/pdf-kit/pdf-text';
 import { pageFurniture } from './page-furniture';
 import { loadPdfkit } from '../../../lib/pdfkit';
 import { reportJson } from '../report-json';
-import type { ReportModel, ReportTest } from '../report-model';
+import type { ReportModel } from '../report-model';
 import { orderRows } from '../format-order';
-import { conditionsRows, instrumentText, leakageText, ratings } from './test-values';
 import { validationLines } from './validation-lines';
-import { comma, labelled, semicolon } from '../../../../shared/i18n/punctuation';
+import { compactTests, detailsTable, summaryTable, testBlock } from './test-blocks';
+import { ratingRows } from './rating-rows';
+import { labelled } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
-import {
-  artifact,
-  type Cell,
-  drawTable,
-  ensureSpace,
-  FAIL,
-  INK,
-  keyValueTable,
-  M,
-  MUTED,
-  PASS,
-  RULE,
-  tableHeight,
-  type TableLook,
-  W,
-} from './report-layout';
+import { artifact, ensureSpace, FAIL, INK, keyValueTable, M, MUTED, pairsTable, RULE, W } from './report-layout';
 
 type Doc = PDFKit.PDFDocument;
-type Struct = PDFKit.PDFStructureElement;
 
 export interface RenderOptions {
   /** add a signature field and placeholder for signing.ts to fill */
@@ -124,9 +91,15 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     );
     doc.y += o.gap ?? 4;
   };
+  // Tests without charts: denser tables, smaller headings and less space between them, so that a unit with
+  // four tests fits one page.
+  const compact = compactTests(m);
+  const dense = compact ? { size: 8, pad: 2 } : {};
+  const gap = compact ? 5 : 12;
+  const h2 = compact ? 10.5 : 12;
   const heading = (tag: 'H1' | 'H2' | 'H3', text: string, size: number, color = INK) => {
     // A heading never ends a page: it keeps room for a few lines of what it heads.
-    ensureSpace(doc, size * 2 + 40);
+    ensureSpace(doc, size * 2 + (compact ? 24 : 40));
     root.add(
       doc.struct(tag, () => {
         fillColor(doc.font(B).fontSize(size), color);
@@ -163,7 +136,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       }),
     );
   }
-  doc.y = Math.max(doc.y, top + 48) + 6;
+  doc.y = Math.max(doc.y, top + (compact && !logo ? 0 : 48)) + 6;
   artifact(doc, () =>
     doc
       .moveTo(M.left, doc.y)
@@ -172,15 +145,15 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       .strokeColor(RULE)
       .stroke(),
   );
-  doc.y += 12;
+  doc.y += compact ? 8 : 12;
 
-  heading('H1', `${title}`, 18);
-  para(t(lang, `documentType.${docKey(m.documentType)}`), { color: MUTED, size: 9, gap: 8 });
+  heading('H1', `${title}`, compact ? 15 : 18);
+  para(t(lang, `documentType.${docKey(m.documentType)}`), { color: MUTED, size: 9, gap: compact ? 5 : 8 });
   // A 2.2 printing the unit's own results says so (docs/decisions/0049-test-report-2-2-says-specific.md).
   if (m.documentType === 'test-report-2.2') para(t(lang, 'documentType.testReportSpecific'), { color: MUTED, size: 8, gap: 8 });
 
   // Key facts beside the QR code.
-  const qrSize = 92;
+  const qrSize = compact ? 72 : 92;
   const factsTop = doc.y;
   const factRows: Array<[string, string]> = [
     [t(lang, 'field.number'), m.number],
@@ -192,73 +165,59 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],
     [t(lang, 'field.code'), formatReportCode(m.code)],
   ];
-  keyValueTable(doc, root, factRows, { width: W - qrSize - 16, labelWidth: 120 });
+  if (compact) pairsTable(doc, root, factRows, { width: W - qrSize - 12, labelWidth: 76, ...dense });
+  else keyValueTable(doc, root, factRows, { width: W - qrSize - 16, labelWidth: 120 });
   const afterFacts = doc.y;
   root.add(
     doc.struct('Figure', { alt: t(lang, 'qrAlt', { url: m.verifyUrl }) }, () =>
       drawQr(doc, m.verifyUrl, M.left + W - qrSize, factsTop, qrSize),
     ),
   );
-  doc.y = Math.max(afterFacts, factsTop + qrSize) + 12;
+  doc.y = Math.max(afterFacts, factsTop + qrSize) + gap;
 
   // The buyer's order (EN 10168 A06, A07): what a buyer's inspector matches the certificate against.
   if (m.order) {
-    heading('H2', t(lang, 'heading.order'), 12);
-    keyValueTable(doc, root, orderRows(lang, m.order), { width: W, labelWidth: 140 });
-    doc.y += 10;
+    heading('H2', t(lang, 'heading.order'), h2);
+    if (compact) pairsTable(doc, root, orderRows(lang, m.order), { width: W, labelWidth: 80, ...dense });
+    else keyValueTable(doc, root, orderRows(lang, m.order), { width: W, labelWidth: 140 });
+    doc.y += gap;
   }
 
-  heading('H2', t(lang, 'heading.ratings'), 12);
-  const p = m.product;
-  const ratingRows: Array<[string, string]> = [
-    [t(lang, 'field.fluid'), t(lang, `fluid.${p.fluid}`)],
-    ...(p.connection ? [[t(lang, 'field.connection'), p.connection] as [string, string]] : []),
-    ...(p.application ? [[t(lang, 'field.application'), p.application] as [string, string]] : []),
-    ...(p.applicationMedium ? [[t(lang, 'field.applicationMedium'), p.applicationMedium] as [string, string]] : []),
-    ...(p.valveType ? [[t(lang, 'field.valveType'), t(lang, `valveType.${p.valveType}`)] as [string, string]] : []),
-    ...(p.nominalSize ? [[t(lang, 'field.nominalSize'), `DN ${p.nominalSize} (${npsLabel(p.nominalSize)})`] as [string, string]] : []),
-    ...(p.pressureClass ? [[t(lang, 'field.pressureClass'), p.pressureClass] as [string, string]] : []),
-    ...(p.seatType
-      ? [
-          [
-            t(lang, 'field.seatType'),
-            `${t(lang, `seatType.${p.seatType}`)}${p.leakageRate && m.standard && m.standard.id !== 'api-598' ? `${comma(lang)}${t(lang, 'value.leakageRate', { rate: p.leakageRate })}` : ''}`,
-          ] as [string, string],
-        ]
-      : []),
-    ...(m.bodyMaterial ? [[t(lang, 'field.bodyMaterial'), t(lang, `material.${m.bodyMaterial}`)] as [string, string]] : []),
-    // The unit's body material names its rating; a unit of unknown material prints every rating it may have.
-    ...ratings(p, m.bodyMaterial).map(([key, v]) => [t(lang, `field.${key}`), mpa(lang, v)] as [string, string]),
-    [
-      t(lang, 'field.temperature'),
-      t(lang, 'value.celsius', { min: formatNumber(lang, p.temperatureMin, 2), max: formatNumber(lang, p.temperatureMax, 2) }),
-    ],
-  ];
-  keyValueTable(doc, root, ratingRows, { width: W, labelWidth: 160 });
-  doc.y += 12;
+  heading('H2', t(lang, 'heading.ratings'), h2);
+  if (compact) pairsTable(doc, root, ratingRows(m), { width: W, labelWidth: 100, ...dense });
+  else keyValueTable(doc, root, ratingRows(m), { width: W, labelWidth: 160 });
+  doc.y += gap;
   if (m.materials.length) {
-    heading('H2', t(lang, 'heading.materials'), 12);
+    heading('H2', t(lang, 'heading.materials'), h2);
     materialsTable(doc, root, m);
-    doc.y += 12;
+    doc.y += gap;
   }
 
   // The results' heading with its summary table (kept on one page) under it, not alone at a page's foot.
   ensureSpace(doc, 30 + 20 * (m.tests.length + 1));
-  heading('H2', t(lang, 'heading.results'), 12);
+  heading('H2', t(lang, 'heading.results'), h2);
   summaryTable(doc, root, m);
   para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), {
     color: MUTED,
     size: 8,
     gap: 4,
   });
-  doc.y += 10;
-  for (const test of m.tests) testBlock(doc, root, m, test, heading);
+  doc.y += compact ? 2 : 10;
+  if (compact) detailsTable(doc, root, m, (text) => para(text, { size: 7.5, color: MUTED, gap: 2 }));
+  else for (const test of m.tests) testBlock(doc, root, m, test, heading);
+  doc.y += compact ? gap : 0;
 
-  heading('H2', t(lang, 'heading.statement'), 12);
-  para(m.statement, { size: 9.5, gap: 6 });
+  heading('H2', t(lang, 'heading.statement'), h2);
+  para(m.statement, { size: compact ? 9 : 9.5, gap: compact ? 4 : 6 });
   for (const line of validationLines(m))
-    para(line.text, line.strong ? { font: B, size: 9.5, gap: 6 } : { size: 8.5, color: MUTED, gap: 6 });
-  heading('H2', t(lang, 'heading.verify'), 12);
+    para(
+      line.text,
+      line.strong
+        ? { font: B, size: compact ? 9 : 9.5, gap: compact ? 4 : 6 }
+        : { size: compact ? 8 : 8.5, color: MUTED, gap: compact ? 3 : 6 },
+    );
+  if (compact) doc.y += 2;
+  heading('H2', t(lang, 'heading.verify'), h2);
   para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
   para(`${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });
   if (m.verifyLocal) para(t(lang, 'verifyLocal', { url: m.verifyPage.replace(/\/search$/, '') }), { size: 8.5, color: FAIL });
@@ -268,131 +227,4 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   pageFurniture(doc, m);
   doc.end();
   return opts.signature ? finishSignatureForm(await done) : done;
-}
-
-/**
- * One line per test, required beside measured (test pressure, hold, leakage) and the judgement: the answer
- * at a glance, on page one.
- */
-function summaryTable(doc: Doc, root: Struct, m: ReportModel): void {
-  const lang = m.language;
-  const head: Cell[] = ['test', 'testPressure', 'holding', 'leakage', 'verdict'].map((k) => ({
-    text: t(lang, `field.${k}`),
-    header: 'Column' as const,
-  }));
-  ensureSpace(doc, (m.tests.length + 1) * 26);
-  const rows: Cell[][] = m.tests.map((x) => {
-    const r = x.requirement;
-    const line = (measured: string, required: string | null) => (required ? t(lang, 'required.line', { measured, required }) : measured);
-    const ok = x.verdict === 'not-assessed' ? x.result === 'pass' : x.verdict === 'conforms' && x.result === 'pass';
-    return [
-      { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
-      { text: line(mpa(lang, x.testPressure), r ? requiredPressure(lang, r) : null) },
-      { text: line(seconds(lang, x.holdingSeconds), r ? requiredHold(lang, r) : null) },
-      { text: line(leakageText(lang, x), r ? allowedLeakage(lang, r) : null) },
-      { text: verdictText(lang, x), bold: true, color: ok ? PASS : FAIL },
-    ];
-  });
-  drawTable(doc, root, [head, ...rows], [70, 110, 90, W - 70 - 110 - 90 - 110, 110], { size: 8, pad: 2.5 });
-}
-
-function testBlock(
-  doc: Doc,
-  root: Struct,
-  m: ReportModel,
-  x: ReportTest,
-  heading: (tag: 'H3', text: string, size: number, color?: string) => void,
-): void {
-  const lang = m.language;
-  const c = x.checks;
-  const req = x.requirement;
-  const rows: Array<[string, string]> = [
-    [t(lang, 'field.medium'), t(lang, `medium.${x.medium}`)],
-    [
-      t(lang, 'field.testPressure'),
-      req
-        ? t(lang, 'required.line', { measured: mpa(lang, x.testPressure), required: requiredPressure(lang, req) })
-        : mpa(lang, x.testPressure),
-    ],
-    ...(req?.pressureBasis ? [[t(lang, 'field.pressureBasis'), pressureBasisText(lang, req) ?? ''] as [string, string]] : []),
-    [
-      t(lang, 'field.holding'),
-      req
-        ? t(lang, 'required.line', { measured: seconds(lang, x.holdingSeconds), required: requiredHold(lang, req) })
-        : seconds(lang, x.holdingSeconds),
-    ],
-    [
-      t(lang, 'field.leakage'),
-      req ? t(lang, 'required.line', { measured: leakageText(lang, x), required: allowedLeakage(lang, req) }) : leakageText(lang, x),
-    ],
-    [t(lang, 'field.verdict'), verdictText(lang, x)],
-    ...(x.reasons.length
-      ? [[t(lang, 'field.reasons'), x.reasons.map((code) => t(lang, `reason.${code}`)).join(semicolon(lang))] as [string, string]]
-      : []),
-    [t(lang, 'field.result'), t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })],
-    [t(lang, 'field.testedAt'), formatDateTime(lang, x.testedAt)],
-    [t(lang, 'field.bench'), x.bench ?? t(lang, 'value.none')],
-    ...(x.enteredBy
-      ? [[t(lang, 'field.enteredBy'), t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file })] as [string, string]]
-      : []),
-    [t(lang, 'field.operator'), x.operator || t(lang, 'value.none')],
-    ...(x.instrument ? [[t(lang, 'field.instrument'), instrumentText(lang, x.instrument)] as [string, string]] : []),
-    ...conditionsRows(lang, x),
-    [t(lang, 'field.retests'), x.earlierTests > 0 ? t(lang, 'value.retests', { count: x.earlierTests }) : t(lang, 'value.noRetests')],
-    ...(req
-      ? [[t(lang, 'field.testStandard'), standardWithEdition(lang, { name: req.standardName, edition: req.edition })] as [string, string]]
-      : []),
-  ];
-  if (c) {
-    rows.push([t(lang, 'field.peak'), c.reached ? mpa(lang, c.peak) : `${mpa(lang, c.peak)} (${t(lang, 'value.notReached')})`]);
-    rows.push([
-      t(lang, 'field.held'),
-      c.holdMet ? seconds(lang, c.heldSeconds) : t(lang, 'value.heldShort', { value: formatNumber(lang, c.heldSeconds, 1) }),
-    ]);
-    rows.push([t(lang, 'field.drop'), c.drop === null ? t(lang, 'value.none') : mpa(lang, c.drop)]);
-  }
-  const tableWidth = 282;
-  const look: TableLook = { width: tableWidth, labelWidth: 132, size: 8.5, pad: 2.2 };
-  const chartHeight = 170;
-  // A test's table and chart stay together on one page: measured, not guessed (labels wrap in English).
-  ensureSpace(doc, Math.max(tableHeight(doc, rows, look), chartHeight) + 30);
-  const ok = x.verdict === 'not-assessed' ? x.result === 'pass' : x.verdict === 'conforms' && x.result === 'pass';
-  heading('H3', `${t(lang, `test.${x.testType}`)} — ${verdictText(lang, x)}`, 10.5, ok ? PASS : FAIL);
-  const top = doc.y;
-  keyValueTable(doc, root, rows, look);
-  const bottom = doc.y;
-  const box = { x: M.left + tableWidth + 12, y: top, width: W - tableWidth - 12, height: chartHeight };
-  if (x.samples.length > 0) {
-    const alt = t(lang, 'chart.alt', {
-      test: t(lang, `test.${x.testType}`),
-      count: formatNumber(lang, x.samples.length, 0),
-      peak: formatNumber(lang, c?.peak ?? 0),
-      pressure: formatNumber(lang, x.testPressure),
-    });
-    root.add(
-      doc.struct('Figure', { alt }, () =>
-        drawChart(
-          doc,
-          box,
-          // With a standard the chart draws what the test had to reach: the required pressure and the minimum hold.
-          req?.pressureMin != null
-            ? { samples: x.samples, testPressure: req.pressureMin, holdingSeconds: req.holdMin }
-            : { samples: x.samples, testPressure: x.testPressure, holdingSeconds: x.holdingSeconds },
-          req?.pressureMin != null
-            ? { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.required'), hold: t(lang, 'chart.minHold') }
-            : { x: t(lang, 'chart.x'), y: t(lang, 'chart.y'), reference: t(lang, 'chart.reference'), hold: t(lang, 'chart.hold') },
-          R,
-        ),
-      ),
-    );
-  } else {
-    root.add(
-      doc.struct('P', () => {
-        fillColor(doc.font(R).fontSize(8.5), MUTED);
-        writeText(doc, t(lang, 'value.noSamples'), box.x, top + 4, box.width);
-      }),
-    );
-  }
-  doc.x = M.left;
-  doc.y = Math.max(bottom, top + box.height) + 14;
 }

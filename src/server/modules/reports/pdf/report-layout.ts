@@ -127,3 +127,21 @@ export function keyValueTable(doc: Doc, root: Struct, rows: Array<[string, strin
     { size, pad: o.pad ?? 3 },
   );
 }
+
+/**
+ * A key–value table two pairs a row (label, value, label, value): half the height of keyValueTable for
+ * short values, where a page must hold more (a certificate of tests without charts).
+ */
+export function pairsTable(doc: Doc, root: Struct, rows: Array<[string, string]>, o: TableLook): void {
+  const half = o.width / 2;
+  const cells: Cell[][] = [];
+  for (let i = 0; i < rows.length; i += 2) {
+    const pair = (r: [string, string] | undefined): Cell[] =>
+      r ? [{ text: r[0], header: 'Row' }, { text: r[1] }] : [{ text: '' }, { text: '' }];
+    cells.push([...pair(rows[i]), ...pair(rows[i + 1])]);
+  }
+  drawTable(doc, root, cells, [o.labelWidth, half - o.labelWidth, o.labelWidth, half - o.labelWidth], {
+    size: o.size ?? 9,
+    pad: o.pad ?? 3,
+  });
+}
