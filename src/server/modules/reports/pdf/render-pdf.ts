@@ -18,7 +18,7 @@ import { reportJson } from '../report-json';
 import type { ReportModel } from '../report-model';
 import { orderRows } from '../format-order';
 import { validationLines } from './validation-lines';
-import { compactTests, detailsTable, summaryTable, testBlock } from './test-blocks';
+import { compactTests, summaryTable, testBlock, testNotes } from './test-blocks';
 import { ratingRows } from './rating-rows';
 import { labelled } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
@@ -196,14 +196,15 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   // The results' heading with its summary table (kept on one page) under it, not alone at a page's foot.
   ensureSpace(doc, 30 + 20 * (m.tests.length + 1));
   heading('H2', t(lang, 'heading.results'), h2);
-  summaryTable(doc, root, m);
+  summaryTable(doc, root, m, compact);
+  doc.y += 3;
   para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), {
     color: MUTED,
     size: 8,
     gap: 4,
   });
   doc.y += compact ? 2 : 10;
-  if (compact) detailsTable(doc, root, m, (text) => para(text, { size: 7.5, color: MUTED, gap: 2 }));
+  if (compact) testNotes(m, (text) => para(text, { size: 7.5, color: MUTED, gap: 2 }));
   else for (const test of m.tests) testBlock(doc, root, m, test, heading);
   doc.y += compact ? gap : 0;
 
@@ -218,8 +219,13 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     );
   if (compact) doc.y += 2;
   heading('H2', t(lang, 'heading.verify'), h2);
-  para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
-  para(`${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`, { size: 8.5, color: MUTED });
+  const code = `${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`;
+  // The compact certificate runs the verification on as one paragraph.
+  if (compact) para(`${t(lang, 'verifyText', { url: m.verifyPage })} ${code}`, { size: 8, color: MUTED });
+  else {
+    para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
+    para(code, { size: 8.5, color: MUTED });
+  }
   if (m.verifyLocal) para(t(lang, 'verifyLocal', { url: m.verifyPage.replace(/\/search$/, '') }), { size: 8.5, color: FAIL });
 
   if (opts.signature) addSignaturePlaceholder(doc, opts.signature);

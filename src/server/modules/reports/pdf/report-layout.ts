@@ -71,6 +71,21 @@ export interface Cell {
   header?: 'Row' | 'Column';
   bold?: boolean;
   color?: string;
+  /** columns the cell spans (a test's conditions under its line); 1 unless told */
+  span?: number;
+  /** font size, where smaller than the table's */
+  size?: number;
+}
+
+/** Each cell's width: the widths of the columns it spans. */
+function cellWidths(row: Cell[], widths: number[]): number[] {
+  let col = 0;
+  return row.map((c) => {
+    const n = c.span ?? 1;
+    const w = widths.slice(col, col + n).reduce((a, b) => a + b, 0);
+    col += n;
+    return w;
+  });
 }
 
 export function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number[], o: { size: number; pad: number; x?: number }): void {
@@ -78,10 +93,10 @@ export function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number
   const total = widths.reduce((a, b) => a + b, 0);
   const table = doc.struct('Table');
   root.add(table);
+  const sizeOf = (c: Cell) => c.size ?? (c.header ? o.size - 0.5 : o.size);
   for (const row of rows) {
-    const heights = row.map((c, i) =>
-      measuredHeight(doc, c.bold || c.header ? B : R, c.header ? o.size - 0.5 : o.size, c.text || ' ', widths[i]! - 8),
-    );
+    const cw = cellWidths(row, widths);
+    const heights = row.map((c, i) => measuredHeight(doc, c.bold || c.header ? B : R, sizeOf(c), c.text || ' ', cw[i]! - 8));
     const h = Math.max(...heights) + o.pad * 2;
     if (doc.y + h > PAGE.height - M.bottom) doc.addPage();
     const y = doc.y;
@@ -91,8 +106,8 @@ export function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number
       // figures), as one piece of content.
       const ops = [`${pdfNumber(x0)} ${pdfNumber(y)} ${pdfNumber(total)} ${pdfNumber(h)} re`, 'S'];
       let x = x0;
-      for (let i = 0; i < widths.length - 1; i++) {
-        x += widths[i]!;
+      for (let i = 0; i < cw.length - 1; i++) {
+        x += cw[i]!;
         ops.push(`${pdfNumber(x)} ${pdfNumber(y)} m`, `${pdfNumber(x)} ${pdfNumber(y + h)} l`, 'S');
       }
       doc.addContent(ops.join('\n'));
@@ -102,13 +117,14 @@ export function drawTable(doc: Doc, root: Struct, rows: Cell[][], widths: number
     let x = x0;
     row.forEach((c, i) => {
       const cell = doc.struct(c.header ? 'TH' : 'TD', () => {
-        fillColor(doc.font(c.bold || c.header ? B : R).fontSize(c.header ? o.size - 0.5 : o.size), c.color ?? (c.header ? MUTED : INK));
+        fillColor(doc.font(c.bold || c.header ? B : R).fontSize(sizeOf(c)), c.color ?? (c.header ? MUTED : INK));
         // The lines measured above are written as they are (pdf-text.ts).
-        writeText(doc, c.text, x + 4, y + o.pad, widths[i]! - 8);
+        writeText(doc, c.text, x + 4, y + o.pad, cw[i]! - 8);
       });
       if (c.header) cell.dictionary.data.A = { O: 'Table', Scope: c.header };
+      else if (c.span && c.span > 1) cell.dictionary.data.A = { O: 'Table', ColSpan: c.span };
       tr.add(cell);
-      x += widths[i]!;
+      x += cw[i]!;
     });
     tr.end();
     doc.y = y + h;

@@ -1,7 +1,7 @@
 /**
  * The tests on the certificate: the summary table (one line per test, required beside measured), and either a
- * block per test (its table and pressure–time chart) or, when no test has samples to chart, one compact table
- * of every test's conditions, so that a unit with four tests stays on one page.
+ * block per test (its table and pressure–time chart) or, when no test has samples to chart, each test's
+ * conditions on a line under its judgement, so that a unit with four tests stays on one page.
  */
 import { drawChart } from './pdf-chart';
 import {
@@ -42,30 +42,51 @@ type Struct = PDFKit.PDFStructureElement;
 
 /**
  * One line per test, required beside measured (test pressure, hold, leakage) and the judgement: the answer
- * at a glance, on page one.
+ * at a glance, on page one. On a compact certificate each line has the test's conditions under it: the
+ * medium; when, where and by whom; the instrument and its calibration; the fluid's temperature and the side;
+ * retests. What a test block prints, without its chart.
  */
-export function summaryTable(doc: Doc, root: Struct, m: ReportModel): void {
+export function summaryTable(doc: Doc, root: Struct, m: ReportModel, compact = false): void {
   const lang = m.language;
   const head: Cell[] = ['test', 'testPressure', 'holding', 'leakage', 'verdict'].map((k) => ({
     text: t(lang, `field.${k}`),
     header: 'Column' as const,
   }));
-  ensureSpace(doc, (m.tests.length + 1) * 26);
-  const rows: Cell[][] = m.tests.map((x) => {
+  ensureSpace(doc, (m.tests.length + 1) * (compact ? 36 : 26));
+  const rows: Cell[][] = m.tests.flatMap((x) => {
     const r = x.requirement;
     const line = (measured: string, required: string | null) => (required ? t(lang, 'required.line', { measured, required }) : measured);
     const ok = x.verdict === 'not-assessed' ? x.result === 'pass' : x.verdict === 'conforms' && x.result === 'pass';
-    return [
+    const main: Cell[] = [
       { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
       { text: line(mpa(lang, x.testPressure), r ? requiredPressure(lang, r) : null) },
       { text: line(seconds(lang, x.holdingSeconds), r ? requiredHold(lang, r) : null) },
       { text: line(leakageText(lang, x), r ? allowedLeakage(lang, r) : null) },
       { text: verdictText(lang, x), bold: true, color: ok ? PASS : FAIL },
     ];
+    return compact ? [main, [{ text: conditionsLine(lang, x), span: 5, size: 7, color: MUTED }]] : [main];
   });
   // Required beside measured wraps least when the three value columns share what the test's name and the
-  // judgement leave.
-  drawTable(doc, root, [head, ...rows], [58, 128, 112, W - 58 - 128 - 112 - 62, 62], { size: 8, pad: 2.5 });
+  // judgement leave; the compact certificate gives the leakage, the longest, the most.
+  const widths = compact ? [58, 124, 94, W - 58 - 124 - 94 - 62, 62] : [58, 128, 112, W - 58 - 128 - 112 - 62, 62];
+  drawTable(doc, root, [head, ...rows], widths, { size: 8, pad: compact ? 2 : 2.5 });
+}
+
+/** A test's conditions as one line under its judgement on a compact certificate. */
+function conditionsLine(lang: ReportModel['language'], x: ReportTest): string {
+  const none = t(lang, 'value.none');
+  return [
+    t(lang, `medium.${x.medium}`),
+    formatDateTime(lang, x.testedAt),
+    x.bench ?? none,
+    x.operator || none,
+    ...(x.enteredBy ? [t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file })] : []),
+    // The bench's own result is printed where it differs from a pass: the judgement column says the rest.
+    ...(x.result === 'pass' ? [] : [t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })]),
+    x.instrument ? instrumentText(lang, x.instrument) : labelled(lang, t(lang, 'field.instrument'), none),
+    ...conditionsRows(lang, x).map(([, v]) => v),
+    ...(x.earlierTests > 0 ? [labelled(lang, t(lang, 'field.retests'), formatNumber(lang, x.earlierTests, 0))] : []),
+  ].join(' · ');
 }
 
 export function testBlock(
@@ -175,36 +196,11 @@ export function compactTests(m: ReportModel): boolean {
 }
 
 /**
- * Every test's conditions in one table, one line per test: the medium; when, where, by whom and the bench's
- * result; the instrument and its calibration; the fluid's temperature and the side; retests. Under it, per
- * test, what the required pressure came from and what was not met. What a test block prints, without its
- * chart.
+ * Under a compact summary, per test, what the required pressure came from and what was not met; tests whose
+ * notes read alike share one line.
  */
-export function detailsTable(doc: Doc, root: Struct, m: ReportModel, para: (text: string) => void): void {
+export function testNotes(m: ReportModel, para: (text: string) => void): void {
   const lang = m.language;
-  const none = t(lang, 'value.none');
-  const head: Cell[] = ['test', 'medium', 'testedAt', 'instrument', 'conditions', 'retests'].map((k) => ({
-    text: t(lang, `field.${k}`),
-    header: 'Column' as const,
-  }));
-  const rows: Cell[][] = m.tests.map((x) => [
-    { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
-    { text: t(lang, `medium.${x.medium}`) },
-    {
-      text: [
-        formatDateTime(lang, x.testedAt),
-        [x.bench ?? none, x.operator || none].join(' · '),
-        ...(x.enteredBy ? [t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file })] : []),
-        // The bench's own result is printed where it differs from a pass: the judgement column says the rest.
-        ...(x.result === 'pass' ? [] : [t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })]),
-      ].join('\n'),
-    },
-    { text: x.instrument ? instrumentText(lang, x.instrument) : none },
-    { text: conditionsRows(lang, x)[0]?.[1] ?? none },
-    { text: formatNumber(lang, x.earlierTests, 0) },
-  ]);
-  drawTable(doc, root, [head, ...rows], [60, 36, 118, 150, 112, W - 60 - 36 - 118 - 150 - 112], { size: 7.5, pad: 2 });
-  doc.y += 3;
   if (m.tests.some((x) => x.earlierTests > 0)) para(t(lang, 'value.retestsNote'));
   // Tests whose notes read alike (the same required-pressure basis) share one line.
   const byNote = new Map<string, string[]>();
