@@ -4,7 +4,7 @@
  * like every answer never holds the private key or the password.
  */
 import forge from 'node-forge';
-import { PNG } from 'pngjs';
+import { png } from './helpers/images';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSelfSigned } from '../src/server/lib/signing/certificate';
@@ -55,12 +55,6 @@ const upload = (url: string, cookie: string, parts: Parameters<typeof multipartB
   const m = multipartBody(parts);
   return t.app.inject({ method: 'PUT', url, headers: { ...m.headers, cookie }, payload: m.payload });
 };
-
-function png(width: number, height: number): Buffer {
-  const img = new PNG({ width, height });
-  for (let i = 0; i < img.data.length; i += 4) img.data.set([20, 80, 160, 255], i);
-  return PNG.sync.write(img);
-}
 
 function pkcs12(password: string, companyName: string): Buffer {
   const m = generateSelfSigned(companyName);

@@ -5,11 +5,11 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import forge from 'node-forge';
-import { PNG } from 'pngjs';
+import { png } from './helpers/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largestIterationCount, MAX_PKCS12_ITERATIONS } from '../src/server/lib/signing/pkcs12-cost';
 import { LOGO_MAX_PIXELS } from '../src/server/modules/settings/settings.service';
-import { imageSize } from '../src/server/modules/settings/image-size';
+import { imageSize } from '../src/server/lib/image-size';
 import { translate } from '../src/shared/i18n/index';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { ORIGIN, staffCookie } from './helpers/catalogue';
@@ -40,12 +40,6 @@ function upload(url: string, parts: Array<{ name: string; value: Buffer | string
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: ORIGIN, cookie: admin, 'accept-language': language },
     payload: Buffer.concat(chunks),
   });
-}
-
-function png(width: number, height: number): Buffer {
-  const img = new PNG({ width, height });
-  for (let i = 0; i < img.data.length; i += 4) img.data.set([20, 80, 160, 255], i);
-  return PNG.sync.write(img);
 }
 
 /** A JPEG's first segments only: SOI, a baseline frame header declaring `width` × `height`, EOI. */

@@ -6,6 +6,8 @@ import { nameField, newPasswordField, roleField, user } from './auth';
 
 export const staffMember = user.extend({
   createdAt: z.string(),
+  /** the SHA-256 of the inspector's stamp image (hex; null: none), its address's version */
+  stampSha256: z.string().nullable(),
 });
 export type StaffMember = z.infer<typeof staffMember>;
 
@@ -60,3 +62,10 @@ export type StaffUpdate = z.input<typeof staffUpdate>;
 
 export const staffPasswordReset = z.object({ password: newPasswordField() });
 export type StaffPasswordReset = z.input<typeof staffPasswordReset>;
+
+/**
+ * An inspector's stamp image: PNG or JPEG, at most 512 KB and 1500 pixels a side. It prints at most 100 × 50
+ * points, so 1500 pixels is sharper than any print.
+ */
+export const STAMP_MAX_BYTES = 512 * 1024;
+export const STAMP_MAX_PIXELS = 1500;

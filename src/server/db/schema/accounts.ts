@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, customType, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea, citext } from './column-types';
 
-/** citext: emails compare ignoring case in the database itself. */
-export const citext = customType<{ data: string }>({ dataType: () => 'citext' });
+export { citext };
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -66,3 +66,12 @@ export const auditLog = pgTable('audit_log', {
 });
 
 export type UserRow = typeof users.$inferSelect;
+
+/** Migration 0038: an authorised inspector's stamp, printed beside their name on the certificates they release. */
+export const inspectorStamps = pgTable('inspector_stamps', {
+  userId: uuid('user_id').primaryKey(),
+  image: bytea('image').notNull(),
+  type: text('type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+  sha256: text('sha256').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,18 +1,13 @@
 // Mirrors migrations/0004_machine_data.sql (the SQL is the source of truth; the re-matching triggers, the
 // NULLS NOT DISTINCT unique index and the CHECKs live only there).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, date, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { citext } from './accounts';
+import { bigint, boolean, date, integer, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea, citext } from './column-types';
 import { TEST_MEDIA, TEST_RESULTS, TEST_SIDES, TEST_TYPES } from '../../../shared/contract/machine-data';
 import { VERDICTS } from '../../../shared/standards/reasons';
 import { INSTRUMENT_KINDS } from '../../../shared/contract/instruments';
 
-/** bytea: node-postgres gives a Buffer, PGlite a Uint8Array; both become a Buffer here. */
-export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)),
-  toDriver: (v) => v,
-});
+export { bytea };
 
 export const machines = pgTable('machines', {
   id: uuid('id')

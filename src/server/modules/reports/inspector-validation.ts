@@ -1,6 +1,7 @@
 /**
  * Who validates a certificate (docs/decisions/0052-inspector-release.md). A 3.1 of a range released by an
- * authorised inspector names that inspector, the title and the time of release, with the Settings' statement
+ * authorised inspector names that inspector, the title and the time of release, their stamp where they have
+ * one, with the Settings' statement
  * of the inspectors' independence from manufacturing. A 3.1 of a range that existed before inspectors were
  * kept, and every 2.2, name the person in Settings as before.
  */
@@ -16,6 +17,7 @@ export function validationOf(
   s: SettingsPart,
   release: RangeReleaseRow | null,
   lang: ReportLanguage,
+  stamp: Buffer | null = null,
 ): Pick<ReportModel, 'inspectorName' | 'release'> {
   if (!isInspectionCertificate(s.documentType) || !release || release.source !== 'inspector')
     return { inspectorName: s.inspectorName, release: null };
@@ -25,6 +27,7 @@ export function validationOf(
       title: release.inspectorTitle,
       releasedAt: release.releasedAt,
       statement: textOr(lang === 'zh' ? s.inspectorStatementZh : s.inspectorStatementEn, lang, 'reports.defaultInspectorStatement'),
+      stamp,
     },
   };
 }

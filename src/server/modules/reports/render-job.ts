@@ -26,13 +26,14 @@ export interface RenderJob {
 
 /** Renders and signs `job`: the signed PDF. */
 export async function renderAndSign(job: RenderJob): Promise<Buffer> {
-  const logo = job.model.company.logo as Uint8Array | null;
+  // A worker receives the images as Uint8Array (structured clone); pdfkit embeds a Buffer.
+  const asBuffer = (b: Uint8Array | null | undefined) =>
+    b && !Buffer.isBuffer(b) ? Buffer.from(b.buffer, b.byteOffset, b.byteLength) : (b ?? null);
+  const release = job.model.release;
   const model: ReportModel = {
     ...job.model,
-    company: {
-      ...job.model.company,
-      logo: logo && !Buffer.isBuffer(logo) ? Buffer.from(logo.buffer, logo.byteOffset, logo.byteLength) : logo,
-    },
+    company: { ...job.model.company, logo: asBuffer(job.model.company.logo) },
+    release: release ? { ...release, stamp: asBuffer(release.stamp) } : null,
   };
   const unsigned = await renderReportPdf(model, { signature: { ...job.signature, signatureLength: signatureLength(job.material) } });
   return signPdf(unsigned, job.material);

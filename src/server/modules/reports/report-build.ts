@@ -4,7 +4,7 @@
  */
 import { inArray } from 'drizzle-orm';
 import { verificationUrl, type ReportLanguage } from '../../../shared/contract/reports';
-import type { DocumentType } from '../../../shared/contract/settings';
+import { isInspectionCertificate, type DocumentType } from '../../../shared/contract/settings';
 import type { TestRequirementView } from '../../../shared/contract/machine-data';
 import type { Executor } from '../../db/client';
 import { machines, recordUploads } from '../../db/schema/index';
@@ -22,6 +22,7 @@ import { productName, productText } from '../../../shared/product-name';
 import { instrumentsOnTests } from '../machines/instruments.service';
 import type { RangeReleaseRow } from '../../db/schema/index';
 import { validationOf } from './inspector-validation';
+import { findStampImage } from './range-release.repo';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -118,6 +119,11 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
   const s = c.settings;
   const lang = c.language;
   const logo = s.logo ? await getLogo(db) : null;
+  // The releasing inspector's stamp, read only for a certificate that names them (inspector-validation.ts).
+  const stamp =
+    isInspectionCertificate(s.documentType) && c.release?.source === 'inspector' && c.release.releasedBy
+      ? await findStampImage(db, c.release.releasedBy)
+      : null;
   const p = unit.product;
   const num = (v: string | null) => (v === null ? null : Number(v));
   const model: ReportModel = {
@@ -133,7 +139,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
     company: { name: s.companyName, address: s.companyAddress, logo: logo?.logo ?? null },
     statement: textOr(lang === 'zh' ? s.statementZh : s.statementEn, lang, 'reports.defaultStatement'),
     footer: lang === 'zh' ? s.footerZh : s.footerEn,
-    ...validationOf(s, c.release, lang),
+    ...validationOf(s, c.release, lang, stamp),
     serial: unit.serial,
     product: {
       name: productName(p, lang),

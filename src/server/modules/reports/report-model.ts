@@ -85,8 +85,11 @@ export interface ReportModel {
   footer: string;
   /** a 3.1: the inspector who released the range, else the name in Settings; a 2.2: the name in Settings */
   inspectorName: string;
-  /** a 3.1 of a range released by an authorised inspector: the title and time of the release, and the independence statement */
-  release: { title: string; releasedAt: Date; statement: string } | null;
+  /**
+   * a 3.1 of a range released by an authorised inspector: the title and time of the release, the independence
+   * statement, and the inspector's stamp image (PNG or JPEG; null: none)
+   */
+  release: { title: string; releasedAt: Date; statement: string; stamp?: Buffer | null } | null;
   serial: string;
   product: {
     name: string;

@@ -10,16 +10,14 @@ import {
   type Settings,
   type SettingsUpdateValues,
 } from '../../../shared/contract/settings';
-import { AppError } from '../../../shared/errors';
 import type { Language } from '../../../shared/i18n/index';
 import { translate } from '../../../shared/i18n/index';
 import type { Db, Executor } from '../../db/client';
 import { certificateInfo, generateSelfSigned, readPkcs12, sha256Hex, type SigningMaterial } from '../../lib/signing/certificate';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { imageSize } from './image-size';
+import { checkImage, type ImageType } from '../../lib/image-check';
 import { recheckHeld } from '../machines/instruments.service';
 import * as repo from './settings.repo';
-import { loadPdfkit } from '../../lib/pdfkit';
 
 export const SETTINGS_ENTITY = 'settings';
 /** The company name a new installation starts with (migration 0005): a placeholder, not the manufacturer. */
@@ -145,56 +143,25 @@ export async function updateSearchRetention(db: Db, actor: AuditActor, days: num
   });
 }
 
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-function logoTypeOf(bytes: Buffer): 'image/png' | 'image/jpeg' | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_MAGIC)) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  return null;
-}
-
-function logoError(key: string): AppError {
-  return new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
-}
-
 /**
  * The logo's largest side in pixels: it prints at most 110 × 46 points, so 2000 pixels is sharper than any
  * print, and decoding it for a report costs at most 16 MB (docs/decisions/0020).
  */
 export const LOGO_MAX_PIXELS = 2000;
 
-/**
- * Checks the logo by content: PNG or JPEG by magic bytes, at most 1 MB, at most LOGO_MAX_PIXELS a side
- * (read from its header before anything decodes it), and readable by the PDF writer.
- */
-export async function checkLogo(bytes: Buffer): Promise<'image/png' | 'image/jpeg'> {
-  if (bytes.length === 0) throw logoError('settings.logoMissing');
-  if (bytes.length > LOGO_MAX_BYTES)
-    throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
-  const type = logoTypeOf(bytes);
-  if (!type) throw logoError('settings.logoType');
-  try {
-    // A file with the right first bytes can still be truncated or use a variant pdfkit cannot embed: find
-    // out now rather than when the first report is issued.
-    const PDFDocument = await loadPdfkit();
-    const doc = new PDFDocument({ autoFirstPage: false }) as unknown as { openImage(b: Buffer): { width: number; height: number } };
-    const img = doc.openImage(bytes);
-    if (!(img.width > 0 && img.height > 0)) throw new Error('empty image');
-  } catch {
-    throw logoError('settings.logoUnreadable');
-  }
-  // Opening reads the chunks and markers only; the pixels are decoded when a report embeds the logo, so the
-  // size its header declares is checked here, before any report does.
-  const size = imageSize(bytes, type);
-  if (!size || size.width === 0 || size.height === 0) throw logoError('settings.logoUnreadable');
-  if (size.width > LOGO_MAX_PIXELS || size.height > LOGO_MAX_PIXELS) {
-    const params = { max: LOGO_MAX_PIXELS, width: size.width, height: size.height };
-    throw new AppError('invalid-argument', 'limits.logoDimensions', {
-      params,
-      fields: [{ field: 'file', key: 'limits.logoDimensions', params }],
-    });
-  }
-  return type;
+/** Checks the logo by content (lib/image-check.ts): PNG or JPEG, at most 1 MB and LOGO_MAX_PIXELS a side. */
+export function checkLogo(bytes: Buffer): Promise<ImageType> {
+  return checkImage(bytes, {
+    maxBytes: LOGO_MAX_BYTES,
+    maxPixels: LOGO_MAX_PIXELS,
+    keys: {
+      missing: 'settings.logoMissing',
+      tooLarge: 'settings.logoTooLarge',
+      type: 'settings.logoType',
+      unreadable: 'settings.logoUnreadable',
+      dimensions: 'limits.logoDimensions',
+    },
+  });
 }
 
 export async function setLogo(db: Db, actor: AuditActor, bytes: Buffer): Promise<Settings> {

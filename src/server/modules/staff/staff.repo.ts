@@ -1,9 +1,9 @@
-/** The staff list query; single-user reads and writes are in auth/users.repo.ts. */
-import { asc, count, desc, ilike, or, sql, type SQL } from 'drizzle-orm';
+/** The staff list query and the inspectors' stamps; single-user reads and writes are in auth/users.repo.ts. */
+import { asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { pageWindow, type ListQuery } from '../../../shared/contract/common';
 import type { STAFF_SORTS } from '../../../shared/contract/staff';
 import type { Executor } from '../../db/client';
-import { users, type UserRow } from '../../db/schema/index';
+import { inspectorStamps, users, type UserRow } from '../../db/schema/index';
 
 // Names sort ignoring case, the same on PGlite (C collation) as on a PostgreSQL with a locale.
 const SORT_COLUMNS = {
@@ -22,7 +22,7 @@ function likePattern(q: string): string {
 export async function listStaff(
   db: Executor,
   query: ListQuery<(typeof STAFF_SORTS)[number]>,
-): Promise<{ items: UserRow[]; total: number }> {
+): Promise<{ items: Array<{ user: UserRow; stampSha256: string | null }>; total: number }> {
   const where: SQL | undefined = query.q
     ? or(ilike(users.name, likePattern(query.q)), ilike(users.email, likePattern(query.q)))
     : undefined;
@@ -31,8 +31,41 @@ export async function listStaff(
   const { limit, offset } = pageWindow(query);
   const [items, [totalRow]] = await Promise.all([
     // id breaks ties, so that paging through equal names neither repeats nor skips anyone.
-    db.select().from(users).where(where).orderBy(direction(column), asc(users.id)).limit(limit).offset(offset),
+    db
+      .select({ user: users, stampSha256: inspectorStamps.sha256 })
+      .from(users)
+      .leftJoin(inspectorStamps, eq(inspectorStamps.userId, users.id))
+      .where(where)
+      .orderBy(direction(column), asc(users.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: totalRow?.n ?? 0 };
+}
+
+export async function stampSha256Of(db: Executor, userId: string): Promise<string | null> {
+  const [row] = await db.select({ sha256: inspectorStamps.sha256 }).from(inspectorStamps).where(eq(inspectorStamps.userId, userId));
+  return row?.sha256 ?? null;
+}
+
+export async function readStamp(db: Executor, userId: string): Promise<{ image: Buffer; type: string; sha256: string } | null> {
+  const [row] = await db
+    .select({ image: inspectorStamps.image, type: inspectorStamps.type, sha256: inspectorStamps.sha256 })
+    .from(inspectorStamps)
+    .where(eq(inspectorStamps.userId, userId));
+  return row ?? null;
+}
+
+export async function upsertStamp(db: Executor, userId: string, s: { image: Buffer; type: 'image/png' | 'image/jpeg'; sha256: string }) {
+  await db
+    .insert(inspectorStamps)
+    .values({ userId, ...s })
+    .onConflictDoUpdate({ target: inspectorStamps.userId, set: { ...s, updatedAt: sql`now()` } });
+}
+
+/** Whether there was a stamp to delete. */
+export async function deleteStamp(db: Executor, userId: string): Promise<boolean> {
+  const rows = await db.delete(inspectorStamps).where(eq(inspectorStamps.userId, userId)).returning({ id: inspectorStamps.userId });
+  return rows.length > 0;
 }

@@ -1,9 +1,13 @@
-/** /api/v1/staff: admins manage the accounts of everyone who signs in. */
+/**
+ * /api/v1/staff: admins manage the accounts of everyone who signs in, and an inspector's stamp
+ * (`/api/v1/staff/{id}/stamp`: PUT multipart with the image as `file`, GET, DELETE).
+ */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { notice } from '../../../shared/contract/auth';
 import { envelope, idParam, listEnvelope } from '../../../shared/contract/common';
-import { staffInput, staffListQuery, staffMember, staffPasswordReset, staffUpdate } from '../../../shared/contract/staff';
+import { STAMP_MAX_BYTES, staffInput, staffListQuery, staffMember, staffPasswordReset, staffUpdate } from '../../../shared/contract/staff';
 import { AppError } from '../../../shared/errors';
 import { translate } from '../../../shared/i18n/index';
 import type { Access } from '../../lib/access';
@@ -11,8 +15,10 @@ import { requireUser } from '../../lib/access';
 import { requestLanguage } from '../../lib/request-language';
 import { actorOf } from '../auth/auth.service';
 import { findUserById } from '../auth/auth.service';
-import { listStaff } from './staff.repo';
+import { ensureMultipart } from '../../lib/http-files';
+import { listStaff, stampSha256Of } from './staff.repo';
 import { addStaff, deleteStaff, setStaffPassword, toStaffMember, updateStaff } from './staff.service';
+import { getStamp, removeStamp, setStamp } from './staff-stamp.service';
 
 const ADMIN: Access = { action: 'manage', subject: 'Staff' };
 const memberEnvelope = envelope(staffMember);
@@ -35,7 +41,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { items, total } = await listStaff(db, req.query);
-      return { data: { items: items.map(toStaffMember), total } };
+      return { data: { items: items.map((i) => toStaffMember(i.user, i.stampSha256)), total } };
     },
   );
 
@@ -60,7 +66,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const row = await findUserById(db, req.params.id);
       if (!row) throw new AppError('not-found', 'errors.userNotFound');
-      return { data: toStaffMember(row) };
+      return { data: toStaffMember(row, await stampSha256Of(db, row.id)) };
     },
   );
 
@@ -73,7 +79,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const user = requireUser(req);
       const row = await updateStaff(db, user, actorOf(user, req.ip), req.params.id, req.body);
-      return { data: { ...toStaffMember(row), ...said(req, 'staff.updated') } };
+      return { data: { ...toStaffMember(row, await stampSha256Of(db, row.id)), ...said(req, 'staff.updated') } };
     },
   );
 
@@ -100,6 +106,50 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = requireUser(req);
       await deleteStaff(db, user, actorOf(user, req.ip), req.params.id);
       return { data: { ok: true as const, ...said(req, 'staff.deleted') } };
+    },
+  );
+
+  await ensureMultipart(app);
+  const stampSaved = envelope(z.object({ stampSha256: z.string(), message: notice.shape.message, key: notice.shape.key }));
+
+  app.put(
+    '/api/v1/staff/:id/stamp',
+    { config: { access: ADMIN }, schema: { tags: ['staff'], params: idParam, response: { 200: stampSaved } } },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
+      const tooLarge = () =>
+        new AppError('out-of-range', 'staff.stamp.tooLarge', { fields: [{ field: 'file', key: 'staff.stamp.tooLarge' }] });
+      // A stamp is small: a body declaring more is refused before a byte is read, and the file stream stops
+      // a byte past the limit, so at most that much is ever held.
+      const declared = Number(req.headers['content-length']);
+      if (Number.isSafeInteger(declared) && declared > STAMP_MAX_BYTES + 64 * 1024) throw tooLarge();
+      const file = await req.file({ limits: { fileSize: STAMP_MAX_BYTES + 1, files: 1 } });
+      if (!file) throw new AppError('invalid-argument', 'staff.stamp.missing', { fields: [{ field: 'file', key: 'staff.stamp.missing' }] });
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw err;
+      }
+      const user = requireUser(req);
+      const stampSha256 = await setStamp(db, actorOf(user, req.ip), req.params.id, bytes);
+      return { data: { stampSha256, ...said(req, 'staff.stamp.saved') } };
+    },
+  );
+
+  app.get('/api/v1/staff/:id/stamp', { config: { access: ADMIN }, schema: { tags: ['staff'], params: idParam } }, async (req, reply) => {
+    const stamp = await getStamp(db, req.params.id);
+    return reply.type(stamp.type).header('cache-control', 'private, no-cache').header('etag', `"${stamp.sha256}"`).send(stamp.image);
+  });
+
+  app.delete(
+    '/api/v1/staff/:id/stamp',
+    { config: { access: ADMIN }, schema: { tags: ['staff'], params: idParam, response: { 200: noticeEnvelope } } },
+    async (req) => {
+      const user = requireUser(req);
+      await removeStamp(db, actorOf(user, req.ip), req.params.id);
+      return { data: { ok: true as const, ...said(req, 'staff.stamp.removed') } };
     },
   );
 };

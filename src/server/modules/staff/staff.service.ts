@@ -25,8 +25,8 @@ import {
 const emailTaken = () => new AppError('already-exists', 'staff.emailTaken', { fields: [{ field: 'email', key: 'staff.emailTaken' }] });
 const notFound = () => new AppError('not-found', 'errors.userNotFound');
 
-export function toStaffMember(u: UserRow) {
-  return { ...toSessionUser(u), createdAt: u.createdAt.toISOString() };
+export function toStaffMember(u: UserRow, stampSha256: string | null = null) {
+  return { ...toSessionUser(u), createdAt: u.createdAt.toISOString(), stampSha256 };
 }
 
 export async function addStaff(db: Db, actor: AuditActor, input: StaffInput & { email: string }): Promise<UserRow> {

@@ -1,8 +1,8 @@
-/** Staff accounts (admin): list, add, change role or name, disable, reset password, delete. */
+/** Staff accounts (admin): list, add, change role or name, disable, reset password, delete; an inspector's stamp. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StaffInput, StaffMember, StaffPasswordReset, StaffUpdate } from '../../../shared/contract/staff';
 import { toListQuery, type ListParams, type ListResult } from '../../components/data-table';
-import { api } from '../../lib/api';
+import { API_BASE, api } from '../../lib/api';
 
 export const staffKeys = {
   all: ['staff'] as const,
@@ -47,4 +47,25 @@ export function useResetStaffPassword() {
 export function useDeleteStaff() {
   const invalidate = useInvalidate();
   return useMutation({ mutationFn: (id: string) => api.delete(`/staff/${id}`), onSuccess: invalidate });
+}
+
+/** The address of a member's stamp image, versioned by its hash so that a new stamp is a new address; null: none. */
+export const stampHref = (m: Pick<StaffMember, 'id' | 'stampSha256'>) =>
+  m.stampSha256 ? `${API_BASE}/staff/${encodeURIComponent(m.id)}/stamp?v=${m.stampSha256.slice(0, 16)}` : null;
+
+export function useUploadStamp() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, file }: { id: string; file: File }) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return api.put<{ stampSha256: string }>(`/staff/${encodeURIComponent(id)}/stamp`, form);
+    },
+    onSuccess: invalidate,
+  });
+}
+
+export function useRemoveStamp() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => api.delete(`/staff/${encodeURIComponent(id)}/stamp`), onSuccess: invalidate });
 }

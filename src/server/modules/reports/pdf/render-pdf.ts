@@ -210,13 +210,26 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
 
   heading('H2', t(lang, 'heading.statement'), h2);
   para(m.statement, { size: compact ? 9 : 9.5, gap: compact ? 4 : 6 });
+  // The releasing inspector's stamp stands to the right of the validation lines, which keep room for it.
+  const stamp = m.release?.stamp ?? null;
+  const stampBox = { width: 100, height: 50 };
+  if (stamp) ensureSpace(doc, stampBox.height + 8);
+  const validationTop = doc.y;
   for (const line of validationLines(m))
     para(
       line.text,
       line.strong
-        ? { font: B, size: compact ? 9 : 9.5, gap: compact ? 4 : 6 }
-        : { size: compact ? 8 : 8.5, color: MUTED, gap: compact ? 3 : 6 },
+        ? { font: B, size: compact ? 9 : 9.5, gap: compact ? 4 : 6, width: stamp ? W - stampBox.width - 12 : W }
+        : { size: compact ? 8 : 8.5, color: MUTED, gap: compact ? 3 : 6, width: stamp ? W - stampBox.width - 12 : W },
     );
+  if (stamp) {
+    root.add(
+      doc.struct('Figure', { alt: t(lang, 'stampAlt', { name: m.inspectorName }) }, () => {
+        doc.image(stamp, M.left + W - stampBox.width, validationTop, { fit: [stampBox.width, stampBox.height], align: 'right' });
+      }),
+    );
+    doc.y = Math.max(doc.y, validationTop + stampBox.height + 4);
+  }
   if (compact) doc.y += 2;
   heading('H2', t(lang, 'heading.verify'), h2);
   const code = `${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`;

@@ -1,6 +1,7 @@
 /**
  * Whether a staff member is an authorised inspection representative (may release serial ranges; named on
- * inspection certificates 3.1), and the title printed beside the name: on the add form and in its own dialog.
+ * inspection certificates 3.1), and the title printed beside the name: on the add form and in its own dialog,
+ * which also keeps the inspector's stamp.
  */
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -18,6 +19,7 @@ import { inspectorRules, inspectorTitleField, type StaffMember } from '../../../
 import { applyServerErrors, FormTextField, SubmitButton, zodFormResolver } from '../../../components/form';
 import { notifySuccess } from '../../../lib/toast';
 import { useUpdateStaff } from '../api';
+import { StampField } from './stamp-field';
 
 /** The switch and the title, for any form with the fields `inspector` and `inspectorTitle`. */
 export function InspectorFields<T extends FieldValues>({ control }: { control: Control<T> }) {
@@ -79,8 +81,9 @@ export function InspectorDialog({ member, onClose }: { member: StaffMember; onCl
       <form noValidate onSubmit={onSubmit}>
         <DialogTitle id="inspector-title">{t('staffScreens.inspectorOf', { name: member.name })}</DialogTitle>
         <DialogContent>
-          <Stack sx={{ pt: 1 }}>
+          <Stack sx={{ pt: 1 }} spacing={3}>
             <InspectorFields control={form.control} />
+            <StampField member={member} />
           </Stack>
         </DialogContent>
         <DialogActions>
