@@ -16,7 +16,7 @@ import { screenshotter, translator, type Language } from './screen-kit';
 
 const OUT = path.join('e2e', 'artifacts', 'materials');
 const shot = screenshotter(OUT);
-const tr = translator(['materials', 'validation', 'app', 'standards', 'table']);
+const tr = translator(['materials', 'validation', 'app', 'standards', 'table', 'serials']);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
 /** Picks `option` in the MUI select labelled `label` (inside `scope`). */
@@ -103,6 +103,10 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Language[]) {
       await expect(page.getByText(tr(lang, 'materials.rangeHeats.saved'))).toBeVisible();
       const saved = await context.request.get(`/api/v1/serial-ranges/${range.id}/heats`);
       expect((await saved.json()).data.heats).toEqual([expect.objectContaining({ part: 'body', number: heatNumber })]);
+      // The body's heat rates the range by its material: the range's form shows it without a reload.
+      await expect(page.getByRole('combobox', { name: tr(lang, 'serials.fields.bodyMaterial') })).toHaveText(
+        tr(lang, 'standards.materials.wcb'),
+      );
 
       const csv = `serial,part,heat\n${prefix}0002,body,${heatNumber}\nZZ-OUTSIDE-1,body,${heatNumber}\n`;
       await heats.locator('input[type=file]').setInputFiles({ name: 'unit-heats.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import PDFDocument from 'pdfkit';
 import { settingsUpdateInput } from '../src/shared/contract/settings';
@@ -499,5 +500,35 @@ describe('the heats of a range and the release gate', () => {
     } finally {
       await documentType('test-report-2.2');
     }
+  });
+
+  it('judges its heats again when a material becomes a grade with cited limits, and re-rates its ranges with its basis', async () => {
+    // A grade without cited limits: nothing holds the heat, whatever its values.
+    const m = await material({ specification: 'ASTM A182', grade: `F316-${tag()}`, ratingBasis: 'wcb' });
+    const low = { chemistry: { C: 0.05, Ni: 8 }, tensileStrength: 520, yieldStrength: 210, elongation: 32 };
+    const h = await heat(m.id, { properties: low });
+    expect(h.status).toBe('released');
+    const { serial, product } = await unitWithRecords(t, [{ testType: 'shell' }], { pressureSus: 2.5 });
+    await api('PUT', `/api/v1/products/${product.id}/parts`, { parts: [{ part: 'body', materialId: m.id }] });
+    const range = (await findRangeBySerial(t.app.ctx.db, serial))!.range;
+    expect((await api('PUT', `/api/v1/serial-ranges/${range.id}/heats`, { heats: [{ part: 'body', heatId: h.id }] })).statusCode).toBe(200);
+    expect((await findRangeBySerial(t.app.ctx.db, serial))!.range.bodyMaterial).toBe('wcb');
+
+    // Corrected to the grade it is (A182 F316, Ni 10–14 %) and to stainless steel's rating.
+    const res = await api('PUT', `/api/v1/materials/${m.id}`, {
+      specification: 'ASTM A182',
+      grade: 'F316',
+      ratingBasis: 'sus',
+      materialGroup: '2.2',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (await api('GET', `/api/v1/heats/${h.id}`)).json().data;
+    expect(after.status).toBe('hold');
+    expect(after.findings).toEqual([{ property: 'Ni', value: 8, min: 10, max: 14 }]);
+    expect((await findRangeBySerial(t.app.ctx.db, serial))!.range.bodyMaterial).toBe('sus');
+    const audit = await t.app.ctx.db.execute(
+      sql`SELECT after FROM audit_log WHERE entity_id = ${m.id} AND action = 'update' ORDER BY id DESC LIMIT 1`,
+    );
+    expect((audit as unknown as { rows: Array<{ after: Record<string, unknown> }> }).rows[0]!.after.heatsHeld).toEqual([h.number]);
   });
 });

@@ -4,7 +4,15 @@
  * with a material. Every change is audited in its transaction.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { materialName, type Material, type MaterialValues, type PartsValues, type ProductPart } from '../../../shared/contract/materials';
+import {
+  materialName,
+  type HeatStatus,
+  type Material,
+  type MaterialValues,
+  type PartsValues,
+  type ProductPart,
+} from '../../../shared/contract/materials';
+import { findingsOf, limitsOf, type Finding, type HeatProperties } from '../../../shared/standards/material-limits';
 import { AppError } from '../../../shared/errors';
 import { rowsOf, type Db, type Executor } from '../../db/client';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
@@ -103,16 +111,47 @@ export async function updateMaterial(db: Db, actor: AuditActor, id: string, v: M
         })
         .where(eq(materials.id, id));
       const after = (await findMaterial(tx, id))!;
+      const held = before.specification !== after.specification || before.grade !== after.grade ? await judgeHeatsAgain(tx, after) : [];
+      // The rating basis names the rating a range's pressures are judged by, through its body's heat: those
+      // ranges follow it, and their records are judged again (serial_ranges' rematch trigger).
+      if (before.ratingBasis !== after.ratingBasis)
+        await tx.execute(sql`UPDATE serial_ranges SET body_material = ${after.ratingBasis}, updated_at = now()
+          WHERE body_material IS DISTINCT FROM ${after.ratingBasis} AND id IN (SELECT rh.range_id FROM range_heats rh
+            JOIN heats h ON h.id = rh.heat_id WHERE rh.part = 'body' AND h.material_id = ${id}::uuid)`);
       await recordAudit(tx, actor, {
         action: 'update',
         entity: MATERIAL_ENTITY,
         entityId: id,
         before: audited(before),
-        after: audited(after),
+        after: { ...audited(after), ...(held.length ? { heatsHeld: held } : {}) },
       });
       return after;
     }),
   );
+}
+
+/**
+ * Another specification or grade brings other cited limits: each heat of the material is judged against them
+ * again, and one whose reported values fall outside them is held. A material's change never releases a heat
+ * (staff do, on the heat): its findings are brought up to date and its status stays. The numbers of the heats
+ * it held.
+ */
+async function judgeHeatsAgain(tx: Executor, m: Material): Promise<string[]> {
+  const limits = limitsOf(m.specification, m.grade);
+  const rows = rowsOf<{ id: string; number: string; status: HeatStatus; properties: HeatProperties; findings: Finding[] }>(
+    await tx.execute(sql`SELECT id::text, number, status, properties, findings FROM heats WHERE material_id = ${m.id}::uuid FOR UPDATE`),
+  );
+  const held: string[] = [];
+  for (const h of rows) {
+    const findings = findingsOf(limits, h.properties);
+    const status: HeatStatus = findings.length ? 'hold' : h.status;
+    if (status === h.status && JSON.stringify(findings) === JSON.stringify(h.findings)) continue;
+    if (status !== h.status) held.push(h.number);
+    await tx.execute(
+      sql`UPDATE heats SET findings = ${JSON.stringify(findings)}::jsonb, status = ${status}, updated_at = now() WHERE id = ${h.id}::uuid`,
+    );
+  }
+  return held;
 }
 
 /** A material that a heat or a product's part names stays: 409, naming what holds it. */

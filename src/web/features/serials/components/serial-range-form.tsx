@@ -77,6 +77,14 @@ export function SerialRangeForm({
     ...offered.map((m) => ({ value: m, label: `standards.materials.${m}` })),
   ];
 
+  // The body's heat sets the range's material on the server (saving the heats, or the material's rating
+  // basis): a field the user has not touched follows it.
+  const savedMaterial = range?.bodyMaterial ?? '';
+  useEffect(() => {
+    if (!form.getFieldState('bodyMaterial').isDirty && form.getValues('bodyMaterial') !== savedMaterial)
+      form.resetField('bodyMaterial', { defaultValue: savedMaterial });
+  }, [savedMaterial, form]);
+
   // Another product: a material it has no rating for is dropped.
   useEffect(() => {
     if (chosen.data && material && !offeredKey.split(',').includes(material)) form.setValue('bodyMaterial', '', { shouldDirty: true });
