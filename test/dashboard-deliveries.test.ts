@@ -8,8 +8,9 @@ import type { Dashboard } from '../src/shared/contract/dashboard';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, postRange, rangeBody, staffCookie } from './helpers/catalogue';
 import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
-import { addCustomer, addDelivery, addOrder, post, productWithRange, serialsOf } from './helpers/orders';
+import { addCustomer, addDelivery, addOrder, post, productWithRange, serialsOf, uniq } from './helpers/orders';
 import { API598_GATE } from './helpers/reports';
+import { releaseRangeOf } from './helpers/inspectors';
 
 let t: TestApp;
 let staff: string;
@@ -114,5 +115,38 @@ describe('dashboard: deliveries awaiting release and held units', () => {
     const release = await t.app.inject({ method: 'POST', url: `/api/v1/deliveries/${a.id}/release`, headers: { cookie: staff } });
     expect(release.statusCode, release.body).toBe(202);
     expect(await figures()).toEqual({ awaitingRelease: 0, heldUnits: 0 });
+  });
+
+  it("counts by each order's EN 10204 type, not the Settings': a 3.1 order's unit waits for its range's release", async () => {
+    const product = await productWithRange(t.app, staff, 'DT-', 100);
+    const [pass31, pass22] = serialsOf('DT-', 1, 2) as [string, string];
+    await send(pass31, 'shell', 'pass', '2024-05-01T08:00:00Z');
+    await send(pass22, 'shell', 'pass', '2024-05-01T08:00:00Z');
+    const customer = await addCustomer(t.app, staff);
+    const items = [{ line: 1, productId: product.id, quantity: 10 }];
+    const order31 = await post(t.app, staff, '/api/v1/purchase-orders', {
+      customerId: customer.id,
+      number: `PO-31-${uniq()}`,
+      date: '2024-05-01',
+      documentType: '3.1',
+      items,
+    });
+    const order22 = await post(t.app, staff, '/api/v1/purchase-orders', {
+      customerId: customer.id,
+      number: `PO-22-${uniq()}`,
+      date: '2024-05-01',
+      documentType: '2.2',
+      items,
+    });
+    const d31 = await addDelivery(t.app, staff, order31.id);
+    const d22 = await addDelivery(t.app, staff, order22.id);
+    await addUnits(d31.id, [pass31]);
+    await addUnits(d22.id, [pass22]);
+    // The 3.1 order's unit is held until an authorised inspector releases its range; the 2.2 order's is not.
+    expect(await heldByGates([d31.id, d22.id])).toBe(1);
+    expect((await figures()).heldUnits).toBe(1);
+    await releaseRangeOf(t, pass31);
+    expect(await heldByGates([d31.id, d22.id])).toBe(0);
+    expect((await figures()).heldUnits).toBe(0);
   });
 });

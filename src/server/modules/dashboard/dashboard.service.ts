@@ -3,6 +3,7 @@
  * that `npm run bench -- insight` can time each one.
  */
 import { DASHBOARD_DAYS, DASHBOARD_RECENT, type Dashboard } from '../../../shared/contract/dashboard';
+import { ORDER_DOCUMENT_TYPES } from '../../../shared/contract/orders';
 import type { Executor } from '../../db/client';
 import { lastReceivedAt } from '../machine-data/machine-data.service';
 import { maskEmail } from '../../lib/email-address';
@@ -54,11 +55,20 @@ export function figures(db: Executor, viewer: Viewer, now = new Date()) {
     firstPass: () => repo.firstPass(db, w.start, w.end),
     disagreements: () => repo.disagreements(db),
     // The gate needs each product's required tests (src/shared/standards, with the alternatives a standard
-    // allows), which no column holds: the units' facts are read in bulk and judged by the gate itself.
+    // allows), which no column holds: the units' facts are read in bulk and judged by the gate itself. Each
+    // order's EN 10204 type decides, as on its delivery's gate, whether materials must be traced and, for
+    // an inspection certificate, whether the range must be released (orders/deliveries.service.ts).
     deliveries: async (): Promise<Dashboard['deliveries']> => {
       const awaitingRelease = await repo.deliveriesAwaitingRelease(db);
-      const gates = awaitingRelease > 0 ? await gatesOf(db, repo.OPEN_DELIVERY_UNITS) : new Map();
-      return { awaitingRelease, heldUnits: [...gates.values()].filter((g) => g.status !== 'pass').length };
+      let heldUnits = 0;
+      if (awaitingRelease > 0)
+        for (const type of ORDER_DOCUMENT_TYPES) {
+          const units = repo.openDeliveryUnits(type);
+          const gates = await gatesOf(db, units, type);
+          const unreleased = type === '2.2' ? new Set<string>() : await repo.unreleasedUnits(db, units);
+          for (const [key, g] of gates) if (g.status !== 'pass' || unreleased.has(key)) heldUnits += 1;
+        }
+      return { awaitingRelease, heldUnits };
     },
     window: { from: w.from, to: w.to },
   };
