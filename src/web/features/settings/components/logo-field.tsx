@@ -1,133 +1,31 @@
-/**
- * The company logo: the current one, or the chosen file's preview before it is uploaded (PNG or JPEG up
- * to 1 MB; the server checks the content). Upload and remove save at once, apart from the text form.
- */
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+/** The company logo (PNG or JPEG up to 1 MB; the server checks the content), apart from the text form. */
 import { useTranslation } from 'react-i18next';
-import { LOGO_MAX_BYTES, LOGO_TYPES, type Settings } from '../../../../shared/contract/settings';
-import { notifyError, notifySuccess } from '../../../lib/toast';
+import { LOGO_MAX_BYTES, type Settings } from '../../../../shared/contract/settings';
+import { ImageUploadField } from '../../../components/image-upload-field';
+import { notifySuccess } from '../../../lib/toast';
 import { useRemoveLogo, useUploadLogo } from '../api';
 
 export function LogoField({ settings, canEdit }: { settings: Settings; canEdit: boolean }) {
   const { t } = useTranslation();
   const uploadLogo = useUploadLogo();
   const removeLogo = useRemoveLogo();
-  const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!file) return setPreview(null);
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
-
-  function choose(f: File | undefined) {
-    setError(null);
-    if (!f) return;
-    if (!(LOGO_TYPES as readonly string[]).includes(f.type)) return setError(t('settings.logoType'));
-    if (f.size > LOGO_MAX_BYTES) return setError(t('settings.logoTooLarge'));
-    setFile(f);
-  }
-
-  async function save() {
-    if (!file) return;
-    try {
-      const saved = await uploadLogo.mutateAsync(file);
-      setFile(null);
-      notifySuccess(saved.messageKey);
-    } catch (err) {
-      notifyError(err);
-    }
-  }
-
-  async function remove() {
-    try {
-      notifySuccess((await removeLogo.mutateAsync()).messageKey);
-    } catch (err) {
-      notifyError(err);
-    }
-  }
-
-  const current = settings.logo ? `/api/v1/settings/logo?v=${settings.logo.sha256.slice(0, 16)}` : null;
-  const shown = preview ?? current;
   return (
-    <Box>
-      <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }} id="logo-heading">
-        {t('settingsScreen.logo.title')}
-      </Typography>
-      <Box
-        sx={{
-          height: 96,
-          border: 1,
-          borderColor: 'divider',
-          borderRadius: 1,
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'center',
-          p: 1,
-          bgcolor: '#fff',
-        }}
-        data-testid="logo-preview"
-      >
-        {shown ? (
-          <Box
-            component="img"
-            src={shown}
-            alt={t(preview ? 'settingsScreen.logo.previewAlt' : 'settingsScreen.logo.currentAlt')}
-            sx={{ maxHeight: '100%', maxWidth: '100%', objectFit: 'contain' }}
-          />
-        ) : (
-          <Typography variant="body2" color="text.secondary">
-            {t('settingsScreen.logo.none')}
-          </Typography>
-        )}
-      </Box>
-      <Typography
-        variant="caption"
-        color={error ? 'error' : 'text.secondary'}
-        role={error ? 'alert' : undefined}
-        sx={{ display: 'block', mt: 0.5 }}
-      >
-        {error ?? t('settingsScreen.logo.hint')}
-      </Typography>
-      {canEdit && (
-        <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}>
-          {file ? (
-            <>
-              <Button variant="contained" size="small" onClick={() => void save()} disabled={uploadLogo.isPending}>
-                {t('settingsScreen.logo.upload')}
-              </Button>
-              <Button size="small" color="inherit" onClick={() => setFile(null)}>
-                {t('app.cancel')}
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button variant="outlined" size="small" component="label">
-                {t('settingsScreen.logo.choose')}
-                <input
-                  hidden
-                  type="file"
-                  accept={LOGO_TYPES.join(',')}
-                  data-testid="logo-input"
-                  onChange={(e) => choose(e.target.files?.[0])}
-                />
-              </Button>
-              {settings.logo && (
-                <Button size="small" color="error" onClick={() => void remove()} disabled={removeLogo.isPending}>
-                  {t('settingsScreen.logo.remove')}
-                </Button>
-              )}
-            </>
-          )}
-        </Stack>
-      )}
-    </Box>
+    <ImageUploadField
+      title={t('settingsScreen.logo.title')}
+      current={settings.logo ? `/api/v1/settings/logo?v=${settings.logo.sha256.slice(0, 16)}` : null}
+      alt={{ current: t('settingsScreen.logo.currentAlt'), preview: t('settingsScreen.logo.previewAlt') }}
+      hint={t('settingsScreen.logo.hint')}
+      none={t('settingsScreen.logo.none')}
+      maxBytes={LOGO_MAX_BYTES}
+      refused={{ type: 'settings.logoType', tooLarge: 'settings.logoTooLarge' }}
+      labels={{ choose: t('settingsScreen.logo.choose'), upload: t('settingsScreen.logo.upload'), remove: t('settingsScreen.logo.remove') }}
+      canEdit={canEdit}
+      height={96}
+      testId="logo"
+      upload={async (file) => notifySuccess((await uploadLogo.mutateAsync(file)).messageKey)}
+      remove={async () => notifySuccess((await removeLogo.mutateAsync()).messageKey)}
+      uploading={uploadLogo.isPending}
+      removing={removeLogo.isPending}
+    />
   );
 }
