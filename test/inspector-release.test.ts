@@ -12,12 +12,10 @@ import { auditLog } from '../src/server/db/schema/index';
 import { embeddedFileBytes } from '../src/server/lib/pdf-attachment';
 import { issueReport } from '../src/server/modules/reports/issue';
 import { formatDateTime } from '../src/server/modules/reports/format';
-import { getSettings, updateSettings } from '../src/server/modules/settings/settings.service';
-import { settingsUpdateInput } from '../src/shared/contract/settings';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { rangeBody, staffCookie } from './helpers/catalogue';
 import { createUser } from './helpers/factories';
-import { inspectorCookie, rangeIdOf } from './helpers/inspectors';
+import { certificatesOfType31, inspectorCookie, rangeIdOf } from './helpers/inspectors';
 import { adminCookie } from './helpers/machine-data';
 import { addCustomer, addDelivery, post, uniq } from './helpers/orders';
 import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
@@ -27,12 +25,7 @@ let admin: string;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminCookie(t);
-  const before = await getSettings(t.app.ctx.db);
-  await updateSettings(
-    t.app.ctx.db,
-    { id: null, label: 'test' },
-    settingsUpdateInput.parse({ ...before, documentType: 'inspection-certificate-3.1', inspectorName: 'Settings Person' }),
-  );
+  await certificatesOfType31(t);
 }, 60_000);
 afterAll(() => t.close());
 

@@ -7,13 +7,11 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../src/server/db/schema/index';
 import { issueReport } from '../src/server/modules/reports/issue';
-import { getSettings, updateSettings } from '../src/server/modules/settings/settings.service';
-import { settingsUpdateInput } from '../src/shared/contract/settings';
 import { STAMP_MAX_BYTES, STAMP_MAX_PIXELS } from '../src/shared/contract/staff';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { ORIGIN, staffCookie } from './helpers/catalogue';
 import { png } from './helpers/images';
-import { inspectorCookie, rangeIdOf } from './helpers/inspectors';
+import { certificatesOfType31, inspectorCookie, rangeIdOf } from './helpers/inspectors';
 import { adminCookie } from './helpers/machine-data';
 import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
 
@@ -22,12 +20,7 @@ let admin: string;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminCookie(t);
-  const before = await getSettings(t.app.ctx.db);
-  await updateSettings(
-    t.app.ctx.db,
-    { id: null, label: 'test' },
-    settingsUpdateInput.parse({ ...before, documentType: 'inspection-certificate-3.1', inspectorName: 'Settings Person' }),
-  );
+  await certificatesOfType31(t);
 }, 60_000);
 afterAll(() => t.close());
 

@@ -1,5 +1,7 @@
 /** Helpers of the tests that need a released range: an authorised inspector's session, and the release of a unit's range. */
 import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
+import { getSettings, updateSettings } from '../../src/server/modules/settings/settings.service';
+import { settingsUpdateInput } from '../../src/shared/contract/settings';
 import { findRangeHolding } from '../../src/server/modules/serials/serials.service';
 import { parseSerial } from '../../src/shared/serial';
 import type { TestApp } from './app';
@@ -24,4 +26,14 @@ export async function releaseRangeOf(t: TestApp, serial: string, inspector?: { c
   const id = await rangeIdOf(t, serial);
   const res = await t.app.inject({ method: 'POST', url: `/api/v1/serial-ranges/${id}/release`, headers: { cookie } });
   if (res.statusCode !== 200 && res.statusCode !== 409) throw new Error(`range release: ${res.statusCode} ${res.body}`);
+}
+
+/** Sets the Settings' document type to 3.1, with a name in Settings for certificates of ranges from before inspectors were kept. */
+export async function certificatesOfType31(t: TestApp): Promise<void> {
+  const before = await getSettings(t.app.ctx.db);
+  await updateSettings(
+    t.app.ctx.db,
+    { id: null, label: 'test' },
+    settingsUpdateInput.parse({ ...before, documentType: 'inspection-certificate-3.1', inspectorName: 'Settings Person' }),
+  );
 }
