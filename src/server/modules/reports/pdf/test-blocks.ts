@@ -80,7 +80,9 @@ function conditionsLine(lang: ReportModel['language'], x: ReportTest): string {
     formatDateTime(lang, x.testedAt),
     x.bench ?? none,
     x.operator || none,
-    ...(x.enteredBy ? [t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file })] : []),
+    ...(x.enteredBy
+      ? [labelled(lang, t(lang, 'field.enteredBy'), t(lang, 'value.enteredBy', { name: x.enteredBy.name, file: x.enteredBy.file }))]
+      : []),
     // The bench's own result is printed where it differs from a pass: the judgement column says the rest.
     ...(x.result === 'pass' ? [] : [t(lang, 'value.benchResult', { result: t(lang, `result.${x.result}`) })]),
     x.instrument ? instrumentText(lang, x.instrument) : labelled(lang, t(lang, 'field.instrument'), none),
