@@ -83,6 +83,47 @@ export async function withUploads<R>(
   }
 }
 
+/** A small file read into memory with the text fields of its multipart request (readSmallUpload). */
+export interface SmallUpload {
+  /** the first file part's bytes; null when the request carried no file */
+  bytes: Buffer | null;
+  /** the file, or the request's declared body, was over `maxBytes`: nothing of it is kept */
+  tooLarge: boolean;
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads the first file part of a multipart request into memory, for images and key files of a few hundred
+ * kilobytes, with the request's text fields. A body that declares more than `maxBytes` and some room for its
+ * fields is refused before a byte is read, and the file stream stops a byte past the limit, so at most that
+ * much is ever held; either way `tooLarge` is set for the caller to answer with its own message.
+ */
+export async function readSmallUpload(req: FastifyRequest, maxBytes: number): Promise<SmallUpload> {
+  if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
+  const out: SmallUpload = { bytes: null, tooLarge: false, fields: {} };
+  const declared = Number(req.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared > maxBytes + FIELDS_ROOM) return { ...out, tooLarge: true };
+  try {
+    for await (const part of req.parts({ limits: { fileSize: maxBytes + 1, files: 1 } })) {
+      if (part.type === 'file') {
+        if (out.bytes) part.file.resume();
+        else out.bytes = await part.toBuffer();
+      } else if (typeof part.value === 'string') {
+        out.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    // The file stream stops at the limit and the error surfaces from the parts iterator.
+    if ((err as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw err;
+    return { ...out, bytes: null, tooLarge: true };
+  }
+  if (out.bytes && out.bytes.length > maxBytes) return { ...out, bytes: null, tooLarge: true };
+  return out;
+}
+
+/** Room in a small upload's body for the multipart boundaries and a few short text fields. */
+const FIELDS_ROOM = 64 * 1024;
+
 /**
  * Streams a CSV download: UTF-8 with a BOM so that Excel shows Chinese correctly, CRLF line ends. The first
  * page is read before the headers go out, so a failing query is still answered with an error envelope.

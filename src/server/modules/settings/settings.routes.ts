@@ -4,8 +4,6 @@
  * `GET /api/v1/public/logo`. Uploads are multipart: the logo as `file`; the certificate as `file` (PKCS#12)
  * with its `password`.
  */
-import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,6 +16,7 @@ import {
   settingsUpdateInput,
 } from '../../../shared/contract/settings';
 import { AppError } from '../../../shared/errors';
+import { ensureMultipart, readSmallUpload } from '../../lib/http-files';
 import { actorOf, successMessage } from '../audit/actor';
 import { isLocalAddress } from '../../../shared/public-address';
 import * as service from './settings.service';
@@ -25,56 +24,13 @@ import * as service from './settings.service';
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'Settings' as const } });
 const saved = settingsEnvelope.extend({ message: z.string(), messageKey: z.string() });
 
-interface Upload {
-  bytes: Buffer | null;
-  /** the file was cut at the limit */
-  truncated: boolean;
-  fields: Record<string, string>;
-}
-
-/** The file (the first file part) and the text fields of a multipart request, the file read into memory. */
-async function readUpload(req: FastifyRequest): Promise<Upload> {
-  if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
-  const out: Upload = { bytes: null, truncated: false, fields: {} };
-  try {
-    await readParts(req, out);
-  } catch (err) {
-    // The file stream stops at the limit and the error surfaces from the parts iterator: answer it as this
-    // upload's own "too large", naming the field, rather than the generic body-size error.
-    if ((err as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw err;
-    out.truncated = true;
-  }
-  return out;
-}
-
-async function readParts(req: FastifyRequest, out: Upload): Promise<void> {
-  for await (const part of req.parts()) {
-    if ((part as Multipart).type === 'file') {
-      const file = part as MultipartFile;
-      if (out.bytes) {
-        file.file.resume();
-        continue;
-      }
-      out.bytes = await file.toBuffer();
-    } else {
-      const field = part as unknown as { fieldname: string; value: unknown };
-      if (typeof field.value === 'string') out.fields[field.fieldname] = field.value;
-    }
-  }
-}
-
 const noFile = (key: string) => new AppError('invalid-argument', key, { fields: [{ field: 'file', key }] });
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
   const tags = ['settings'];
-  if (!app.hasContentTypeParser('multipart/form-data')) {
-    // One bound for both uploads; each is checked against its own limit below. A byte over is enough to
-    // tell "too large" from "exactly at the limit".
-    await app.register(multipart, {
-      limits: { fileSize: Math.max(LOGO_MAX_BYTES, CERTIFICATE_MAX_BYTES) + 1, files: 1, fields: 2, parts: 3 },
-    });
-  }
+  // Each upload is read with its own limit (readSmallUpload).
+  await ensureMultipart(app);
 
   const publicAddress = { url: app.ctx.config.publicBaseUrl, local: isLocalAddress(app.ctx.config.publicBaseUrl) };
   app.get('/api/v1/settings', { schema: { tags, response: { 200: settingsEnvelope } }, config: can('read') }, async () => ({
@@ -97,8 +53,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.put('/api/v1/settings/logo', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {
-    const up = await readUpload(req);
-    if (up.truncated)
+    const up = await readSmallUpload(req, LOGO_MAX_BYTES);
+    if (up.tooLarge)
       throw new AppError('out-of-range', 'settings.logoTooLarge', { fields: [{ field: 'file', key: 'settings.logoTooLarge' }] });
     if (!up.bytes) throw noFile('settings.logoMissing');
     return { data: await service.setLogo(db, actorOf(req), up.bytes), ...successMessage(req, 'settings.logoSaved') };
@@ -116,8 +72,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/api/v1/settings/certificate', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {
-    const up = await readUpload(req);
-    if (up.truncated || (up.bytes && up.bytes.length > CERTIFICATE_MAX_BYTES)) {
+    const up = await readSmallUpload(req, CERTIFICATE_MAX_BYTES);
+    if (up.tooLarge) {
       throw new AppError('out-of-range', 'settings.certificateTooLarge', {
         fields: [{ field: 'file', key: 'settings.certificateTooLarge' }],
       });

@@ -15,7 +15,7 @@ import { requireUser } from '../../lib/access';
 import { requestLanguage } from '../../lib/request-language';
 import { actorOf } from '../auth/auth.service';
 import { findUserById } from '../auth/auth.service';
-import { ensureMultipart } from '../../lib/http-files';
+import { ensureMultipart, readSmallUpload } from '../../lib/http-files';
 import { listStaff, stampSha256Of } from './staff.repo';
 import { addStaff, deleteStaff, setStaffPassword, toStaffMember, updateStaff } from './staff.service';
 import { getStamp, removeStamp, setStamp } from './staff-stamp.service';
@@ -116,22 +116,12 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/staff/:id/stamp',
     { config: { access: ADMIN }, schema: { tags: ['staff'], params: idParam, response: { 200: stampSaved } } },
     async (req) => {
-      if (!req.isMultipart()) throw new AppError('unsupported-media-type', 'errors.unsupportedMediaType');
-      const tooLarge = () =>
-        new AppError('out-of-range', 'staff.stamp.tooLarge', { fields: [{ field: 'file', key: 'staff.stamp.tooLarge' }] });
-      // A stamp is small: a body declaring more is refused before a byte is read, and the file stream stops
-      // a byte past the limit, so at most that much is ever held.
-      const declared = Number(req.headers['content-length']);
-      if (Number.isSafeInteger(declared) && declared > STAMP_MAX_BYTES + 64 * 1024) throw tooLarge();
-      const file = await req.file({ limits: { fileSize: STAMP_MAX_BYTES + 1, files: 1 } });
-      if (!file) throw new AppError('invalid-argument', 'staff.stamp.missing', { fields: [{ field: 'file', key: 'staff.stamp.missing' }] });
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        throw err;
-      }
+      const upload = await readSmallUpload(req, STAMP_MAX_BYTES);
+      if (upload.tooLarge)
+        throw new AppError('out-of-range', 'staff.stamp.tooLarge', { fields: [{ field: 'file', key: 'staff.stamp.tooLarge' }] });
+      if (!upload.bytes)
+        throw new AppError('invalid-argument', 'staff.stamp.missing', { fields: [{ field: 'file', key: 'staff.stamp.missing' }] });
+      const bytes = upload.bytes;
       const user = requireUser(req);
       const stampSha256 = await setStamp(db, actorOf(user, req.ip), req.params.id, bytes);
       return { data: { stampSha256, ...said(req, 'staff.stamp.saved') } };
