@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingsOf, limitsOf } from './material-limits';
+import { findingsOf, judgeHeat, limitsOf } from './material-limits';
 
 const wcb = limitsOf('ASTM A216', 'wcb');
 
@@ -30,5 +30,14 @@ describe('material limits', () => {
   it('judges nothing for a material without cited limits, and elements it does not bound', () => {
     expect(findingsOf(null, { chemistry: { C: 9 }, tensileStrength: 1, yieldStrength: 1, elongation: 1 })).toEqual([]);
     expect(findingsOf(wcb, { chemistry: { Nb: 5 }, tensileStrength: null, yieldStrength: null, elongation: null })).toEqual([]);
+  });
+
+  it('holds a heat with a finding whatever was asked, and never releases one without', () => {
+    const over = { chemistry: { C: 0.31 }, tensileStrength: null, yieldStrength: null, elongation: null };
+    const inside = { ...over, chemistry: { C: 0.2 } };
+    expect(judgeHeat(wcb, over, 'released').status).toBe('hold');
+    expect(judgeHeat(wcb, over, 'released').findings).toHaveLength(1);
+    expect(judgeHeat(wcb, inside, 'hold')).toEqual({ findings: [], status: 'hold' });
+    expect(judgeHeat(wcb, inside, 'released')).toEqual({ findings: [], status: 'released' });
   });
 });

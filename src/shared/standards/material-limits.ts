@@ -116,3 +116,17 @@ export function findingsOf(limits: MaterialLimits | null, p: HeatProperties): Fi
   check('elongation', p.elongation, limits.elongation, out);
   return out;
 }
+
+/**
+ * A heat judged against its material's limits: its findings, and its status. A value outside the limits holds
+ * it whatever status was asked for; without findings it keeps the status asked for (a heat is released by
+ * staff, never by a judgement).
+ */
+export function judgeHeat<S extends string>(
+  limits: MaterialLimits | null,
+  properties: HeatProperties,
+  asked: S,
+): { findings: Finding[]; status: S | 'hold' } {
+  const findings = findingsOf(limits, properties);
+  return { findings, status: findings.length ? 'hold' : asked };
+}

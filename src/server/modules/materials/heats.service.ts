@@ -20,7 +20,7 @@ import { pageWindow } from '../../../shared/contract/common';
 import { heatCertificateChunks, heats } from '../../db/schema/index';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { findMaterial } from './materials.service';
-import { findingsOf, limitsOf } from '../../../shared/standards/material-limits';
+import { judgeHeat, limitsOf } from '../../../shared/standards/material-limits';
 
 export const HEAT_ENTITY = 'heat';
 /** The pieces a certificate is kept in. */
@@ -161,8 +161,7 @@ async function materialOf(db: Executor, id: string): Promise<{ specification: st
  * holds the heat whatever status was asked for (its findings say why; staff's note stays their own).
  */
 const columns = (v: HeatValues, material: { specification: string; grade: string }) => {
-  const findings = findingsOf(limitsOf(material.specification, material.grade), v.properties);
-  const status = findings.length ? 'hold' : v.status;
+  const { findings, status } = judgeHeat(limitsOf(material.specification, material.grade), v.properties, v.status);
   return {
     number: v.number,
     materialId: v.materialId,

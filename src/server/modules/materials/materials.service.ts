@@ -12,7 +12,7 @@ import {
   type PartsValues,
   type ProductPart,
 } from '../../../shared/contract/materials';
-import { findingsOf, limitsOf, type Finding, type HeatProperties } from '../../../shared/standards/material-limits';
+import { judgeHeat, limitsOf, type Finding, type HeatProperties } from '../../../shared/standards/material-limits';
 import { AppError } from '../../../shared/errors';
 import { rowsOf, type Db, type Executor } from '../../db/client';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
@@ -143,8 +143,7 @@ async function judgeHeatsAgain(tx: Executor, m: Material): Promise<string[]> {
   );
   const held: string[] = [];
   for (const h of rows) {
-    const findings = findingsOf(limits, h.properties);
-    const status: HeatStatus = findings.length ? 'hold' : h.status;
+    const { findings, status } = judgeHeat(limits, h.properties, h.status);
     if (status === h.status && JSON.stringify(findings) === JSON.stringify(h.findings)) continue;
     if (status !== h.status) held.push(h.number);
     await tx.execute(
