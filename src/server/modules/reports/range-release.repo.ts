@@ -1,7 +1,7 @@
 /** SQL of a range's release (migration 0034): read it, store it once, and the gate's summary of its units. */
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client';
-import { inspectorStamps, rangeReleases, type RangeReleaseRow } from '../../db/schema/index';
+import { rangeReleases, type RangeReleaseRow } from '../../db/schema/index';
 
 export async function findRelease(db: Executor, rangeId: string): Promise<RangeReleaseRow | null> {
   const [row] = await db.select().from(rangeReleases).where(eq(rangeReleases.rangeId, rangeId)).limit(1);
@@ -42,10 +42,4 @@ export function unitsWithRecords(range: { prefix: string; width: number; startNo
 /** Whether a range exists (a release of a deleted range is a 404). */
 export async function rangeExists(db: Executor, id: string): Promise<boolean> {
   return rowsOf(await db.execute(sql`SELECT 1 FROM serial_ranges WHERE id = ${id}`)).length > 0;
-}
-
-/** The stamp image of the inspector who released a range (migration 0038); null: they have none. */
-export async function findStampImage(db: Executor, userId: string): Promise<Buffer | null> {
-  const [row] = await db.select({ image: inspectorStamps.image }).from(inspectorStamps).where(eq(inspectorStamps.userId, userId));
-  return row?.image ?? null;
 }

@@ -22,7 +22,7 @@ import { productName, productText } from '../../../shared/product-name';
 import { instrumentsOnTests } from '../machines/instruments.service';
 import type { RangeReleaseRow } from '../../db/schema/index';
 import { validationOf } from './inspector-validation';
-import { findStampImage } from './range-release.repo';
+import { stampImageOf } from '../staff/staff-stamp.service';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -122,7 +122,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
   // The releasing inspector's stamp, read only for a certificate that names them (inspector-validation.ts).
   const stamp =
     isInspectionCertificate(s.documentType) && c.release?.source === 'inspector' && c.release.releasedBy
-      ? await findStampImage(db, c.release.releasedBy)
+      ? await stampImageOf(db, c.release.releasedBy)
       : null;
   const p = unit.product;
   const num = (v: string | null) => (v === null ? null : Number(v));

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { STAMP_MAX_BYTES, STAMP_MAX_PIXELS } from '../../../shared/contract/staff';
 import { AppError } from '../../../shared/errors';
-import type { Db } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import { checkImage } from '../../lib/image-check';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { findUserById } from '../auth/auth.service';
@@ -60,4 +60,9 @@ export async function getStamp(db: Db, id: string) {
   const stamp = await readStamp(db, id);
   if (!stamp) throw new AppError('not-found', 'staff.stamp.none');
   return stamp;
+}
+
+/** The stamp image of an inspector, for the certificates they release; null: they have none. */
+export async function stampImageOf(db: Executor, userId: string): Promise<Buffer | null> {
+  return (await readStamp(db, userId))?.image ?? null;
 }
