@@ -107,7 +107,7 @@ export async function generateOrders(
 
   const serials = [...new Set(data.testedSerials)];
   // The order ships 3.1 certificates: units whose materials are not yet traced are not picked.
-  const gates = await gatesOf(db, serialUnits(serials), '3.1');
+  const gates = await gatesOf(db, serialUnits(serials), { documentType: '3.1' });
   const passing = new Map<string, string[]>();
   for (const serial of serials) {
     const g = gates.get(serial);

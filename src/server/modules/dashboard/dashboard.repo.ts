@@ -2,7 +2,7 @@
  * SQL of the dashboard. Each figure is one small statement over a kept count or an index (0009): none
  * counts the big tables per view.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { ORDER_DOCUMENT_TYPES } from '../../../shared/contract/orders';
 import type { SearchStatus } from '../../../shared/contract/searches';
 import { rowsOf, type Executor } from '../../db/client';
@@ -109,17 +109,4 @@ export function openDeliveryUnits(type: OrderType) {
   return sql`SELECT u.id::text AS key, u.prefix, u.width, u.serial_no
   FROM delivery_units u JOIN deliveries d ON d.id = u.delivery_id JOIN purchase_orders p ON p.id = d.purchase_order_id
  WHERE d.status = 'open' AND u.active AND p.document_type = ${type}`;
-}
-
-/** The keys of `units` whose range no authorised inspector has released (reports/release-rule.ts). */
-export async function unreleasedUnits(db: Executor, units: SQL): Promise<Set<string>> {
-  const rows = rowsOf<{ key: string }>(
-    await db.execute(sql`WITH u AS (${units})
-      SELECT u.key FROM u
-      JOIN LATERAL (SELECT s.id, s.end_no FROM serial_ranges s
-        WHERE s.prefix = u.prefix AND s.width = u.width AND s.start_no <= u.serial_no
-        ORDER BY s.start_no DESC LIMIT 1) r ON r.end_no >= u.serial_no
-      WHERE NOT EXISTS (SELECT 1 FROM range_releases rr WHERE rr.range_id = r.id)`),
-  );
-  return new Set(rows.map((r) => r.key));
 }

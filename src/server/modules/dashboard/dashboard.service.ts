@@ -63,10 +63,8 @@ export function figures(db: Executor, viewer: Viewer, now = new Date()) {
       let heldUnits = 0;
       if (awaitingRelease > 0)
         for (const type of ORDER_DOCUMENT_TYPES) {
-          const units = repo.openDeliveryUnits(type);
-          const gates = await gatesOf(db, units, type);
-          const unreleased = type === '2.2' ? new Set<string>() : await repo.unreleasedUnits(db, units);
-          for (const [key, g] of gates) if (g.status !== 'pass' || unreleased.has(key)) heldUnits += 1;
+          const gates = await gatesOf(db, repo.openDeliveryUnits(type), { documentType: type, releaseRule: true });
+          for (const g of gates.values()) if (g.status !== 'pass') heldUnits += 1;
         }
       return { awaitingRelease, heldUnits };
     },

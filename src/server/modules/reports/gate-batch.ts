@@ -1,8 +1,9 @@
 /**
  * The release gate of many units in three statements instead of two per unit: the gate of readUnit and
  * gateOf (report-data.ts) over the same facts — the product of the range holding each serial, and the
- * records the gate reads (the latest of each test type, under the same bench-records rule). The dashboard
- * counts the held units of open deliveries with it; the demo picks units that pass or are held.
+ * records the gate reads (the latest of each test type, under the same bench-records rule), the traces of the
+ * parts and, when asked, the release rule (release-rule.ts). The dashboard counts the held units of open
+ * deliveries with it, a range's release summary judges its units, and the demo picks units that pass.
  */
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { TestType } from '../../../shared/contract/machine-data';
@@ -13,6 +14,7 @@ import { rowsOf, type Executor } from '../../db/client';
 import { products, type ProductRow } from '../../db/schema/index';
 import { BENCH_RECORDS_WHEN_ASKED, gateOfProduct, type GateResult, type RecordHead } from './report-data';
 import { needsTrace, traceHolds, tracesOf } from '../materials/traceability';
+import { orderDocumentType, withReleaseRule } from './release-rule';
 
 interface HeadRow {
   key: string;
@@ -29,21 +31,28 @@ interface HeadRow {
 /** A unit's gate and the product of the range holding it (null: no range holds the serial). */
 export type UnitGate = GateResult & { productId: string | null };
 
+export interface GateOptions {
+  /** the certificate the gate is for: a Settings' type or an order's EN 10204 type (default: the Settings') */
+  documentType?: DocumentType | '2.2' | '3.1' | '3.2';
+  /**
+   * Apply the release rule: an inspection certificate holds a unit whose range no authorised inspector has
+   * released, as a delivery's gate does. Left out where the release itself is being weighed.
+   */
+  releaseRule?: boolean;
+}
+
 /**
- * The gate of every unit `units` lists, for a certificate of `documentType` (default: the Settings') (a query with the columns `key` (text, unique), `prefix`, `width`
- * and `serial_no`), with the product of the range holding it. A serial no range holds has no data, as
- * readUnit finds it.
+ * The gate of every unit `units` lists (a query with the columns `key` (text, unique), `prefix`, `width` and
+ * `serial_no`), with the product of the range holding it. A serial no range holds has no data, as readUnit
+ * finds it.
  */
-export async function gatesOf(
-  db: Executor,
-  units: SQL,
-  documentType?: DocumentType | '2.2' | '3.1' | '3.2',
-): Promise<Map<string, UnitGate>> {
+export async function gatesOf(db: Executor, units: SQL, options: GateOptions = {}): Promise<Map<string, UnitGate>> {
   // The range holding a serial: the series' range starting at or before it, if it reaches it (findRangeHolding).
-  const held = rowsOf<{ key: string; product_id: string | null }>(
+  const held = rowsOf<{ key: string; product_id: string | null; released: boolean | null }>(
     await db.execute(sql`WITH u AS (${units})
-      SELECT u.key::text AS key, r.product_id::text AS product_id FROM u
-      LEFT JOIN LATERAL (SELECT s.end_no, s.product_id FROM serial_ranges s
+      SELECT u.key::text AS key, r.product_id::text AS product_id,
+             EXISTS (SELECT 1 FROM range_releases rr WHERE rr.range_id = r.id) AS released FROM u
+      LEFT JOIN LATERAL (SELECT s.id, s.end_no, s.product_id FROM serial_ranges s
         WHERE s.prefix = u.prefix AND s.width = u.width AND s.start_no <= u.serial_no
         ORDER BY s.start_no DESC LIMIT 1) r ON r.end_no >= u.serial_no`),
   );
@@ -77,9 +86,9 @@ export async function gatesOf(
     heads.set(r.key, list);
   }
 
-  // The parts of units whose certificate (of `documentType`, else the Settings') traces its materials, as gateOf does.
-  const [settings] = rowsOf<{ document_type: DocumentType }>(await db.execute(sql`SELECT document_type FROM settings LIMIT 1`));
-  const traced = needsTrace(documentType ?? settings?.document_type ?? 'test-report-2.2')
+  // The parts of units whose certificate traces its materials, as gateOf does.
+  const documentType = await certificateType(db, options.documentType);
+  const traced = needsTrace(documentType)
     ? await tracesOf(
         db,
         sql`SELECT u.key::text AS key, u.prefix, u.width, u.serial_no, r.product_id FROM (${units}) u
@@ -97,9 +106,17 @@ export async function gatesOf(
       const holds = [...g.held, ...traceHolds(traced.get(h.key) ?? [])];
       g = { status: holds.length ? 'held' : 'pass', held: holds };
     }
+    if (options.releaseRule) g = withReleaseRule(g, documentType, h.released === true);
     out.set(h.key, { ...g, productId: product?.id ?? null });
   }
   return out;
+}
+
+async function certificateType(db: Executor, asked: GateOptions['documentType']): Promise<DocumentType> {
+  if (asked === '2.2' || asked === '3.1' || asked === '3.2') return orderDocumentType(asked);
+  if (asked) return asked;
+  const [settings] = rowsOf<{ document_type: DocumentType }>(await db.execute(sql`SELECT document_type FROM settings LIMIT 1`));
+  return settings?.document_type ?? 'test-report-2.2';
 }
 
 /** `units` for gatesOf from serials as typed; a serial that does not parse is left out. Keyed by the serial. */
