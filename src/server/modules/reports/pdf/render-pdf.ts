@@ -23,7 +23,8 @@ import { ratingRows } from './rating-rows';
 import { labelled } from '../../../../shared/i18n/punctuation';
 import { addSignaturePlaceholder, finishSignatureForm, type PlaceholderOptions } from '../../../lib/signing/signature-placeholder';
 
-import { artifact, ensureSpace, FAIL, INK, keyValueTable, M, MUTED, pairsTable, RULE, W } from './report-layout';
+import { artifact, ensureSpace, FAIL, INK, M, MUTED, RULE, W } from './report-layout';
+import { certificateLook } from './certificate-look';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -91,15 +92,12 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     );
     doc.y += o.gap ?? 4;
   };
-  // Tests without charts: denser tables, smaller headings and less space between them, so that a unit with
-  // four tests fits one page.
-  const compact = compactTests(m);
-  const dense = compact ? { size: 8, pad: 2 } : {};
-  const gap = compact ? 5 : 12;
-  const h2 = compact ? 10.5 : 12;
+  // Tests without charts: the compact look (certificate-look.ts).
+  const look = certificateLook(compactTests(m));
+  const { gap, h2 } = look;
   const heading = (tag: 'H1' | 'H2' | 'H3', text: string, size: number, color = INK) => {
     // A heading never ends a page: it keeps room for a few lines of what it heads.
-    ensureSpace(doc, size * 2 + (compact ? 24 : 40));
+    ensureSpace(doc, size * 2 + look.headingRoom);
     root.add(
       doc.struct(tag, () => {
         fillColor(doc.font(B).fontSize(size), color);
@@ -136,7 +134,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       }),
     );
   }
-  doc.y = Math.max(doc.y, top + (compact && !logo ? 0 : 48)) + 6;
+  doc.y = Math.max(doc.y, top + look.headerHeight(Boolean(logo))) + 6;
   artifact(doc, () =>
     doc
       .moveTo(M.left, doc.y)
@@ -145,15 +143,15 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
       .strokeColor(RULE)
       .stroke(),
   );
-  doc.y += compact ? 8 : 12;
+  doc.y += look.afterRule;
 
-  heading('H1', `${title}`, compact ? 15 : 18);
-  para(t(lang, `documentType.${docKey(m.documentType)}`), { color: MUTED, size: 9, gap: compact ? 5 : 8 });
+  heading('H1', `${title}`, look.title);
+  para(t(lang, `documentType.${docKey(m.documentType)}`), { color: MUTED, size: 9, gap: look.documentTypeGap });
   // A 2.2 printing the unit's own results says so (docs/decisions/0049-test-report-2-2-says-specific.md).
   if (m.documentType === 'test-report-2.2') para(t(lang, 'documentType.testReportSpecific'), { color: MUTED, size: 8, gap: 8 });
 
   // Key facts beside the QR code.
-  const qrSize = compact ? 72 : 92;
+  const qrSize = look.qrSize;
   const factsTop = doc.y;
   const factRows: Array<[string, string]> = [
     [t(lang, 'field.number'), m.number],
@@ -165,8 +163,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     [t(lang, 'field.issuedAt'), formatDate(lang, m.issuedAt)],
     [t(lang, 'field.code'), formatReportCode(m.code)],
   ];
-  if (compact) pairsTable(doc, root, factRows, { width: W - qrSize - 12, labelWidth: 76, ...dense });
-  else keyValueTable(doc, root, factRows, { width: W - qrSize - 16, labelWidth: 120 });
+  look.facts(doc, root, factRows, W - qrSize - look.qrGap, { full: 120, compact: 76 });
   const afterFacts = doc.y;
   root.add(
     doc.struct('Figure', { alt: t(lang, 'qrAlt', { url: m.verifyUrl }) }, () =>
@@ -178,14 +175,12 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   // The buyer's order (EN 10168 A06, A07): what a buyer's inspector matches the certificate against.
   if (m.order) {
     heading('H2', t(lang, 'heading.order'), h2);
-    if (compact) pairsTable(doc, root, orderRows(lang, m.order), { width: W, labelWidth: 80, ...dense });
-    else keyValueTable(doc, root, orderRows(lang, m.order), { width: W, labelWidth: 140 });
+    look.facts(doc, root, orderRows(lang, m.order), W, { full: 140, compact: 80 });
     doc.y += gap;
   }
 
   heading('H2', t(lang, 'heading.ratings'), h2);
-  if (compact) pairsTable(doc, root, ratingRows(m), { width: W, labelWidth: 100, ...dense });
-  else keyValueTable(doc, root, ratingRows(m), { width: W, labelWidth: 160 });
+  look.facts(doc, root, ratingRows(m), W, { full: 160, compact: 100 });
   doc.y += gap;
   if (m.materials.length) {
     heading('H2', t(lang, 'heading.materials'), h2);
@@ -196,20 +191,20 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   // The results' heading with its summary table (kept on one page) under it, not alone at a page's foot.
   ensureSpace(doc, 30 + 20 * (m.tests.length + 1));
   heading('H2', t(lang, 'heading.results'), h2);
-  summaryTable(doc, root, m, compact);
+  summaryTable(doc, root, m, look.compact);
   doc.y += 3;
   para(m.standard ? t(lang, 'judgedTo', { standard: m.standard.name, edition: m.standard.edition }) : t(lang, 'benchOnly'), {
     color: MUTED,
     size: 8,
     gap: 4,
   });
-  doc.y += compact ? 2 : 10;
-  if (compact) testNotes(m, (text) => para(text, { size: 7.5, color: MUTED, gap: 2 }));
+  doc.y += look.afterJudgedTo;
+  if (look.compact) testNotes(m, (text) => para(text, { size: 7.5, color: MUTED, gap: 2 }));
   else for (const test of m.tests) testBlock(doc, root, m, test, heading);
-  doc.y += compact ? gap : 0;
+  doc.y += look.afterTests;
 
   heading('H2', t(lang, 'heading.statement'), h2);
-  para(m.statement, { size: compact ? 9 : 9.5, gap: compact ? 4 : 6 });
+  para(m.statement, look.statement);
   // The releasing inspector's stamp stands to the right of the validation lines, which keep room for it.
   const stamp = m.release?.stamp ?? null;
   const stampBox = { width: 100, height: 50 };
@@ -219,8 +214,8 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     para(
       line.text,
       line.strong
-        ? { font: B, size: compact ? 9 : 9.5, gap: compact ? 4 : 6, width: stamp ? W - stampBox.width - 12 : W }
-        : { size: compact ? 8 : 8.5, color: MUTED, gap: compact ? 3 : 6, width: stamp ? W - stampBox.width - 12 : W },
+        ? { ...look.strongLine, font: B, width: stamp ? W - stampBox.width - 12 : W }
+        : { ...look.mutedLine, color: MUTED, width: stamp ? W - stampBox.width - 12 : W },
     );
   if (stamp) {
     root.add(
@@ -230,11 +225,11 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     );
     doc.y = Math.max(doc.y, validationTop + stampBox.height + 4);
   }
-  if (compact) doc.y += 2;
+  doc.y += look.beforeVerify;
   heading('H2', t(lang, 'heading.verify'), h2);
   const code = `${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`;
   // The compact certificate runs the verification on as one paragraph.
-  if (compact) para(`${t(lang, 'verifyText', { url: m.verifyPage })} ${code}`, { size: 8, color: MUTED });
+  if (look.verifyOnOneLine) para(`${t(lang, 'verifyText', { url: m.verifyPage })} ${code}`, { size: 8, color: MUTED });
   else {
     para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
     para(code, { size: 8.5, color: MUTED });
