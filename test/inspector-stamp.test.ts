@@ -135,6 +135,33 @@ describe('an inspector’s stamp', () => {
       const issued = await issueReport(t.app.ctx.db, { serial: unit.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
       if (issued.status !== 'issued') throw new Error(issued.status);
       expect(images(issued.report.bytes)).toContain('300x150');
+      // The stamp is the one the range was released with: replaced, then removed, it stays on the
+      // certificates of that release (the Chinese one is issued after both).
+      if (language === 'en') {
+        expect((await putStamp(inspector.id, admin, png(320, 160, [20, 30, 200, 255]))).statusCode).toBe(200);
+        expect((await api('DELETE', `/api/v1/staff/${inspector.id}/stamp`, admin)).statusCode).toBe(200);
+      }
     }
+    const [release] = await t.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'serialRange'), eq(auditLog.entityId, id), eq(auditLog.action, 'release')));
+    expect((release?.after as { stampSha256?: string }).stampSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is left off the certificates of a range released before the inspector had one', async () => {
+    const unit = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
+    const inspector = await inspectorCookie(t, 'Wu Pei-Shan', 'Inspector');
+    const id = await rangeIdOf(t, unit.serial);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/serial-ranges/${id}/release`,
+      headers: { cookie: inspector.cookie, origin: ORIGIN },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await putStamp(inspector.id, admin, png(300, 150, [200, 30, 30, 255]))).statusCode).toBe(200);
+    const issued = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
+    if (issued.status !== 'issued') throw new Error(issued.status);
+    expect(images(issued.report.bytes)).not.toContain('300x150');
   });
 });

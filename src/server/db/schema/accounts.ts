@@ -26,6 +26,7 @@ export const users = pgTable('users', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+
 export const sessions = pgTable(
   'sessions',
   {
@@ -74,4 +75,12 @@ export const inspectorStamps = pgTable('inspector_stamps', {
   type: text('type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
   sha256: text('sha256').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0039: stamps as they were at a release, by their SHA-256; never changed or removed. */
+export const stampImages = pgTable('stamp_images', {
+  sha256: text('sha256').primaryKey(),
+  image: bytea('image').notNull(),
+  type: text('type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+  createdAt: createdAt(),
 });

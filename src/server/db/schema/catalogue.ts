@@ -73,6 +73,8 @@ export const rangeReleases = pgTable('range_releases', {
   unitsNoData: bigint('units_no_data', { mode: 'number' }).notNull(),
   unitsHeld: bigint('units_held', { mode: 'number' }).notNull(),
   unitsPassed: bigint('units_passed', { mode: 'number' }).notNull(),
+  /** the inspector's stamp when they released the range (stamp_images; migration 0039); null: none */
+  stampSha256: text('stamp_sha256'),
 });
 export type RangeReleaseRow = typeof rangeReleases.$inferSelect;
 

@@ -17,6 +17,8 @@ export interface NewRelease {
   unitsNoData: number;
   unitsHeld: number;
   unitsPassed: number;
+  /** the stamp the inspector released it with (stamp_images); null: none */
+  stampSha256: string | null;
 }
 
 /** Stores the release unless the range has one: the row stored, or null when another release came first. */

@@ -16,6 +16,7 @@ import { gatesOf } from './gate-batch';
 import * as repo from './range-release.repo';
 
 import { findRange, RANGE_ENTITY, rangeNotFound, type RangeRow } from '../serials/serials.service';
+import { keepStampForRelease } from '../staff/staff-stamp.service';
 
 function toRelease(r: RangeReleaseRow): RangeRelease {
   return {
@@ -81,9 +82,11 @@ export async function storeRelease(
 ): Promise<{ row: RangeReleaseRow | null; gate: RangeGateSummary }> {
   const gate = await gateSummary(db, range);
   const row = await db.transaction(async (tx) => {
+    const stampSha256 = inspector.id ? await keepStampForRelease(tx, inspector.id) : null;
     const stored = await repo.insertRelease(tx, {
       rangeId: range.id,
       releasedBy: inspector.id,
+      stampSha256,
       inspectorName: inspector.name,
       inspectorTitle: inspector.title,
       unitsNoData: gate.noData,
@@ -96,7 +99,7 @@ export async function storeRelease(
       entity: RANGE_ENTITY,
       entityId: range.id,
       before: { released: false },
-      after: { released: true, inspector: inspector.name, inspectorTitle: inspector.title, ...gate },
+      after: { released: true, inspector: inspector.name, inspectorTitle: inspector.title, stampSha256, ...gate },
     });
     return stored;
   });

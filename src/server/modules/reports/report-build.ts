@@ -22,7 +22,7 @@ import { productName, productText } from '../../../shared/product-name';
 import { instrumentsOnTests } from '../machines/instruments.service';
 import type { RangeReleaseRow } from '../../db/schema/index';
 import { validationOf } from './inspector-validation';
-import { stampImageOf } from '../staff/staff-stamp.service';
+import { releaseStampImage } from '../staff/staff-stamp.service';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -119,10 +119,11 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
   const s = c.settings;
   const lang = c.language;
   const logo = s.logo ? await getLogo(db) : null;
-  // The releasing inspector's stamp, read only for a certificate that names them (inspector-validation.ts).
+  // The stamp the inspector released the range with, read only for a certificate that names them
+  // (inspector-validation.ts).
   const stamp =
-    isInspectionCertificate(s.documentType) && c.release?.source === 'inspector' && c.release.releasedBy
-      ? await stampImageOf(db, c.release.releasedBy)
+    isInspectionCertificate(s.documentType) && c.release?.source === 'inspector' && c.release.stampSha256
+      ? await releaseStampImage(db, c.release.stampSha256)
       : null;
   const p = unit.product;
   const num = (v: string | null) => (v === null ? null : Number(v));

@@ -10,7 +10,7 @@ import type { Db, Executor } from '../../db/client';
 import { checkImage } from '../../lib/image-check';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { findUserById } from '../auth/auth.service';
-import { deleteStamp, readStamp, stampSha256Of, upsertStamp } from './staff.repo';
+import { deleteStamp, keepStampOf, readStamp, readStampImage, stampSha256Of, upsertStamp } from './staff.repo';
 
 const notFound = () => new AppError('not-found', 'errors.userNotFound');
 
@@ -62,7 +62,11 @@ export async function getStamp(db: Db, id: string) {
   return stamp;
 }
 
-/** The stamp image of an inspector, for the certificates they release; null: they have none. */
-export async function stampImageOf(db: Executor, userId: string): Promise<Buffer | null> {
-  return (await readStamp(db, userId))?.image ?? null;
-}
+/**
+ * The stamp an inspector releases a range with: their stamp of now, kept as it is for the certificates of
+ * that release (stamp_images); null when they have none.
+ */
+export const keepStampForRelease = (db: Executor, userId: string): Promise<string | null> => keepStampOf(db, userId);
+
+/** The stamp a release was made with, by its hash; null: the image is not kept. */
+export const releaseStampImage = (db: Executor, sha256: string): Promise<Buffer | null> => readStampImage(db, sha256);

@@ -2,8 +2,8 @@
 import { asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { pageWindow, type ListQuery } from '../../../shared/contract/common';
 import type { STAFF_SORTS } from '../../../shared/contract/staff';
-import type { Executor } from '../../db/client';
-import { inspectorStamps, users, type UserRow } from '../../db/schema/index';
+import { rowsOf, type Executor } from '../../db/client';
+import { inspectorStamps, stampImages, users, type UserRow } from '../../db/schema/index';
 
 // Names sort ignoring case, the same on PGlite (C collation) as on a PostgreSQL with a locale.
 const SORT_COLUMNS = {
@@ -68,4 +68,22 @@ export async function upsertStamp(db: Executor, userId: string, s: { image: Buff
 export async function deleteStamp(db: Executor, userId: string): Promise<boolean> {
   const rows = await db.delete(inspectorStamps).where(eq(inspectorStamps.userId, userId)).returning({ id: inspectorStamps.userId });
   return rows.length > 0;
+}
+
+/**
+ * Keeps the inspector's stamp of now among the stamps of releases (stamp_images, by its hash): its SHA-256,
+ * or null when they have none.
+ */
+export async function keepStampOf(db: Executor, userId: string): Promise<string | null> {
+  const rows = rowsOf<{ sha256: string }>(
+    await db.execute(sql`WITH s AS (SELECT sha256, image, type FROM inspector_stamps WHERE user_id = ${userId}::uuid),
+      kept AS (INSERT INTO stamp_images (sha256, image, type) SELECT sha256, image, type FROM s ON CONFLICT (sha256) DO NOTHING)
+      SELECT sha256 FROM s`),
+  );
+  return rows[0]?.sha256 ?? null;
+}
+
+export async function readStampImage(db: Executor, sha256: string): Promise<Buffer | null> {
+  const [row] = await db.select({ image: stampImages.image }).from(stampImages).where(eq(stampImages.sha256, sha256));
+  return row?.image ?? null;
 }
