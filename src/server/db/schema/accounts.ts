@@ -26,7 +26,6 @@ export const users = pgTable('users', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-
 export const sessions = pgTable(
   'sessions',
   {
