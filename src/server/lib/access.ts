@@ -34,7 +34,23 @@ export function requireUser(req: FastifyRequest): SessionUser {
   return req.user;
 }
 
+/** A route of the API with the access rule it declared. */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+const accessTables = new WeakMap<FastifyInstance, RouteAccess[]>();
+
+/** Every /api/v1 route of `app` with its access rule, as registered (HEAD and OPTIONS left out). */
+export function accessTable(app: FastifyInstance): readonly RouteAccess[] {
+  return accessTables.get(app) ?? [];
+}
+
 export function registerAccessControl(app: FastifyInstance, db: Db): void {
+  const table: RouteAccess[] = [];
+  accessTables.set(app, table);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionIdHash', null);
 
@@ -69,6 +85,9 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
     if (route.url.startsWith('/api/v1') && !access) {
       throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
     }
+    if (route.url.startsWith('/api/v1'))
+      for (const method of [route.method].flat())
+        if (method !== 'HEAD' && method !== 'OPTIONS') table.push({ method, url: route.url, access: access! });
     if (!access || access === 'bench' || access === 'anonymous') return;
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [checkAccess, ...own];
