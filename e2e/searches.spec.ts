@@ -118,6 +118,12 @@ for (const lang of ['en', 'zh'] as const) {
       // The report request (full address for an admin) and the two not-found lookups.
       await expect(page.getByText(world.email).first()).toBeVisible();
       await expect(page.getByText(`${world.prefix}900002`).first()).toBeVisible();
+      // The request of a found and an unknown serial is listed as sent, with how many ended each way.
+      const counts = [
+        tr(lang, 'searches.statusCount', { status: tr(lang, 'searches.statuses.sent'), count: 1 }),
+        tr(lang, 'searches.statusCount', { status: tr(lang, 'searches.statuses.not-found'), count: 1 }),
+      ].join(lang === 'zh' ? '、' : ', ');
+      await expect(page.getByTestId('status-counts').filter({ hasText: counts }).first()).toBeVisible();
       await shot(page, 'list', lang);
 
       await page.locator('#filter-status').click();

@@ -44,6 +44,20 @@ export const searchListQuery = listQuery(SEARCH_SORTS).extend({
 });
 export type SearchListQuery = z.output<typeof searchListQuery>;
 
+/** The order a request's outcomes are counted in: what went out first, what did not last. */
+const COUNT_ORDER: readonly SearchStatus[] = ['sent', 'queued', 'failed', 'held', 'not-found'];
+
+/**
+ * How many serials of a request ended each way, when they did not all end the same way (else empty): a
+ * request with two sent and two held serials is listed as "Sent", and these say that two were held.
+ */
+export function statusCounts(serials: readonly { status: SearchStatus }[]): Array<{ status: SearchStatus; count: number }> {
+  const counts = new Map<SearchStatus, number>();
+  for (const s of serials) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+  if (counts.size < 2) return [];
+  return COUNT_ORDER.filter((status) => counts.has(status)).map((status) => ({ status, count: counts.get(status)! }));
+}
+
 export const searchSerial = z.object({
   serial: z.string(),
   status: z.enum(SEARCH_STATUSES),

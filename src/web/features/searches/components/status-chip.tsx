@@ -1,6 +1,8 @@
 import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { SearchStatus } from '../../../../shared/contract/searches';
+import { statusCounts, type SearchStatus } from '../../../../shared/contract/searches';
+import { enumerate } from '../../../../shared/i18n/punctuation';
 
 type Shown = SearchStatus | 'sending';
 
@@ -16,4 +18,17 @@ export function StatusChip({ status }: { status: Shown }) {
   if (status === 'queued' || status === 'sending')
     return <Chip size="small" variant="outlined" label={label} sx={{ borderColor: 'info.main', borderStyle: 'dashed' }} />;
   return <Chip size="small" variant="outlined" label={label} />;
+}
+
+/** Under a request's status, when its serials ended differently: how many ended each way ("1 sent, 1 held"). */
+export function StatusCounts({ serials }: { serials: readonly { status: SearchStatus }[] }) {
+  const { t, i18n } = useTranslation();
+  const counts = statusCounts(serials);
+  if (!counts.length) return null;
+  const parts = counts.map((c) => t('searches.statusCount', { count: c.count, status: t(`searches.statuses.${c.status}`) }));
+  return (
+    <Typography variant="caption" component="div" color="text.secondary" data-testid="status-counts">
+      {enumerate(i18n.language, parts)}
+    </Typography>
+  );
 }

@@ -25,7 +25,7 @@ import { notifyError, notifySuccess } from '../../../lib/toast';
 import { searchKeys, useResend, useSearchList } from '../api';
 import { RequestDialog } from '../components/request-dialog';
 import { SearchFilters } from '../components/search-filters';
-import { StatusChip } from '../components/status-chip';
+import { StatusChip, StatusCounts } from '../components/status-chip';
 import { labelled } from '../../../../shared/i18n/punctuation';
 
 const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURIComponent(reportId)}.pdf`;
@@ -122,6 +122,7 @@ export default function SearchesPage() {
       render: (r) => (
         <Box sx={{ minWidth: 110 }}>
           <StatusChip status={r.status} />
+          <StatusCounts serials={r.serials} />
           {r.attempts > 0 && (
             <Typography variant="caption" component="div" color="text.secondary">
               {labelled(i18n.language, t('searches.fields.attempts'), String(r.attempts))}
