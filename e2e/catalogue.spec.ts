@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAxeClean } from './screen-kit';
-import { countProducts, createProduct, createRange, pickProduct, stamp, staffBrowser, type Lang, type Theme } from './catalogue-helpers';
+import { countProducts, createProduct, createRange, pickProduct, stamp, staffBrowser, type Lang } from './catalogue-helpers';
 import { TIME_SCALE } from './time-scale';
+import { langWidthThemes } from './looks';
 
 const TEXT = {
   en: {
@@ -350,89 +351,86 @@ test('"All" loads a long list in chunks as the reader scrolls', async ({ browser
 test.describe('screens', () => {
   const OUT = path.join('e2e', 'artifacts', 'catalogue');
 
-  for (const lang of ['en', 'zh'] as const) {
-    for (const theme of ['light', 'dark'] as const satisfies readonly Theme[]) {
-      test(`screenshots and axe: ${lang} ${theme}`, async ({ browser, baseURL }) => {
-        test.setTimeout(240_000 * TIME_SCALE);
-        fs.mkdirSync(OUT, { recursive: true });
-        const { context, page } = await staffBrowser(browser, { lang, theme, baseURL: baseURL! });
-        const product = await createProduct(context.request, {
-          name: `${lang === 'zh' ? '不鏽鋼球閥' : 'Stainless Ball Valve'} DN25 ${stamp()}`,
-          fluid: 'chemical',
-          pressureWcb: 2.5,
-          pressureSus: 4,
-        });
-        const prefix = `S${stamp().toUpperCase()}-`;
-        const range = await createRange(context.request, {
+  // Every pair of language, width and theme (e2e/looks.ts): four looks rather than all eight.
+  for (const [lang, width, theme] of langWidthThemes()) {
+    test(`screenshots and axe: ${lang} ${width} ${theme}`, async ({ browser, baseURL }) => {
+      test.setTimeout(240_000 * TIME_SCALE);
+      fs.mkdirSync(OUT, { recursive: true });
+      const { context, page } = await staffBrowser(browser, { lang, theme, baseURL: baseURL! });
+      const product = await createProduct(context.request, {
+        name: `${lang === 'zh' ? '不鏽鋼球閥' : 'Stainless Ball Valve'} DN25 ${stamp()}`,
+        fluid: 'chemical',
+        pressureWcb: 2.5,
+        pressureSus: 4,
+      });
+      const prefix = `S${stamp().toUpperCase()}-`;
+      const range = await createRange(context.request, {
+        productId: product.id,
+        startSerial: `${prefix}000001`,
+        endSerial: `${prefix}001000`,
+        totalUnits: 1000,
+      });
+      await context.request.put(`/api/v1/serial-ranges/${range.id}`, {
+        data: {
           productId: product.id,
           startSerial: `${prefix}000001`,
-          endSerial: `${prefix}001000`,
-          totalUnits: 1000,
-        });
-        await context.request.put(`/api/v1/serial-ranges/${range.id}`, {
-          data: {
-            productId: product.id,
-            startSerial: `${prefix}000001`,
-            endSerial: `${prefix}000500`,
-            totalUnits: 500,
-            productionDate: '2024-05-02',
-          },
-        });
-        await context.request.put(`/api/v1/products/${product.id}`, {
-          data: {
-            name: product.name,
-            fluid: 'oil',
-            connection: 'Thread',
-            application: 'Refinery',
-            applicationMedium: 'Crude',
-            pressureFc: 1.6,
-            pressureWcb: 2.5,
-            pressureSus: 4,
-            temperatureMax: 180,
-            temperatureMin: -20,
-          },
-        });
-
-        const screens: { name: string; path: string; act?: () => Promise<void> }[] = [
-          { name: 'products', path: '/products' },
-          {
-            name: 'products-delete',
-            path: `/products?q=${encodeURIComponent(product.name)}`,
-            act: async () => page.locator('tbody button, [data-testid=row-card] button').last().click(),
-          },
-          { name: 'products-import', path: '/products', act: async () => openBadImport(page) },
-          { name: 'add-product', path: '/add-product' },
-          { name: 'add-product-errors', path: '/add-product', act: async () => page.locator('form button[type=submit]').click() },
-          { name: 'edit-product', path: `/edit-product/${product.id}` },
-          { name: 'edit-product-missing', path: '/edit-product/00000000-0000-4000-8000-000000000000' },
-          { name: 'serial-numbers', path: '/serial-numbers' },
-          { name: 'serial-numbers-filtered', path: `/serial-numbers?product=${product.id}` },
-          { name: 'add-serial-number', path: '/add-serial-number', act: async () => fillRange(page, lang, prefix) },
-          {
-            name: 'add-serial-number-errors',
-            path: '/add-serial-number',
-            act: async () => page.locator('form button[type=submit]').click(),
-          },
-          { name: 'edit-serial-number', path: `/edit-serial-number/${range.id}` },
-        ];
-        for (const screen of screens) {
-          for (const width of [1440, 390]) {
-            await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-            await page.goto(screen.path);
-            await expect(page.locator('h1').first()).toBeVisible();
-            await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
-            await page.waitForLoadState('networkidle');
-            if (screen.act) await screen.act();
-            await page.waitForTimeout(400);
-            // A form scrolled to its first error would show the sticky app bar mid-page in a full-page shot.
-            await page.evaluate(() => window.scrollTo(0, 0));
-            await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
-            await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
-          }
-        }
-        await context.close();
+          endSerial: `${prefix}000500`,
+          totalUnits: 500,
+          productionDate: '2024-05-02',
+        },
       });
-    }
+      await context.request.put(`/api/v1/products/${product.id}`, {
+        data: {
+          name: product.name,
+          fluid: 'oil',
+          connection: 'Thread',
+          application: 'Refinery',
+          applicationMedium: 'Crude',
+          pressureFc: 1.6,
+          pressureWcb: 2.5,
+          pressureSus: 4,
+          temperatureMax: 180,
+          temperatureMin: -20,
+        },
+      });
+
+      const screens: { name: string; path: string; act?: () => Promise<void> }[] = [
+        { name: 'products', path: '/products' },
+        {
+          name: 'products-delete',
+          path: `/products?q=${encodeURIComponent(product.name)}`,
+          act: async () => page.locator('tbody button, [data-testid=row-card] button').last().click(),
+        },
+        { name: 'products-import', path: '/products', act: async () => openBadImport(page) },
+        { name: 'add-product', path: '/add-product' },
+        { name: 'add-product-errors', path: '/add-product', act: async () => page.locator('form button[type=submit]').click() },
+        { name: 'edit-product', path: `/edit-product/${product.id}` },
+        { name: 'edit-product-missing', path: '/edit-product/00000000-0000-4000-8000-000000000000' },
+        { name: 'serial-numbers', path: '/serial-numbers' },
+        { name: 'serial-numbers-filtered', path: `/serial-numbers?product=${product.id}` },
+        { name: 'add-serial-number', path: '/add-serial-number', act: async () => fillRange(page, lang, prefix) },
+        {
+          name: 'add-serial-number-errors',
+          path: '/add-serial-number',
+          act: async () => page.locator('form button[type=submit]').click(),
+        },
+        { name: 'edit-serial-number', path: `/edit-serial-number/${range.id}` },
+      ];
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      for (const screen of screens) {
+        await page.goto(screen.path);
+        await expect(page.locator('h1').first()).toBeVisible();
+        await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
+        await page.waitForLoadState('networkidle');
+        if (screen.act) await screen.act();
+        await page.waitForTimeout(400);
+        // A form scrolled to its first error would show the sticky app bar mid-page in a full-page shot.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
+        await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
+      }
+      await context.close();
+    });
   }
 });
 

@@ -297,9 +297,21 @@ for (const lang of ['en', 'zh'] as const) {
     // By the file itself, and a changed copy of it.
     await panel.locator('#report-file').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
     await expect(panel.getByTestId('verification-genuine')).toContainText(facts.sha256);
+    // A changed copy still names its certificate: it is said not to be the one issued, with the genuine one.
     const changed = Buffer.concat([pdf, Buffer.from('\n% changed\n')]);
     await panel.locator('#report-file').setInputFiles({ name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed });
-    await expect(panel.getByTestId('verification-unknown')).toHaveText(tr(lang, 'search.verify.unknown'));
+    const altered = panel.getByTestId('verification-altered');
+    await expect(altered).toContainText(tr(lang, 'search.verify.altered'));
+    await expect(altered).toContainText(facts.number);
+    const genuine = await page.request.get((await altered.getByTestId('genuine-file').getAttribute('href'))!);
+    expect(Buffer.from(await genuine.body()).equals(pdf)).toBe(true);
+    await check(page, 'verify-altered', lang);
+    // A PDF that names no certificate issued is not known.
+    const stranger = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+    await panel.locator('#report-file').setInputFiles({ name: 'other.pdf', mimeType: 'application/pdf', buffer: stranger });
+    await expect(panel.getByTestId('verification-unknown')).toHaveText(
+      tr(lang, 'search.verify.unknown') + tr(lang, 'search.verify.unknownFile'),
+    );
     await check(page, 'verify-unknown', lang);
 
     // An unknown link says only that.

@@ -164,8 +164,11 @@ describe('makeDataDirPrivate', () => {
       cwd: root,
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
-      timeout: 120_000,
+      // It compiles the server for a user whose cache of compiled files may be cold, beside the other lane's
+      // browser tests on CI: minutes at worst, seconds as a rule.
+      timeout: 240_000,
     });
+    expect(r.error, r.stderr).toBeUndefined();
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
       `test-report-center: DATA_DIR (${dataDir}) is open to other users and cannot be made private: ${dataDir} has mode 0755`,
@@ -173,7 +176,7 @@ describe('makeDataDirPrivate', () => {
     expect(r.stderr).toContain(`(uid ${other!.uid}) may not change it (EPERM) (and 2 more)`);
     expect(r.stderr).toContain('chmod -R go-rwx');
     expect(fs.statSync(path.join(dataDir, 'outbox', 'a.eml')).mode & 0o777).toBe(0o644);
-  });
+  }, 300_000);
 });
 
 describe('a server, a backup and a restore under umask 022', () => {

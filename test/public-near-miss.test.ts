@@ -59,6 +59,27 @@ describe('near-miss serials', () => {
     expect((await lookup(t.app, typed)).json().error.params).toEqual({ suggestion: `${prefix}00000049` });
   });
 
+  it('offers the one unit a worn nameplate misread reads like: look-alike characters, a digit missed or doubled', async () => {
+    const cookie = await staffCookie(t);
+    const product = await addProduct(t.app, cookie);
+    const letters = `Q${series()
+      .slice(1, -1)
+      .replace(/[OISB0158]/g, 'K')}`; // no look-alikes of its own
+    const prefix = `${letters}300-`;
+    const res = await postRange(t.app, cookie, rangeBody(product.id, `${prefix}000001`, `${prefix}000100`, 100));
+    expect(res.statusCode).toBe(201);
+    const offers = async (typed: string) => (await lookup(t.app, typed)).json().error.params?.suggestion ?? null;
+    expect(await offers(`${letters}3OO-000001`)).toBe(`${prefix}000001`); // letter O for zero
+    expect(await offers(`${letters}300-0000I2`)).toBe(`${prefix}000012`); // letter I for one
+    expect(await offers(`${letters}300-00001`)).toBe(`${prefix}000001`); // a zero short
+    expect(await offers(`${letters}300-0000042`)).toBe(`${prefix}000042`); // a zero too many
+    expect(await offers(`${letters}300-00019`)).toBe(`${prefix}000019`); // a zero of the padding short
+    expect(await offers(`${letters}300-0001000`)).toBe(`${prefix}000100`); // a zero too many at its end: one unit answers
+    // A digit too many where two units would answer (000042 and 000044): nothing rather than a guess.
+    expect(await offers(`${letters}300-0000442`)).toBeNull();
+    expect(await offers(`${letters}300-0009`)).toBeNull();
+  });
+
   it('offers nothing when no unit reads like it, and keeps saying only "not found"', async () => {
     const c = await catalogue(t);
     for (const typed of [c.serial(101), c.serial(101).replace('-', ' '), `${c.prefix.slice(0, -2)} 000002`, '???']) {

@@ -342,3 +342,45 @@ export async function findSerialSpeltLike(db: Executor, readings: SerialReading[
   const hit = rows[0];
   return hit ? formatSerial({ prefix: hit.prefix, width: hit.width, number: BigInt(hit.n) }) : null;
 }
+
+/** The widths the ranges' numbers have (a few: most makers use one or two). */
+export async function serialWidths(db: Executor): Promise<number[]> {
+  const rows = rowsOf<{ width: number }>(await db.execute(sql`select distinct width from serial_ranges order by width`));
+  return rows.map((r) => Number(r.width));
+}
+
+/**
+ * The serials (canonical) that exist among misread `readings`, each with its reading's rank, at most `limit`
+ * of the best ranks: a range whose prefix in the read-alike form (without separators, look-alike letters as
+ * digits; migration 0040's index) is the reading's skeleton, of its width, holding its number.
+ */
+export async function findSerialsReadLike(
+  db: Executor,
+  readings: readonly { skeleton: string; width: number; number: bigint; rank: number }[],
+  limit: number,
+): Promise<Array<{ serial: string; rank: number }>> {
+  if (readings.length === 0) return [];
+  const values = sql.join(
+    readings.map((x) => sql`(${x.skeleton}::text, ${x.width}::int, ${x.number.toString()}::bigint, ${x.rank}::int)`),
+    sql`, `,
+  );
+  const rows = rowsOf<{ prefix: string; width: number; n: string; rank: number }>(
+    await db.execute(sql`
+      select distinct r.prefix, r.width, c.n::text as n, c.rank
+      from (values ${values}) as c(skeleton, width, n, rank)
+      cross join lateral (
+        select s.prefix, s.width, s.end_no
+        from serial_ranges s
+        where translate(s.prefix, 'OISB-_/.', '0158') = c.skeleton and s.width = c.width and s.start_no <= c.n
+        order by s.start_no desc
+        limit 8
+      ) r
+      where r.end_no >= c.n
+      order by c.rank, r.prefix, r.width, n
+      limit ${limit}`),
+  );
+  return rows.map((r) => ({
+    serial: formatSerial({ prefix: r.prefix, width: Number(r.width), number: BigInt(r.n) }),
+    rank: Number(r.rank),
+  }));
+}

@@ -15,6 +15,7 @@ import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordHistory } from '../audit/record-history';
 import { toProduct } from '../products/products.service';
 import * as repo from './serials.repo';
+import { misreadings } from './misreadings';
 
 /** The range that holds a serial, for other modules (machine data, reports), which never read the repo. */
 export { findRange, findRangeHolding, type RangeRow } from './serials.repo';
@@ -156,7 +157,20 @@ export async function findSerialSpeltLike(db: Executor, typed: string): Promise<
     if (!/^\d+$/.test(digits)) break;
     readings.push({ skeleton: letters.slice(0, letters.length - width), width, number: BigInt(digits) });
   }
-  return repo.findSerialSpeltLike(db, readings);
+  return (await repo.findSerialSpeltLike(db, readings)) ?? findSerialMisread(db, letters);
+}
+
+/**
+ * The one serial that exists and that `letters` (upper case, without separators) reads like when a worn
+ * nameplate was misread (misreadings.ts): look-alike characters (BF3OO-000001 for BF300-000001), or a
+ * digit missed or typed twice (BF300-00001). The likeliest rank that finds a unit decides; when it finds
+ * more than one, none is offered rather than a guess.
+ */
+async function findSerialMisread(db: Executor, letters: string): Promise<string | null> {
+  const readings = misreadings(letters, await repo.serialWidths(db));
+  const found = await repo.findSerialsReadLike(db, readings, 16);
+  const best = found.filter((f) => f.rank === found[0]?.rank);
+  return best.length === 1 ? best[0]!.serial : null;
 }
 
 /**

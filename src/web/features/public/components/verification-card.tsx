@@ -18,7 +18,13 @@ import { calendarDate, FactList } from './product-facts';
 import { MuiIsland } from './mui-island';
 import { VerificationResults } from './verification-results';
 
-export type VerificationState = { kind: 'known'; report: ReportVerification } | { kind: 'unknown' } | { kind: 'error'; message: string };
+export type VerificationState =
+  | { kind: 'known'; report: ReportVerification }
+  /** a dropped file whose bytes were not issued, but which names a certificate that was: the genuine one */
+  | { kind: 'altered'; report: ReportVerification }
+  /** `file`: a dropped file that names no certificate issued */
+  | { kind: 'unknown'; file?: boolean }
+  | { kind: 'error'; message: string };
 
 type Fact = [string, string];
 
@@ -72,9 +78,11 @@ function Card({ state }: { state: VerificationState }) {
         <Typography component="h3" sx={{ fontWeight: 600 }}>
           {t('search.verify.unknown')}
         </Typography>
+        {state.file && t('search.verify.unknownFile')}
       </Alert>
     );
   }
+  if (state.kind === 'altered') return <Altered report={state.report} focus={focus} />;
   const r = state.report;
   const d = r.details;
   return (
@@ -115,6 +123,28 @@ function Card({ state }: { state: VerificationState }) {
           {t('search.verify.checkTheFile')}
         </Alert>
       )}
+    </Box>
+  );
+}
+
+/**
+ * A file changed after it was issued: it is not the certificate, whatever it shows. The certificate it names
+ * is said, with the genuine file to open and its facts to compare.
+ */
+function Altered({ report: r, focus }: { report: ReportVerification; focus: React.RefObject<HTMLDivElement | null> }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Box data-testid="verification-altered">
+      <Alert severity="error" icon={<GppBadOutlined />} ref={focus} tabIndex={-1} role="status" sx={{ mb: 2 }}>
+        <Typography component="h3" sx={{ fontWeight: 600 }}>
+          {t('search.verify.altered')}
+        </Typography>
+        {t('search.verify.alteredText', { number: r.number, date: formatDateTime(i18n.language, r.issuedAt) })}{' '}
+        <Link href={`/api/v1/public/reports/${encodeURIComponent(r.id)}.pdf`} data-testid="genuine-file">
+          {t('search.verify.openGenuine', { number: r.number })}
+        </Link>
+      </Alert>
+      <FactList items={facts(t, i18n.language, r)} />
     </Box>
   );
 }

@@ -6,7 +6,8 @@ import { lazy, Suspense, useState, type DragEvent, type FormEvent } from 'react'
 import type { ReportVerification } from '../../../../shared/contract/reports';
 import { errorMessage } from '../../../lib/errors';
 import { useT, type Translate } from '../lib/public-i18n';
-import { isNotFound, verifyByCode, verifyByHash } from '../api';
+import { isNotFound, verifyByCode, verifyByHash, verifyById } from '../api';
+import { certificateNamedIn } from '../lib/certificate-in-file';
 import { sha256Hex } from '../lib/sha256';
 import { Icon } from './plain';
 import { TextInput } from './text-input';
@@ -24,6 +25,19 @@ export async function verify(call: () => Promise<ReportVerification>, t: Transla
   }
 }
 
+/**
+ * A file: genuine when its hash is one issued. Otherwise, when the file names a certificate that exists, it
+ * was changed after it was issued ("altered", with the genuine one); when it names none, it is not known.
+ */
+export async function verifyFile(bytes: ArrayBuffer, t: Translate): Promise<VerificationState> {
+  const byHash = await verify(async () => verifyByHash(await sha256Hex(bytes)), t);
+  if (byHash.kind !== 'unknown') return byHash;
+  const named = await certificateNamedIn(bytes);
+  if (!named) return { kind: 'unknown', file: true };
+  const genuine = await verify(() => verifyById(named), t);
+  return genuine.kind === 'known' ? { kind: 'altered', report: genuine.report } : { kind: 'unknown', file: true };
+}
+
 export function VerifyPanel() {
   const { t } = useT();
   const [code, setCode] = useState('');
@@ -33,9 +47,9 @@ export function VerifyPanel() {
   const [dragging, setDragging] = useState(false);
   const [fileName, setFileName] = useState<string | null>(null);
 
-  async function run(call: () => Promise<ReportVerification>) {
+  async function run(answer: () => Promise<VerificationState>) {
     setBusy(true);
-    setState(await verify(call, t));
+    setState(await answer());
     setBusy(false);
   }
 
@@ -44,13 +58,13 @@ export function VerifyPanel() {
     if (!code.trim()) return setCodeError(true);
     setCodeError(false);
     setFileName(null);
-    void run(() => verifyByCode(code));
+    void run(() => verify(() => verifyByCode(code), t));
   }
 
   function byFile(file: File | undefined) {
     if (!file) return;
     setFileName(file.name);
-    void run(async () => verifyByHash(await sha256Hex(await file.arrayBuffer())));
+    void run(async () => verifyFile(await file.arrayBuffer(), t));
   }
 
   function onDrop(e: DragEvent) {
