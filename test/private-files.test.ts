@@ -149,34 +149,38 @@ describe('makeDataDirPrivate', () => {
     expect(fs.statSync(path.join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
   });
 
-  it.skipIf(!other)('stops the server started by another user on a DATA_DIR it may not make private', () => {
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-private-'));
-    dirs.push(base);
-    fs.chmodSync(base, 0o755);
-    const dataDir = path.join(base, 'data');
-    fs.mkdirSync(path.join(dataDir, 'outbox'), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, 'outbox', 'a.eml'), 'To: customer@example.com');
-    fs.chmodSync(dataDir, 0o755);
-    fs.chmodSync(path.join(dataDir, 'outbox'), 0o755);
-    fs.chmodSync(path.join(dataDir, 'outbox', 'a.eml'), 0o644);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
-      ...other!,
-      cwd: root,
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      // It compiles the server for a user whose cache of compiled files may be cold, beside the other lane's
-      // browser tests on CI: minutes at worst, seconds as a rule.
-      timeout: 240_000,
-    });
-    expect(r.error, r.stderr).toBeUndefined();
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain(
-      `test-report-center: DATA_DIR (${dataDir}) is open to other users and cannot be made private: ${dataDir} has mode 0755`,
-    );
-    expect(r.stderr).toContain(`(uid ${other!.uid}) may not change it (EPERM) (and 2 more)`);
-    expect(r.stderr).toContain('chmod -R go-rwx');
-    expect(fs.statSync(path.join(dataDir, 'outbox', 'a.eml')).mode & 0o777).toBe(0o644);
-  }, 300_000);
+  it.skipIf(!other)(
+    'stops the server started by another user on a DATA_DIR it may not make private',
+    () => {
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-private-'));
+      dirs.push(base);
+      fs.chmodSync(base, 0o755);
+      const dataDir = path.join(base, 'data');
+      fs.mkdirSync(path.join(dataDir, 'outbox'), { recursive: true });
+      fs.writeFileSync(path.join(dataDir, 'outbox', 'a.eml'), 'To: customer@example.com');
+      fs.chmodSync(dataDir, 0o755);
+      fs.chmodSync(path.join(dataDir, 'outbox'), 0o755);
+      fs.chmodSync(path.join(dataDir, 'outbox', 'a.eml'), 0o644);
+      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+        ...other!,
+        cwd: root,
+        env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        // It compiles the server for a user whose cache of compiled files may be cold, beside the other lane's
+        // browser tests on CI: minutes at worst, seconds as a rule.
+        timeout: 240_000,
+      });
+      expect(r.error, r.stderr).toBeUndefined();
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(
+        `test-report-center: DATA_DIR (${dataDir}) is open to other users and cannot be made private: ${dataDir} has mode 0755`,
+      );
+      expect(r.stderr).toContain(`(uid ${other!.uid}) may not change it (EPERM) (and 2 more)`);
+      expect(r.stderr).toContain('chmod -R go-rwx');
+      expect(fs.statSync(path.join(dataDir, 'outbox', 'a.eml')).mode & 0o777).toBe(0o644);
+    },
+    300_000,
+  );
 });
 
 describe('a server, a backup and a restore under umask 022', () => {
