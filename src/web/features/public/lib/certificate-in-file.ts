@@ -5,14 +5,15 @@
  * In the browser, without a PDF library: the embedded file's stream is found by its dictionary and inflated
  * with the platform's DecompressionStream. Null when the file names none or that part of it was damaged.
  */
-import { REPORT_ID_RE } from '../../../../shared/contract/reports';
+/** A verification id as REPORT_ID_RE (shared/contract/reports.ts) has it, without loading zod into the public page. */
+const REPORT_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** The verification id the file's embedded data names, or null. */
 export async function certificateNamedIn(bytes: ArrayBuffer): Promise<string | null> {
   try {
     const json = JSON.parse(await embeddedData(new Uint8Array(bytes))) as { verification?: { id?: unknown } };
     const id = json.verification?.id;
-    return typeof id === 'string' && REPORT_ID_RE.test(id) ? id : null;
+    return typeof id === 'string' && REPORT_ID.test(id) ? id : null;
   } catch {
     return null;
   }
