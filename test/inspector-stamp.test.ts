@@ -120,17 +120,19 @@ describe('an inspector’s stamp', () => {
     expect((await putStamp('00000000-0000-4000-8000-000000000000', admin, png(20, 10))).statusCode).toBe(404);
   });
 
+  /** Releases the range holding `serial` as the inspector signed in with `cookie`: the range's id. */
+  async function releaseRangeOf(serial: string, cookie: string): Promise<string> {
+    const id = await rangeIdOf(t, serial);
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/serial-ranges/${id}/release`, headers: { cookie, origin: ORIGIN } });
+    expect(res.statusCode, res.body).toBe(200);
+    return id;
+  }
+
   it('prints beside the releasing inspector’s name on a 3.1, in English and in Chinese', async () => {
     const unit = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
     const inspector = await inspectorCookie(t, 'Lin Mei-Hua', 'QA Manager');
     expect((await putStamp(inspector.id, admin, png(300, 150, [200, 30, 30, 255]))).statusCode).toBe(200);
-    const id = await rangeIdOf(t, unit.serial);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/serial-ranges/${id}/release`,
-      headers: { cookie: inspector.cookie, origin: ORIGIN },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    const id = await releaseRangeOf(unit.serial, inspector.cookie);
     for (const language of ['en', 'zh'] as const) {
       const issued = await issueReport(t.app.ctx.db, { serial: unit.serial, language, publicBaseUrl: t.app.ctx.config.publicBaseUrl });
       if (issued.status !== 'issued') throw new Error(issued.status);
@@ -152,13 +154,7 @@ describe('an inspector’s stamp', () => {
   it('is left off the certificates of a range released before the inspector had one', async () => {
     const unit = await unitWithRecords(t, [{ testType: 'shell' }, { testType: 'seat' }]);
     const inspector = await inspectorCookie(t, 'Wu Pei-Shan', 'Inspector');
-    const id = await rangeIdOf(t, unit.serial);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/serial-ranges/${id}/release`,
-      headers: { cookie: inspector.cookie, origin: ORIGIN },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await releaseRangeOf(unit.serial, inspector.cookie);
     expect((await putStamp(inspector.id, admin, png(300, 150, [200, 30, 30, 255]))).statusCode).toBe(200);
     const issued = await issueReport(t.app.ctx.db, { serial: unit.serial, language: 'en', publicBaseUrl: t.app.ctx.config.publicBaseUrl });
     if (issued.status !== 'issued') throw new Error(issued.status);
