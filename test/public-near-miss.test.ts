@@ -80,6 +80,36 @@ describe('near-miss serials', () => {
     expect(await offers(`${letters}300-0009`)).toBeNull();
   });
 
+  it('offers a misreading of a range whose number width no range had before the first miss', async () => {
+    const cookie = await staffCookie(t);
+    const product = await addProduct(t.app, cookie);
+    const letters = `Q${series()
+      .slice(1, -1)
+      .replace(/[OISB0158]/g, 'K')}`;
+    // Eleven digits: a width the other tests' ranges do not use, asked for before any range has it.
+    const prefix = `${letters}7-`;
+    const typed = `${letters}7-0000000O003`;
+    const first = await lookup(t.app, typed);
+    expect(first.json().error, first.body).toEqual({
+      status: 'NOT_FOUND',
+      key: 'errors.serialNotFound',
+      message: 'Serial Number Not Found',
+    });
+    const res = await postRange(t.app, cookie, rangeBody(product.id, `${prefix}00000000001`, `${prefix}00000000009`, 9));
+    expect(res.statusCode).toBe(201);
+    // The widths are kept like the lookup's answers: a range added anywhere reaches them within a second.
+    await vi.waitFor(
+      async () => {
+        const again = await lookup(t.app, typed);
+        expect(again.json().error.params?.suggestion, again.body).toBe(`${prefix}00000000003`);
+      },
+      {
+        timeout: 5000,
+        interval: 300,
+      },
+    );
+  });
+
   it('offers nothing when no unit reads like it, and keeps saying only "not found"', async () => {
     const c = await catalogue(t);
     for (const typed of [c.serial(101), c.serial(101).replace('-', ' '), `${c.prefix.slice(0, -2)} 000002`, '???']) {

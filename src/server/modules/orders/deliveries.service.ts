@@ -13,9 +13,7 @@ import { eq } from 'drizzle-orm';
 import { purchaseOrders } from '../../db/schema/index';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { gateOf, readUnit } from '../reports/report-data';
-import { orderDocumentType, rangeReleased, withReleaseRule } from '../reports/release-rule';
-import { customerOfDelivery } from './release.repo';
+import { gatesOf, serialUnits } from '../reports/gate-batch';
 import * as repo from './deliveries.repo';
 import { itemsOf } from './purchase-orders.repo';
 import { revokeDeliveryLinks } from './delivery-links';
@@ -287,19 +285,12 @@ export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
   const d = await found(db, id);
   const units = await repo.unitsOf(db, id);
   // The order's document type decides whether the units' materials must be traced (3.1, 3.2), and a 3.1
-  // order's units need their ranges released by an authorised inspector (reports/release-rule.ts).
+  // order's units need their ranges released by an authorised inspector (reports/release-rule.ts): the
+  // batch gate applies both, as the dashboard's count of held units does.
   const [po] = await db.select({ type: purchaseOrders.documentType }).from(purchaseOrders).where(eq(purchaseOrders.id, d.purchaseOrderId));
-  const documentType = orderDocumentType((await customerOfDelivery(db, id))?.documentType);
-  const released = new Map<string, boolean>();
-  const out: DeliveryGate['units'] = [];
-  for (const u of units) {
-    const unit = await readUnit(db, u.serial);
-    if (!unit) {
-      out.push({ ...u, status: 'no-data', held: [{ testType: null, kind: 'no-data', reasons: [] }] });
-      continue;
-    }
-    if (!released.has(unit.range.id)) released.set(unit.range.id, await rangeReleased(db, unit.range.id));
-    const g = withReleaseRule(gateOf(unit, po?.type), documentType, released.get(unit.range.id)!);
+  const gates = await gatesOf(db, serialUnits(units.map((u) => u.serial)), { documentType: po?.type, releaseRule: true });
+  const out: DeliveryGate['units'] = units.map((u) => {
+    const g = gates.get(u.serial) ?? { status: 'no-data' as const, held: [] };
     const held =
       g.status === 'no-data'
         ? [{ testType: null, kind: 'no-data' as const, reasons: [] }]
@@ -308,8 +299,8 @@ export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
               ? { testType: null, kind: h.kind, part: h.part, heat: h.heat, reasons: [] }
               : { testType: h.testType, kind: h.kind, reasons: h.kind === 'failed' ? h.reasons.map(String) : [] },
           );
-    out.push({ ...u, status: g.status, held });
-  }
+    return { ...u, status: g.status, held };
+  });
   const passed = out.filter((u) => u.status === 'pass').length;
   return { deliveryId: id, status: d.status, unitCount: out.length, passed, held: out.length - passed, units: out };
 }

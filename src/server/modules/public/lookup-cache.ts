@@ -25,6 +25,8 @@ const PRUNE_ABOVE = 10_000;
 
 export class LookupCache<V> {
   private readonly entries = new Map<string, V>();
+  /** values the entries are computed from (keepWithEntries), emptied with them */
+  private readonly inputs = new Map<string, unknown>();
   private readonly maxEntries: number;
   private readonly maxStalenessMs: number;
   private readonly now: () => number;
@@ -64,12 +66,26 @@ export class LookupCache<V> {
     return value;
   }
 
+  /**
+   * A value that entries are computed from (the widths of the ranges' numbers, for the near misses), kept and
+   * emptied with the entries. A separate cache would notice a change at another moment: an entry computed
+   * in between from its old value would then be kept as if it were current.
+   */
+  async keepWithEntries<T>(name: string, load: () => Promise<T>): Promise<T> {
+    if (this.inputs.has(name)) return this.inputs.get(name) as T;
+    const seen = this.version;
+    const value = await load();
+    if (seen === this.version) this.inputs.set(name, value);
+    return value;
+  }
+
   get size(): number {
     return this.entries.size;
   }
 
   clear(): void {
     this.entries.clear();
+    this.inputs.clear();
   }
 
   /** One version query at a time, however many lookups arrive while it runs. */
@@ -86,7 +102,7 @@ export class LookupCache<V> {
     );
     const version = `${row?.n}:${row?.m}`;
     if (version !== this.version) {
-      this.entries.clear();
+      this.clear();
       this.version = version;
     }
     this.checkedAt = this.now();

@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client';
 import type { NewSearchRequest } from '../../db/schema/index';
 import type { AfterResponse } from '../../lib/after-response';
-import { findRangeBySerial, findSerialSpeltLike } from '../serials/serials.service';
+import { findRangeBySerial, findSerialSpeltLike, serialWidths } from '../serials/serials.service';
 import { clipUserAgent, insertNotFoundLookups } from './searches.repo';
 import { LookupCache } from './lookup-cache';
 
@@ -73,7 +73,9 @@ export class LookupService {
    * would; the product and the rest take that lookup (and its limits).
    */
   async nearMiss(serial: string): Promise<string | null> {
-    const found = await this.nearMisses.get(serial, () => findSerialSpeltLike(this.db, serial));
+    const found = await this.nearMisses.get(serial, () =>
+      findSerialSpeltLike(this.db, serial, () => this.nearMisses.keepWithEntries('widths', () => serialWidths(this.db))),
+    );
     return found === serial ? null : found;
   }
 

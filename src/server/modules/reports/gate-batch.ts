@@ -51,7 +51,8 @@ export async function gatesOf(db: Executor, units: SQL, options: GateOptions = {
   const held = rowsOf<{ key: string; product_id: string | null; released: boolean | null }>(
     await db.execute(sql`WITH u AS (${units})
       SELECT u.key::text AS key, r.product_id::text AS product_id,
-             EXISTS (SELECT 1 FROM range_releases rr WHERE rr.range_id = r.id) AS released FROM u
+             ${options.releaseRule ? sql`EXISTS (SELECT 1 FROM range_releases rr WHERE rr.range_id = r.id)` : sql`NULL::boolean`} AS released
+        FROM u
       LEFT JOIN LATERAL (SELECT s.id, s.end_no, s.product_id FROM serial_ranges s
         WHERE s.prefix = u.prefix AND s.width = u.width AND s.start_no <= u.serial_no
         ORDER BY s.start_no DESC LIMIT 1) r ON r.end_no >= u.serial_no`),

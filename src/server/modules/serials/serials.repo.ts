@@ -303,60 +303,34 @@ export async function productsExist(db: Executor, ids: string[]): Promise<Set<st
 
 /** A series spelt without its separators, with a number of the width: one way of reading a mistyped serial. */
 export interface SerialReading {
-  /** the prefix with - _ / . removed */
+  /** the prefix in the form the reading compares (`SerialSpelling`) */
   skeleton: string;
   width: number;
   number: bigint;
+  /** the likelier readings have the lower ranks; readings of one rank are equally likely */
+  rank: number;
 }
 
 /**
- * The first serial (canonical) that exists among `readings`: a range whose prefix without separators is
- * the reading's skeleton, of its width, holding its number. An index step per reading (migration 0013's
- * index on the prefix without separators); the readings come from one typed text, so there are few.
+ * How a range's prefix is written to compare with a reading's skeleton, each an expression index:
+ * - `separators`: without - _ / . (migration 0013);
+ * - `read-alike`: without them and with the look-alike letters O I S B as the digits 0 1 5 8 (migration 0040).
  */
-export async function findSerialSpeltLike(db: Executor, readings: SerialReading[]): Promise<string | null> {
-  if (readings.length === 0) return null;
-  const values = sql.join(
-    readings.map((x) => sql`(${x.skeleton}::text, ${x.width}::int, ${x.number.toString()}::bigint)`),
-    sql`, `,
-  );
-  // Per reading, the few ranges of its series that start at or below its number, newest start first (an
-  // index step on serial_ranges_prefix_letters_idx, as the exact lookup's): a join over all readings at
-  // once let the planner scan every range, seconds on a million of them. Several, not one: two prefixes
-  // may share their letters without separators (BF-300 and BF300) and interleave.
-  const rows = rowsOf<{ prefix: string; width: number; n: string }>(
-    await db.execute(sql`
-      select r.prefix, r.width, c.n::text as n
-      from (values ${values}) as c(skeleton, width, n)
-      cross join lateral (
-        select s.prefix, s.width, s.end_no
-        from serial_ranges s
-        where translate(s.prefix, '-_/.', '') = c.skeleton and s.width = c.width and s.start_no <= c.n
-        order by s.start_no desc
-        limit 8
-      ) r
-      where r.end_no >= c.n
-      order by r.prefix, r.width
-      limit 1`),
-  );
-  const hit = rows[0];
-  return hit ? formatSerial({ prefix: hit.prefix, width: hit.width, number: BigInt(hit.n) }) : null;
-}
-
-/** The widths the ranges' numbers have (a few: most makers use one or two). */
-export async function serialWidths(db: Executor): Promise<number[]> {
-  const rows = rowsOf<{ width: number }>(await db.execute(sql`select distinct width from serial_ranges order by width`));
-  return rows.map((r) => Number(r.width));
-}
+export type SerialSpelling = 'separators' | 'read-alike';
+const PREFIX_AS: Record<SerialSpelling, string> = {
+  separators: `translate(s.prefix, '-_/.', '')`,
+  'read-alike': `translate(s.prefix, 'OISB-_/.', '0158')`,
+};
 
 /**
- * The serials (canonical) that exist among misread `readings`, each with its reading's rank, at most `limit`
- * of the best ranks: a range whose prefix in the read-alike form (without separators, look-alike letters as
- * digits; migration 0040's index) is the reading's skeleton, of its width, holding its number.
+ * The serials (canonical) that exist among `readings`, each with its reading's rank, at most `limit` of the
+ * best ranks: a range whose prefix spelt as `spelling` is the reading's skeleton, of its width, holding its
+ * number. An index step per reading; the readings come from one typed text, so there are few.
  */
-export async function findSerialsReadLike(
+export async function findSerialsInReadings(
   db: Executor,
-  readings: readonly { skeleton: string; width: number; number: bigint; rank: number }[],
+  spelling: SerialSpelling,
+  readings: readonly SerialReading[],
   limit: number,
 ): Promise<Array<{ serial: string; rank: number }>> {
   if (readings.length === 0) return [];
@@ -364,6 +338,10 @@ export async function findSerialsReadLike(
     readings.map((x) => sql`(${x.skeleton}::text, ${x.width}::int, ${x.number.toString()}::bigint, ${x.rank}::int)`),
     sql`, `,
   );
+  // Per reading, the few ranges of its series that start at or below its number, newest start first (an
+  // index step, as the exact lookup's): a join over all readings at once let the planner scan every range,
+  // seconds on a million of them. Several, not one: two prefixes may share their letters without separators
+  // (BF-300 and BF300) and interleave.
   const rows = rowsOf<{ prefix: string; width: number; n: string; rank: number }>(
     await db.execute(sql`
       select distinct r.prefix, r.width, c.n::text as n, c.rank
@@ -371,7 +349,7 @@ export async function findSerialsReadLike(
       cross join lateral (
         select s.prefix, s.width, s.end_no
         from serial_ranges s
-        where translate(s.prefix, 'OISB-_/.', '0158') = c.skeleton and s.width = c.width and s.start_no <= c.n
+        where ${sql.raw(PREFIX_AS[spelling])} = c.skeleton and s.width = c.width and s.start_no <= c.n
         order by s.start_no desc
         limit 8
       ) r
@@ -383,4 +361,10 @@ export async function findSerialsReadLike(
     serial: formatSerial({ prefix: r.prefix, width: Number(r.width), number: BigInt(r.n) }),
     rank: Number(r.rank),
   }));
+}
+
+/** The widths the ranges' numbers have (a few: most makers use one or two). */
+export async function serialWidths(db: Executor): Promise<number[]> {
+  const rows = rowsOf<{ width: number }>(await db.execute(sql`select distinct width from serial_ranges order by width`));
+  return rows.map((r) => Number(r.width));
 }

@@ -143,21 +143,32 @@ export async function rangeHistory(db: Db, id: string): Promise<HistoryEntry[]> 
   return recordHistory(db, RANGE_ENTITY, id);
 }
 
+/** The widths the ranges' numbers have: the misread readings are made for these (a cache may keep them). */
+export function serialWidths(db: Executor): Promise<number[]> {
+  return repo.serialWidths(db);
+}
+
 /**
  * A serial that exists and reads like `typed` but for its separators (a space or none for the dash, an
  * underscore, a dot, an en dash…): "BF300 000002" or "BF300000002" → "BF300-000002". Null when none does.
- * Each way of splitting the typed letters and digits into a prefix and a number of 1–18 digits is tried.
+ * Each way of splitting the typed letters and digits into a prefix and a number of 1–18 digits is tried;
+ * then the misreadings of a worn nameplate, for the widths `widths()` gives (the caller may cache them).
  */
-export async function findSerialSpeltLike(db: Executor, typed: string): Promise<string | null> {
+export async function findSerialSpeltLike(
+  db: Executor,
+  typed: string,
+  widths: () => Promise<number[]> = () => repo.serialWidths(db),
+): Promise<string | null> {
   const letters = normaliseSerial(typed).replace(/[^A-Z0-9]/g, '');
   if (letters.length === 0 || letters.length > SERIAL_MAX_LENGTH) return null;
   const readings: repo.SerialReading[] = [];
   for (let width = 1; width <= Math.min(SERIAL_MAX_WIDTH, letters.length); width++) {
     const digits = letters.slice(letters.length - width);
     if (!/^\d+$/.test(digits)) break;
-    readings.push({ skeleton: letters.slice(0, letters.length - width), width, number: BigInt(digits) });
+    readings.push({ skeleton: letters.slice(0, letters.length - width), width, number: BigInt(digits), rank: 1 });
   }
-  return (await repo.findSerialSpeltLike(db, readings)) ?? findSerialMisread(db, letters);
+  const [spelt] = await repo.findSerialsInReadings(db, 'separators', readings, 1);
+  return spelt?.serial ?? findSerialMisread(db, letters, await widths());
 }
 
 /**
@@ -166,9 +177,8 @@ export async function findSerialSpeltLike(db: Executor, typed: string): Promise<
  * digit missed or typed twice (BF300-00001). The likeliest rank that finds a unit decides; when it finds
  * more than one, none is offered rather than a guess.
  */
-async function findSerialMisread(db: Executor, letters: string): Promise<string | null> {
-  const readings = misreadings(letters, await repo.serialWidths(db));
-  const found = await repo.findSerialsReadLike(db, readings, 16);
+async function findSerialMisread(db: Executor, letters: string, widths: readonly number[]): Promise<string | null> {
+  const found = await repo.findSerialsInReadings(db, 'read-alike', misreadings(letters, widths), 16);
   const best = found.filter((f) => f.rank === found[0]?.rank);
   return best.length === 1 ? best[0]!.serial : null;
 }
