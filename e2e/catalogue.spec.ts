@@ -10,6 +10,7 @@ import { expectAxeClean } from './screen-kit';
 import { countProducts, createProduct, createRange, pickProduct, stamp, staffBrowser, type Lang } from './catalogue-helpers';
 import { TIME_SCALE } from './time-scale';
 import { langWidthThemes } from './looks';
+import { keepScreenshot } from './shots';
 
 const TEXT = {
   en: {
@@ -426,7 +427,7 @@ test.describe('screens', () => {
         await page.waitForTimeout(400);
         // A form scrolled to its first error would show the sticky app bar mid-page in a full-page shot.
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
+        await keepScreenshot(page, { path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
         await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
       }
       await context.close();

@@ -12,6 +12,7 @@ import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'dashboard');
 const translate = translator(['dashboard']);
@@ -20,7 +21,7 @@ const tr = (lang: Language, key: string, params: Record<string, unknown> = {}) =
 async function shot(page: Page, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `dashboard-${lang}-${width}.png`), fullPage: true });
+  await keepScreenshot(page, { path: path.join(OUT, `dashboard-${lang}-${width}.png`), fullPage: true });
   await expectAxeClean(page, `${lang} ${width}`);
 }
 

@@ -17,6 +17,7 @@ import { editionIn } from '../src/shared/standards/requirement-view';
 import { labelled } from '../src/shared/i18n/punctuation';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'labels-verify');
 const tr = translator(['search', 'labels', 'pages']);
@@ -107,7 +108,7 @@ async function makeWorld(request: APIRequestContext): Promise<World> {
 async function shot(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
+  await keepScreenshot(page, { path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
   await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { staffBrowser } from './catalogue-helpers';
 import { widthsFor } from './looks';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'list-estimate');
 
@@ -30,7 +31,7 @@ for (const lang of ['en', 'zh'] as const) {
         await page.goto('/searches');
         const about = lang === 'en' ? /of about 1,234,567/ : /共約 1,234,567 筆/;
         await expect(page.getByText(about)).toBeVisible();
-        await page.screenshot({ path: path.join(OUT, `searches-${lang}-${width}.png`), fullPage: true });
+        await keepScreenshot(page, { path: path.join(OUT, `searches-${lang}-${width}.png`), fullPage: true });
         estimated = false;
         await page.reload();
         await expect(page.getByText(lang === 'en' ? /of \d+$/ : /共 \d+ 筆/)).toBeVisible();

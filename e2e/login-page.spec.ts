@@ -10,6 +10,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN, ADMIN_STATE } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { langWidthThemes } from './looks';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'login-page');
 const tr = translator(['pages', 'authScreens']);
@@ -91,7 +92,7 @@ for (const [lang, width, look] of langWidthThemes()) {
     const { context, page, release, reactErrors } = await heldPage(browser, lang, width, look);
     await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
     await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') })).toBeVisible();
-    await page.screenshot({ path: path.join(OUT, `${lang}-${width}-${look}-before.png`) });
+    await keepScreenshot(page, { path: path.join(OUT, `${lang}-${width}-${look}-before.png`) });
     release();
     await started(page);
     const heading = page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') });
@@ -103,7 +104,7 @@ for (const [lang, width, look] of langWidthThemes()) {
     if (look === 'dark') expect(r).toBeLessThan(80);
     else expect(r).toBeGreaterThan(200);
     await page.evaluate(() => document.fonts.ready);
-    await page.screenshot({ path: path.join(OUT, `${lang}-${width}-${look}-after.png`) });
+    await keepScreenshot(page, { path: path.join(OUT, `${lang}-${width}-${look}-after.png`) });
     await expectAxeClean(page, `/login ${lang} ${width} ${look}`);
     expect(reactErrors).toEqual([]);
     await context.close();

@@ -15,6 +15,7 @@ import { ADMIN_STATE, waitForEmail } from './helpers';
 import { noLeakageSeen } from './machine-data-helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'public-search');
 const tr = translator(['search', 'validation', 'publicApi', 'pages', 'visitor']);
@@ -106,7 +107,7 @@ async function visitor(browser: Browser, baseURL: string, lang: Language, width:
 async function check(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
+  await keepScreenshot(page, { path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
   await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 
@@ -194,7 +195,7 @@ for (const lang of ['en', 'zh'] as const) {
         await page.getByRole('button', { name: tr(lang, 'visitor.preview.zoomIn') }).click();
         await expect(page.getByTestId('zoom-level')).toHaveText('150%');
         await expect.poll(async () => (await preview.locator('canvas').boundingBox())!.width).toBeGreaterThan(width * 1.4);
-        await page.getByTestId('preview-viewport').screenshot({ path: path.join(OUT, `preview-zoomed-${lang}-${width}.png`) });
+        await keepScreenshot(page.getByTestId('preview-viewport'), { path: path.join(OUT, `preview-zoomed-${lang}-${width}.png`) });
         await page.getByRole('button', { name: tr(lang, 'visitor.preview.zoomOut') }).click();
         await expect(page.getByTestId('zoom-level')).toHaveText('100%');
       }
@@ -252,7 +253,7 @@ for (const lang of ['en', 'zh'] as const) {
       const row = quality.getByTestId('held-requests').locator('li').filter({ hasText: world.held });
       await expect(row.getByTestId('held-reason-stillHeld')).toBeVisible();
       await row.scrollIntoViewIfNeeded();
-      await quality.screenshot({ path: path.join(OUT, 'held-panel-1440.png'), fullPage: false });
+      await keepScreenshot(quality, { path: path.join(OUT, 'held-panel-1440.png'), fullPage: false });
       await staff.close();
     }
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { keepScreenshot } from './shots';
 
 export type Language = 'en' | 'zh';
 type Tree = { [key: string]: string | Tree };
@@ -62,7 +63,7 @@ export function screenshotter(outDir: string) {
   return async function shot(page: Page, name: string, lang: Language): Promise<void> {
     const width = page.viewportSize()?.width ?? 1440;
     await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(outDir, `${name}-${lang}-${width}.png`), fullPage: true });
+    await keepScreenshot(page, { path: path.join(outDir, `${name}-${lang}-${width}.png`), fullPage: true });
     await expectAxeClean(page, `${name} ${lang} ${width}`);
   };
 }

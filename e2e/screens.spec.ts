@@ -9,6 +9,7 @@ import { ADMIN_STATE } from './helpers';
 import { expectAxeClean } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
 import { langThemes } from './looks';
+import { keepScreenshot } from './shots';
 
 interface Screen {
   name: string;
@@ -96,7 +97,7 @@ for (const signedIn of [false, true]) {
             await expect(page.locator('h1').first()).toBeVisible();
             await page.waitForLoadState('networkidle');
             await page.waitForTimeout(350);
-            await page.screenshot({ path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
+            await keepScreenshot(page, { path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
             if (width === 1440 || screen.name === 'dashboard' || screen.name === 'login') {
               await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
             }

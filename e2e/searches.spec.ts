@@ -16,6 +16,7 @@ import { ADMIN_STATE, createStaff, signInByApi, waitForEmail } from './helpers';
 import { screenshotter, translator, type Language } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
 import { widthsFor } from './looks';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'searches');
 const tr = translator(['searches', 'table']);
@@ -219,7 +220,7 @@ test('a resend past the hourly limit of the request says so, in en and zh', asyn
     const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     await expect(page.getByText(new RegExp(`${escape(before!)}\\d+${escape(after!)}`))).toBeVisible();
     await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(OUT, `resend-limit-${lang}-${width}.png`), fullPage: true });
+    await keepScreenshot(page, { path: path.join(OUT, `resend-limit-${lang}-${width}.png`), fullPage: true });
     await context.close();
   }
 });
@@ -265,7 +266,7 @@ test('Settings shows the retention of personal data; an admin changes it', async
       ((await (await page.request.get('/api/v1/settings')).json()) as { data: { searchRetentionDays: number } }).data.searchRetentionDays,
     ).toBe(400);
     await page.getByRole('heading', { name: tr(lang, 'searches.retention.title') }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(OUT, `settings-retention-${lang}.png`) });
+    await keepScreenshot(page, { path: path.join(OUT, `settings-retention-${lang}.png`) });
     expect((await page.request.put('/api/v1/settings/search-retention', { data: { days: 365 } })).ok()).toBe(true);
     await context.close();
   }

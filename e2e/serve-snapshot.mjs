@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The e2e web server: a snapshot of the app (src, index.html, configs) copied beside the run's database,
-// built there and served from there. Other people building dist/web in the shared tree during a run
-// cannot change the assets under this server mid-run.
+// built there and served from there (or one built before the run, E2E_SNAPSHOT). Other people building
+// dist/web in the shared tree during a run cannot change the assets under this server mid-run.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,22 +11,37 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Copies the app beside `dir` and builds it there; a file `built` marks a finished build. */
+function buildSnapshot(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  for (const entry of ['src', 'scripts', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json']) {
+    fs.cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
+  }
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  fs.writeFileSync(path.join(dir, 'built'), '');
+}
+
+// `--build-only <dir>`: build a snapshot that several runs then serve (E2E_SNAPSHOT=<dir>), as CI's two
+// browser parts do: one build instead of one per part, and before the lanes rather than inside them. The
+// servers only read it; each keeps its data under its own DATA_DIR.
+if (process.argv[2] === '--build-only') {
+  buildSnapshot(path.resolve(process.argv[3] ?? 'e2e/artifacts/snapshot'));
+  process.exit(0);
+}
+
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error('DATA_DIR is not set');
-const snap = path.join(dataDir, 'app');
-
-fs.rmSync(snap, { recursive: true, force: true });
-fs.mkdirSync(snap, { recursive: true });
-for (const entry of ['src', 'scripts', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json']) {
-  fs.cpSync(path.join(root, entry), path.join(snap, entry), { recursive: true });
-}
-fs.symlinkSync(path.join(root, 'node_modules'), path.join(snap, 'node_modules'), 'dir');
-
-const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-  cwd: snap,
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+const shared = process.env.E2E_SNAPSHOT ? path.resolve(process.env.E2E_SNAPSHOT) : null;
+if (shared && !fs.existsSync(path.join(shared, 'built'))) throw new Error(`E2E_SNAPSHOT=${shared} holds no finished build`);
+const snap = shared ?? path.join(dataDir, 'app');
+if (!shared) buildSnapshot(snap);
 
 // With TEST_DATABASE_URL (as in CI's second pass) the browser tests run the server on a fresh PostgreSQL
 // database on that server, dropped when the run ends; otherwise on PGlite under DATA_DIR.

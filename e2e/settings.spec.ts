@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { stamp, staffBrowser } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'settings');
 const tr = translator(['settingsScreen', 'settings', 'app']);
@@ -16,7 +17,7 @@ const tr = translator(['settingsScreen', 'settings', 'app']);
 async function check(page: Page, name: string, lang: Language) {
   const width = page.viewportSize()?.width ?? 1440;
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
+  await keepScreenshot(page, { path: path.join(OUT, `${name}-${lang}-${width}.png`), fullPage: true });
   await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 

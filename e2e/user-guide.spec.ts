@@ -34,8 +34,8 @@ let reportId = '';
 
 test.beforeAll(async () => {
   test.setTimeout(240_000 * TIME_SCALE);
-  // The snapshot the run's web server was built from: its dist/web is beside its sources.
-  const snap = path.join(dataDir(), 'app');
+  // The snapshot the run's web server was built from (its own, or one shared by runs): its dist/web is beside its sources.
+  const snap = process.env.E2E_SNAPSHOT ? path.resolve(process.env.E2E_SNAPSHOT) : path.join(dataDir(), 'app');
   expect(fs.existsSync(path.join(snap, 'dist', 'web', 'index.html')), 'the e2e snapshot is built').toBe(true);
   demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-guide-'));
   const port = await freePort();

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { translator } from './screen-kit';
+import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'visitor-page');
 const tr = translator(['search', 'pages']);
@@ -48,7 +49,7 @@ test('the browser language decides until a choice is made on the page; the choic
   await started(page);
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(page.getByRole('heading', { level: 1, name: tr('zh', 'pages.search') })).toBeVisible();
-  await page.screenshot({ path: path.join(OUT, 'browser-zh-390.png'), fullPage: true });
+  await keepScreenshot(page, { path: path.join(OUT, 'browser-zh-390.png'), fullPage: true });
 
   // Chosen on the page: English, though the browser asks for Chinese.
   await page.getByTestId('language-switch').click();
@@ -109,7 +110,7 @@ test('typing before the JavaScript has arrived is kept, and the lookup then work
   await field.click();
   await field.pressSequentially('zz-not-a-unit-1');
   await expect(page.locator('html')).not.toHaveAttribute('data-ready', 'true');
-  await page.screenshot({ path: path.join(OUT, 'before-scripts-en-390.png') });
+  await keepScreenshot(page, { path: path.join(OUT, 'before-scripts-en-390.png') });
   release();
   await started(page);
   await expect(field).toHaveValue('zz-not-a-unit-1');
@@ -157,6 +158,6 @@ test('a link with ?serial= fills the field and looks the serial up at once', asy
   await expect(page.locator('#serial-input')).toHaveValue('ZZ-LINKED-000001');
   await expect(page.getByTestId('not-found')).toContainText('ZZ-LINKED-000001');
   await expect(page.getByRole('heading', { level: 3, name: tr('zh', 'search.lookup.notFound') })).toBeVisible();
-  await page.screenshot({ path: path.join(OUT, 'linked-serial-zh-390.png'), fullPage: true });
+  await keepScreenshot(page, { path: path.join(OUT, 'linked-serial-zh-390.png'), fullPage: true });
   await context.close();
 });

@@ -85,8 +85,22 @@ describe('labels PDF', () => {
     expect(pageCount(pdf)).toBe(3);
     const image = pageImage(pdf, 150);
     // First label (row 1, column 1) and the fifth (row 2, column 2): 3 columns × 8 rows.
-    expect(decodeAt(image, 0, 0, 1 / 3 - 0.1, 1 / 8)).toBe(`${BASE}/search?serial=${r.serial(1)}`);
-    expect(decodeAt(image, 1 / 3, 1 / 8, 2 / 3 - 0.1, 2 / 8)).toBe(`${BASE}/search?serial=${r.serial(5)}`);
+    expect(decodeAt(image, 0, 0, 1 / 3 - 0.1, 1 / 8)).toBe(`${BASE}/id/${r.serial(1)}`);
+    expect(decodeAt(image, 1 / 3, 1 / 8, 2 / 3 - 0.1, 2 / 8)).toBe(`${BASE}/id/${r.serial(5)}`);
+    // A second reader, ZBar, finds every code of the first page at 150 dpi: the 24 identification links.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-labels-'));
+    try {
+      execFileSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-png', '-', path.join(dir, 'p')], { input: pdf });
+      const png = fs.readdirSync(dir).find((f) => f.endsWith('.png'))!;
+      const read = execFileSync('zbarimg', ['-q', '--raw', path.join(dir, png)], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim()
+        .split('\n')
+        .sort();
+      expect(read).toEqual(Array.from({ length: 24 }, (_, i) => `${BASE}/id/${r.serial(i + 1)}`).sort());
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     // The serial and the product name are printed beside the code.
     const text = execFileSync('pdftotext', ['-f', '1', '-l', '1', '-', '-'], { input: pdf }).toString();
     expect(text).toContain(r.serial(1));
@@ -103,7 +117,7 @@ describe('labels PDF', () => {
     expect(pageCount(pdf)).toBe(5);
     expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 141\.73\d* 85\.03\d*\]/);
     const image = pageImage(pdf, 300);
-    expect(decodeAt(image, 0, 0, 0.6, 1)).toBe(`${BASE}/search?serial=${r.serial(10)}`);
+    expect(decodeAt(image, 0, 0, 0.6, 1)).toBe(`${BASE}/id/${r.serial(10)}`);
     const text = execFileSync('pdftotext', ['-f', '5', '-l', '5', '-', '-'], { input: pdf }).toString();
     expect(text).toContain(r.serial(14));
     expect(text.replace(/\s+/g, ' ')).toContain(r.productName);

@@ -15,6 +15,7 @@ function allowedOnPublicHost(req: FastifyRequest): boolean {
   if (path.startsWith('/api/')) return path.startsWith('/api/v1/public/');
   return (
     path === '/search' ||
+    path.startsWith('/id/') ||
     path.startsWith('/assets/') ||
     /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path) ||
     path === '/healthz' ||

@@ -4,6 +4,7 @@
  * the route and the staff screen's dialog.
  */
 import { z } from 'zod';
+import { identificationLink } from '../identification';
 import { parseSerial, rangeLabel } from '../serial';
 import { serialField } from './serials';
 
@@ -29,9 +30,13 @@ export const labelQuery = z.object({
 });
 export type LabelQuery = z.output<typeof labelQuery>;
 
-/** The address a label's QR code opens: the public page, which looks the serial up at once. */
+/**
+ * The address a label's QR code carries: the unit's identification link (shared/identification.ts), which
+ * opens the public page and looks the serial up. Labels printed before it carry `/search?serial=…`, which
+ * still works.
+ */
 export function labelLink(publicBaseUrl: string, serial: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/search?serial=${encodeURIComponent(serial)}`;
+  return identificationLink(publicBaseUrl, serial);
 }
 
 export type LabelSelection =

@@ -17,6 +17,7 @@ import { issueReport } from '../reports/issue';
 import { renderThrough } from '../reports/render-job';
 import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from './search-mail-outcome';
+import { registerIdentificationLink } from './identification-link';
 import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS, quietRateLimit } from './public-limits';
@@ -47,6 +48,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     stopFollowing();
     stopComposing();
   });
+  // /id/<serial>, the nameplate's identification link: the lookup's answers and limits.
+  registerIdentificationLink(app, { counters, lookups });
 
   app.post(
     '/api/v1/public/lookup',
