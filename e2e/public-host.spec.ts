@@ -9,6 +9,9 @@ test('every route but /search goes to /search on a public host name', async ({ p
   }
   await page.goto('/search?serial=VB1');
   await expect(page).toHaveURL(/\/search\?serial=VB1$/);
+  // A nameplate's identification link stays on the host it was scanned on.
+  await page.goto('/id/VB2');
+  await expect(page).toHaveURL(/report\.test:\d+\/search\?serial=VB2$/);
 });
 
 test('in-app navigation on a public host name also stays on /search', async ({ page }) => {

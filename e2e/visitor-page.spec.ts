@@ -161,3 +161,14 @@ test('a link with ?serial= fills the field and looks the serial up at once', asy
   await keepScreenshot(page, { path: path.join(OUT, 'linked-serial-zh-390.png'), fullPage: true });
   await context.close();
 });
+
+test("a nameplate's identification link /id/<serial> opens the public page with the lookup done", async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/id/zz-linked-000002');
+  await expect(page).toHaveURL(/\/search\?serial=ZZ-LINKED-000002$/);
+  await expect(page.locator('#serial-input')).toHaveValue('ZZ-LINKED-000002');
+  await expect(page.getByRole('heading', { level: 3, name: tr('en', 'search.lookup.notFound') })).toBeVisible();
+  await keepScreenshot(page, { path: path.join(OUT, 'identification-link-en-1440.png'), fullPage: true });
+  await context.close();
+});
