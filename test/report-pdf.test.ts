@@ -176,13 +176,15 @@ describe('the report PDF', () => {
     expect(json.verification).toMatchObject({ id: issued.en!.id, url: `http://localhost:3000/search?report=${issued.en!.id}` });
   });
 
-  it('prints a QR code that decodes to the verification link', () => {
+  it('prints a QR code that decodes to the verification link and its proof', () => {
     const file = tmpFile(issued.zh!.bytes);
     execFileSync('pdftoppm', ['-r', '150', '-png', '-f', '1', '-l', '1', file, path.join(path.dirname(file), 'page')]);
     const pngFile = fs.readdirSync(path.dirname(file)).find((f) => f.startsWith('page') && f.endsWith('.png'))!;
     const png = PNG.sync.read(fs.readFileSync(path.join(path.dirname(file), pngFile)));
     const qr = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
-    expect(qr?.data).toBe(`http://localhost:3000/search?report=${issued.zh!.id}`);
+    // The link, then the offline proof after `#` (test/offline-proof.test.ts checks the proof).
+    expect(qr?.data.split('#')[0]).toBe(`http://localhost:3000/search?report=${issued.zh!.id}`);
+    expect(qr?.data.split('#')[1]).toMatch(/^[\w-]+\.[\w-]+\.[\w-]{86}$/);
   });
 
   it('uses an unguessable id (128 random bits) and a short code', () => {

@@ -16,6 +16,8 @@ function allowedOnPublicHost(req: FastifyRequest): boolean {
   return (
     path === '/search' ||
     path.startsWith('/id/') ||
+    path.startsWith('/.well-known/') ||
+    path === '/verify' ||
     path.startsWith('/assets/') ||
     /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path) ||
     path === '/healthz' ||

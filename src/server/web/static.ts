@@ -47,6 +47,9 @@ export function isHiddenPath(url: string): boolean {
   } catch {
     decoded = pathname;
   }
+  // RFC 8615's well-known URIs are the one dot folder served, and only what a route answers there.
+  if (decoded.startsWith('/.well-known/') && !decoded.slice(1).split(/[/\\]/).slice(1).some((segment) => segment.startsWith('.')))
+    return false;
   return decoded.split(/[/\\]/).some((segment) => segment.startsWith('.'));
 }
 

@@ -158,3 +158,21 @@ export const searchRetentionInput = z.object({
     .max(SEARCH_RETENTION.max, { error: 'searches.validation.retentionRange' }),
 });
 export type SearchRetentionInput = z.input<typeof searchRetentionInput>;
+
+/**
+ * A key of the certificates' offline proofs, as Settings lists it and `/.well-known/jwks.json` publishes it
+ * (without the dates there): an Ed25519 public key (RFC 8037) with its id.
+ */
+export const verificationKey = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+  createdAt: z.string(),
+  /** null: the key signing new certificates */
+  retiredAt: z.string().nullable(),
+});
+export type VerificationKey = z.infer<typeof verificationKey>;
+export const verificationKeysEnvelope = envelope(z.array(verificationKey));

@@ -83,3 +83,14 @@ export const reportCertificates = pgTable(
 
 export type SettingsRow = typeof settingsTable.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
+
+/** migration 0042: the Ed25519 keys of certificates' offline proofs (settings/verification-keys.service.ts) */
+export const verificationKeysTable = pgTable('verification_keys', {
+  kid: text('kid').primaryKey(),
+  /** the public key, base64url (a JWK's `x`) */
+  publicX: text('public_x').notNull(),
+  /** read only to sign a proof; never in an answer or the audit log */
+  privatePem: text('private_pem').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  retiredAt: timestamp('retired_at', { withTimezone: true }),
+});

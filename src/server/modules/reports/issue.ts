@@ -12,6 +12,8 @@ import type { Db, Executor } from '../../db/client';
 import type { ReportRow } from '../../db/schema/index';
 import { PG, pgErrorCode } from '../../db/errors';
 import { getSettingsWithRevision, signingMaterial } from '../settings/settings.service';
+import { signProof } from '../settings/verification-keys.service';
+import { proofClaimsOf } from './proof';
 import { certificateName } from '../../lib/signing/certificate';
 import { renderAndSign, type RenderReport } from './render-job';
 import { reportGeneration } from '../../lib/metrics';
@@ -264,7 +266,10 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         return { reused: null, id, code, number, issuedAt, model, flags };
       });
       if (prepared.reused) return { status: 'issued', report: toIssued(prepared.reused, true) };
-      const { id, code, number, issuedAt, model, flags } = prepared;
+      const { id, code, number, issuedAt, flags } = prepared;
+      // Signed outside the transaction: the first proof makes the key (on PGlite's one connection a query
+      // beside an open transaction would wait for it).
+      const model = { ...prepared.model, proof: await signProof(db, proofClaimsOf(prepared.model)) };
       const documentType = input.order?.documentType ?? settings.documentType;
       const reason = t(input.language, 'signatureReason', { title: t(input.language, `title.${docKey(documentType)}`), number });
       const endTimer = reportGeneration.startTimer({ language: input.language });

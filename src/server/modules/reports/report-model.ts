@@ -76,6 +76,11 @@ export interface ReportModel {
   documentType: DocumentType;
   issuedAt: Date;
   verifyUrl: string;
+  /**
+   * the offline proof the QR code carries after the link (a compact JWS, shared/offline-proof.ts), signed over
+   * the facts and the embedded data's hash once the model is complete (proof.ts); absent: the link alone
+   */
+  proof?: string;
   /** where a code is typed: the public page */
   verifyPage: string;
   /** the link points at the issuing machine only (PUBLIC_BASE_URL unset or loopback): the certificate says so */

@@ -14,12 +14,15 @@ import {
   searchRetentionInput,
   settingsEnvelope,
   settingsUpdateInput,
+  verificationKeysEnvelope,
 } from '../../../shared/contract/settings';
+import { JWKS_PATH } from '../../../shared/offline-proof';
 import { AppError } from '../../../shared/errors';
 import { ensureMultipart, readSmallUpload } from '../../lib/http-files';
 import { actorOf, successMessage } from '../audit/actor';
 import { isLocalAddress } from '../../../shared/public-address';
 import * as service from './settings.service';
+import * as keys from './verification-keys.service';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'Settings' as const } });
 const saved = settingsEnvelope.extend({ message: z.string(), messageKey: z.string() });
@@ -92,6 +95,30 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     data: await service.regenerateCertificate(db, actorOf(req)),
     ...successMessage(req, 'settings.certificateGenerated'),
   }));
+
+  // The offline proofs' keys (docs/decisions/0063-offline-verification.md): listed for staff, rotated by an
+  // admin, published to anyone as a JWKS (RFC 7517) with the standard members only.
+  app.get(
+    '/api/v1/settings/verification-keys',
+    { schema: { tags, response: { 200: verificationKeysEnvelope } }, config: can('read') },
+    async () => ({ data: await keys.publishedKeys(db) }),
+  );
+
+  app.post(
+    '/api/v1/settings/verification-keys/rotate',
+    { schema: { tags, response: { 200: verificationKeysEnvelope.extend({ message: z.string(), messageKey: z.string() }) } }, config: can('update') },
+    async (req) => ({ data: await keys.rotateKey(db, actorOf(req)), ...successMessage(req, 'settings.keyRotated') }),
+  );
+
+  app.get(JWKS_PATH, { schema: { tags: ['public'] }, config: { access: 'anonymous', rateLimit: { max: 60, timeWindow: 60_000 } } }, async (_req, reply) => {
+    const published = (await keys.publishedKeys(db)).map(({ kty, crv, x, kid, alg, use }) => ({ kty, crv, x, kid, alg, use }));
+    // Short-lived in caches: a rotation is seen within minutes; the offline verifier keeps its own copy.
+    return reply
+      .type('application/jwk-set+json')
+      .header('cache-control', 'public, max-age=300')
+      .header('access-control-allow-origin', '*')
+      .send(JSON.stringify({ keys: published }));
+  });
 
   app.get(
     '/api/v1/public/settings',

@@ -14,7 +14,8 @@ import { attachFile } from '../../../lib/pdf-kit/pdf-attachment';
 import { fillColor, writeText } from '../../../lib/pdf-kit/pdf-text';
 import { pageFurniture } from './page-furniture';
 import { loadPdfkit } from '../../../lib/pdfkit';
-import { reportJson } from '../report-json';
+import { embeddedData } from '../proof';
+import { proofQrText } from '../../../../shared/offline-proof';
 import type { ReportModel } from '../report-model';
 import { orderRows } from '../format-order';
 import { validationLines } from './validation-lines';
@@ -71,7 +72,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   doc.font(R);
   doc.addPage();
 
-  const json = Buffer.from(JSON.stringify(reportJson(m)));
+  const json = embeddedData(m);
   attachFile(doc, {
     name: REPORT_ATTACHMENT_NAME,
     data: json,
@@ -167,7 +168,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   const afterFacts = doc.y;
   root.add(
     doc.struct('Figure', { alt: t(lang, 'qrAlt', { url: m.verifyUrl }) }, () =>
-      drawQr(doc, m.verifyUrl, M.left + W - qrSize, factsTop, qrSize),
+      drawQr(doc, m.proof ? proofQrText(m.verifyUrl, m.proof) : m.verifyUrl, M.left + W - qrSize, factsTop, qrSize),
     ),
   );
   doc.y = Math.max(afterFacts, factsTop + qrSize) + gap;
