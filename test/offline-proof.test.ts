@@ -32,7 +32,7 @@ function readCodes(bytes: Buffer, args: string[]): string[] {
   const file = tmpFile(bytes);
   const out = path.join(path.dirname(file), 'page');
   execFileSync('pdftoppm', [...args, '-png', '-f', '1', '-l', '1', '-singlefile', file, out]);
-  const text = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Sqrcode.enable', `${out}.png`], { encoding: 'utf8' });
+  const text = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Sqrcode.enable', `${out}.png`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return text.split('\n').filter(Boolean);
 }
 
@@ -66,7 +66,10 @@ describe("a certificate's offline proof", () => {
   it('is read by ZBar at 150 dpi and at a phone preview (1,170 px wide), and verifies against the JWKS', async () => {
     const keys = await publishedKeys();
     expect(keys).toHaveLength(1);
-    for (const args of [['-r', '150'], ['-scale-to-x', '1170', '-scale-to-y', '-1']]) {
+    for (const args of [
+      ['-r', '150'],
+      ['-scale-to-x', '1170', '-scale-to-y', '-1'],
+    ]) {
       const codes = readCodes(first.bytes, args);
       expect(codes).toHaveLength(1);
       const { link, jws } = splitQrText(codes[0]!);
@@ -118,7 +121,9 @@ describe("a certificate's offline proof", () => {
 
   it('keeps verifying after the key is rotated; new certificates use the new key; rotation is audited and for admins only', async () => {
     const staff = await staffCookie(t);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/settings/verification-keys/rotate', headers: { cookie: staff } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/settings/verification-keys/rotate', headers: { cookie: staff } })).statusCode,
+    ).toBe(403);
     const admin = await adminCookie(t);
     const before = await publishedKeys();
     const rotated = await t.app.inject({ method: 'POST', url: '/api/v1/settings/verification-keys/rotate', headers: { cookie: admin } });
@@ -143,10 +148,49 @@ describe("a certificate's offline proof", () => {
     const [fresh] = readCodes(zh.bytes, ['-r', '150']);
     expect(await checkProof(fresh!, keys)).toMatchObject({ status: 'genuine', kid: listed[1]!.kid });
 
-    const audit = await t.app.inject({ url: `/api/v1/audit-log?entity=verification-key&entityId=${listed[1]!.kid}`, headers: { cookie: admin } });
+    const audit = await t.app.inject({
+      url: `/api/v1/audit-log?entity=verification-key&entityId=${listed[1]!.kid}`,
+      headers: { cookie: admin },
+    });
     expect(audit.json().data.items?.[0] ?? audit.json().data[0]).toMatchObject({ action: 'update' });
     expect(JSON.stringify(audit.json())).not.toContain('PRIVATE KEY');
   });
+
+  it('is checked by `npm run verify-qr` from a JPEG photo, a PDF or the text, with the keys from a file', async () => {
+    const dir = path.dirname(tmpFile(first.bytes));
+    const pdf = path.join(dir, 'certificate.pdf');
+    fs.writeFileSync(pdf, first.bytes);
+    execFileSync('pdftoppm', ['-r', '150', '-jpeg', '-f', '1', '-l', '1', '-singlefile', pdf, path.join(dir, 'photo')]);
+    const keys = path.join(dir, 'jwks.json');
+    {
+      fs.writeFileSync(keys, (await t.app.inject({ url: '/.well-known/jwks.json' })).body);
+      const run = (arg: string) => {
+        try {
+          return {
+            code: 0,
+            out: execFileSync('node_modules/.bin/tsx', ['scripts/verify-qr.ts', arg, '--keys', keys, '--offline'], { encoding: 'utf8' }),
+          };
+        } catch (err) {
+          const e = err as { status: number; stdout: string; stderr: string };
+          return { code: e.status, out: e.stdout + e.stderr };
+        }
+      };
+      for (const input of [path.join(dir, 'photo.jpg'), pdf]) {
+        const r = run(input);
+        expect(r.code).toBe(0);
+        expect(r.out).toContain('Genuine');
+        expect(r.out).toContain(first.number);
+        expect(r.out).toContain('cannot be known here');
+      }
+      const [code] = readCodes(first.bytes, ['-r', '150']);
+      const tampered = code!.replace(/\.([\w-]+)\./, (_m, c: string) => `.${c.slice(0, -2)}${c.endsWith('A') ? 'B' : 'A'}${c.slice(-1)}.`);
+      const bad = run(tampered);
+      expect(bad.code).toBe(1);
+      expect(bad.out).toContain('Not genuine');
+      // A file it cannot read as an image: a usage error, not a verdict.
+      expect(run(keys).code).toBe(2);
+    }
+  }, 60_000);
 
   it('serves the JWKS on a report host name and not the hidden paths beside it', async () => {
     expect((await t.app.inject({ url: '/.well-known/jwks.json', headers: { host: 'report.example.com' } })).statusCode).toBe(200);
