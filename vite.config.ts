@@ -14,6 +14,9 @@ const API_TARGET = process.env.API_TARGET ?? 'http://localhost:3000';
  * the public /search and the sign-in pages never download the staff screens.
  */
 function manualChunks(id: string): string | undefined {
+  // Rollup's CommonJS helpers in a chunk of their own: left to Rollup they join the React chunk, and every
+  // page importing a CommonJS package (the verifier's jsQR) would load React with them.
+  if (id.includes('commonjsHelpers')) return 'commonjs-helpers';
   if (!id.includes('node_modules')) return undefined;
   if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
   // The router is the staff app's: the public page must not pull it in through a shared chunk.
@@ -42,6 +45,8 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 700,
     rollupOptions: {
+      // The staff app and public page (index.html), and the offline verifier (verify.html, its own small bundle).
+      input: { index: 'index.html', verify: 'verify.html' },
       output: { manualChunks },
       // zod (and others) write prose mentioning @__PURE__ in comments; Rollup warns it cannot use them.
       // Harmless and not ours to fix: silence that one kind, for third-party code only.

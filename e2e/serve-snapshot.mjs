@@ -16,7 +16,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 function buildSnapshot(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  for (const entry of ['src', 'scripts', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json']) {
+  for (const entry of ['src', 'scripts', 'public', 'index.html', 'verify.html', 'package.json', 'vite.config.ts', 'tsconfig.json']) {
     fs.cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
   }
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');

@@ -40,7 +40,8 @@ function stale(built, sources) {
 
 // Without sources (an image built with only dist/ and node_modules) there is nothing to rebuild.
 const hasSources = fs.existsSync(path.join(root, 'src/server/main.ts'));
-const webStale = fs.existsSync(path.join(root, 'index.html')) && stale(builtIndex, ['src/web', 'src/shared', 'index.html', 'public']);
+const webStale =
+  fs.existsSync(path.join(root, 'index.html')) && stale(builtIndex, ['src/web', 'src/shared', 'index.html', 'verify.html', 'public']);
 const serverStale = hasSources && stale(builtServer, ['src/server', 'src/shared', 'scripts/build-server.mjs']);
 
 const cliAt = process.argv.indexOf('--cli');

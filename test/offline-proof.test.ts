@@ -32,7 +32,10 @@ function readCodes(bytes: Buffer, args: string[]): string[] {
   const file = tmpFile(bytes);
   const out = path.join(path.dirname(file), 'page');
   execFileSync('pdftoppm', [...args, '-png', '-f', '1', '-l', '1', '-singlefile', file, out]);
-  const text = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Sqrcode.enable', `${out}.png`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const text = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Sqrcode.enable', `${out}.png`], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return text.split('\n').filter(Boolean);
 }
 

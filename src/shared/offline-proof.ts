@@ -107,12 +107,17 @@ function claimsOf(value: unknown): ProofClaims | null {
  * Checks a scanned text against `keys` (the published JWKS's). Never throws: anything that is not a proof
  * signed by one of the keys is `not-genuine` with the reason, a link alone is `no-proof`.
  */
-export async function checkProof(text: string, keys: readonly ProofKey[], subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<ProofCheck> {
+export async function checkProof(
+  text: string,
+  keys: readonly ProofKey[],
+  subtle: SubtleCrypto = globalThis.crypto.subtle,
+): Promise<ProofCheck> {
   if (text.length > MAX_TEXT) return { status: 'not-genuine', reason: 'malformed', link: null };
   const { link, jws } = splitQrText(text);
   if (!jws) return { status: 'no-proof', link };
   const parts = jws.split('.');
-  if (parts.length !== 3 || !parts.every((p) => p.length > 0 && B64URL.test(p))) return { status: 'not-genuine', reason: 'malformed', link };
+  if (parts.length !== 3 || !parts.every((p) => p.length > 0 && B64URL.test(p)))
+    return { status: 'not-genuine', reason: 'malformed', link };
   const [headerPart, claimsPart, signaturePart] = parts as [string, string, string];
   let header: unknown;
   let payload: unknown;

@@ -18,6 +18,7 @@ function allowedOnPublicHost(req: FastifyRequest): boolean {
     path.startsWith('/id/') ||
     path.startsWith('/.well-known/') ||
     path === '/verify' ||
+    path === '/verify-sw.js' ||
     path.startsWith('/assets/') ||
     /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path) ||
     path === '/healthz' ||

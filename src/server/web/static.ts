@@ -12,6 +12,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
 import { prerenderedPage } from './pages';
 import { PRERENDERED_SCREENS } from './prerendered';
+import { PERMISSIONS_POLICY } from '../lib/security-headers';
+
+/** The app's policy with the camera allowed to the page itself: the verifier reads QR codes with it. */
+const VERIFIER_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace('camera=()', 'camera=(self)');
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
 
@@ -48,7 +52,14 @@ export function isHiddenPath(url: string): boolean {
     decoded = pathname;
   }
   // RFC 8615's well-known URIs are the one dot folder served, and only what a route answers there.
-  if (decoded.startsWith('/.well-known/') && !decoded.slice(1).split(/[/\\]/).slice(1).some((segment) => segment.startsWith('.')))
+  if (
+    decoded.startsWith('/.well-known/') &&
+    !decoded
+      .slice(1)
+      .split(/[/\\]/)
+      .slice(1)
+      .some((segment) => segment.startsWith('.'))
+  )
     return false;
   return decoded.split(/[/\\]/).some((segment) => segment.startsWith('.'));
 }
@@ -103,6 +114,10 @@ export function webApp(dir: string = WEB_DIST): WebApp {
       });
       // The first screens, drawn at build time in each language (pages.ts).
       for (const screen of PRERENDERED_SCREENS) app.get(`/${screen}`, prerenderedPage(dir, screen, fallback));
+      // The offline verifier (docs/decisions/0063-offline-verification.md): the one page that may use the camera.
+      app.get('/verify', { config: { access: 'anonymous' } }, (_req, reply) =>
+        reply.header('cache-control', 'no-cache').header('permissions-policy', VERIFIER_PERMISSIONS_POLICY).sendFile('verify.html', dir),
+      );
     },
     fallback,
   };

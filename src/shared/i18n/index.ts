@@ -97,6 +97,9 @@ import zhOrderScreens from './zh/orderScreens.json';
 import enMaterials from './en/materials.json';
 import zhMaterials from './zh/materials.json';
 import enDeliveryLinks from './en/deliveryLinks.json';
+// The offline verifier page (src/web/verifier)
+import enVerifier from './en/verifier.json';
+import zhVerifier from './zh/verifier.json';
 import zhDeliveryLinks from './zh/deliveryLinks.json';
 
 import type { Language } from './languages';
@@ -145,6 +148,7 @@ export const catalogues: Record<Language, Tree> = {
     orders: enOrders,
     orderScreens: enOrderScreens,
     deliveryLinks: enDeliveryLinks,
+    verifier: enVerifier,
     materials: enMaterials,
   },
   zh: {
@@ -186,6 +190,7 @@ export const catalogues: Record<Language, Tree> = {
     orders: zhOrders,
     orderScreens: zhOrderScreens,
     deliveryLinks: zhDeliveryLinks,
+    verifier: zhVerifier,
     materials: zhMaterials,
   },
 };

@@ -106,19 +106,26 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/v1/settings/verification-keys/rotate',
-    { schema: { tags, response: { 200: verificationKeysEnvelope.extend({ message: z.string(), messageKey: z.string() }) } }, config: can('update') },
+    {
+      schema: { tags, response: { 200: verificationKeysEnvelope.extend({ message: z.string(), messageKey: z.string() }) } },
+      config: can('update'),
+    },
     async (req) => ({ data: await keys.rotateKey(db, actorOf(req)), ...successMessage(req, 'settings.keyRotated') }),
   );
 
-  app.get(JWKS_PATH, { schema: { tags: ['public'] }, config: { access: 'anonymous', rateLimit: { max: 60, timeWindow: 60_000 } } }, async (_req, reply) => {
-    const published = (await keys.publishedKeys(db)).map(({ kty, crv, x, kid, alg, use }) => ({ kty, crv, x, kid, alg, use }));
-    // Short-lived in caches: a rotation is seen within minutes; the offline verifier keeps its own copy.
-    return reply
-      .type('application/jwk-set+json')
-      .header('cache-control', 'public, max-age=300')
-      .header('access-control-allow-origin', '*')
-      .send(JSON.stringify({ keys: published }));
-  });
+  app.get(
+    JWKS_PATH,
+    { schema: { tags: ['public'] }, config: { access: 'anonymous', rateLimit: { max: 60, timeWindow: 60_000 } } },
+    async (_req, reply) => {
+      const published = (await keys.publishedKeys(db)).map(({ kty, crv, x, kid, alg, use }) => ({ kty, crv, x, kid, alg, use }));
+      // Short-lived in caches: a rotation is seen within minutes; the offline verifier keeps its own copy.
+      return reply
+        .type('application/jwk-set+json')
+        .header('cache-control', 'public, max-age=300')
+        .header('access-control-allow-origin', '*')
+        .send(JSON.stringify({ keys: published }));
+    },
+  );
 
   app.get(
     '/api/v1/public/settings',

@@ -24,11 +24,7 @@ export async function currentKey(db: Executor): Promise<{ kid: string; privatePe
 
 /** Adds a current key unless one exists (the partial unique index decides between two instances). */
 export async function insertKeyIfNone(db: Executor, v: { kid: string; publicX: string; privatePem: string }): Promise<boolean> {
-  const rows = await db
-    .insert(keys)
-    .values(v)
-    .onConflictDoNothing()
-    .returning({ kid: keys.kid });
+  const rows = await db.insert(keys).values(v).onConflictDoNothing().returning({ kid: keys.kid });
   return rows.length > 0;
 }
 

@@ -118,6 +118,11 @@ export function VerifyPanel() {
           className="pp-file"
         />
       </label>
+      <p className="pp-body2">
+        <a href="/verify" data-testid="offline-verifier-link">
+          {t('search.verify.offline')}
+        </a>
+      </p>
       {state && (
         <Suspense fallback={null}>
           <VerificationCard state={state} />
