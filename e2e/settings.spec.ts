@@ -46,6 +46,21 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(trust).toContainText(lang === 'zh' ? '簽發者不明' : 'issuer unknown');
     await expect(trust).toContainText('PKCS#12');
     await expect(trust).toContainText(tr(lang, 'settingsScreen.certificate.trust.after'));
+
+    // The verification keys: rotated by the admin, the earlier one kept and said to verify what it signed.
+    const keys = page.getByTestId('verification-keys');
+    await expect(keys).toContainText('/.well-known/jwks.json');
+    const rows = keys.locator('tbody tr');
+    const keysBefore = await rows.count();
+    await keys.getByRole('button', { name: tr(lang, 'settingsScreen.keys.rotate') }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: tr(lang, 'settingsScreen.keys.rotate') })
+      .click();
+    await expect(page.getByText(tr(lang, 'settings.keyRotated'))).toBeVisible();
+    await expect(rows).toHaveCount(keysBefore + 1);
+    await expect(rows.first()).toContainText(tr(lang, 'settingsScreen.keys.current'));
+    if (keysBefore > 0) await expect(rows.nth(1)).not.toContainText(tr(lang, 'settingsScreen.keys.current'));
     await check(page, 'settings', lang);
 
     const company = `Valve Works ${stamp()}`;
@@ -87,6 +102,7 @@ test('staff read the settings and cannot change them', async ({ browser, baseURL
   await expect(page.getByLabel(tr('en', 'settingsScreen.fields.companyName'))).toBeDisabled();
   await expect(page.getByRole('button', { name: tr('en', 'app.save') })).toHaveCount(0);
   await expect(page.getByTestId('certificate-input')).toHaveCount(0);
+  await expect(page.getByTestId('verification-keys').getByRole('button')).toHaveCount(0);
   await check(page, 'settings-staff', 'en');
   await context.close();
 });

@@ -1,6 +1,6 @@
 /** Site settings (admin edits, staff reads): the text fields, the logo and the signing certificate. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Settings, SettingsUpdateInput } from '../../../shared/contract/settings';
+import type { Settings, SettingsUpdateInput, VerificationKey } from '../../../shared/contract/settings';
 import { api, API_BASE, ApiError } from '../../lib/api';
 import { currentLanguage } from '../../lib/i18n';
 
@@ -9,8 +9,8 @@ export const settingsKeys = {
 };
 
 /** A save answers the settings and the server's translated success text (its key, for the toast). */
-export interface Saved {
-  data: Settings;
+export interface Saved<T = Settings> {
+  data: T;
   messageKey: string;
 }
 
@@ -18,8 +18,8 @@ export function useSettings() {
   return useQuery({ queryKey: settingsKeys.all, queryFn: ({ signal }) => api.get<Settings>('/settings', { signal }) });
 }
 
-type Envelope = {
-  data?: Settings;
+type Envelope<T> = {
+  data?: T;
   messageKey?: string;
   error?: { status?: string; key?: string; message?: string; params?: Record<string, string | number>; fields?: [] };
 };
@@ -29,7 +29,7 @@ type Envelope = {
  * uploads are multipart: one small fetch for both. Same-origin fetch sends our Origin, which the server's
  * CSRF rule needs; failures read like the API client's.
  */
-async function send(method: 'PUT' | 'DELETE' | 'POST', path: string, body?: FormData | object): Promise<Saved> {
+async function send<T = Settings>(method: 'PUT' | 'DELETE' | 'POST', path: string, body?: FormData | object): Promise<Saved<T>> {
   const json = body !== undefined && !(body instanceof FormData);
   let response: Response;
   try {
@@ -46,7 +46,7 @@ async function send(method: 'PUT' | 'DELETE' | 'POST', path: string, body?: Form
   } catch {
     throw new ApiError({ status: 'UNAVAILABLE', httpStatus: 0, key: 'errors.connectionFailed', message: 'Connection failed' });
   }
-  const answer = (await response.json().catch(() => ({}))) as Envelope;
+  const answer = (await response.json().catch(() => ({}))) as Envelope<T>;
   if (!response.ok || !answer.data) {
     const e = answer.error ?? {};
     throw new ApiError({
@@ -83,3 +83,21 @@ export const useUploadCertificate = () =>
   useSaving(({ file, password }: { file: File; password: string }) => send('PUT', '/settings/certificate', upload(file, { password })));
 export const useUpdateSearchRetention = () => useSaving((days: number) => send('PUT', '/settings/search-retention', { days }));
 export const useGenerateCertificate = () => useSaving(() => send('POST', '/settings/certificate/generate', {}));
+
+/** The offline proofs' keys (docs/decisions/0063-offline-verification.md): listed, and rotated by an admin. */
+export const verificationKeysKey = ['settings', 'verification-keys'] as const;
+
+export function useVerificationKeys() {
+  return useQuery({
+    queryKey: verificationKeysKey,
+    queryFn: ({ signal }) => api.get<VerificationKey[]>('/settings/verification-keys', { signal }),
+  });
+}
+
+export function useRotateVerificationKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => send<VerificationKey[]>('POST', '/settings/verification-keys/rotate', {}),
+    onSuccess: (saved) => qc.setQueryData(verificationKeysKey, saved.data),
+  });
+}

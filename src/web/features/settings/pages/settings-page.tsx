@@ -11,6 +11,7 @@ import { useAppAbility } from '../../../lib/ability';
 import { useSettings } from '../api';
 import { CertificateCard } from '../components/certificate-card';
 import { RetentionCard } from '../components/retention-card';
+import { VerificationKeysCard } from '../components/verification-keys-card';
 import { SettingsForm } from '../components/settings-form';
 
 export default function SettingsPage() {
@@ -51,6 +52,7 @@ export default function SettingsPage() {
           )}
           <SettingsForm settings={settings.data} canEdit={canEdit} />
           <CertificateCard settings={settings.data} canEdit={canEdit} />
+          <VerificationKeysCard canEdit={canEdit} publicUrl={settings.data.publicAddress?.url ?? null} />
           <RetentionCard settings={settings.data} canEdit={canEdit} />
         </Stack>
       )}
