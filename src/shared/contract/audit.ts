@@ -17,7 +17,16 @@ export const auditEntry = z.object({
 export type AuditEntry = z.infer<typeof auditEntry>;
 
 /** The entities the product audits today (the screen's choices); the API takes any name. */
-export const AUDIT_ENTITIES = ['product', 'serialRange', 'machine', 'test-record', 'user', 'searchRequest', 'settings', 'verification-key'] as const;
+export const AUDIT_ENTITIES = [
+  'product',
+  'serialRange',
+  'machine',
+  'test-record',
+  'user',
+  'searchRequest',
+  'settings',
+  'verification-key',
+] as const;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const dayField = z
