@@ -16,6 +16,9 @@ function allowedOnPublicHost(req: FastifyRequest): boolean {
   return (
     path === '/search' ||
     path.startsWith('/id/') ||
+    // The GS1 Digital Link of a unit and the resolver's description (docs/decisions/0062-gs1-digital-link.md).
+    path.startsWith('/01/') ||
+    path === '/.well-known/gs1resolver' ||
     path.startsWith('/assets/') ||
     /^\/[\w.-]+\.(ico|png|svg|webmanifest|txt)$/.test(path) ||
     path === '/healthz' ||
