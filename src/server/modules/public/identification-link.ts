@@ -37,10 +37,11 @@ export function askedFor(accept: string | undefined, linkType: string | undefine
 
 /**
  * The GTIN and serial of a Digital Link's path after `/01/`: `<GTIN>/21/<serial>`, the serial to the end
- * (it may hold a slash); null for any other shape (no serial, other qualifiers).
+ * (it may hold a slash); null for any other shape (no serial, other qualifiers first).
  */
 export function digitalLinkParts(path: string): { gtin: string; serial: string } | null {
-  const match = /^(\d{1,14})\/21\/(.+)$/s.exec(path);
+  // Any GTIN text of a bounded length: a malformed one still takes the lookup's path (see the route).
+  const match = /^([^/]{1,40})\/21\/(.+)$/s.exec(path);
   return match ? { gtin: match[1]!, serial: match[2]! } : null;
 }
 
