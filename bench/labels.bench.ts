@@ -26,6 +26,7 @@ export default async function labels(
       productName: 'Gate Valve DN50 PN16 閘閥',
       layout,
       publicBaseUrl: 'https://reports.example.com',
+      gtin: null,
       testMark: '',
       title: 'bench',
     };

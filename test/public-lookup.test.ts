@@ -46,6 +46,8 @@ describe('lookup', () => {
         pressureSus: 4,
         temperatureMax: 120,
         temperatureMin: -10,
+        // what the GS1 Digital Link is checked against (decision 0062); this product has none
+        gtin: null,
       },
       productionDate: '2024-03-01',
     });

@@ -30,8 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function range(units: number, productName?: string) {
-  const product = await addProduct(t.app, cookie, productName ? { name: productName } : {});
+async function range(units: number, productName?: string, overrides: Record<string, unknown> = {}) {
+  const product = await addProduct(t.app, cookie, { ...(productName ? { name: productName } : {}), ...overrides });
   const prefix = series();
   const serial = (n: number) => `${prefix}${String(n).padStart(6, '0')}`;
   const res = await postRange(t.app, cookie, rangeBody(product.id, serial(1), serial(units), units));
@@ -107,6 +107,13 @@ describe('labels PDF', () => {
     expect(text).toContain(r.serial(24));
     expect(text).not.toContain(r.serial(25));
     expect(text).toContain('閘閥 Gate Valve DN50');
+  });
+
+  it('prints the GS1 Digital Link of each unit when the product has a GTIN', async () => {
+    const r = await range(10, undefined, { gtin: '4006381333931' });
+    const res = await labels(r.id, { layout: 'single', from: r.serial(3), to: r.serial(3) });
+    expect(res.statusCode).toBe(200);
+    expect(decodeAt(pageImage(res.rawPayload, 300), 0, 0, 0.6, 1)).toBe(`${BASE}/01/04006381333931/21/${r.serial(3)}`);
   });
 
   it('prints a part of the range one 50 × 30 mm label a page', async () => {

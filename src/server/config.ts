@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import os from 'node:os';
 import { z } from 'zod';
+import { originOf } from '../shared/identification';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -295,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl: originOf(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`),
     trustProxy: e.TRUST_PROXY,
     trustForwardedHost: e.TRUST_FORWARDED_HOST,
     logLevel: e.LOG_LEVEL,

@@ -1,7 +1,8 @@
 /** Helpers of the catalogue tests: a signed-in staff member, valid product and range bodies, CSV uploads. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
+import { gs1CheckDigit } from '../../src/shared/gtin';
 import type { TestApp } from './app';
 import { createUser } from './factories';
 
@@ -36,6 +37,12 @@ export async function addProduct(app: FastifyInstance, cookie: string, overrides
   const res = await app.inject({ method: 'POST', url: '/api/v1/products', headers: { cookie }, payload: productBody(overrides) });
   if (res.statusCode !== 201) throw new Error(`addProduct: ${res.statusCode} ${res.body}`);
   return res.json().data as { id: string; name: string };
+}
+
+/** A GTIN of `length` digits that no other test draws, with its GS1 check digit. */
+export function randomGtin(length: 8 | 12 | 13 | 14 = 13): string {
+  const body = `${randomInt(1, 10)}${Array.from({ length: length - 2 }, () => randomInt(0, 10)).join('')}`;
+  return `${body}${gs1CheckDigit(body)}`;
 }
 
 export function rangeBody(productId: string, start: string, end: string, totalUnits: number, overrides: Record<string, unknown> = {}) {

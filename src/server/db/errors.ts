@@ -17,6 +17,15 @@ export function pgErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The constraint (or unique index) a violation names, as both drivers report it. */
+export function pgConstraint(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const name = (e as { constraint?: unknown }).constraint;
+    if (typeof name === 'string') return name;
+  }
+  return undefined;
+}
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids in URLs are checked before they reach SQL, so that `/products/abc` is a 404 rather than a cast error. */

@@ -100,6 +100,8 @@ export interface GeneratedProduct {
   seatType: SeatType;
   testStandard: TestStandardId | '';
   leakageRate: LeakageRate | null;
+  /** none: a GTIN is assigned by GS1 to the manufacturer, and a made-up one could be someone's real item */
+  gtin: '';
   /** what the generator needs beyond the catalogue fields */
   dn: number;
   ratingMpa: number;
@@ -173,6 +175,7 @@ export function generateProducts(r: Random, count: number): GeneratedProduct[] {
       pressureClass: pressureClassOf(rating.label),
       seatType: type.seat,
       ...standardOf(i, rating.asme, type.seat),
+      gtin: '',
       dn,
       ratingMpa: rating.mpa,
       material,

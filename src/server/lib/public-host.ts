@@ -16,7 +16,11 @@ function allowedOnPublicHost(req: FastifyRequest): boolean {
   return (
     path === '/search' ||
     path.startsWith('/id/') ||
-    path.startsWith('/.well-known/') ||
+    // The GS1 Digital Link of a unit, the resolver's description and the verification keys (decisions 0062, 0063).
+    path.startsWith('/01/') ||
+    path === '/.well-known/gs1resolver' ||
+    path === '/.well-known/jwks.json' ||
+    // The offline verifier and its service worker (0063).
     path === '/verify' ||
     path === '/verify-sw.js' ||
     path.startsWith('/assets/') ||

@@ -38,6 +38,12 @@ export const compressOptions: FastifyCompressOptions = {
 };
 
 /**
+ * Well-known addresses (RFC 8615) the app answers itself, spelt exactly: GS1's resolver description
+ * (docs/decisions/0062-gs1-digital-link.md) and the verification keys (0063). Every other dot path stays hidden.
+ */
+const PUBLISHED = new Set(['/.well-known/gs1resolver', '/.well-known/jwks.json']);
+
+/**
  * A path with a segment that starts with a dot: `/.vite/manifest.json` (the build's list of every source
  * and dependency path, which only the build itself reads, scripts/vite-prerender.ts), `/.env`, `/assets/../x`.
  * Read as the file server would read it, so `/%2evite/` is one too.
@@ -45,22 +51,13 @@ export const compressOptions: FastifyCompressOptions = {
 export function isHiddenPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
   if (!pathname.includes('.') && !pathname.includes('%')) return false;
+  if (PUBLISHED.has(pathname)) return false;
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
     decoded = pathname;
   }
-  // RFC 8615's well-known URIs are the one dot folder served, and only what a route answers there.
-  if (
-    decoded.startsWith('/.well-known/') &&
-    !decoded
-      .slice(1)
-      .split(/[/\\]/)
-      .slice(1)
-      .some((segment) => segment.startsWith('.'))
-  )
-    return false;
   return decoded.split(/[/\\]/).some((segment) => segment.startsWith('.'));
 }
 

@@ -31,12 +31,12 @@ export const labelQuery = z.object({
 export type LabelQuery = z.output<typeof labelQuery>;
 
 /**
- * The address a label's QR code carries: the unit's identification link (shared/identification.ts), which
- * opens the public page and looks the serial up. Labels printed before it carry `/search?serial=…`, which
- * still works.
+ * The address a label's QR code carries: the unit's identification link (shared/identification.ts), its GS1
+ * Digital Link when the product has a GTIN, which opens the public page and looks the serial up. Labels
+ * printed before it carry `/search?serial=…` or `/id/<serial>`, which still work.
  */
-export function labelLink(publicBaseUrl: string, serial: string): string {
-  return identificationLink(publicBaseUrl, serial);
+export function labelLink(publicBaseUrl: string, serial: string, gtin?: string | null): string {
+  return identificationLink(publicBaseUrl, serial, gtin);
 }
 
 export type LabelSelection =

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { listQuery, optionalText, requiredText } from './common';
+import { parseGtin } from '../gtin';
 import { editionOf, missingForStandard } from '../standards/requirement';
 import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../standards/types';
 
@@ -84,6 +85,27 @@ export const printable = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
  */
 export const noLineBreak = (s: string) => !/[\r\n\u2028\u2029]/.test(s);
 export const LINE_BREAK = { error: 'validation.lineBreak', abort: true } as const;
+/**
+ * A GTIN (shared/gtin.ts): '' and null mean none, absent keeps what the product has; otherwise 8, 12, 13 or 14 digits with their check digit,
+ * given as text (a JSON number would lose a GTIN-12's leading zero), kept as GTIN-14.
+ */
+export function gtinField() {
+  return z
+    .union([z.string().max(40, { error: 'products.validation.gtinDigits' }), z.null()], { error: 'products.validation.gtinDigits' })
+    .optional()
+    .transform((v, ctx): string | null | undefined => {
+      // Absent: a replace keeps the product's GTIN, as it keeps its edition (a client written before the
+      // field existed must not erase it); '' or null: none.
+      if (v === undefined) return undefined;
+      const typed = v?.trim() ?? '';
+      if (typed === '') return null;
+      const parsed = parseGtin(typed);
+      if ('gtin' in parsed) return parsed.gtin;
+      ctx.addIssue({ code: 'custom', message: `products.validation.${parsed.problem === 'digits' ? 'gtinDigits' : 'gtinCheckDigit'}` });
+      return null;
+    });
+}
+
 const text = (max: number) => optionalText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 
 export const productFields = z.object({
@@ -120,6 +142,8 @@ export const productFields = z.object({
    * 598); '' = the edition in force on each test's day; absent on a replace: the product keeps its own
    */
   testEdition: z.string().max(10, { error: 'validation.invalid' }).optional(),
+  /** the GS1 GTIN, kept as GTIN-14; null = none (its units' link is then /id/<serial>); absent = unchanged */
+  gtin: gtinField(),
 });
 
 /** Add or replace a product: the field rules plus "at least one pressure rating" and "Min <= Max". */
@@ -170,6 +194,8 @@ export const product = z.object({
   leakageRate: z.enum(LEAKAGE_RATES).nullable(),
   /** the edition the product names ('' = the edition in force when each test was done) */
   testEdition: z.string(),
+  /** the GTIN-14, or null */
+  gtin: z.string().nullable(),
   /** how many serial-number ranges use the product (it cannot be deleted while any do) */
   rangeCount: z.number().int(),
   createdAt: z.string(),
@@ -201,12 +227,13 @@ export const PRODUCT_FIELDS = [
   'seatType',
   'testStandard',
   'leakageRate',
+  'gtin',
 ] as const;
 
 export const PRODUCT_SORTS = [...PRODUCT_FIELDS, 'rangeCount', 'createdAt', 'updatedAt'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
-/** `q` searches name, connection, application and medium; `fluid` filters. */
+/** `q` searches name, connection, application, medium and GTIN; `fluid` filters. */
 export const productListQuery = listQuery(PRODUCT_SORTS).extend({
   fluid: z.enum(FLUIDS, { error: 'validation.oneOf' }).optional(),
 });

@@ -67,6 +67,8 @@ export const lookupResult = z.object({
     pressureSus: true,
     temperatureMax: true,
     temperatureMin: true,
+    // What the unit's GS1 Digital Link carries (/01/<GTIN>/21/<serial>): the link is checked against it.
+    gtin: true,
   }),
   /** YYYY-MM-DD */
   productionDate: z.string(),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { envelope } from './common';
 import { DOCUMENT_TYPES } from './settings';
+import { originOf } from '../identification';
 
 export const REPORT_LANGUAGES = ['en', 'zh'] as const;
 export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
@@ -32,7 +33,7 @@ export function formatReportCode(code: string): string {
 
 /** The link the QR code carries. */
 export function verificationUrl(publicBaseUrl: string, id: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/search?report=${encodeURIComponent(id)}`;
+  return `${originOf(publicBaseUrl)}/search?report=${encodeURIComponent(id)}`;
 }
 
 /** An issued report as the server hands it to the request flow and to staff (never the bytes). */

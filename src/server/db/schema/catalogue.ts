@@ -38,6 +38,8 @@ export const products = pgTable('products', {
   leakageRate: text('leakage_rate', { enum: LEAKAGE_RATES }),
   /** the kept edition the product names; '' = the edition in force on each test's day (migration 0027) */
   testEdition: text('test_edition').notNull().default(''),
+  /** migration 0041: the GTIN-14, null = none */
+  gtin: text('gtin'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** maintained by triggers on serial_ranges */

@@ -1,8 +1,8 @@
 /**
  * CSV import of products on the bulk path (lib/csv-import.ts): rows are staged with COPY, then each
  * chunk moves into `products` with one INSERT … SELECT that writes its audit rows too. Names must be unique
- * (ignoring case) against the table and within the file; when the insert meets a taken name, the rows
- * concerned are found with two set queries and the rest of the chunk goes in without them.
+ * (ignoring case), and GTINs too, against the table and within the file; when the insert meets a taken
+ * name or GTIN, the rows concerned are found with set queries and the rest of the chunk goes in without them.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
@@ -27,11 +27,11 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
       INSERT INTO products (id, name, name_zh, fluid, connection, application, application_medium, connection_zh,
         application_zh, application_medium_zh, pressure_fc, pressure_wcb,
         pressure_sus, temperature_max, temperature_min, valve_type, nominal_size, pressure_class, seat_type, test_standard,
-        leakage_rate)
+        leakage_rate, gtin)
       SELECT s.id, s.name, s.name_zh, s.fluid, s.connection, s.application, s.application_medium, s.connection_zh,
         s.application_zh, s.application_medium_zh, s.pressure_fc, s.pressure_wcb,
         s.pressure_sus, s.temperature_max, s.temperature_min, s.valve_type, s.nominal_size, s.pressure_class, s.seat_type,
-        s.test_standard, s.leakage_rate
+        s.test_standard, s.leakage_rate, s.gtin
       FROM ${stage} s ${where} ORDER BY s.row
       RETURNING id)
     INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
@@ -42,26 +42,34 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
         'pressureWcb', s.pressure_wcb, 'pressureSus', s.pressure_sus, 'temperatureMax', s.temperature_max,
         'temperatureMin', s.temperature_min, 'valveType', s.valve_type, 'nominalSize', s.nominal_size,
         'pressureClass', s.pressure_class, 'seatType', s.seat_type, 'testStandard', s.test_standard,
-        'leakageRate', s.leakage_rate),
+        'leakageRate', s.leakage_rate, 'gtin', s.gtin),
       ${actor.ip ?? null}
     FROM ${stage} s ${where} ORDER BY s.row`);
 }
 
 async function loadChunk(tx: Tx, actor: AuditActor): Promise<RowFailure[]> {
   if ((await tryUnderSavepoint(tx, [PG.uniqueViolation], (sp) => insertFromStage(sp, actor, []))) === null) return [];
-  // Some name is taken. Rows this transaction inserted carry its start time (now()): that tells a clash with
-  // an earlier chunk of the file from a clash with a product that existed before.
-  const taken = await tx.execute(sql`SELECT s.row, p.created_at = now() AS "fromFile"
-    FROM ${stage} s JOIN products p ON p.name = s.name`);
+  // Some name or GTIN is taken. Rows this transaction inserted carry its start time (now()): that tells a
+  // clash with an earlier chunk of the file from a clash with a product that existed before. A row whose
+  // name and GTIN both clash is told about its name.
+  const taken = await tx.execute(sql`SELECT s.row, p.created_at = now() AS "fromFile", p.name = s.name AS "byName"
+    FROM ${stage} s JOIN products p ON p.name = s.name OR p.gtin = s.gtin`);
   const failures = new Map<number, RowFailure>();
-  for (const r of (taken as unknown as { rows: { row: number; fromFile: boolean }[] }).rows) {
-    const key = r.fromFile ? 'products.import.duplicateInFile' : 'products.nameTaken';
-    failures.set(Number(r.row), { row: Number(r.row), field: 'name', key });
+  for (const r of (taken as unknown as { rows: { row: number; fromFile: boolean; byName: boolean }[] }).rows) {
+    const row = Number(r.row);
+    if (failures.get(row)?.field === 'name') continue;
+    if (r.byName) failures.set(row, { row, field: 'name', key: r.fromFile ? 'products.import.duplicateInFile' : 'products.nameTaken' });
+    else failures.set(row, { row, field: 'gtin', key: r.fromFile ? 'products.import.duplicateGtinInFile' : 'products.gtinTaken' });
   }
   const repeated = await tx.execute(sql`SELECT row FROM (
       SELECT s.row, row_number() OVER (PARTITION BY s.name ORDER BY s.row) AS n FROM ${stage} s) x WHERE n > 1`);
   for (const row of rowNumbers(repeated)) {
-    if (!failures.has(row)) failures.set(row, { row, field: 'name', key: 'products.import.duplicateInFile' });
+    if (failures.get(row)?.field !== 'name') failures.set(row, { row, field: 'name', key: 'products.import.duplicateInFile' });
+  }
+  const repeatedGtin = await tx.execute(sql`SELECT row FROM (
+      SELECT s.row, row_number() OVER (PARTITION BY s.gtin ORDER BY s.row) AS n FROM ${stage} s WHERE s.gtin IS NOT NULL) x WHERE n > 1`);
+  for (const row of rowNumbers(repeatedGtin)) {
+    if (!failures.has(row)) failures.set(row, { row, field: 'gtin', key: 'products.import.duplicateGtinInFile' });
   }
   await insertFromStage(tx, actor, [...failures.keys()]);
   return [...failures.values()];
@@ -105,6 +113,7 @@ export function importProducts(
         ['seat_type', 'text'],
         ['test_standard', 'text'],
         ['leakage_rate', 'text'],
+        ['gtin', 'text'],
       ],
       toStage: (v) => [
         randomUUID(),
@@ -128,6 +137,7 @@ export function importProducts(
         v.seatType,
         v.testStandard,
         v.leakageRate,
+        v.gtin ?? null,
       ],
       load: async (tx) => {
         const failures = await loadChunk(tx, actor);

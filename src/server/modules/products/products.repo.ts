@@ -33,6 +33,7 @@ export function toProduct(r: ProductRow): Product {
     testStandard: r.testStandard,
     leakageRate: r.leakageRate,
     testEdition: r.testEdition,
+    gtin: r.gtin,
     rangeCount: r.rangeCount,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -65,6 +66,8 @@ export function toRow(v: ProductValues) {
     leakageRate: v.leakageRate,
     // absent: a replace keeps the product's edition (the form and the CSV do not carry it)
     ...(v.testEdition === undefined ? {} : { testEdition: v.testEdition }),
+    // absent: a replace keeps the product's GTIN (a client that does not know the field leaves it)
+    ...(v.gtin === undefined ? {} : { gtin: v.gtin }),
   };
 }
 
@@ -89,6 +92,7 @@ const SORT_COLUMNS = {
   seatType: products.seatType,
   testStandard: products.testStandard,
   leakageRate: products.leakageRate,
+  gtin: products.gtin,
   rangeCount: products.rangeCount,
   createdAt: products.createdAt,
   updatedAt: products.updatedAt,
@@ -109,6 +113,7 @@ function whereOf(q: Pick<ProductListQuery, 'q' | 'fluid'>): SQL | undefined {
         ilike(products.connectionZh, p),
         ilike(products.applicationZh, p),
         ilike(products.applicationMediumZh, p),
+        ilike(products.gtin, p),
       ),
     );
   }

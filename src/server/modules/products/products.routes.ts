@@ -66,6 +66,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       seatType: 'metal',
       testStandard: 'en-12266-1',
       leakageRate: 'D',
+      // Empty: a GTIN is the manufacturer's own, assigned by GS1; an example one would be imported as if it were.
+      gtin: '',
     };
     return sendCsv(reply, 'products-template.csv', PRODUCT_CSV_COLUMNS, [[PRODUCT_CSV_COLUMNS.map((c) => example[c])]]);
   });

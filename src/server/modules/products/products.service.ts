@@ -5,9 +5,9 @@
 import type { Product, ProductListQuery, ProductValues } from '../../../shared/contract/products';
 import type { HistoryEntry } from '../../../shared/contract/record-history';
 import { AppError } from '../../../shared/errors';
-import type { Db } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../../db/errors';
+import { isUuid, PG, pgConstraint, pgErrorCode } from '../../db/errors';
 import { recordHistory } from '../audit/record-history';
 import { syncRequirements } from '../standards/standards.service';
 import * as repo from './products.repo';
@@ -16,6 +16,8 @@ import * as repo from './products.repo';
 export { toProduct } from './products.repo';
 
 export const PRODUCT_ENTITY = 'product';
+/** The unique index of products' GTINs (migration 0041). */
+export const GTIN_INDEX = 'products_gtin_key';
 
 export function productNotFound(): AppError {
   return new AppError('not-found', 'errors.productNotFound');
@@ -23,6 +25,15 @@ export function productNotFound(): AppError {
 
 function nameTaken(): AppError {
   return new AppError('already-exists', 'products.nameTaken', { fields: [{ field: 'name', key: 'products.nameTaken' }] });
+}
+
+function gtinTaken(): AppError {
+  return new AppError('already-exists', 'products.gtinTaken', { fields: [{ field: 'gtin', key: 'products.gtinTaken' }] });
+}
+
+/** Which unique rule a write broke: the GTIN's index (migration 0041) or the name's. */
+function taken(err: unknown): AppError {
+  return pgConstraint(err) === GTIN_INDEX ? gtinTaken() : nameTaken();
 }
 
 /** What the audit log keeps of a product: its API shape without timestamps and the derived range count. */
@@ -50,7 +61,7 @@ export async function createProduct(db: Db, actor: AuditActor, v: ProductValues)
       return p;
     });
   } catch (err) {
-    if (pgErrorCode(err) === PG.uniqueViolation) throw nameTaken();
+    if (pgErrorCode(err) === PG.uniqueViolation) throw taken(err);
     throw err;
   }
 }
@@ -74,7 +85,7 @@ export async function updateProduct(db: Db, actor: AuditActor, id: string, v: Pr
       return after;
     });
   } catch (err) {
-    if (pgErrorCode(err) === PG.uniqueViolation) throw nameTaken();
+    if (pgErrorCode(err) === PG.uniqueViolation) throw taken(err);
     throw err;
   }
 }
@@ -99,6 +110,11 @@ export async function deleteProduct(db: Db, actor: AuditActor, id: string): Prom
     if (pgErrorCode(err) === PG.foreignKeyViolation) throw inUse(Math.max(1, await repo.countRangesOf(db, id)));
     throw err;
   }
+}
+
+/** A product's GTIN-14, or null: what its units' labels link with (the serials module asks). */
+export async function productGtin(db: Executor, id: string): Promise<string | null> {
+  return (await repo.findProduct(db, id))?.gtin ?? null;
 }
 
 export async function productHistory(db: Db, id: string): Promise<HistoryEntry[]> {

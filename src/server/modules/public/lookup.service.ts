@@ -44,6 +44,7 @@ export async function readLookup(db: Executor, serial: string): Promise<LookupRe
       pressureSus: p.pressureSus,
       temperatureMax: p.temperatureMax,
       temperatureMin: p.temperatureMin,
+      gtin: p.gtin,
     },
     // Not the range's start and end: a lookup answers about the serial asked, not which others exist.
     productionDate: range.productionDate,

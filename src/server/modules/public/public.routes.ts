@@ -17,6 +17,7 @@ import { issueReport } from '../reports/issue';
 import { renderThrough } from '../reports/render-job';
 import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from './search-mail-outcome';
+import { registerGs1Resolver } from './gs1-resolver';
 import { registerIdentificationLink } from './identification-link';
 import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
@@ -48,8 +49,10 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
     stopFollowing();
     stopComposing();
   });
-  // /id/<serial>, the nameplate's identification link: the lookup's answers and limits.
+  // /id/<serial> and /01/<GTIN>/21/<serial>, the nameplate's identification link: the lookup's answers and limits.
   registerIdentificationLink(app, { counters, lookups });
+  // What a GS1 resolver publishes about itself (docs/decisions/0062-gs1-digital-link.md).
+  registerGs1Resolver(app, { settings: () => getSettings(db) });
 
   app.post(
     '/api/v1/public/lookup',

@@ -4,10 +4,11 @@
  * purchaser, order or certificate id):
  * - a linkset (RFC 9264, its JSON form `application/linkset+json`) naming the public page, where the unit's
  *   test certificate is requested, the verifier and the data sheet, with GS1 Web Vocabulary link types;
- * - the data sheet, JSON-LD: a schema.org `Product` with the unit's serial, ratings and production date.
+ * - the data sheet, JSON-LD: a schema.org `Product` with the unit's serial, GTIN, ratings and production date.
+ * Their anchor is the unit's identification link: the GS1 Digital Link when its product has a GTIN.
  */
 import type { LookupResult } from '../../../shared/contract/public';
-import { identificationLink } from '../../../shared/identification';
+import { identificationLink, originOf } from '../../../shared/identification';
 
 /** A target of a link (RFC 9264 §4.2.4): `href` and the attributes that describe it. */
 export interface LinkTarget {
@@ -28,12 +29,17 @@ const LANGUAGES = ['en', 'zh-Hant-TW'];
 
 /** The public page of a serial: it looks the serial up at once, in the visitor's language. */
 export function publicPageOf(publicBaseUrl: string, serial: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/search?serial=${encodeURIComponent(serial)}`;
+  return `${originOf(publicBaseUrl)}/search?serial=${encodeURIComponent(serial)}`;
+}
+
+/** The unit's identification link: its GS1 Digital Link when its product has a GTIN, else `/id/<serial>`. */
+function linkOf(publicBaseUrl: string, unit: LookupResult): string {
+  return identificationLink(publicBaseUrl, unit.serial, unit.product.gtin);
 }
 
 /** The data sheet's address: the identification link asked for the GS1 link type "master data". */
-export function dataSheetOf(publicBaseUrl: string, serial: string): string {
-  return `${identificationLink(publicBaseUrl, serial)}?linkType=gs1:masterData`;
+export function dataSheetOf(publicBaseUrl: string, unit: LookupResult): string {
+  return `${linkOf(publicBaseUrl, unit)}?linkType=gs1:masterData`;
 }
 
 function titled(en: string, zh: string): Pick<LinkTarget, 'title' | 'title*'> {
@@ -45,10 +51,11 @@ export function unitLinkset(publicBaseUrl: string, unit: LookupResult): Linkset 
   const page = publicPageOf(publicBaseUrl, unit.serial);
   const html = { type: 'text/html', hreflang: LANGUAGES };
   const pageLink: LinkTarget = { href: page, ...html, ...titled('Product and test certificate', '產品與測試報告') };
+  const dataSheet = dataSheetOf(publicBaseUrl, unit);
   return {
     linkset: [
       {
-        anchor: identificationLink(publicBaseUrl, unit.serial),
+        anchor: linkOf(publicBaseUrl, unit),
         [`${GS1}defaultLink`]: [pageLink],
         [`${GS1}pip`]: [pageLink],
         // The certificate itself is sent by email from the public page (its requests are limited and
@@ -58,49 +65,47 @@ export function unitLinkset(publicBaseUrl: string, unit: LookupResult): Linkset 
         ],
         [`${GS1}verificationService`]: [
           {
-            href: `${publicBaseUrl.replace(/\/+$/, '')}/search`,
+            href: `${originOf(publicBaseUrl)}/search`,
             ...html,
             ...titled('Verify a certificate: its file, code or link', '驗證報告：檔案、驗證碼或連結'),
           },
         ],
-        [`${GS1}masterData`]: [
-          { href: dataSheetOf(publicBaseUrl, unit.serial), type: 'application/ld+json', ...titled('Product data sheet', '產品資料表') },
-        ],
-        describedby: [{ href: dataSheetOf(publicBaseUrl, unit.serial), type: 'application/ld+json' }],
+        [`${GS1}masterData`]: [{ href: dataSheet, type: 'application/ld+json', ...titled('Product data sheet', '產品資料表') }],
+        describedby: [{ href: dataSheet, type: 'application/ld+json' }],
       },
     ],
   };
 }
 
-type Rating = { name: string; value: number; unitCode: string; unitText: string };
+/**
+ * The ratings a data sheet states, one table: the lookup's field, its name and its unit as UN/CEFACT common
+ * codes (schema.org's unitCode asks for them: MPa is MPA, degrees Celsius CEL).
+ */
+const RATINGS = [
+  ['pressureFc', 'Rated pressure, grey cast iron (FC)', 'MPA', 'MPa'],
+  ['pressureWcb', 'Rated pressure, cast carbon steel (WCB)', 'MPA', 'MPa'],
+  ['pressureSus', 'Rated pressure, stainless steel (SUS)', 'MPA', 'MPa'],
+  ['temperatureMax', 'Maximum temperature', 'CEL', '°C'],
+  ['temperatureMin', 'Minimum temperature', 'CEL', '°C'],
+] as const satisfies ReadonlyArray<readonly [keyof LookupResult['product'], string, string, string]>;
 
 /** The unit's data sheet as schema.org JSON-LD: what the public lookup shows, in both languages. */
 export function unitDataSheet(publicBaseUrl: string, unit: LookupResult): Record<string, unknown> {
   const p = unit.product;
-  // UN/CEFACT common codes, as schema.org's unitCode asks: MPa is MPA, degrees Celsius CEL.
-  const ratings: Rating[] = [
-    ...(
-      [
-        ['Rated pressure, grey cast iron (FC)', p.pressureFc],
-        ['Rated pressure, cast carbon steel (WCB)', p.pressureWcb],
-        ['Rated pressure, stainless steel (SUS)', p.pressureSus],
-      ] as const
-    ).flatMap(([name, v]) => (v === null || v === undefined ? [] : [{ name, value: v, unitCode: 'MPA', unitText: 'MPa' }])),
-    ...(p.temperatureMax === null || p.temperatureMax === undefined
-      ? []
-      : [{ name: 'Maximum temperature', value: p.temperatureMax, unitCode: 'CEL', unitText: '°C' }]),
-    ...(p.temperatureMin === null || p.temperatureMin === undefined
-      ? []
-      : [{ name: 'Minimum temperature', value: p.temperatureMin, unitCode: 'CEL', unitText: '°C' }]),
-  ];
+  const ratings = RATINGS.flatMap(([field, name, unitCode, unitText]) => {
+    const value = p[field];
+    return value === null || value === undefined ? [] : [{ name, value, unitCode, unitText }];
+  });
   const both = (en: string | null | undefined, zh: string | null | undefined) =>
     [en ? { '@value': en, '@language': 'en' } : null, zh ? { '@value': zh, '@language': 'zh-Hant-TW' } : null].filter((x) => x !== null);
   return {
     '@context': 'https://schema.org',
     '@type': 'Product',
-    '@id': identificationLink(publicBaseUrl, unit.serial),
+    '@id': linkOf(publicBaseUrl, unit),
     url: publicPageOf(publicBaseUrl, unit.serial),
     serialNumber: unit.serial,
+    // schema.org's gtin takes any of the GTIN lengths; the GTIN-14 is the one the link carries.
+    ...(p.gtin ? { gtin: p.gtin } : {}),
     name: both(p.name, p.nameZh),
     productionDate: unit.productionDate,
     additionalProperty: [

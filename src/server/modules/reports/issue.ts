@@ -26,6 +26,7 @@ import { isInspectionCertificate, type DocumentType } from '../../../shared/cont
 import * as repo from './reports.repo';
 import { docKey, t } from './format';
 import { formatSerial, parseSerial } from '../../../shared/serial';
+import { originOf } from '../../../shared/identification';
 import type { RecentPdfs } from '../../lib/recent-pdfs';
 
 /** Bumped when the layout changes in a way that should give units a new report rather than the stored one. */
@@ -139,7 +140,7 @@ function sourceVersionOf(v: {
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
 }
 
-const baseUrlOf = (input: IssueInput) => input.publicBaseUrl.replace(/\/+$/, '');
+const baseUrlOf = (input: IssueInput) => originOf(input.publicBaseUrl);
 
 /**
  * The stored report of exactly the unit's current data, product, range, settings and certificate, found

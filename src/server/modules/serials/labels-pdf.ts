@@ -1,5 +1,5 @@
 /**
- * The nameplate labels PDF (pdfkit): one label per serial with its QR code (the public page's link), the
+ * The nameplate labels PDF (pdfkit): one label per serial with its QR code (the unit's identification link), the
  * serial and the product name. Written page by page into a pdfkit document that the route streams to the
  * client: the loop waits whenever the client has not yet read what was written, so a 10,000-label file is
  * never held in memory (docs/decisions/0023-nameplate-labels-and-near-miss.md).
@@ -59,6 +59,8 @@ export interface LabelPlan {
   productName: string;
   layout: LabelLayout;
   publicBaseUrl: string;
+  /** the product's GTIN-14, or null: with it, each QR code is the unit's GS1 Digital Link */
+  gtin: string | null;
   /** '' for real labels; else the word each label carries (its QR code opens this machine only) */
   testMark: string;
   title: string;
@@ -104,7 +106,7 @@ function fittedSize(doc: Doc, serial: string, width: number, max: number): numbe
 
 function drawLabel(doc: Doc, plan: LabelPlan, g: Geometry, serial: string, x: number, y: number): void {
   const qrY = y + (g.cell.height - g.qr) / 2;
-  drawQr(doc, labelLink(plan.publicBaseUrl, serial), x + g.pad, qrY, g.qr, { maskPattern: 0 });
+  drawQr(doc, labelLink(plan.publicBaseUrl, serial, plan.gtin), x + g.pad, qrY, g.qr, { maskPattern: 0 });
   const textX = x + g.pad + g.qr + g.pad;
   const textWidth = g.cell.width - (textX - x) - g.pad;
   const top = qrY + g.qr * 0.12;

@@ -8,6 +8,7 @@ import { translate, type Language } from '../../../shared/i18n/index';
 import { rangeLabel } from '../../../shared/serial';
 import type { Executor } from '../../db/client';
 import type { LabelPlan } from './labels-pdf';
+import { productGtin } from '../products/products.service';
 import { getRange } from './serials.service';
 
 export async function planLabels(
@@ -32,6 +33,7 @@ export async function planLabels(
     productName: range.productName,
     layout: q.layout,
     publicBaseUrl: options.publicBaseUrl,
+    gtin: await productGtin(db, range.productId),
     testMark: options.testMark ? translate(options.language, 'labels.testMark') : '',
     title: translate(options.language, 'labels.pdfTitle', { range: rangeLabel(first, last) }),
     filename: `labels-${first}-${last}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_'),

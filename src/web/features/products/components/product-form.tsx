@@ -70,6 +70,7 @@ export function productFormValues(p?: Product): FormValues {
     testStandard: p?.testStandard ?? '',
     leakageRate: p?.leakageRate ?? '',
     testEdition: p?.testEdition ?? '',
+    gtin: p?.gtin ?? '',
   };
 }
 
@@ -254,6 +255,17 @@ export function ProductForm({
           />
         </Grid>
       )}
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        {/* Digits only, but text: a GTIN-12's leading zero is part of it. */}
+        <FormTextField
+          control={c}
+          name="gtin"
+          label="products.fields.gtin"
+          autoComplete="off"
+          hint="products.gtinHint"
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 40 } }}
+        />
+      </Grid>
       <Grid size={12}>
         <RequirementTable product={judged} />
       </Grid>

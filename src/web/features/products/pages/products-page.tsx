@@ -92,6 +92,12 @@ export default function ProductsPage() {
                   {details}
                 </Typography>
               )}
+              {/* In the name's cell: twelve columns already fill 1440 px, and a product has a GTIN or not. */}
+              {p.gtin && (
+                <Typography variant="caption" color="text.secondary" component="div" data-testid="product-gtin">
+                  {t('products.fields.gtin')} {p.gtin}
+                </Typography>
+              )}
             </Box>
           );
         },
