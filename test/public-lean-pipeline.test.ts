@@ -8,7 +8,8 @@ import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_HEADERS, HELMET_OPTIONS, helmetHeaders, isJsonAnswer, PERMISSIONS_POLICY } from '../src/server/lib/security-headers';
-import { lookupAnswer } from '../src/server/modules/public/lookup.service';
+import { envelope } from '../src/shared/contract/common';
+import { lookupAnswerData } from '../src/shared/contract/public';
 import { PUBLIC_LIMITS } from '../src/server/modules/public/public-limits';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { randomIp } from './helpers/factories';
@@ -113,7 +114,7 @@ describe('answers from the cache', () => {
     const first = await lookup(t.app, c.serial(7));
     const again = await lookup(t.app, c.serial(7).toLowerCase());
     expect(again.body).toBe(first.body);
-    expect(lookupAnswer.parse(first.json())).toEqual(first.json());
+    expect(envelope(lookupAnswerData).parse(first.json())).toEqual(first.json());
   });
 });
 

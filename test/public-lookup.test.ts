@@ -50,6 +50,8 @@ describe('lookup', () => {
         gtin: null,
       },
       productionDate: '2024-03-01',
+      // untested: its report cannot be sent yet (test/lookup-availability.test.ts)
+      certificate: 'not-yet',
     });
     // Only the serial asked: nothing tells where its range starts or ends.
     expect(res.body).not.toContain(c.serial(1));

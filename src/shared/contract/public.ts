@@ -75,6 +75,15 @@ export const lookupResult = z.object({
 });
 export type LookupResult = z.infer<typeof lookupResult>;
 
+/**
+ * What the lookup answers: the unit's facts and whether its test report can be sent now (`not-yet`: its tests
+ * are incomplete, not passed or not released; the page says so at once and whom to contact). Said without
+ * the reason, which is the manufacturer's to give.
+ */
+export const CERTIFICATE_STATES = ['available', 'not-yet'] as const;
+export const lookupAnswerData = lookupResult.extend({ certificate: z.enum(CERTIFICATE_STATES) });
+export type LookupAnswerData = z.infer<typeof lookupAnswerData>;
+
 /** ALTCHA (v1 format) challenge, as `GET /api/v1/public/challenge` gives it and the widget reads it. */
 export const powChallenge = z.object({
   algorithm: z.string(),

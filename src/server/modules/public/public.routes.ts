@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope } from '../../../shared/contract/common';
-import { lookupInput, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
+import { lookupAnswerData, lookupInput, powChallenge, reportRequestInput, reportRequestResult } from '../../../shared/contract/public';
 import { addressKey } from '../../lib/client-key';
 import { createCounterStore } from '../../lib/counters';
 import { inboxKey } from '../../lib/email-address';
@@ -19,7 +19,8 @@ import { getSettings } from '../settings/settings.service';
 import { registerReportMailOutcome } from './search-mail-outcome';
 import { registerGs1Resolver } from './gs1-resolver';
 import { registerIdentificationLink } from './identification-link';
-import { lookupAnswer, LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
+import { CertificateAvailability, withCertificateState } from './certificate-availability';
+import { LookupService, NotFoundRecorder, type VisitorMeta } from './lookup.service';
 import { ProofOfWork } from './proof-of-work';
 import { limitKeys, PUBLIC_LIMITS, quietRateLimit } from './public-limits';
 import { registerReportMailComposer } from './report-mail';
@@ -40,6 +41,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = PUBLIC_LIMITS;
   const counters = createCounterStore(app.ctx.redis);
   const lookups = new LookupService(db);
+  const availability = new CertificateAvailability(db);
   const notFound = new NotFoundRecorder(db, app.ctx.afterResponse, app.log);
   const pow = new ProofOfWork(db);
   const stopFollowing = registerReportMailOutcome(app.ctx.mail);
@@ -66,7 +68,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // access log has each request, not-found lookups are recorded (search_requests), and warnings and
       // errors are still logged (docs/decisions/0028).
       logLevel: 'warn',
-      schema: { tags: ['public'], body: lookupInput, response: { 200: lookupAnswer } },
+      schema: { tags: ['public'], body: lookupInput, response: { 200: envelope(lookupAnswerData) } },
     },
     async (req, reply) => {
       const { serial } = req.body;
@@ -74,7 +76,8 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
       // everyone else out of that serial (docs/decisions/0021-abuse-limits.md).
       await limitKeys(counters, reply, [`lookup-serial:${addressKey(req.ip)}:${serial}`], limits.lookupPerSerial);
       const body = await lookups.answer(serial);
-      if (body !== null) return sendJsonText(reply, body);
+      // Found: whether its report can be sent now, said at once (certificate-availability.ts).
+      if (body !== null) return sendJsonText(reply, withCertificateState(body, await availability.available(serial)));
       notFound.record(serial, metaOf(req));
       const suggestion = await lookups.nearMiss(serial);
       // The envelope a thrown AppError would get, without the exception: a fifth of lookups end here.

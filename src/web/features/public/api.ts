@@ -5,13 +5,13 @@
 import type { DeliveryLinkRequestInput, PublicDeliveryIndex } from '../../../shared/contract/delivery-links';
 import type { ReportVerification } from '../../../shared/contract/reports';
 import type { PublicSettings } from '../../../shared/contract/settings';
-import type { LookupResult, ReportRequestInput, ReportRequestResult } from './lib/public-types';
+import type { LookupAnswerData, ReportRequestInput, ReportRequestResult } from './lib/public-types';
 import type { PowChallenge } from './lib/public-types';
 import { api, ApiError } from '../../lib/api';
 
 export const fetchSite = () => api.get<PublicSettings>('/public/settings');
 
-export const lookupSerial = (serial: string) => api.post<LookupResult>('/public/lookup', { serial });
+export const lookupSerial = (serial: string) => api.post<LookupAnswerData>('/public/lookup', { serial });
 
 export const fetchChallenge = () => api.get<PowChallenge>('/public/challenge');
 

@@ -23,7 +23,17 @@ function Suggestion({ serial, onPick }: { serial: string; onPick?: (serial: stri
   );
 }
 
-export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (serial: string) => void }) {
+/** A found unit whose report cannot be sent yet: said at once, with whom to contact. */
+function NotYet({ contact }: { contact?: string }) {
+  const { t } = useT();
+  return (
+    <Alert severity="warning" testId="report-not-yet">
+      {t('search.lookup.notYet')} {contact ? t('search.lookup.notYetContact', { contact }) : t('search.lookup.notYetNoContact')}
+    </Alert>
+  );
+}
+
+export function LookupResults({ rows, onPick, contact }: { rows: LookupRow[]; onPick?: (serial: string) => void; contact?: string }) {
   const { t, language } = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -46,6 +56,7 @@ export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (s
           <p className="pp-body2 pp-secondary pp-serial-line">
             {t('search.lookup.serialLabel')} <strong>{single.serial}</strong>
           </p>
+          {single.result.certificate === 'not-yet' && <NotYet contact={contact} />}
           <ProductFacts result={single.result} />
         </>
       )}
@@ -65,6 +76,11 @@ export function LookupResults({ rows, onPick }: { rows: LookupRow[]; onPick?: (s
                 <p className={`pp-body2${row.found ? '' : ' pp-error'}`}>
                   {row.found ? productName(row.result.product, language) : t('search.lookup.notFound')}
                 </p>
+                {row.found && row.result.certificate === 'not-yet' && (
+                  <p className="pp-body2 pp-secondary" data-testid="row-not-yet">
+                    {t('search.lookup.notYetShort')}
+                  </p>
+                )}
                 {!row.found && row.suggestion && <Suggestion serial={row.suggestion} onPick={onPick} />}
               </div>
             </li>

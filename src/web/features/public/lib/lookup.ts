@@ -5,10 +5,10 @@
  */
 import { ApiError } from '../../../lib/api';
 import { isNotFound, lookupSerial } from '../api';
-import type { LookupResult } from './public-types';
+import type { LookupAnswerData } from './public-types';
 import type { SerialList } from './serial-list';
 
-export type LookupRow = { serial: string; found: true; result: LookupResult } | { serial: string; found: false; suggestion?: string };
+export type LookupRow = { serial: string; found: true; result: LookupAnswerData } | { serial: string; found: false; suggestion?: string };
 
 function suggestionOf(err: unknown): string | undefined {
   const s = err instanceof ApiError ? err.params?.suggestion : undefined;

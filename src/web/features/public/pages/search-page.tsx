@@ -165,7 +165,7 @@ export default function SearchPage() {
         <Section testId="step-lookup">
           <StepTitle step={1} title={t('search.lookup.title')} id="lookup-heading" />
           <SerialLookup linked={params?.serial ?? null} onResult={onLookup} />
-          {rows && <LookupResults rows={rows} onPick={onPick} />}
+          {rows && <LookupResults rows={rows} onPick={onPick} contact={site?.contact || undefined} />}
         </Section>
         {found.length > 0 && (
           <Section testId="step-request">
