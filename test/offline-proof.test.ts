@@ -83,6 +83,25 @@ describe("a certificate's offline proof", () => {
     }
   });
 
+  it('reads from a compact certificate (no charts) with a long public address, at 150 dpi and at a phone preview', async () => {
+    const plain = await unitWithRecords(t, [
+      { recordId: 'P-SHELL', testType: 'shell', testPressure: 2.4, holdingSeconds: 60 },
+      { recordId: 'P-SEAT', testType: 'seat', testPressure: 1.76, holdingSeconds: 30 },
+    ]);
+    const base = 'https://certificates.example-valves.com.tw';
+    const r = await issueReport(t.app.ctx.db, { serial: plain.serial, language: 'zh', publicBaseUrl: base });
+    if (r.status !== 'issued') throw new Error(r.status);
+    const keys = await publishedKeys();
+    for (const args of [
+      ['-r', '150'],
+      ['-scale-to-x', '1170', '-scale-to-y', '-1'],
+    ]) {
+      const [code] = readCodes(r.report.bytes, args);
+      expect(code).toMatch(new RegExp(`^${base}/search\\?report=`));
+      expect(await checkProof(code!, keys)).toMatchObject({ status: 'genuine', claims: { s: plain.serial } });
+    }
+  });
+
   it("states the certificate's number, serial, date of issue, result and the embedded data's SHA-256", async () => {
     const [code] = readCodes(first.bytes, ['-r', '150']);
     const check = await checkProof(code!, await publishedKeys());
