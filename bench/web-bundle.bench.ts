@@ -77,7 +77,8 @@ export default async function webBundle(
   ensureBuild(log);
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
+  // index.html's entry; the offline verifier (verify.html) is the build's other entry, measured below.
+  const entryKey = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((k) => manifest[k]!.isEntry && k !== 'verify.html');
   if (!entryKey) throw new Error('no entry in the Vite manifest');
 
   // What index.html itself loads: the entry script and its modulepreloads (the entry's static imports).
@@ -124,5 +125,21 @@ export default async function webBundle(
       target: `${route === '/search' ? `≤ ${TARGET_SEARCH / 1024} KB, ` : ''}no staff screens' code — ${met ? 'met' : '**not met**'}`,
     });
   }
+  verifierBundle(manifest, log, report);
   if (failed) throw new Error('staff code reaches a public page');
+}
+
+/** The offline verifier's first load (docs/decisions/0063): its entry and static imports; target ≤ 100 KB. */
+function verifierBundle(manifest: Manifest, log: (line: string) => void, report: (row: FigureRow) => void): void {
+  if (!manifest['verify.html']) throw new Error('verify.html is not an entry of the build');
+  const files = [...closure(manifest, 'verify.html')].map((k) => manifest[k]!.file);
+  const total = files.reduce((sum, f) => sum + gzipSize(f), 0);
+  const brotli = files.reduce((sum, f) => sum + zlib.brotliCompressSync(fs.readFileSync(path.join(dist, f))).length, 0);
+  const met = total <= TARGET_SEARCH;
+  log(`/verify: ${kb(total)} gzipped JavaScript (${kb(brotli)} brotli) in ${files.length} files; target <= ${kb(TARGET_SEARCH)}: ${met ? 'met' : 'MISSED'}`);
+  report({
+    what: 'offline verifier `/verify`: JavaScript of a first load as built (its entry and static imports), gzip -9',
+    figure: `${kb(total)} (${kb(brotli)} brotli) in ${files.length} files`,
+    target: `≤ 100 KB compressed — ${met ? 'met' : '**not met**'}`,
+  });
 }

@@ -220,3 +220,24 @@ describe("a certificate's offline proof", () => {
     expect((await t.app.inject({ url: '/.well-known/.secret' })).statusCode).toBe(404);
   });
 });
+
+describe('the keys of a new installation', () => {
+  it('are published before the first report, and that report is signed with the key published', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const jwks = (await fresh.app.inject({ url: '/.well-known/jwks.json' })).json() as { keys: ProofKey[] };
+      expect(jwks.keys).toHaveLength(1);
+      const u = await unitWithRecords(fresh, [{ testType: 'shell', testPressure: 2.4, holdingSeconds: 60 }]);
+      const r = await issueReport(fresh.app.ctx.db, {
+        serial: u.serial,
+        language: 'en',
+        publicBaseUrl: fresh.app.ctx.config.publicBaseUrl,
+      });
+      if (r.status !== 'issued') throw new Error(r.status);
+      const [code] = readCodes(r.report.bytes, ['-r', '150']);
+      expect(await checkProof(code!, jwks.keys)).toMatchObject({ status: 'genuine', kid: jwks.keys[0]!.kid });
+    } finally {
+      await fresh.close();
+    }
+  });
+});

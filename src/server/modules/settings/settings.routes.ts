@@ -117,7 +117,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     JWKS_PATH,
     { schema: { tags: ['public'] }, config: { access: 'anonymous', rateLimit: { max: 60, timeWindow: 60_000 } } },
     async (_req, reply) => {
-      const published = (await keys.publishedKeys(db)).map(({ kty, crv, x, kid, alg, use }) => ({ kty, crv, x, kid, alg, use }));
+      const published = (await keys.keysToPublish(db)).map(({ kty, crv, x, kid, alg, use }) => ({ kty, crv, x, kid, alg, use }));
       // Short-lived in caches: a rotation is seen within minutes; the offline verifier keeps its own copy.
       return reply
         .type('application/jwk-set+json')

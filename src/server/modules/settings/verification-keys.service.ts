@@ -35,13 +35,17 @@ function newKey(): { kid: string; publicX: string; privatePem: string } {
 // Parsed private keys by id: PEM parsing for every certificate would cost more than the signature.
 const parsed = new Map<string, KeyObject>();
 
+async function currentKey(db: Db): Promise<{ kid: string; privatePem: string }> {
+  const current = await repo.currentKey(db);
+  if (current) return current;
+  await repo.insertKeyIfNone(db, newKey());
+  const made = await repo.currentKey(db);
+  if (!made) throw new Error('verification key: none current after inserting one');
+  return made;
+}
+
 async function signingKey(db: Db): Promise<{ kid: string; key: KeyObject }> {
-  let current = await repo.currentKey(db);
-  if (!current) {
-    await repo.insertKeyIfNone(db, newKey());
-    current = await repo.currentKey(db);
-    if (!current) throw new Error('verification key: none current after inserting one');
-  }
+  const current = await currentKey(db);
   let key = parsed.get(current.kid);
   if (!key) {
     key = createPrivateKey(current.privatePem);
@@ -74,6 +78,15 @@ function published(r: repo.PublishedKeyRow): PublishedKey {
 /** Every key, current and rotated out, oldest first. */
 export async function publishedKeys(db: Executor): Promise<PublishedKey[]> {
   return (await repo.listKeys(db)).map(published);
+}
+
+/**
+ * The keys as published: the first one made if there is none yet, so that a verifier kept offline before the
+ * first report already holds the key that report will be signed with.
+ */
+export async function keysToPublish(db: Db): Promise<PublishedKey[]> {
+  await currentKey(db);
+  return publishedKeys(db);
 }
 
 /** A new current key; the old one is retired and stays published. Audited with both ids. */
