@@ -78,7 +78,9 @@ export default async function webBundle(
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   // index.html's entry; the offline verifier (verify.html) is the build's other entry, measured below.
-  const entryKey = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((k) => manifest[k]!.isEntry && k !== 'verify.html');
+  const entryKey = manifest['index.html']?.isEntry
+    ? 'index.html'
+    : Object.keys(manifest).find((k) => manifest[k]!.isEntry && k !== 'verify.html');
   if (!entryKey) throw new Error('no entry in the Vite manifest');
 
   // What index.html itself loads: the entry script and its modulepreloads (the entry's static imports).
@@ -136,7 +138,9 @@ function verifierBundle(manifest: Manifest, log: (line: string) => void, report:
   const total = files.reduce((sum, f) => sum + gzipSize(f), 0);
   const brotli = files.reduce((sum, f) => sum + zlib.brotliCompressSync(fs.readFileSync(path.join(dist, f))).length, 0);
   const met = total <= TARGET_SEARCH;
-  log(`/verify: ${kb(total)} gzipped JavaScript (${kb(brotli)} brotli) in ${files.length} files; target <= ${kb(TARGET_SEARCH)}: ${met ? 'met' : 'MISSED'}`);
+  log(
+    `/verify: ${kb(total)} gzipped JavaScript (${kb(brotli)} brotli) in ${files.length} files; target <= ${kb(TARGET_SEARCH)}: ${met ? 'met' : 'MISSED'}`,
+  );
   report({
     what: 'offline verifier `/verify`: JavaScript of a first load as built (its entry and static imports), gzip -9',
     figure: `${kb(total)} (${kb(brotli)} brotli) in ${files.length} files`,

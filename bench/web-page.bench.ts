@@ -246,7 +246,12 @@ function reportRows(report: (row: FigureRow) => void, search: Measured, login: M
  * forged one, with the published key's id: the same Ed25519 verification as a genuine code's), under 4x CPU.
  * Target < 100 ms.
  */
-async function measureVerifier(browser: Browser, base: string, log: (line: string) => void, report: (row: FigureRow) => void): Promise<void> {
+async function measureVerifier(
+  browser: Browser,
+  base: string,
+  log: (line: string) => void,
+  report: (row: FigureRow) => void,
+): Promise<void> {
   const jwks = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const claims = { n: 'TR-2026-000001', s: 'BENCH-000001', d: '2026-01-01', r: 'pass', h: Buffer.alloc(32, 7).toString('base64url') };
@@ -283,7 +288,9 @@ async function measureVerifier(browser: Browser, base: string, log: (line: strin
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     const worst = times[times.length - 1]!;
-    log(`/verify offline, ${CPU_SLOWDOWN}x CPU: a code checked in median ${median.toFixed(1)} ms, worst ${worst.toFixed(1)} ms of ${times.length}; target < 100 ms`);
+    log(
+      `/verify offline, ${CPU_SLOWDOWN}x CPU: a code checked in median ${median.toFixed(1)} ms, worst ${worst.toFixed(1)} ms of ${times.length}; target < 100 ms`,
+    );
     report({
       what: `offline verifier, installed and offline: a code's signature checked and answered (${CPU_SLOWDOWN}x CPU)`,
       figure: `median ${median.toFixed(1)} ms, worst ${worst.toFixed(1)} ms of ${times.length}`,
