@@ -1,7 +1,7 @@
 /**
  * HTTP load generator, run as a child process so that it does not share the server's event loop.
- * argv: JSON { url, bodies, bodiesFile?, seconds, concurrency?, rate? } (bodiesFile: one body a line, for sets
- * larger than a command-line argument may hold). With `rate` it is open-loop (requests are sent on a
+ * argv: JSON { url, bodies, bodiesFile?, seconds, concurrency?, rate?, get? } (bodiesFile: one body a line, for
+ * sets larger than a command-line argument may hold; get: GET requests, each of `bodies` a path on url's host). With `rate` it is open-loop (requests are sent on a
  * fixed schedule and latency counts from the scheduled time, so a slow server cannot hide its queue);
  * otherwise `concurrency` requests are kept in flight. Prints one JSON line: { requests, errors, rps, p50, p99 }.
  */
@@ -16,6 +16,7 @@ interface Spec {
   seconds: number;
   concurrency?: number;
   rate?: number;
+  get?: boolean;
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
@@ -36,9 +37,9 @@ function once(scheduledAt = performance.now()): Promise<void> {
         agent,
         host: url.hostname,
         port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+        path: spec.get ? payload.toString() : url.pathname,
+        method: spec.get ? 'GET' : 'POST',
+        headers: spec.get ? {} : { 'content-type': 'application/json', 'content-length': payload.length },
       },
       (res) => {
         res.on('data', () => undefined);
@@ -53,7 +54,7 @@ function once(scheduledAt = performance.now()): Promise<void> {
       errors++;
       resolve();
     });
-    req.end(payload);
+    req.end(spec.get ? undefined : payload);
   });
 }
 

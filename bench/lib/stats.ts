@@ -39,6 +39,8 @@ export function load(spec: {
   seconds: number;
   concurrency?: number;
   rate?: number;
+  /** GET requests: each of `bodies` is then a path (with its query) on `url`'s host, asked in turn */
+  get?: boolean;
 }): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     execFile(
