@@ -50,9 +50,15 @@ function codeText(input: string): string {
   return code.data;
 }
 
+/**
+ * The keys: --keys, else those published where the code's link points, said as such (a forged code could
+ * point at a forger's keys; --keys with the manufacturer's address is the check to rely on).
+ */
 async function readKeys(keysArg: string | undefined, link: string | null): Promise<unknown> {
   const source = keysArg ?? (link ? new URL(JWKS_PATH, link).href : undefined);
   if (!source) throw new UsageError('No link in the code to find the keys at: give --keys <jwks.json file or URL>.');
+  if (!keysArg)
+    console.log(`Keys from ${source}, where the code points: rely on it only if that is the manufacturer's address (else --keys).`);
   try {
     if (/^https?:\/\//.test(source)) {
       const res = await fetch(source, { signal: AbortSignal.timeout(10_000) });
@@ -66,7 +72,7 @@ async function readKeys(keysArg: string | undefined, link: string | null): Promi
 }
 
 /** What the server says now of the certificate the link names (null: not asked, or not reachable). */
-async function onlineState(link: string): Promise<string | null> {
+async function onlineState(link: string, number: string | null): Promise<string | null> {
   const url = new URL(link);
   const id = url.searchParams.get('report');
   if (!id) return null;
@@ -74,7 +80,9 @@ async function onlineState(link: string): Promise<string | null> {
     const res = await fetch(new URL(`/api/v1/public/reports/${encodeURIComponent(id)}`, url), { signal: AbortSignal.timeout(10_000) });
     if (res.status === 404) return 'The server does not know this certificate.';
     if (!res.ok) return null;
-    const { data } = (await res.json()) as { data: { supersededBy: { number: string; issuedAt: string } | null } };
+    const { data } = (await res.json()) as { data: { number: string; supersededBy: { number: string; issuedAt: string } | null } };
+    // The link is not signed: a genuine proof could be paired with another report's link.
+    if (number && data.number !== number) return `The link names another report (${data.number}): this code was put together from two.`;
     return data.supersededBy
       ? `Superseded by certificate ${data.supersededBy.number} of ${data.supersededBy.issuedAt.slice(0, 10)}.`
       : 'The server confirms it is the current certificate.';
@@ -117,7 +125,10 @@ async function main(argv: string[]): Promise<number> {
   const check = await checkProof(text, proofKeysOf(await readKeys(keysArg, link)));
   const lines = describe(check);
   if (link) lines.push(`Link: ${link}`);
-  if (link && !offline) lines.push((await onlineState(link)) ?? 'Not checked online (the server did not answer).');
+  if (link && !offline) {
+    const number = check.status === 'genuine' ? check.claims.n : null;
+    lines.push((await onlineState(link, number)) ?? 'Not checked online (the server did not answer).');
+  }
   if (offline) lines.push('Checked offline: a certificate issued since, superseding this one, cannot be known here.');
   console.log(lines.join('\n'));
   return check.status === 'genuine' ? 0 : 1;

@@ -6,6 +6,7 @@
  * what was typed into the fields is kept (docs/decisions/0027-login-hydrated.md). Every other page, and
  * /login in a look other than the prerendered one, is drawn afresh.
  */
+import '../lib/zod-jitless';
 import { StrictMode, useEffect, useRef, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';

@@ -53,7 +53,7 @@ const result = h('section', { class: 'vf-result', 'data-testid': 'verifier-resul
 const video = h('video', { class: 'vf-video', muted: '', hidden: '' });
 
 /** The server's word on a genuine report whose link points here (null: not asked). */
-async function askServer(link: string | null, into: HTMLElement): Promise<void> {
+async function askServer(link: string | null, number: string, into: HTMLElement): Promise<void> {
   if (!link) return;
   const url = new URL(link);
   const id = url.searchParams.get('report');
@@ -69,7 +69,13 @@ async function askServer(link: string | null, into: HTMLElement): Promise<void> 
     if (res.status === 404) line.textContent = t('online.unknown');
     else if (!res.ok) line.textContent = t('online.offline');
     else {
-      const { data } = (await res.json()) as { data: { supersededBy: { number: string; issuedAt: string } | null } };
+      const { data } = (await res.json()) as { data: { number: string; supersededBy: { number: string; issuedAt: string } | null } };
+      // The link is not signed: a genuine proof could be paired with another report's link.
+      if (data.number !== number) {
+        line.textContent = t('online.mismatch');
+        line.classList.add('vf-warn');
+        return;
+      }
       line.textContent = data.supersededBy
         ? t('online.superseded', { number: data.supersededBy.number, date: formatDay(data.supersededBy.issuedAt.slice(0, 10)) })
         : t('online.current');
@@ -98,7 +104,7 @@ function showCheck(check: ProofCheck): void {
       h('dl', {}, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
       h('p', { class: 'vf-note' }, t('offlineLimits')),
     );
-    void askServer(check.link, result);
+    void askServer(check.link, c.n, result);
     return;
   }
   if (check.status === 'no-proof') {

@@ -53,8 +53,11 @@ export async function keepForOffline(): Promise<boolean> {
       .filter((href) => new URL(href).origin === location.origin)
       .map((href) => new URL(href).pathname);
     const cache = await caches.open(CACHE);
+    const wanted = ['/verify', '/verify.webmanifest', '/verify-icon.svg', JWKS_PATH, ...new Set(own)];
     try {
-      await cache.addAll(['/verify', '/verify.webmanifest', '/verify-icon.svg', JWKS_PATH, ...new Set(own)]);
+      await cache.addAll(wanted);
+      // A new build's files replace the last one's: nothing else is kept.
+      for (const kept of await cache.keys()) if (!wanted.includes(new URL(kept.url).pathname)) await cache.delete(kept);
     } catch {
       // No network (opened from the cache): ready if it was kept before.
     }

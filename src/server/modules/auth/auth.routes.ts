@@ -120,6 +120,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({ data: meOf(requireUser(req)) }),
   );
 
+  // Who is signed in, or null: the app asks this when it starts, and a visitor is an answer, not an error (a
+  // 401 there is logged as an error by every browser on the sign-in page). /auth/me keeps its 401.
+  app.get(
+    '/api/v1/auth/session',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], response: { 200: envelope(me.nullable()) } },
+    },
+    async (req) => ({ data: req.user ? meOf(req.user) : null }),
+  );
+
   app.patch(
     '/api/v1/auth/me',
     {

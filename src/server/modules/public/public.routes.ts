@@ -41,7 +41,7 @@ export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = PUBLIC_LIMITS;
   const counters = createCounterStore(app.ctx.redis);
   const lookups = new LookupService(db);
-  const availability = new CertificateAvailability(db);
+  const availability = new CertificateAvailability(db, app.ctx.afterResponse);
   const notFound = new NotFoundRecorder(db, app.ctx.afterResponse, app.log);
   const pow = new ProofOfWork(db);
   const stopFollowing = registerReportMailOutcome(app.ctx.mail);
