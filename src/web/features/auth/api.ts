@@ -9,7 +9,7 @@ import type {
   ResetPasswordInput,
   UpdateMeInput,
 } from '../../../shared/contract/auth';
-import { api, ApiError } from '../../lib/api';
+import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 
 export const authKeys = {
