@@ -36,6 +36,19 @@ describe('login', () => {
     expect(me.json().data.user.id).toBe(u.id);
   });
 
+  it('answers who is signed in at /auth/session: the user, or null for a visitor, with 200 either way', async () => {
+    const visitor = await t.app.inject({ url: '/api/v1/auth/session' });
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual({ data: null });
+    expect((await t.app.inject({ url: '/api/v1/auth/me' })).statusCode).toBe(401);
+    const u = await createUser(t.app.ctx.db, { role: 'admin', name: 'Sam' });
+    const res = await login(u.email, u.password);
+    const session = await t.app.inject({ url: '/api/v1/auth/session', headers: { cookie: sessionCookieOf(res)! } });
+    expect(session.statusCode).toBe(200);
+    expect(session.json().data.user).toMatchObject({ id: u.id, role: 'admin' });
+    expect(session.json().data.abilities.length).toBeGreaterThan(0);
+  });
+
   it('sets a Secure cookie when the request came over HTTPS through a trusted proxy', async () => {
     const p = await buildTestApp({ TRUST_PROXY: '127.0.0.1' });
     try {

@@ -13,6 +13,8 @@ import { randomIp, signedInUser } from './helpers/factories';
 /** Routes that answer anyone on purpose, besides everything under /api/v1/public/. */
 const PUBLIC_AUTH_ROUTES = new Set([
   'GET /api/v1/auth/setup',
+  // who is signed in, or null for a visitor (auth.routes.ts)
+  'GET /api/v1/auth/session',
   'POST /api/v1/auth/register',
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/forgot-password',
