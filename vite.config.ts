@@ -17,6 +17,8 @@ function manualChunks(id: string): string | undefined {
   // Rollup's CommonJS helpers in a chunk of their own: left to Rollup they join the React chunk, and every
   // page importing a CommonJS package (the verifier's jsQR) would load React with them.
   if (id.includes('commonjsHelpers')) return 'commonjs-helpers';
+  // zod's configuration runs in zod's own chunk, so it is set before any module can parse (lib/zod-jitless.ts).
+  if (id.includes('src/web/lib/zod-jitless')) return 'zod';
   if (!id.includes('node_modules')) return undefined;
   if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
   // The router is the staff app's: the public page must not pull it in through a shared chunk.
