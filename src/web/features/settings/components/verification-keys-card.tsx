@@ -16,6 +16,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { originOf } from '../../../../shared/identification';
 import { JWKS_PATH } from '../../../../shared/offline-proof';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDate } from '../../../components/format';
@@ -27,7 +28,7 @@ export function VerificationKeysCard({ canEdit, publicUrl }: { canEdit: boolean;
   const keys = useVerificationKeys();
   const rotate = useRotateVerificationKey();
   const [confirming, setConfirming] = useState(false);
-  const published = `${(publicUrl ?? window.location.origin).replace(/\/+$/, '')}${JWKS_PATH}`;
+  const published = `${originOf(publicUrl ?? window.location.origin)}${JWKS_PATH}`;
 
   async function onRotate() {
     setConfirming(false);
