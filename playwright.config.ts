@@ -50,7 +50,9 @@ export default defineConfig({
   timeout: 60_000 * TIME_SCALE,
   expect: { timeout: 10_000 * TIME_SCALE },
   reporter: [['list']],
-  use: { baseURL: BASE_URL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  // A trace is recorded for every test and kept for the failing ones; E2E_TRACE=off records none, where nobody
+  // can open a trace (CI: .ci/run) and recording costs time on every action.
+  use: { baseURL: BASE_URL, trace: process.env.E2E_TRACE === 'off' ? 'off' : 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
     {

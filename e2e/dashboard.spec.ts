@@ -41,12 +41,15 @@ const nf = (lang: Language, n: number) => new Intl.NumberFormat(lang === 'zh' ? 
 
 test.describe.configure({ mode: 'serial' });
 
+let world: { productId: string; prefix: string };
+
 test.beforeAll(async ({ browser }) => {
   const context = await browser.newContext({ storageState: ADMIN_STATE });
   const request = context.request;
   const s = stamp().toUpperCase();
   const prefix = `DS${s}-`;
   const product = await createProduct(request, { name: `Dashboard Valve ${s}`, pressureFc: null, pressureWcb: 1.6 });
+  world = { productId: product.id, prefix };
   await createRange(request, { productId: product.id, startSerial: `${prefix}0001`, endSerial: `${prefix}0100`, totalUnits: 100 });
   const bench = await request.post('/api/v1/machines', { data: { name: `Dashboard Bench ${s}` } });
   expect(bench.status(), await bench.text()).toBe(201);
@@ -115,6 +118,55 @@ for (const lang of ['en', 'zh'] as const) {
       // Nothing important scrolls off sideways on a phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await shot(page, lang);
+      await context.close();
+    });
+  }
+}
+
+const trq = translator(['quality']);
+
+for (const lang of ['en', 'zh'] as const) {
+  for (const width of widthsFor(lang, 390)) {
+    test(`held units: the worklist from the dashboard, filtered, and a held unit's page says why (${lang}, ${width})`, async ({
+      browser,
+      baseURL,
+    }) => {
+      const { context, page } = await staffPage(browser, baseURL!, lang, width);
+      await page.goto('/dashboard');
+      // The disagreements' card opens the held units, filtered to disagreements.
+      await expect(page.getByTestId('dashboard-card-disagreements').getByRole('link')).toHaveAttribute(
+        'href',
+        /\/machine-data\/held-units\?.*reason=nonconforming/,
+      );
+      await page.goto(`/machine-data/held-units?productId=${world.productId}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(trq(lang, 'quality.heldUnits.title'));
+      // Units 0002 failed its shell test and was never retested; 0001 passed its retest.
+      const list = page.getByTestId('held-units');
+      await expect(list.getByRole('link', { name: `${world.prefix}0002` })).toBeVisible();
+      await expect(list.getByRole('link', { name: `${world.prefix}0001` })).toHaveCount(0);
+      await expect(page.getByTestId('held-units-total')).toHaveText(trq(lang, 'quality.heldUnits.count_one', { count: 1 }));
+      await expect(list.getByTestId('hold-kind-failed')).toHaveText(trq(lang, 'quality.heldUnits.kinds.failed'));
+      // Another reason empties the list; the filter is kept in the address.
+      await page.locator('#held-reason').click();
+      await page.getByRole('option', { name: trq(lang, 'quality.heldUnits.kinds.missing') }).click();
+      await expect(page).toHaveURL(/reason=missing/);
+      await expect(page.getByText(trq(lang, 'quality.heldUnits.empty'))).toBeVisible();
+      await expect(page.getByTestId('export-csv')).toHaveAttribute(
+        'href',
+        new RegExp(`/api/v1/held-units/export.csv\\?.*productId=${world.productId}.*reason=missing`),
+      );
+      await page.goto(`/machine-data/held-units?productId=${world.productId}`);
+      await list.getByRole('link', { name: `${world.prefix}0002` }).click();
+      const banner = page.getByTestId('unit-release');
+      await expect(banner).toHaveAttribute('data-status', 'held');
+      await expect(banner).toContainText(trq(lang, 'quality.heldUnits.unit.held'));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await keepScreenshot(page, { path: path.join(OUT, `held-unit-${lang}-${width}.png`), fullPage: true });
+      await page.goto(`/machine-data/held-units?productId=${world.productId}`);
+      await expect(list).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await keepScreenshot(page, { path: path.join(OUT, `held-units-${lang}-${width}.png`), fullPage: true });
+      await expectAxeClean(page, `held units ${lang} ${width}`);
       await context.close();
     });
   }

@@ -210,3 +210,54 @@ export const heldRequest = z.object({
 });
 export type HeldRequest = z.infer<typeof heldRequest>;
 export const heldRequestsEnvelope = listEnvelope(heldRequest);
+
+/**
+ * What holds a unit, as the held-units worklist names and filters it: a test the bench failed, one the bench
+ * passed and the product's standard rejects (a disagreement), a missing test, an untraced part, or a range
+ * no authorised inspector has released.
+ */
+export const HOLD_KINDS = ['failed', 'nonconforming', 'missing', 'untraced', 'unreleased'] as const;
+export type HoldKind = (typeof HOLD_KINDS)[number];
+export type HeldFor = z.infer<typeof heldFor>;
+export function holdKindOf(h: HeldFor): HoldKind {
+  return h.kind === 'failed' && h.bench === 'pass' ? 'nonconforming' : h.kind;
+}
+
+const optionalId = z.uuid({ error: 'validation.invalid' }).optional();
+
+/**
+ * Every unit tested over the range (UTC days) that the release gate holds now, for the certificate type in
+ * Settings, requested or not: newest test first. Product and bench narrow the units to those with a test of
+ * that product or on that bench in the range.
+ */
+export const heldUnitsQuery = listQuery(['latestTestedAt'] as const)
+  .pick({ page: true, pageSize: true })
+  .extend({
+    ...rangeFields,
+    productId: optionalId,
+    machineId: optionalId,
+    reason: z.enum(HOLD_KINDS, { error: 'validation.oneOf' }).optional(),
+  })
+  .superRefine(checkRange);
+export type HeldUnitsQuery = z.output<typeof heldUnitsQuery>;
+
+export const heldUnit = z.object({
+  serial: z.string(),
+  productId: z.string().nullable(),
+  productName: z.string().nullable(),
+  productNameZh: z.string().nullable(),
+  latestTestedAt: z.string(),
+  heldFor: z.array(heldFor),
+});
+export type HeldUnit = z.infer<typeof heldUnit>;
+export const heldUnitsEnvelope = listEnvelope(heldUnit);
+
+/** The release gate's answer for one unit now: releasable, held (with why), or no tests yet. */
+export const UNIT_RELEASE_STATUSES = ['releasable', 'held', 'noTests'] as const;
+export const unitRelease = z.object({
+  serial: z.string(),
+  status: z.enum(UNIT_RELEASE_STATUSES),
+  heldFor: z.array(heldFor),
+});
+export type UnitRelease = z.infer<typeof unitRelease>;
+export const unitReleaseEnvelope = envelope(unitRelease);

@@ -152,6 +152,11 @@ export const routes: RouteObject[] = [
             () => import('../features/quality/pages/quality-page'),
           ),
           page(
+            staffPage('quality.heldUnits.title', STAFF, '/machine-data'),
+            'machine-data/held-units',
+            () => import('../features/quality/pages/held-units-page'),
+          ),
+          page(
             staffPage('machineScreens.record.title', STAFF, '/machine-data'),
             'machine-data/:id',
             () => import('../features/machine-data/pages/record-page'),

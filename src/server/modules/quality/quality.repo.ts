@@ -253,3 +253,47 @@ export async function heldRequests(db: Executor, range: Range, limit: number, of
     total: rowsOf<{ n: number }>(total)[0]?.n ?? 0,
   };
 }
+
+/** A unit tested over a range: its serial (the gate's key), its series and its newest test in the range. */
+export interface TestedUnit {
+  key: string;
+  prefix: string;
+  width: number;
+  serialNo: string;
+  latest: Date;
+}
+
+/**
+ * The units with a test over the range (on the tested-at index), newest test first; with a product or a
+ * bench, those with a test of that product or on that bench in the range.
+ */
+export async function testedUnits(db: Executor, range: Range, by: { productId?: string; machineId?: string }): Promise<TestedUnit[]> {
+  const rows = rowsOf<{ prefix: string; width: number; serial_no: string; latest: Date | string }>(
+    await db.execute(sql`
+      SELECT prefix, width, serial_no::text AS serial_no, max(tested_at) AS latest
+        FROM test_records
+       WHERE tested_at >= ${range.from.toISOString()} AND tested_at < ${range.to.toISOString()}
+         ${by.productId ? sql`AND product_id = ${by.productId}` : sql``}
+         ${by.machineId ? sql`AND machine_id = ${by.machineId}` : sql``}
+       GROUP BY prefix, width, serial_no
+       ORDER BY latest DESC, prefix, serial_no`),
+  );
+  return rows.map((r) => ({
+    key: r.prefix + r.serial_no.padStart(Number(r.width), '0'),
+    prefix: r.prefix,
+    width: Number(r.width),
+    serialNo: r.serial_no,
+    latest: new Date(r.latest),
+  }));
+}
+
+/** Products' names in both languages, by id. */
+export async function productNames(db: Executor, ids: string[]): Promise<Map<string, { name: string; nameZh: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = rowsOf<{ id: string; name: string; name_zh: string | null }>(
+    await db.execute(
+      sql`SELECT id::text AS id, name::text AS name, name_zh::text AS name_zh FROM products WHERE id::text = ANY(${sql.param(ids)}::text[])`,
+    ),
+  );
+  return new Map(rows.map((r) => [r.id, { name: r.name, nameZh: r.name_zh || null }]));
+}

@@ -8,8 +8,6 @@ import {
   TEST_PRESSURE_UPPER_MARGIN,
   type ControlChart,
   type ControlChartQuery,
-  type HeldRequest,
-  type HeldRequestsQuery,
   type OpenFailure,
   type OpenFailuresQuery,
   type ParetoItem,
@@ -24,9 +22,6 @@ import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
 import { BODY_MATERIALS, deriveRequirement, ratingOf } from '../../../shared/standards/requirement';
-import { gateOf, readUnit } from '../reports/report-data';
-import { rangeReleased, withReleaseRule } from '../reports/release-rule';
-import { getSettings } from '../settings/settings.service';
 import * as repo from './quality.repo';
 
 const DAY = 86_400_000;
@@ -103,44 +98,6 @@ export async function openFailures(db: Db, q: OpenFailuresQuery): Promise<{ item
       machineId: r.machine_id,
       machineName: r.machine_name,
     })),
-  };
-}
-
-/**
- * Held report requests with what holds each unit now, by the release gate itself (the unit's standard and
- * the product's judgement), so the panel never calls "passed" a unit the gate still holds.
- */
-export async function heldRequests(db: Db, q: HeldRequestsQuery): Promise<{ items: HeldRequest[]; total: number }> {
-  const { limit, offset } = pageWindow(q);
-  const { rows, total } = await repo.heldRequests(db, rangeOf(q), limit, offset);
-  const units = new Map<string, Awaited<ReturnType<typeof readUnit>>>();
-  for (const r of rows) if (!units.has(r.serial)) units.set(r.serial, await readUnit(db, r.serial));
-  // A visitor's request is for the certificate type in Settings: a 3.1 waits for the range's release too.
-  const { documentType } = await getSettings(db);
-  const released = new Set<string>();
-  for (const u of units.values()) if (u && !released.has(u.range.id) && (await rangeReleased(db, u.range.id))) released.add(u.range.id);
-  return {
-    total,
-    items: rows.map((r) => {
-      const unit = units.get(r.serial) ?? null;
-      const g = unit ? withReleaseRule(gateOf(unit), documentType, released.has(unit.range.id)) : null;
-      const last = unit?.heads.at(-1);
-      return {
-        id: r.id,
-        serial: r.serial,
-        requestedAt: iso(r.created_at),
-        language: r.language,
-        reason: !g || g.status === 'no-data' ? 'noTests' : g.status === 'held' ? 'stillHeld' : 'releasable',
-        heldFor: (g?.held ?? []).map((h) =>
-          h.kind === 'failed'
-            ? { testType: h.testType, kind: h.kind, testedAt: h.testedAt.toISOString(), bench: h.bench, reasons: h.reasons }
-            : h.kind === 'untraced'
-              ? { testType: null, kind: h.kind, part: h.part, heat: h.heat, testedAt: null, bench: null, reasons: [] }
-              : { testType: h.testType, kind: h.kind, testedAt: null, bench: null, reasons: [] },
-        ),
-        latestTestedAt: last ? last.testedAt.toISOString() : null,
-      };
-    }),
   };
 }
 

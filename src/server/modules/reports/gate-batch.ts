@@ -120,13 +120,27 @@ async function certificateType(db: Executor, asked: GateOptions['documentType'])
   return settings?.document_type ?? 'test-report-2.2';
 }
 
+/** A unit as gatesOf's `units` lists it: a unique key and its series. */
+export interface ListedUnit {
+  key: string;
+  prefix: string;
+  width: number;
+  serialNo: bigint | string;
+}
+
+/** `units` for gatesOf from units in hand. */
+export function listedUnits(units: readonly ListedUnit[]): SQL {
+  const col = <T>(f: (u: ListedUnit) => T) => sql.param(units.map(f));
+  return sql`SELECT * FROM unnest(${col((u) => u.key)}::text[], ${col((u) => u.prefix)}::text[], ${col((u) => u.width)}::smallint[],
+    ${col((u) => u.serialNo.toString())}::bigint[]) AS v (key, prefix, width, serial_no)`;
+}
+
 /** `units` for gatesOf from serials as typed; a serial that does not parse is left out. Keyed by the serial. */
 export function serialUnits(serials: readonly string[]): SQL {
-  const parsed = serials.flatMap((s) => {
-    const p = parseSerial(s);
-    return p ? [{ key: s, ...p }] : [];
-  });
-  const col = <T>(f: (p: (typeof parsed)[number]) => T) => sql.param(parsed.map(f));
-  return sql`SELECT * FROM unnest(${col((p) => p.key)}::text[], ${col((p) => p.prefix)}::text[], ${col((p) => p.width)}::smallint[],
-    ${col((p) => p.number.toString())}::bigint[]) AS v (key, prefix, width, serial_no)`;
+  return listedUnits(
+    serials.flatMap((s) => {
+      const p = parseSerial(s);
+      return p ? [{ key: s, prefix: p.prefix, width: p.width, serialNo: p.number }] : [];
+    }),
+  );
 }

@@ -4,10 +4,13 @@ import type {
   ControlChart,
   ControlMeasure,
   HeldRequest,
+  HeldUnit,
+  HoldKind,
   OpenFailure,
   QualityInterval,
   QualitySummary,
   RatingMaterial,
+  UnitRelease,
 } from '../../../shared/contract/quality';
 import type { TestType } from '../../../shared/contract/machine-data';
 import { api } from '../../lib/api';
@@ -75,5 +78,51 @@ export function useHeldRequests(range: QualityRange) {
         query: { ...range, page: pageParam, pageSize: OPEN_PAGE },
       }),
     getNextPageParam: (last, pages) => (pages.length * OPEN_PAGE < last.total ? pages.length + 1 : undefined),
+  });
+}
+
+/** The held-units worklist's filters (held-units-page.tsx keeps them in the URL). */
+export interface HeldUnitsFilters extends QualityRange {
+  productId?: string;
+  machineId?: string;
+  reason?: HoldKind;
+}
+
+const HELD_PAGE = 50;
+
+/** The query string of the filters, without the empty ones: the list's and the CSV's. */
+export function heldUnitsQuery(f: HeldUnitsFilters): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v) q.set(k, String(v));
+  return q.toString();
+}
+
+/** The list's address with these filters: the dashboard's cards and the quality screen link to it. */
+export function heldUnitsPath(f: Partial<HeldUnitsFilters> = {}): string {
+  const q = heldUnitsQuery({ from: '', to: '', ...f });
+  return `/machine-data/held-units${q ? `?${q}` : ''}`;
+}
+
+/** Every unit the release gate holds, newest test first, a page at a time. */
+export function useHeldUnits(f: HeldUnitsFilters) {
+  return useInfiniteQuery({
+    queryKey: [...qualityKeys.all, 'held-units', heldUnitsQuery(f)] as const,
+    initialPageParam: 1,
+    queryFn: async ({ signal, pageParam }) => {
+      const page = await api.get<{ items: HeldUnit[]; total: number }>('/held-units', {
+        signal,
+        query: { ...f, page: pageParam, pageSize: HELD_PAGE },
+      });
+      return { ...page, items: page.items.map((u) => ({ ...u, id: u.serial })) };
+    },
+    getNextPageParam: (last, pages) => (pages.length * HELD_PAGE < last.total ? pages.length + 1 : undefined),
+  });
+}
+
+/** The release gate's answer for one unit now (the top of its page). */
+export function useUnitRelease(serial: string) {
+  return useQuery({
+    queryKey: [...qualityKeys.all, 'unit-release', serial] as const,
+    queryFn: ({ signal }) => api.get<UnitRelease>(`/held-units/${encodeURIComponent(serial)}`, { signal }),
   });
 }

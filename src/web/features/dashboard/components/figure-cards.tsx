@@ -1,6 +1,7 @@
 /**
- * The dashboard's figures as cards: the original's four counts first, then the new ones; the deliveries'
- * two open the open deliveries for those who may read them.
+ * The dashboard's figures as cards: the original's four counts first, then the new ones. Each opens the list
+ * behind it (the deliveries' two only for those who may read deliveries): the searches of the days counted,
+ * the products, the serial numbers, the records, the quality analysis, the held units.
  */
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -10,13 +11,19 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DASHBOARD_DAYS, type Dashboard } from '../../../../shared/contract/dashboard';
-import { rate } from '../../../../shared/contract/quality';
+import { QUALITY_MAX_DAYS, rate } from '../../../../shared/contract/quality';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { percent } from '../../../components/chart-frame';
 import { useAppAbility } from '../../../lib/ability';
+import { heldUnitsPath } from '../../quality/api';
 
 /** The deliveries list filtered to open ones: where both delivery figures are found. */
 export const OPEN_DELIVERIES = '/deliveries?status=open';
+
+/** The UTC day `days` before `day` (YYYY-MM-DD). */
+function daysBefore(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
 
 interface Figure {
   id: string;
@@ -25,7 +32,7 @@ interface Figure {
   detail: string;
   small?: boolean;
   warn?: boolean;
-  /** a figure of the deliveries: half a row wide, and a link to the open deliveries */
+  /** the list behind the figure */
   to?: string;
 }
 
@@ -35,19 +42,22 @@ export function FigureCards({ d }: { d: Dashboard }) {
   const n = (v: number) => formatNumber(lang, v, 0);
   const days = DASHBOARD_DAYS;
   const deliveriesTo = useAppAbility().can('read', 'Delivery') ? OPEN_DELIVERIES : undefined;
+  const inWindow = `from=${d.window.from}&to=${d.window.to}`;
   const cards: Figure[] = [
     {
       id: 'requests',
       label: t('dashboard.cards.requests'),
       value: n(d.requests.total),
       detail: t('dashboard.cards.requestsDetail', { count: n(d.requests.windowTotal), days }),
+      to: '/searches',
     },
-    { id: 'products', label: t('dashboard.cards.products'), value: n(d.products), detail: '' },
+    { id: 'products', label: t('dashboard.cards.products'), value: n(d.products), detail: '', to: '/products' },
     {
       id: 'serials',
       label: t('dashboard.cards.serials'),
       value: n(d.serials.units),
       detail: t('dashboard.cards.serialsDetail', { ranges: n(d.serials.ranges) }),
+      to: '/serial-numbers',
     },
     {
       id: 'last-received',
@@ -55,12 +65,14 @@ export function FigureCards({ d }: { d: Dashboard }) {
       value: d.lastReceivedAt ? formatDateTime(lang, d.lastReceivedAt) : t('dashboard.cards.lastReceivedNone'),
       detail: '',
       small: true,
+      to: '/machine-data',
     },
     {
       id: 'not-found',
       label: t('dashboard.cards.notFound'),
       value: percent(lang, rate(d.requests.windowNotFound, d.requests.windowTotal)),
       detail: t('dashboard.cards.notFoundDetail', { part: n(d.requests.windowNotFound), whole: n(d.requests.windowTotal), days }),
+      to: `/searches?status=not-found&${inWindow}`,
     },
     {
       id: 'mail',
@@ -69,12 +81,14 @@ export function FigureCards({ d }: { d: Dashboard }) {
       detail: t('dashboard.cards.mailFailed', { count: n(d.mail.failed) }),
       small: true,
       warn: d.mail.failed > 0,
+      to: `/searches?status=${d.mail.failed > 0 ? 'failed' : 'queued'}`,
     },
     {
       id: 'first-pass',
       label: t('dashboard.cards.firstPass'),
       value: percent(lang, rate(d.firstPass.firstPass, d.firstPass.units)),
       detail: t('dashboard.cards.firstPassDetail', { part: n(d.firstPass.firstPass), whole: n(d.firstPass.units), days }),
+      to: `/machine-data/quality?${inWindow}`,
     },
     {
       id: 'disagreements',
@@ -82,6 +96,8 @@ export function FigureCards({ d }: { d: Dashboard }) {
       value: n(d.disagreements),
       detail: t('dashboard.cards.disagreementsDetail'),
       warn: d.disagreements > 0,
+      // The count is of every day; the list reaches back as far as one request may (a year).
+      to: heldUnitsPath({ reason: 'nonconforming', from: daysBefore(d.window.to, QUALITY_MAX_DAYS - 1), to: d.window.to }),
     },
     {
       id: 'awaiting-release',

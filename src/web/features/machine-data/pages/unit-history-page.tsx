@@ -33,6 +33,7 @@ import { VerdictChip } from '../components/verdict-chip';
 import { MONO } from '../../../components/serial-link';
 import { leakage, mediumLabel, mpa, originLabel, seconds, testTypeLabel } from '../../../components/record-values';
 import { productName } from '../../../../shared/product-name';
+import { UnitRelease } from '../components/unit-release';
 
 /** Ids of records that repeat an earlier test of the same type on this unit (records are newest first). */
 function retests(records: readonly TestRecord[]): Set<string> {
@@ -241,6 +242,7 @@ export default function UnitHistoryPage() {
   return (
     <>
       <ScreenHeader title={t('machineScreens.units.heading', { serial: query.data?.serial ?? serial ?? '' })} />
+      {query.data && <UnitRelease serial={query.data.serial} />}
       <RecordView query={query} backTo="/machine-data" backLabel="machineScreens.record.back" height={420}>
         {(history) => <UnitDetail history={history} />}
       </RecordView>

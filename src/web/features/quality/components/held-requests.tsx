@@ -7,29 +7,12 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../components/format';
-import { enumerate } from '../../../../shared/i18n/punctuation';
 import { SerialLink } from '../../../components/serial-link';
 import { useHeldRequests, type QualityRange } from '../api';
+import { HoldLine } from '../../../components/hold-line';
 import { RowList } from './row-list';
-import type { HeldRequest } from '../../../../shared/contract/quality';
-import { untracedText } from '../../../lib/untraced-text';
 
 const COLOR = { stillHeld: 'error', noTests: 'default', releasable: 'success' } as const;
-
-/** "Shell failed on 8 Nov 2026, not retested", "Backseat: leakage above the allowed (bench passed) …", "Seat: no test yet". */
-function HoldLine({ h }: { h: HeldRequest['heldFor'][number] }) {
-  const { t, i18n } = useTranslation();
-  if (h.kind === 'unreleased') return <>{t('quality.held.unreleased')}</>;
-  if (h.kind === 'untraced') return <>{untracedText(t, h)}</>;
-  const test = t(`machineScreens.testTypes.${h.testType}`);
-  if (h.kind === 'missing') return <>{t('quality.held.missing', { test })}</>;
-  const at = h.testedAt ? formatDateTime(i18n.language, h.testedAt) : '';
-  const why = enumerate(
-    i18n.language,
-    h.reasons.map((r) => t(`standards.reason.${r}`)),
-  );
-  return <>{h.bench === 'pass' ? t('quality.held.nonconforming', { test, at, why }) : t('quality.held.failed', { test, at })}</>;
-}
 
 export function HeldRequests({ range }: { range: QualityRange }) {
   const { t, i18n } = useTranslation();

@@ -22,7 +22,7 @@ import type { ParetoItem } from '../../../../shared/contract/quality';
 import { PageHeader } from '../../../components/page-header';
 import { errorMessage } from '../../../lib/errors';
 import { testTypeLabel } from '../../../components/record-values';
-import { useQualitySummary } from '../api';
+import { heldUnitsPath, useQualitySummary } from '../api';
 import { Breakdown } from '../components/breakdown';
 import { ControlPanel } from '../components/control-panel';
 import { HeldRequests } from '../components/held-requests';
@@ -155,7 +155,16 @@ export default function QualityPage() {
       <Section id="open-failures" title={t('quality.open.title')} help={t('quality.open.help')}>
         <OpenFailures range={range} />
       </Section>
-      <Section id="held" title={t('quality.held.title')} help={t('quality.held.help')}>
+      <Section
+        id="held"
+        title={t('quality.held.title')}
+        help={t('quality.held.help')}
+        action={
+          <Button component={RouterLink} to={heldUnitsPath(range)} size="small" data-testid="all-held-units">
+            {t('quality.heldUnits.all')}
+          </Button>
+        }
+      >
         <HeldRequests range={range} />
       </Section>
       <Section id="control" title={t('quality.control.title')}>

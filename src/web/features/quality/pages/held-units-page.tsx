@@ -1,0 +1,233 @@
+/**
+ * Held units (staff, admin), a tab of Machine Data: every unit the release gate holds now, requested or not,
+ * with what holds it, over the chosen days; filtered by product, bench and reason (all in the URL, so that a
+ * dashboard card or a shared link opens the same list), and exported as CSV.
+ */
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { HOLD_KINDS, holdKindOf, type HoldKind } from '../../../../shared/contract/quality';
+import { DateField } from '../../../components/form/date-field';
+import { formatDateTime } from '../../../components/format';
+import { PageHeader } from '../../../components/page-header';
+import { ProductPicker, type ProductOption } from '../../../components/product-picker';
+import { SerialLink } from '../../../components/serial-link';
+import { useAppAbility } from '../../../lib/ability';
+import { useMachineOptions } from '../../machines/api';
+import { useProduct, useProductOptions } from '../../products/api';
+import { heldUnitsQuery, useHeldUnits, type HeldUnitsFilters } from '../api';
+import { HoldLine } from '../../../components/hold-line';
+import { RowList } from '../components/row-list';
+import { defaultRange } from '../components/use-quality-params';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ID = /^[\w-]{1,100}$/;
+
+function useFilters() {
+  const [search, setSearch] = useSearchParams();
+  const filters = useMemo((): HeldUnitsFilters => {
+    const d = defaultRange();
+    const from = search.get('from');
+    const to = search.get('to');
+    const productId = search.get('productId');
+    const machineId = search.get('machineId');
+    const reason = search.get('reason');
+    return {
+      from: from && DATE.test(from) ? from : d.from,
+      to: to && DATE.test(to) ? to : d.to,
+      productId: productId && ID.test(productId) ? productId : undefined,
+      machineId: machineId && ID.test(machineId) ? machineId : undefined,
+      reason: (HOLD_KINDS as readonly string[]).includes(reason ?? '') ? (reason as HoldKind) : undefined,
+    };
+  }, [search]);
+  const set = useCallback(
+    (patch: Partial<Record<keyof HeldUnitsFilters, string | undefined>>) =>
+      setSearch(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(patch)) {
+            if (v) next.set(k, v);
+            else next.delete(k);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
+  return { filters, set };
+}
+
+function BenchSelect({ value, onChange }: { value: string | undefined; onChange: (v: string | undefined) => void }) {
+  const { t } = useTranslation();
+  const canList = useAppAbility().can('read', 'Machine');
+  const benches = useMachineOptions(canList);
+  if (!canList) return null;
+  const options = (benches.data?.items ?? []).map((m) => ({ value: m.id, label: m.name }));
+  if (value && !options.some((o) => o.value === value)) options.push({ value, label: t('machineScreens.list.benchUnknown') });
+  return (
+    <TextField
+      select
+      size="small"
+      fullWidth
+      id="held-bench"
+      label={t('quality.heldUnits.bench')}
+      value={value ?? ''}
+      onChange={(e) => onChange(e.target.value || undefined)}
+    >
+      <MenuItem value="">{t('quality.heldUnits.any')}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+export default function HeldUnitsPage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const { filters, set } = useFilters();
+  const known = useProduct(filters.productId);
+  const [picked, setPicked] = useState<ProductOption | null>(null);
+  const product = filters.productId
+    ? picked?.id === filters.productId
+      ? picked
+      : known.data
+        ? { id: known.data.id, name: known.data.name }
+        : null
+    : null;
+  const query = useHeldUnits(filters);
+  const total = query.data?.pages[0]?.total;
+  const date = (name: 'from' | 'to') => (
+    <DateField
+      size="small"
+      fullWidth
+      id={`held-${name}`}
+      label={t(`quality.${name}`)}
+      value={filters[name]}
+      onChange={(v) => v && set({ [name]: v })}
+      max={name === 'from' ? filters.to : undefined}
+      min={name === 'to' ? filters.from : undefined}
+    />
+  );
+  return (
+    <>
+      <PageHeader
+        title="quality.heldUnits.title"
+        subtitle="quality.heldUnits.intro"
+        actions={
+          <>
+            <Button component={RouterLink} to="/machine-data/quality" variant="outlined" startIcon={<InsightsOutlined />}>
+              {t('quality.title')}
+            </Button>
+            <Button
+              href={`/api/v1/held-units/export.csv?${heldUnitsQuery(filters)}`}
+              download
+              variant="outlined"
+              startIcon={<DownloadOutlined />}
+              data-testid="export-csv"
+            >
+              {t('table.csv.export')}
+            </Button>
+          </>
+        }
+      />
+      <Box
+        role="group"
+        aria-label={t('quality.heldUnits.filters')}
+        sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '1fr 1fr 2fr 1.4fr 1.4fr' }, gap: 1.5, mb: 3 }}
+      >
+        {date('from')}
+        {date('to')}
+        <Box sx={{ gridColumn: { xs: 'span 2', md: 'auto' } }}>
+          <ProductPicker
+            useOptions={useProductOptions}
+            id="held-product"
+            label={t('quality.heldUnits.product')}
+            value={product}
+            size="small"
+            onChange={(p) => {
+              setPicked(p);
+              set({ productId: p?.id });
+            }}
+          />
+        </Box>
+        <BenchSelect value={filters.machineId} onChange={(v) => set({ machineId: v })} />
+        <TextField
+          select
+          size="small"
+          fullWidth
+          id="held-reason"
+          label={t('quality.heldUnits.reason')}
+          value={filters.reason ?? ''}
+          onChange={(e) => set({ reason: e.target.value })}
+        >
+          <MenuItem value="">{t('quality.heldUnits.any')}</MenuItem>
+          {HOLD_KINDS.map((k) => (
+            <MenuItem key={k} value={k}>
+              {t(`quality.heldUnits.kinds.${k}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Box>
+      <Card component="section" aria-labelledby="held-units-title">
+        <CardContent>
+          <Typography id="held-units-title" variant="h6" component="h2" sx={{ mb: 1.5 }} data-testid="held-units-total">
+            {total === undefined ? t('quality.heldUnits.listTitle') : t('quality.heldUnits.count', { count: total })}
+          </Typography>
+          <RowList
+            query={query}
+            testId="held-units"
+            emptyKey="quality.heldUnits.empty"
+            moreKey="quality.held.more"
+            columns="minmax(140px, 1fr) 1.2fr 2fr"
+            skeletonHeight={120}
+          >
+            {(u) => (
+              <>
+                <SerialLink serial={u.serial} />
+                <Box>
+                  <Typography variant="body2">
+                    {(lang === 'zh' && u.productNameZh) || u.productName || t('quality.breakdown.unmatched')}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {t('quality.heldUnits.latestAt', { at: formatDateTime(lang, u.latestTestedAt) })}
+                  </Typography>
+                </Box>
+                <Box sx={{ display: 'flex', gap: 0.75, alignItems: 'center', flexWrap: 'wrap' }}>
+                  {[...new Set(u.heldFor.map(holdKindOf))].map((k) => (
+                    <Chip
+                      key={k}
+                      size="small"
+                      variant="outlined"
+                      color={k === 'unreleased' ? 'default' : 'error'}
+                      label={t(`quality.heldUnits.kinds.${k}`)}
+                      data-testid={`hold-kind-${k}`}
+                    />
+                  ))}
+                  {u.heldFor.map((h, i) => (
+                    <Typography key={i} variant="caption" color="text.secondary" component="span" sx={{ width: '100%' }}>
+                      <HoldLine h={h} />
+                    </Typography>
+                  ))}
+                </Box>
+              </>
+            )}
+          </RowList>
+        </CardContent>
+      </Card>
+    </>
+  );
+}
