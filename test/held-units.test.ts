@@ -64,9 +64,7 @@ describe('the held-units worklist', () => {
     expect(items.map((u) => u.serial)).toEqual(['QJ-0001', 'QH-0005', 'QH-0003', 'QH-0002']);
     expect(total).toBe(4);
     const byId = new Map(items.map((u) => [u.serial, u]));
-    expect(byId.get('QH-0002')!.heldFor).toEqual([
-      { testType: 'shell', kind: 'failed', testedAt: at(2), bench: 'fail', reasons: [] },
-    ]);
+    expect(byId.get('QH-0002')!.heldFor).toEqual([{ testType: 'shell', kind: 'failed', testedAt: at(2), bench: 'fail', reasons: [] }]);
     // The bench passed it and the standard did not: a disagreement, with the reason.
     const disagreement = byId.get('QH-0003')!.heldFor[0]!;
     expect(disagreement).toMatchObject({ testType: 'shell', kind: 'failed', bench: 'pass' });
@@ -108,7 +106,10 @@ describe('the held-units worklist', () => {
     const res = await t.app.inject({ url: `/api/v1/held-units/export.csv?${MAY}&reason=failed`, headers: { cookie: staff } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('serial,product,latestTestedAt,heldFor');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['QJ-0001', 'QH-0005']);
     expect(lines[2]).toContain('failed shell');
