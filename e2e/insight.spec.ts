@@ -127,6 +127,16 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(page.getByTestId('control-chart')).toBeVisible();
       await expect(page.getByTestId('cpk')).toContainText('Cpk');
       await expect(page.getByTestId('control-ucl')).toBeVisible();
+      await expect(page.getByTestId('control-legend')).toContainText(tr(lang, 'quality.control.legend.rule'));
+      // Limits from the first five days: the drift after them breaks Western Electric's first rule, marked on
+      // the chart and named under it in the page's language.
+      await page.goto(
+        `${QUALITY}&product=${world.productId}&type=shell&measure=testPressure&baselineFrom=2023-06-02&baselineTo=2023-06-06`,
+      );
+      await expect(page.getByTestId('rule-mark').first()).toBeVisible();
+      expect(await page.getByTestId('rule-mark').last().getAttribute('data-rules')).toContain('we1');
+      await expect(page.getByTestId('rule-breaks')).toContainText(tr(lang, 'quality.control.rule.we1'));
+      await expect(page.locator('#quality-baselineFrom')).toHaveValue(/.+/);
       await shot(page, 'quality', lang);
       await context.close();
     });

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { PRESSURE_PARTS } from './materials';
 import { REASON_CODES } from '../standards/reasons';
+import { RULE_SETS, RUN_RULES } from '../chart/run-rules';
 import { envelope, listEnvelope, listQuery } from './common';
 import { TEST_TYPES, type TestType } from './machine-data';
 
@@ -28,11 +29,11 @@ const dateField = z.string({ error: 'validation.required' }).trim().refine(isDat
 /** `from` and `to` are UTC days, both included. */
 const rangeFields = { from: dateField, to: dateField };
 
-function checkRange(v: { from: string; to: string }, ctx: z.RefinementCtx): void {
+function checkRange(v: { from: string; to: string }, ctx: z.RefinementCtx, field = 'to'): void {
   if (!isDate(v.from) || !isDate(v.to)) return;
   const days = (Date.parse(v.to) - Date.parse(v.from)) / 86_400_000 + 1;
-  if (days < 1) ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.toBeforeFrom' });
-  else if (days > QUALITY_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.rangeTooLong' });
+  if (days < 1) ctx.addIssue({ code: 'custom', path: [field], message: 'quality.validation.toBeforeFrom' });
+  else if (days > QUALITY_MAX_DAYS) ctx.addIssue({ code: 'custom', path: [field], message: 'quality.validation.rangeTooLong' });
 }
 
 export const QUALITY_INTERVALS = ['day', 'week'] as const;
@@ -135,8 +136,19 @@ export const controlChartQuery = z
     measure: z.enum(CONTROL_MEASURES, { error: 'validation.oneOf' }),
     /** which of the product's ratings the limits use; by default the only one it has */
     material: z.enum(RATING_MATERIALS, { error: 'validation.oneOf' }).optional(),
+    /** the run rules read on the points (src/shared/chart/run-rules.ts) */
+    rules: z.enum(RULE_SETS, { error: 'validation.oneOf' }).default('western-electric'),
+    /** the days the centre line, the control limits and the rules' σ come from (both or neither) */
+    baselineFrom: dateField.optional(),
+    baselineTo: dateField.optional(),
   })
-  .superRefine(checkRange);
+  .superRefine(checkRange)
+  .superRefine((v, ctx) => {
+    if (v.baselineFrom === undefined && v.baselineTo === undefined) return;
+    if (v.baselineFrom === undefined) ctx.addIssue({ code: 'custom', path: ['baselineFrom'], message: 'validation.required' });
+    else if (v.baselineTo === undefined) ctx.addIssue({ code: 'custom', path: ['baselineTo'], message: 'validation.required' });
+    else checkRange({ from: v.baselineFrom, to: v.baselineTo }, ctx, 'baselineTo');
+  });
 export type ControlChartQuery = z.output<typeof controlChartQuery>;
 
 export const controlChart = z.object({
@@ -149,8 +161,16 @@ export const controlChart = z.object({
   sigma: z.number().nullable(),
   /** σ from the mean moving range (for the limits and Cpk) */
   sigmaWithin: z.number().nullable(),
+  /** the centre line: the baseline's mean when one is set, else the shown days' mean */
+  centre: z.number().nullable(),
+  /** centre ± 3σ within, of the baseline when one is set */
   ucl: z.number().nullable(),
   lcl: z.number().nullable(),
+  /** the days the limits come from, with their number of values; null: the shown days */
+  baseline: z.object({ from: z.string(), to: z.string(), n: z.number().int() }).nullable(),
+  rules: z.enum(RULE_SETS),
+  /** the points (indexes into `points`) that break a run rule, with the rules each breaks */
+  breaks: z.array(z.object({ index: z.number().int(), rules: z.array(z.enum(RUN_RULES)) })),
   spec: z
     .object({ lsl: z.number().nullable(), usl: z.number().nullable(), material: z.enum(RATING_MATERIALS), rating: z.number() })
     .nullable(),

@@ -8,6 +8,7 @@ import {
   TEST_PRESSURE_UPPER_MARGIN,
   type ControlChart,
   type ControlChartQuery,
+  type ControlMeasure,
   type OpenFailure,
   type OpenFailuresQuery,
   type ParetoItem,
@@ -18,6 +19,7 @@ import {
 } from '../../../shared/contract/quality';
 import { pageWindow } from '../../../shared/contract/common';
 import { holdPeriod } from '../../../shared/chart';
+import { ruleBreaks } from '../../../shared/chart/run-rules';
 import { AppError } from '../../../shared/errors';
 import type { Db } from '../../db/client';
 import { decodeSamples } from '../machine-data/record-codec';
@@ -127,36 +129,79 @@ export function pressureDrop(samples: readonly { t: number; p: number }[], testP
 
 const UNITS = { testPressure: 'MPa', holdingSeconds: 's', pressureDrop: 'MPa' } as const;
 
-export async function controlChart(db: Db, q: ControlChartQuery): Promise<ControlChart> {
-  const judged = await repo.judgedProductOf(db, q.productId);
-  if (!judged) throw new AppError('not-found', 'errors.productNotFound');
-  const f: repo.ChartFilter = { ...rangeOf(q), productId: q.productId, testType: q.testType };
-  let unit: string | null;
-  let stats: ReturnType<typeof describe>;
-  let points: ControlChart['points'];
-  let limited = false;
-  if (q.measure === 'pressureDrop') {
+interface Series {
+  unit: string | null;
+  stats: ReturnType<typeof describe>;
+  points: ControlChart['points'];
+  limited: boolean;
+}
+
+/**
+ * The measure's points over a filter's days, with their statistics. `leakageUnit` is the unit already chosen
+ * for the chart (a baseline's leakage is read in the chart's unit); left out, the range's most used one.
+ */
+async function seriesOf(db: Db, f: repo.ChartFilter, measure: ControlMeasure, leakageUnit?: string | null): Promise<Series> {
+  if (measure === 'pressureDrop') {
     const rows = (await repo.newestWithSamples(db, f, PRESSURE_DROP_LIMIT)).reverse();
-    limited = rows.length === PRESSURE_DROP_LIMIT;
     const drops = rows.flatMap((r) => {
       const d = pressureDrop(decodeSamples(r.samples), r.test_pressure, r.holding_seconds);
       return d === null ? [] : [{ at: iso(r.tested_at), v: d }];
     });
-    unit = UNITS.pressureDrop;
-    stats = describe(drops.map((d) => d.v));
-    points = drops.map((d) => ({ at: d.at, n: 1, mean: d.v, min: d.v, max: d.v }));
-  } else {
-    unit = q.measure === 'leakage' ? await repo.leakageUnit(db, f) : UNITS[q.measure];
-    const rows =
-      q.measure === 'leakage' && unit === null
-        ? []
-        : await repo.chartBuckets(db, f, q.measure, q.measure === 'leakage' ? unit : null, CONTROL_BUCKETS);
-    const all = rows.find((r) => r.total);
-    const n = all?.n ?? 0;
-    const mean = n > 0 ? all!.mean : null;
-    stats = { n, mean, sigma: n > 1 ? all!.sigma : null, sigmaWithin: n > 1 && all!.mr !== null ? all!.mr / D2 : null };
-    points = rows.filter((r) => !r.total).map((r) => ({ at: iso(r.at), n: r.n, mean: r.mean, min: r.min, max: r.max }));
+    return {
+      unit: UNITS.pressureDrop,
+      stats: describe(drops.map((d) => d.v)),
+      points: drops.map((d) => ({ at: d.at, n: 1, mean: d.v, min: d.v, max: d.v })),
+      limited: rows.length === PRESSURE_DROP_LIMIT,
+    };
   }
+  const unit = measure === 'leakage' ? (leakageUnit !== undefined ? leakageUnit : await repo.leakageUnit(db, f)) : UNITS[measure];
+  const rows =
+    measure === 'leakage' && unit === null
+      ? []
+      : await repo.chartBuckets(db, f, measure, measure === 'leakage' ? unit : null, CONTROL_BUCKETS);
+  const all = rows.find((r) => r.total);
+  const n = all?.n ?? 0;
+  return {
+    unit,
+    stats: {
+      n,
+      mean: n > 0 ? all!.mean : null,
+      sigma: n > 1 ? all!.sigma : null,
+      sigmaWithin: n > 1 && all!.mr !== null ? all!.mr / D2 : null,
+    },
+    points: rows.filter((r) => !r.total).map((r) => ({ at: iso(r.at), n: r.n, mean: r.mean, min: r.min, max: r.max })),
+    limited: false,
+  };
+}
+
+export async function controlChart(db: Db, q: ControlChartQuery): Promise<ControlChart> {
+  const judged = await repo.judgedProductOf(db, q.productId);
+  if (!judged) throw new AppError('not-found', 'errors.productNotFound');
+  const f: repo.ChartFilter = { ...rangeOf(q), productId: q.productId, testType: q.testType };
+  const { unit, stats, points, limited } = await seriesOf(db, f, q.measure);
+  // The limits and the run rules read a baseline's centre and σ when one is set, so that the points judged
+  // do not move their own limits; without one, the shown days' own (as Shewhart's first look at a process).
+  const baseline =
+    q.baselineFrom && q.baselineTo
+      ? await seriesOf(
+          db,
+          { ...rangeOf({ from: q.baselineFrom, to: q.baselineTo }), productId: q.productId, testType: q.testType },
+          q.measure,
+          unit,
+        )
+      : null;
+  const limits = baseline ? baseline.stats : stats;
+  const centre = limits.mean;
+  const sigmaLimits = limits.sigmaWithin;
+  const breaks =
+    centre !== null && sigmaLimits !== null
+      ? ruleBreaks(
+          points.map((p) => p.mean),
+          centre,
+          sigmaLimits,
+          q.rules,
+        )
+      : [];
   const materials = BODY_MATERIALS.filter((m) => (ratingOf(judged, m) ?? 0) > 0);
   const material: RatingMaterial | undefined =
     q.material && materials.includes(q.material) ? q.material : materials.length === 1 ? materials[0] : undefined;
@@ -193,8 +238,12 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
     mean,
     sigma,
     sigmaWithin,
-    ucl: mean !== null && sigmaWithin !== null ? mean + 3 * sigmaWithin : null,
-    lcl: mean !== null && sigmaWithin !== null ? mean - 3 * sigmaWithin : null,
+    centre,
+    ucl: centre !== null && sigmaLimits !== null ? centre + 3 * sigmaLimits : null,
+    lcl: centre !== null && sigmaLimits !== null ? centre - 3 * sigmaLimits : null,
+    baseline: baseline && q.baselineFrom && q.baselineTo ? { from: q.baselineFrom, to: q.baselineTo, n: baseline.stats.n } : null,
+    rules: q.rules,
+    breaks,
     spec,
     standard,
     materials,

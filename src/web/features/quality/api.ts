@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/contract/quality';
 import type { TestType } from '../../../shared/contract/machine-data';
 import { api } from '../../lib/api';
+import type { RuleSet } from '../../../shared/chart/run-rules';
 
 export interface QualityRange {
   from: string;
@@ -56,6 +57,9 @@ export interface ControlChartParams extends QualityRange {
   testType: TestType;
   measure: ControlMeasure;
   material?: RatingMaterial;
+  rules?: RuleSet;
+  baselineFrom?: string;
+  baselineTo?: string;
 }
 
 export function useControlChart(params: ControlChartParams | null) {

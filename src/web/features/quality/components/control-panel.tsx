@@ -21,6 +21,7 @@ import { testTypeLabel } from '../../../components/record-values';
 import { useControlChart } from '../api';
 import { ControlChartSvg } from './control-chart';
 import { CpkGauge } from './cpk-gauge';
+import { RuleBreaks, RuleControls } from './rule-breaks';
 import type { QualityParams } from './use-quality-params';
 
 interface Props {
@@ -73,6 +74,9 @@ export function ControlPanel({ params, set }: Props) {
           testType: params.type,
           measure: params.measure,
           material: params.material,
+          rules: params.rules,
+          baselineFrom: params.baselineFrom,
+          baselineTo: params.baselineTo,
         }
       : null,
   );
@@ -128,6 +132,7 @@ export function ControlPanel({ params, set }: Props) {
           />
         )}
       </Box>
+      <RuleControls params={params} set={set} />
       {!params.product && <Typography color="text.secondary">{t('quality.control.chooseProduct')}</Typography>}
       {params.product && query.isPending && <Skeleton variant="rounded" height={240} />}
       {query.isError && <Alert severity="error">{errorMessage(t, query.error)}</Alert>}
@@ -191,6 +196,7 @@ export function ControlPanel({ params, set }: Props) {
               ucl: num(c.ucl),
             })}
           />
+          <RuleBreaks chart={c} />
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
             {c.spec ? (c.standard ? t('quality.control.limitsStandard', { standard: c.standard }) : t('quality.control.limitsHelp')) : null}{' '}
             {c.limited ? t('quality.control.limited', { count: PRESSURE_DROP_LIMIT }) : null}

@@ -14,6 +14,7 @@ import {
   type QualityInterval,
   type RatingMaterial,
 } from '../../../../shared/contract/quality';
+import { RULE_SETS, type RuleSet } from '../../../../shared/chart/run-rules';
 
 export const PARETO_DIMENSIONS = ['testType', 'product', 'machine'] as const;
 export type ParetoDimension = (typeof PARETO_DIMENSIONS)[number];
@@ -39,6 +40,10 @@ export interface QualityParams {
   type: TestType;
   measure: ControlMeasure;
   material: RatingMaterial | undefined;
+  /** the control chart's run rules and the days its limits come from (both or neither) */
+  rules: RuleSet;
+  baselineFrom: string | undefined;
+  baselineTo: string | undefined;
 }
 
 export function useQualityParams() {
@@ -49,6 +54,9 @@ export function useQualityParams() {
     const to = search.get('to');
     const product = search.get('product');
     const material = search.get('material');
+    const baselineFrom = search.get('baselineFrom');
+    const baselineTo = search.get('baselineTo');
+    const baseline = baselineFrom && baselineTo && DATE.test(baselineFrom) && DATE.test(baselineTo);
     return {
       from: from && DATE.test(from) ? from : d.from,
       to: to && DATE.test(to) ? to : d.to,
@@ -58,6 +66,9 @@ export function useQualityParams() {
       type: oneOf(TEST_TYPES, search.get('type'), 'shell'),
       measure: oneOf(CONTROL_MEASURES, search.get('measure'), 'testPressure'),
       material: material && (RATING_MATERIALS as readonly string[]).includes(material) ? (material as RatingMaterial) : undefined,
+      rules: oneOf(RULE_SETS, search.get('rules'), 'western-electric'),
+      baselineFrom: baseline ? baselineFrom : undefined,
+      baselineTo: baseline ? baselineTo : undefined,
     };
   }, [search]);
   const set = useCallback(
