@@ -87,7 +87,10 @@ describe('control chart run rules', () => {
     ] as const) {
       const res = await t.app.inject({ url: base + q, headers: { cookie: staff } });
       expect(res.statusCode, q).toBe(400);
-      expect(res.json().error.fields.map((f: { field: string }) => f.field), q).toContain(field);
+      expect(
+        res.json().error.fields.map((f: { field: string }) => f.field),
+        q,
+      ).toContain(field);
     }
   });
 });
