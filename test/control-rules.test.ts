@@ -11,6 +11,8 @@ import { adminCookie, createBench, postBatch, record } from './helpers/machine-d
 let t: TestApp;
 let staff: string;
 let productId: string;
+let benchId: string;
+let otherBenchId: string;
 
 // Baseline (April): 2.40 and 2.42 alternating, so the centre is 2.41 and every moving range 0.02: σ within
 // = 0.02 / 1.128 = 0.017730. Shown (May), one test a day: 2.41, 2.43, 2.44, 2.45, 2.46, 2.50, that is
@@ -24,6 +26,8 @@ beforeAll(async () => {
   const admin = await adminCookie(t);
   staff = await staffCookie(t);
   const bench = await createBench(t.app, admin, 'Rules Bench');
+  benchId = bench.id;
+  otherBenchId = (await createBench(t.app, admin, 'Rules Bench 2')).id;
   productId = (await addProduct(t.app, staff, { name: 'Rules Valve', pressureFc: '', pressureWcb: 1.6, pressureSus: '' })).id;
   expect((await postRange(t.app, staff, rangeBody(productId, 'RR-0001', 'RR-0100', 100))).statusCode).toBe(201);
   const day = (month: number, d: number) => `2024-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}T08:00:00.000Z`;
@@ -76,6 +80,14 @@ describe('control chart run rules', () => {
     expect(marks(c)).toEqual({ 5: ['we1'] });
   });
 
+  it("splits by bench: one bench's tests, its baseline from the same bench", async () => {
+    const mine = await chart(`&machineId=${benchId}&baselineFrom=2024-04-01&baselineTo=2024-04-30`);
+    expect(mine.n).toBe(6);
+    expect(mine.baseline?.n).toBe(20);
+    const other = await chart(`&machineId=${otherBenchId}&baselineFrom=2024-04-01&baselineTo=2024-04-30`);
+    expect(other).toMatchObject({ n: 0, points: [], breaks: [], baseline: { n: 0 } });
+  });
+
   it('refuses a half or reversed baseline and an unknown rule set, by field', async () => {
     const base = `/api/v1/quality/control-chart?from=2024-05-01&to=2024-05-31&productId=${productId}&testType=shell&measure=testPressure`;
     for (const [q, field] of [
@@ -84,6 +96,7 @@ describe('control chart run rules', () => {
       ['&baselineFrom=2024-04-30&baselineTo=2024-04-01', 'baselineTo'],
       ['&baselineFrom=2024-02-30&baselineTo=2024-04-01', 'baselineFrom'],
       ['&rules=shewhart', 'rules'],
+      ['&machineId=bench-2', 'machineId'],
     ] as const) {
       const res = await t.app.inject({ url: base + q, headers: { cookie: staff } });
       expect(res.statusCode, q).toBe(400);

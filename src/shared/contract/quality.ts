@@ -136,6 +136,8 @@ export const controlChartQuery = z
     measure: z.enum(CONTROL_MEASURES, { error: 'validation.oneOf' }),
     /** which of the product's ratings the limits use; by default the only one it has */
     material: z.enum(RATING_MATERIALS, { error: 'validation.oneOf' }).optional(),
+    /** one bench's tests only; by default every bench's */
+    machineId: z.uuid({ error: 'validation.invalid' }).optional(),
     /** the run rules read on the points (src/shared/chart/run-rules.ts) */
     rules: z.enum(RULE_SETS, { error: 'validation.oneOf' }).default('western-electric'),
     /** the days the centre line, the control limits and the rules' σ come from (both or neither) */

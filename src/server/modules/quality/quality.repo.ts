@@ -160,7 +160,15 @@ export async function judgedProductOf(db: Executor, productId: string): Promise<
 export interface ChartFilter extends Range {
   productId: string;
   testType: TestType;
+  /** one bench's tests only (the chart split by bench) */
+  machineId?: string;
 }
+
+/** The records a chart reads: the product's tests of the type over the days, on the bench when one is named. */
+const chartRecords = (f: ChartFilter) =>
+  sql`product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}${
+    f.machineId ? sql` AND machine_id = ${f.machineId}` : sql``
+  }`;
 
 const VALUE: Record<Exclude<ControlMeasure, 'pressureDrop'>, SQL> = {
   testPressure: sql`test_pressure::float8`,
@@ -172,7 +180,7 @@ const VALUE: Record<Exclude<ControlMeasure, 'pressureDrop'>, SQL> = {
 export async function leakageUnit(db: Executor, f: ChartFilter): Promise<string | null> {
   const result = await db.execute(sql`
     SELECT leakage_unit FROM test_records
-     WHERE product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}
+     WHERE ${chartRecords(f)}
        AND leakage_unit IS NOT NULL
      GROUP BY leakage_unit ORDER BY count(*) DESC, leakage_unit LIMIT 1`);
   return rowsOf<{ leakage_unit: string }>(result)[0]?.leakage_unit ?? null;
@@ -207,7 +215,7 @@ export async function chartBuckets(
       SELECT tested_at, ${v} AS v, abs(${v} - lag(${v}) OVER (ORDER BY tested_at, id)) AS mr,
              width_bucket(extract(epoch FROM tested_at)::float8, ${f.from.getTime() / 1000}::float8, ${f.to.getTime() / 1000}::float8, ${buckets}::int) AS bucket
         FROM test_records
-       WHERE product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}
+       WHERE ${chartRecords(f)}
          AND ${v} IS NOT NULL ${unit !== null ? sql`AND leakage_unit = ${unit}` : sql``}
     )
     SELECT grouping(bucket) = 1 AS total, count(*)::int AS n, avg(v) AS mean, min(v) AS min, max(v) AS max, min(tested_at) AS at,
@@ -230,7 +238,7 @@ export async function newestWithSamples(db: Executor, f: ChartFilter, limit: num
   const result = await db.execute(sql`
     SELECT tested_at, test_pressure::float8 AS test_pressure, holding_seconds, samples
       FROM test_records
-     WHERE product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}
+     WHERE ${chartRecords(f)}
        AND sample_count > 0
      ORDER BY tested_at DESC, id DESC
      LIMIT ${limit}`);

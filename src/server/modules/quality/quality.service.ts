@@ -177,18 +177,13 @@ async function seriesOf(db: Db, f: repo.ChartFilter, measure: ControlMeasure, le
 export async function controlChart(db: Db, q: ControlChartQuery): Promise<ControlChart> {
   const judged = await repo.judgedProductOf(db, q.productId);
   if (!judged) throw new AppError('not-found', 'errors.productNotFound');
-  const f: repo.ChartFilter = { ...rangeOf(q), productId: q.productId, testType: q.testType };
+  const f: repo.ChartFilter = { ...rangeOf(q), productId: q.productId, testType: q.testType, machineId: q.machineId };
   const { unit, stats, points, limited } = await seriesOf(db, f, q.measure);
   // The limits and the run rules read a baseline's centre and σ when one is set, so that the points judged
   // do not move their own limits; without one, the shown days' own (as Shewhart's first look at a process).
   const baseline =
     q.baselineFrom && q.baselineTo
-      ? await seriesOf(
-          db,
-          { ...rangeOf({ from: q.baselineFrom, to: q.baselineTo }), productId: q.productId, testType: q.testType },
-          q.measure,
-          unit,
-        )
+      ? await seriesOf(db, { ...f, ...rangeOf({ from: q.baselineFrom, to: q.baselineTo }) }, q.measure, unit)
       : null;
   const limits = baseline ? baseline.stats : stats;
   const centre = limits.mean;

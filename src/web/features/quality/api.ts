@@ -58,6 +58,7 @@ export interface ControlChartParams extends QualityRange {
   measure: ControlMeasure;
   material?: RatingMaterial;
   rules?: RuleSet;
+  machineId?: string;
   baselineFrom?: string;
   baselineTo?: string;
 }

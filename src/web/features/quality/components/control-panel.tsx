@@ -75,6 +75,7 @@ export function ControlPanel({ params, set }: Props) {
           measure: params.measure,
           material: params.material,
           rules: params.rules,
+          machineId: params.bench,
           baselineFrom: params.baselineFrom,
           baselineTo: params.baselineTo,
         }

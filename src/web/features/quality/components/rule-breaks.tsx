@@ -1,6 +1,7 @@
 /**
- * The control chart's run rules: which set is read (Western Electric or Nelson) and the baseline days the
- * limits come from, then the points that break a rule, by rule, named in the page's language.
+ * The control chart's run rules: which set is read (Western Electric or Nelson), the bench the chart is
+ * split by, and the baseline days the limits come from; then the points that break a rule, by rule, named in
+ * the page's language.
  */
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
@@ -12,6 +13,7 @@ import type { ControlChart } from '../../../../shared/contract/quality';
 import { enumerate, labelled } from '../../../../shared/i18n/punctuation';
 import { DateField } from '../../../components/form/date-field';
 import { formatDate, formatDateTime, formatNumber } from '../../../components/format';
+import { BenchSelect } from './bench-select';
 import type { QualityParams } from './use-quality-params';
 
 /** The newest breaks listed under the chart; the rest are counted. */
@@ -40,11 +42,16 @@ export function RuleControls({
   );
   return (
     <Box
-      sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: '2fr 1fr 1fr' }, gap: 1.5, mb: 2 }}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: '1.4fr 1.4fr 1fr 1fr' },
+        gap: 1.5,
+        mb: 2,
+      }}
       role="group"
       aria-label={t('quality.control.rulesGroup')}
     >
-      <Box sx={{ gridColumn: { sm: 'span 2', lg: 'auto' } }}>
+      <Box>
         <TextField
           select
           size="small"
@@ -61,6 +68,7 @@ export function RuleControls({
           ))}
         </TextField>
       </Box>
+      <BenchSelect id="quality-bench" value={params.bench} onChange={(v) => set({ bench: v })} />
       {baseline('baselineFrom')}
       {baseline('baselineTo')}
     </Box>

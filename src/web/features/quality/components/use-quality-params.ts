@@ -42,6 +42,8 @@ export interface QualityParams {
   material: RatingMaterial | undefined;
   /** the control chart's run rules and the days its limits come from (both or neither) */
   rules: RuleSet;
+  /** the control chart split by bench: one bench's tests */
+  bench: string | undefined;
   baselineFrom: string | undefined;
   baselineTo: string | undefined;
 }
@@ -54,6 +56,7 @@ export function useQualityParams() {
     const to = search.get('to');
     const product = search.get('product');
     const material = search.get('material');
+    const bench = search.get('bench');
     const baselineFrom = search.get('baselineFrom');
     const baselineTo = search.get('baselineTo');
     const baseline = baselineFrom && baselineTo && DATE.test(baselineFrom) && DATE.test(baselineTo);
@@ -67,6 +70,7 @@ export function useQualityParams() {
       measure: oneOf(CONTROL_MEASURES, search.get('measure'), 'testPressure'),
       material: material && (RATING_MATERIALS as readonly string[]).includes(material) ? (material as RatingMaterial) : undefined,
       rules: oneOf(RULE_SETS, search.get('rules'), 'western-electric'),
+      bench: bench && /^[\w-]{1,100}$/.test(bench) ? bench : undefined,
       baselineFrom: baseline ? baselineFrom : undefined,
       baselineTo: baseline ? baselineTo : undefined,
     };

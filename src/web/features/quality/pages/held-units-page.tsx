@@ -22,11 +22,10 @@ import { formatDateTime } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { SerialLink } from '../../../components/serial-link';
-import { useAppAbility } from '../../../lib/ability';
-import { useMachineOptions } from '../../machines/api';
 import { useProduct, useProductOptions } from '../../products/api';
 import { heldUnitsQuery, useHeldUnits, type HeldUnitsFilters } from '../api';
 import { HoldLine } from '../../../components/hold-line';
+import { BenchSelect } from '../components/bench-select';
 import { RowList } from '../components/row-list';
 import { defaultRange } from '../components/use-quality-params';
 
@@ -66,33 +65,6 @@ function useFilters() {
     [setSearch],
   );
   return { filters, set };
-}
-
-function BenchSelect({ value, onChange }: { value: string | undefined; onChange: (v: string | undefined) => void }) {
-  const { t } = useTranslation();
-  const canList = useAppAbility().can('read', 'Machine');
-  const benches = useMachineOptions(canList);
-  if (!canList) return null;
-  const options = (benches.data?.items ?? []).map((m) => ({ value: m.id, label: m.name }));
-  if (value && !options.some((o) => o.value === value)) options.push({ value, label: t('machineScreens.list.benchUnknown') });
-  return (
-    <TextField
-      select
-      size="small"
-      fullWidth
-      id="held-bench"
-      label={t('quality.heldUnits.bench')}
-      value={value ?? ''}
-      onChange={(e) => onChange(e.target.value || undefined)}
-    >
-      <MenuItem value="">{t('quality.heldUnits.any')}</MenuItem>
-      {options.map((o) => (
-        <MenuItem key={o.value} value={o.value}>
-          {o.label}
-        </MenuItem>
-      ))}
-    </TextField>
-  );
 }
 
 export default function HeldUnitsPage() {
@@ -164,7 +136,7 @@ export default function HeldUnitsPage() {
             }}
           />
         </Box>
-        <BenchSelect value={filters.machineId} onChange={(v) => set({ machineId: v })} />
+        <BenchSelect id="held-bench" value={filters.machineId} onChange={(v) => set({ machineId: v })} />
         <TextField
           select
           size="small"
