@@ -15,6 +15,7 @@ import jpeg from 'jpeg-js';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { checkProof, JWKS_PATH, proofKeysOf, splitQrText, type ProofCheck } from '../src/shared/offline-proof';
+import verifier from '../src/shared/i18n/en/verifier.json';
 
 class UsageError extends Error {}
 
@@ -105,13 +106,8 @@ function describe(check: ProofCheck): string[] {
     ];
   }
   if (check.status === 'no-proof') return ['No proof in this code: it carries a link only. Open it to verify online.'];
-  const why = {
-    malformed: 'the proof is cut short or not in the expected form',
-    'unknown-key': 'it names a key the manufacturer has not published',
-    'bad-signature': 'its signature does not match what it states',
-    'bad-claims': 'it states facts in a form no certificate has',
-  }[check.reason];
-  return [`Not genuine: ${why}.`];
+  // The reasons in the words the offline verifier page uses (one catalogue for both).
+  return [`${verifier.notGenuine}: ${verifier.reason[check.reason]}`];
 }
 
 async function main(argv: string[]): Promise<number> {

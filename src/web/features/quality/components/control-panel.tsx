@@ -8,15 +8,14 @@ import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TEST_TYPES } from '../../../../shared/contract/machine-data';
 import { CONTROL_MEASURES, PRESSURE_DROP_LIMIT, RATING_MATERIALS } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
-import { useProduct } from '../../products/api';
 import { useProductOptions } from '../../products/api';
-import { ProductPicker, type ProductOption } from '../../../components/product-picker';
+import { ProductPicker } from '../../../components/product-picker';
+import { useChosenProduct } from './chosen-product';
 import { testTypeLabel } from '../../../components/record-values';
 import { useControlChart } from '../api';
 import { ControlChartSvg } from './control-chart';
@@ -56,15 +55,7 @@ function Select({
 export function ControlPanel({ params, set }: Props) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const known = useProduct(params.product);
-  const [picked, setPicked] = useState<ProductOption | null>(null);
-  const product = params.product
-    ? picked?.id === params.product
-      ? picked
-      : known.data
-        ? { id: known.data.id, name: known.data.name }
-        : null
-    : null;
+  const { product, pick } = useChosenProduct(params.product);
   const query = useControlChart(
     params.product
       ? {
@@ -102,7 +93,7 @@ export function ControlPanel({ params, set }: Props) {
           value={product}
           size="small"
           onChange={(p) => {
-            setPicked(p);
+            pick(p);
             set({ product: p?.id, material: undefined });
           }}
         />

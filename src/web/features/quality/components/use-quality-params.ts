@@ -22,7 +22,7 @@ export type ParetoDimension = (typeof PARETO_DIMENSIONS)[number];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY = 86_400_000;
 
-const oneOf = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
+export const oneOf = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
   raw !== null && (values as readonly string[]).includes(raw) ? (raw as T) : fallback;
 
 /** The default days: the last 30, today (UTC) included. */
@@ -48,39 +48,27 @@ export interface QualityParams {
   baselineTo: string | undefined;
 }
 
-export function useQualityParams() {
+/** The days in the address (`from`, `to`), or the last 30 when they are missing or not dates. */
+export function daysOf(search: URLSearchParams): { from: string; to: string } {
+  const d = defaultRange();
+  const from = search.get('from');
+  const to = search.get('to');
+  return { from: from && DATE.test(from) ? from : d.from, to: to && DATE.test(to) ? to : d.to };
+}
+
+/** An id from the address, or undefined when it is missing or not one. */
+export const idOf = (raw: string | null): string | undefined => (raw && /^[\w-]{1,100}$/.test(raw) ? raw : undefined);
+
+/** The address's parameters read with `read`, and `set` to change some (an empty value removes one), replacing history. */
+export function useAddressState<P>(read: (search: URLSearchParams) => P) {
   const [search, setSearch] = useSearchParams();
-  const params = useMemo((): QualityParams => {
-    const d = defaultRange();
-    const from = search.get('from');
-    const to = search.get('to');
-    const product = search.get('product');
-    const material = search.get('material');
-    const bench = search.get('bench');
-    const baselineFrom = search.get('baselineFrom');
-    const baselineTo = search.get('baselineTo');
-    const baseline = baselineFrom && baselineTo && DATE.test(baselineFrom) && DATE.test(baselineTo);
-    return {
-      from: from && DATE.test(from) ? from : d.from,
-      to: to && DATE.test(to) ? to : d.to,
-      interval: oneOf(QUALITY_INTERVALS, search.get('interval'), 'day'),
-      by: oneOf(PARETO_DIMENSIONS, search.get('by'), 'testType'),
-      product: product && /^[\w-]{1,100}$/.test(product) ? product : undefined,
-      type: oneOf(TEST_TYPES, search.get('type'), 'shell'),
-      measure: oneOf(CONTROL_MEASURES, search.get('measure'), 'testPressure'),
-      material: material && (RATING_MATERIALS as readonly string[]).includes(material) ? (material as RatingMaterial) : undefined,
-      rules: oneOf(RULE_SETS, search.get('rules'), 'western-electric'),
-      bench: bench && /^[\w-]{1,100}$/.test(bench) ? bench : undefined,
-      baselineFrom: baseline ? baselineFrom : undefined,
-      baselineTo: baseline ? baselineTo : undefined,
-    };
-  }, [search]);
+  const params = useMemo(() => read(search), [read, search]);
   const set = useCallback(
-    (patch: Partial<Record<keyof QualityParams, string | undefined>>) =>
+    (patch: Partial<Record<keyof P, string | undefined>>) =>
       setSearch(
         (prev) => {
           const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(patch)) {
+          for (const [k, v] of Object.entries(patch) as [string, string | undefined][]) {
             if (v === undefined || v === '') next.delete(k);
             else next.set(k, v);
           }
@@ -91,4 +79,28 @@ export function useQualityParams() {
     [setSearch],
   );
   return { params, set };
+}
+
+function readQualityParams(search: URLSearchParams): QualityParams {
+  const material = search.get('material');
+  const baselineFrom = search.get('baselineFrom');
+  const baselineTo = search.get('baselineTo');
+  const baseline = baselineFrom && baselineTo && DATE.test(baselineFrom) && DATE.test(baselineTo);
+  return {
+    ...daysOf(search),
+    interval: oneOf(QUALITY_INTERVALS, search.get('interval'), 'day'),
+    by: oneOf(PARETO_DIMENSIONS, search.get('by'), 'testType'),
+    product: idOf(search.get('product')),
+    type: oneOf(TEST_TYPES, search.get('type'), 'shell'),
+    measure: oneOf(CONTROL_MEASURES, search.get('measure'), 'testPressure'),
+    material: material && (RATING_MATERIALS as readonly string[]).includes(material) ? (material as RatingMaterial) : undefined,
+    rules: oneOf(RULE_SETS, search.get('rules'), 'western-electric'),
+    bench: idOf(search.get('bench')),
+    baselineFrom: baseline ? baselineFrom : undefined,
+    baselineTo: baseline ? baselineTo : undefined,
+  };
+}
+
+export function useQualityParams() {
+  return useAddressState(readQualityParams);
 }

@@ -13,87 +13,39 @@ import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { HOLD_KINDS, holdKindOf, type HoldKind } from '../../../../shared/contract/quality';
-import { DateField } from '../../../components/form/date-field';
 import { formatDateTime } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
-import { ProductPicker, type ProductOption } from '../../../components/product-picker';
+import { ProductPicker } from '../../../components/product-picker';
 import { SerialLink } from '../../../components/serial-link';
-import { useProduct, useProductOptions } from '../../products/api';
+import { useProductOptions } from '../../products/api';
+import { useChosenProduct } from '../components/chosen-product';
+import { DayFields } from '../components/day-fields';
 import { heldUnitsQuery, useHeldUnits, type HeldUnitsFilters } from '../api';
 import { HoldLine } from '../../../components/hold-line';
 import { BenchSelect } from '../components/bench-select';
 import { RowList } from '../components/row-list';
-import { defaultRange } from '../components/use-quality-params';
+import { daysOf, idOf, useAddressState } from '../components/use-quality-params';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ID = /^[\w-]{1,100}$/;
-
-function useFilters() {
-  const [search, setSearch] = useSearchParams();
-  const filters = useMemo((): HeldUnitsFilters => {
-    const d = defaultRange();
-    const from = search.get('from');
-    const to = search.get('to');
-    const productId = search.get('productId');
-    const machineId = search.get('machineId');
-    const reason = search.get('reason');
-    return {
-      from: from && DATE.test(from) ? from : d.from,
-      to: to && DATE.test(to) ? to : d.to,
-      productId: productId && ID.test(productId) ? productId : undefined,
-      machineId: machineId && ID.test(machineId) ? machineId : undefined,
-      reason: (HOLD_KINDS as readonly string[]).includes(reason ?? '') ? (reason as HoldKind) : undefined,
-    };
-  }, [search]);
-  const set = useCallback(
-    (patch: Partial<Record<keyof HeldUnitsFilters, string | undefined>>) =>
-      setSearch(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(patch)) {
-            if (v) next.set(k, v);
-            else next.delete(k);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setSearch],
-  );
-  return { filters, set };
+function readFilters(search: URLSearchParams): HeldUnitsFilters {
+  const reason = search.get('reason');
+  return {
+    ...daysOf(search),
+    productId: idOf(search.get('productId')),
+    machineId: idOf(search.get('machineId')),
+    reason: (HOLD_KINDS as readonly string[]).includes(reason ?? '') ? (reason as HoldKind) : undefined,
+  };
 }
 
 export default function HeldUnitsPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const { filters, set } = useFilters();
-  const known = useProduct(filters.productId);
-  const [picked, setPicked] = useState<ProductOption | null>(null);
-  const product = filters.productId
-    ? picked?.id === filters.productId
-      ? picked
-      : known.data
-        ? { id: known.data.id, name: known.data.name }
-        : null
-    : null;
+  const { params: filters, set } = useAddressState(readFilters);
+  const { product, pick } = useChosenProduct(filters.productId);
   const query = useHeldUnits(filters);
   const total = query.data?.pages[0]?.total;
-  const date = (name: 'from' | 'to') => (
-    <DateField
-      size="small"
-      fullWidth
-      id={`held-${name}`}
-      label={t(`quality.${name}`)}
-      value={filters[name]}
-      onChange={(v) => v && set({ [name]: v })}
-      max={name === 'from' ? filters.to : undefined}
-      min={name === 'to' ? filters.from : undefined}
-    />
-  );
   return (
     <>
       <PageHeader
@@ -121,8 +73,7 @@ export default function HeldUnitsPage() {
         aria-label={t('quality.heldUnits.filters')}
         sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '1fr 1fr 2fr 1.4fr 1.4fr' }, gap: 1.5, mb: 3 }}
       >
-        {date('from')}
-        {date('to')}
+        <DayFields prefix="held" from={filters.from} to={filters.to} onChange={set} fullWidth />
         <Box sx={{ gridColumn: { xs: 'span 2', md: 'auto' } }}>
           <ProductPicker
             useOptions={useProductOptions}
@@ -131,7 +82,7 @@ export default function HeldUnitsPage() {
             value={product}
             size="small"
             onChange={(p) => {
-              setPicked(p);
+              pick(p);
               set({ productId: p?.id });
             }}
           />

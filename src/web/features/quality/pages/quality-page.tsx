@@ -31,7 +31,7 @@ import { ParetoChart } from '../components/pareto-chart';
 import { PARETO_DIMENSIONS, useQualityParams } from '../components/use-quality-params';
 import { YieldCards } from '../components/yield-cards';
 import { YieldChart } from '../components/yield-chart';
-import { DateField } from '../../../components/form/date-field';
+import { DayFields } from '../components/day-fields';
 
 function Section({
   id,
@@ -76,17 +76,6 @@ export default function QualityPage() {
     params.by === 'testType'
       ? testTypeLabel(t, i.key ?? '')
       : (i.label ?? t(params.by === 'product' ? 'quality.breakdown.unmatched' : 'quality.breakdown.uploaded'));
-  const date = (name: 'from' | 'to') => (
-    <DateField
-      size="small"
-      id={`quality-${name}`}
-      label={t(`quality.${name}`)}
-      value={params[name]}
-      onChange={(v) => v && set({ [name]: v })}
-      max={name === 'from' ? params.to : undefined}
-      min={name === 'to' ? params.from : undefined}
-    />
-  );
   return (
     <>
       <PageHeader
@@ -103,8 +92,7 @@ export default function QualityPage() {
         aria-label={t('quality.title')}
         sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, max-content)' }, gap: 1.5, mb: 3 }}
       >
-        {date('from')}
-        {date('to')}
+        <DayFields prefix="quality" from={params.from} to={params.to} onChange={set} />
         <TextField
           select
           size="small"
