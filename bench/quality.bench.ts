@@ -10,7 +10,8 @@
  * The year (2025): 20 products, 3 benches; 450,000 units each tested shell then seat (900,000 first
  * attempts); 10 % of attempts fail and are retested an hour later (passing), 1 % fail and are never
  * retested; 10,000 functional tests fill the rest. One record in ten carries 60 pressure samples. And 5,000
- * held report requests over the year, for the held-requests list.
+ * held report requests over the year, for the held-requests list. The held-units worklist asks the release gate
+ * about every unit tested in 30 days and in the year.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -143,6 +144,8 @@ export default async function quality(
         ],
       ]),
       ['held report requests, first page and total, a year', `/api/v1/quality/held-requests?${year}`],
+      ['held units, first page and total, 30 days', `/api/v1/held-units?${month}`],
+      ['held units, first page and total, a year', `/api/v1/held-units?${year}`],
     ];
     const times = new Map<string, { p50: number; p99: number }>();
     for (const [name, url] of figures) {
@@ -188,6 +191,13 @@ function reportRows(report: (row: FigureRow) => void, records: number, times: Ma
   const [year, month] = [charts('a year'), charts('30 days')];
   const spread = (xs: number[]) => `${ms(Math.min(...xs))}–${ms(Math.max(...xs))}`;
   const held = t('held report requests, first page and total, a year');
+  const heldMonth = t('held units, first page and total, 30 days');
+  const heldYear = t('held units, first page and total, a year');
+  report({
+    what: 'held units (the release gate over every unit tested), 30 days / a year',
+    figure: `p50 ${ms(heldMonth.p50)} / ${ms(heldYear.p50)}, p99 ${ms(heldMonth.p99)} / ${ms(heldYear.p99)}`,
+    target: met(heldMonth.p50, heldYear.p50),
+  });
   report({
     what: 'control charts, a year / 30 days; held report requests',
     figure: `${spread(year)} / ${spread(month)}; held requests ${ms(held.p50)}`,

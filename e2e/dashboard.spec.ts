@@ -156,6 +156,10 @@ for (const lang of ['en', 'zh'] as const) {
         new RegExp(`/api/v1/held-units/export.csv\\?.*productId=${world.productId}.*reason=missing`),
       );
       await page.goto(`/machine-data/held-units?productId=${world.productId}`);
+      // A range longer than the list takes is said at once, in the page's language.
+      await page.goto(`/machine-data/held-units?productId=${world.productId}&from=2025-01-01&to=2025-03-31`);
+      await expect(page.getByTestId('held-range-too-long')).toHaveText(trq(lang, 'quality.validation.heldRangeTooLong'));
+      await page.goto(`/machine-data/held-units?productId=${world.productId}`);
       await list.getByRole('link', { name: `${world.prefix}0002` }).click();
       const banner = page.getByTestId('unit-release');
       await expect(banner).toHaveAttribute('data-status', 'held');

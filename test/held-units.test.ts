@@ -121,6 +121,7 @@ describe('the held-units worklist', () => {
       [`${MAY}&reason=broken`, 'reason'],
       [`${MAY}&productId=not-an-id`, 'productId'],
       ['from=2024-13-01&to=2024-05-01', 'from'],
+      ['from=2024-04-01&to=2024-05-31', 'to'],
     ] as const) {
       const res = await t.app.inject({ url: `/api/v1/held-units?${q}`, headers: { cookie: staff } });
       expect(res.statusCode, q).toBe(400);

@@ -248,6 +248,12 @@ export function holdKindOf(h: HeldFor): HoldKind {
 const optionalId = z.uuid({ error: 'validation.invalid' }).optional();
 
 /**
+ * The longest range of the held-units list: each unit tested in it is judged by the release gate, about 2 s
+ * for 30 days of a year of 1,000,000 records (docs/benchmarks.md; decision 0064).
+ */
+export const HELD_UNITS_MAX_DAYS = 31;
+
+/**
  * Every unit tested over the range (UTC days) that the release gate holds now, for the certificate type in
  * Settings, requested or not: newest test first. Product and bench narrow the units to those with a test of
  * that product or on that bench in the range.
@@ -260,7 +266,13 @@ export const heldUnitsQuery = listQuery(['latestTestedAt'] as const)
     machineId: optionalId,
     reason: z.enum(HOLD_KINDS, { error: 'validation.oneOf' }).optional(),
   })
-  .superRefine(checkRange);
+  .superRefine(checkRange)
+  .superRefine((v, ctx) => {
+    if (!isDate(v.from) || !isDate(v.to)) return;
+    const days = (Date.parse(v.to) - Date.parse(v.from)) / 86_400_000 + 1;
+    if (days > HELD_UNITS_MAX_DAYS && days <= QUALITY_MAX_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.heldRangeTooLong' });
+  });
 export type HeldUnitsQuery = z.output<typeof heldUnitsQuery>;
 
 export const heldUnit = z.object({

@@ -12,7 +12,7 @@ import type { DocumentType } from '../../../shared/contract/settings';
 import { parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { products, type ProductRow } from '../../db/schema/index';
-import { BENCH_RECORDS_WHEN_ASKED, gateOfProduct, type GateResult, type RecordHead } from './report-data';
+import { BENCH_RECORDS_WHEN_ASKED, productGate, type GateResult, type RecordHead } from './report-data';
 import { needsTrace, traceHolds, tracesOf } from '../materials/traceability';
 import { orderDocumentType, withReleaseRule } from './release-rule';
 
@@ -99,10 +99,13 @@ export async function gatesOf(db: Executor, units: SQL, options: GateOptions = {
       )
     : null;
 
+  // Each product's requirement is derived once, not once a unit.
+  const gateOfId = new Map([...byId].map(([id, p]) => [id, productGate(p)]));
   const out = new Map<string, UnitGate>();
   for (const h of held) {
     const product = h.product_id ? byId.get(h.product_id) : undefined;
-    let g: GateResult = product ? gateOfProduct(product, heads.get(h.key) ?? []) : { status: 'no-data', held: [] };
+    const gateOfHeads = product ? gateOfId.get(product.id) : undefined;
+    let g: GateResult = gateOfHeads ? gateOfHeads(heads.get(h.key) ?? []) : { status: 'no-data', held: [] };
     if (traced && g.status !== 'no-data') {
       const holds = [...g.held, ...traceHolds(traced.get(h.key) ?? [])];
       g = { status: holds.length ? 'held' : 'pass', held: holds };

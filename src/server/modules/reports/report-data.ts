@@ -109,8 +109,15 @@ export function gateOf(unit: UnitData, documentType: DocumentType | '2.2' | '3.1
 
 /** The gate of a unit of `product` with these records (gate-batch.ts reads many units' at once). */
 export function gateOfProduct(product: Parameters<typeof judgedProduct>[0], heads: readonly RecordHead[]): GateResult {
+  return productGate(product)(heads);
+}
+
+/** The gate of `product`'s units, its requirement derived once: for judging many units of one product. */
+export function productGate(product: Parameters<typeof judgedProduct>[0]): (heads: readonly RecordHead[]) => GateResult {
   const p = judgedProduct(product);
-  return gate(heads, requiredTests(p), alternativesOf(p));
+  const required = requiredTests(p);
+  const alternatives = alternativesOf(p);
+  return (heads) => gate(heads, required, alternatives);
 }
 
 /** SHA-256 over the unit's record ids and content hashes: changes when a record is added, changed or removed. */

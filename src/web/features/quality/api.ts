@@ -109,8 +109,9 @@ export function heldUnitsPath(f: Partial<HeldUnitsFilters> = {}): string {
 }
 
 /** Every unit the release gate holds, newest test first, a page at a time. */
-export function useHeldUnits(f: HeldUnitsFilters) {
+export function useHeldUnits(f: HeldUnitsFilters, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: [...qualityKeys.all, 'held-units', heldUnitsQuery(f)] as const,
     initialPageParam: 1,
     queryFn: async ({ signal, pageParam }) => {

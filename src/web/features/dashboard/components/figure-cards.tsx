@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DASHBOARD_DAYS, type Dashboard } from '../../../../shared/contract/dashboard';
-import { QUALITY_MAX_DAYS, rate } from '../../../../shared/contract/quality';
+import { HELD_UNITS_MAX_DAYS, rate } from '../../../../shared/contract/quality';
 import { formatDateTime, formatNumber } from '../../../components/format';
 import { percent } from '../../../components/chart-frame';
 import { useAppAbility } from '../../../lib/ability';
@@ -96,8 +96,8 @@ export function FigureCards({ d }: { d: Dashboard }) {
       value: n(d.disagreements),
       detail: t('dashboard.cards.disagreementsDetail'),
       warn: d.disagreements > 0,
-      // The count is of every day; the list reaches back as far as one request may (a year).
-      to: heldUnitsPath({ reason: 'nonconforming', from: daysBefore(d.window.to, QUALITY_MAX_DAYS - 1), to: d.window.to }),
+      // The count is of every day; the list shows the units tested in the longest range it takes.
+      to: heldUnitsPath({ reason: 'nonconforming', from: daysBefore(d.window.to, HELD_UNITS_MAX_DAYS - 1), to: d.window.to }),
     },
     {
       id: 'awaiting-release',

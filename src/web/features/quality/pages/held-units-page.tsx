@@ -5,6 +5,7 @@
  */
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -15,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { HOLD_KINDS, holdKindOf, type HoldKind } from '../../../../shared/contract/quality';
+import { HELD_UNITS_MAX_DAYS, HOLD_KINDS, holdKindOf, type HoldKind } from '../../../../shared/contract/quality';
 import { formatDateTime } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { ProductPicker } from '../../../components/product-picker';
@@ -44,7 +45,9 @@ export default function HeldUnitsPage() {
   const lang = i18n.language;
   const { params: filters, set } = useAddressState(readFilters);
   const { product, pick } = useChosenProduct(filters.productId);
-  const query = useHeldUnits(filters);
+  // The server refuses a longer range (each unit in it is judged): said here, on the field's words, at once.
+  const tooLong = (Date.parse(filters.to) - Date.parse(filters.from)) / 86_400_000 + 1 > HELD_UNITS_MAX_DAYS;
+  const query = useHeldUnits(filters, !tooLong);
   const total = query.data?.pages[0]?.total;
   return (
     <>
@@ -110,45 +113,52 @@ export default function HeldUnitsPage() {
           <Typography id="held-units-title" variant="h6" component="h2" sx={{ mb: 1.5 }} data-testid="held-units-total">
             {total === undefined ? t('quality.heldUnits.listTitle') : t('quality.heldUnits.count', { count: total })}
           </Typography>
-          <RowList
-            query={query}
-            testId="held-units"
-            emptyKey="quality.heldUnits.empty"
-            moreKey="quality.held.more"
-            columns="minmax(140px, 1fr) 1.2fr 2fr"
-            skeletonHeight={120}
-          >
-            {(u) => (
-              <>
-                <SerialLink serial={u.serial} />
-                <Box>
-                  <Typography variant="body2">
-                    {(lang === 'zh' && u.productNameZh) || u.productName || t('quality.breakdown.unmatched')}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    {t('quality.heldUnits.latestAt', { at: formatDateTime(lang, u.latestTestedAt) })}
-                  </Typography>
-                </Box>
-                <Box sx={{ display: 'flex', gap: 0.75, alignItems: 'center', flexWrap: 'wrap' }}>
-                  {[...new Set(u.heldFor.map(holdKindOf))].map((k) => (
-                    <Chip
-                      key={k}
-                      size="small"
-                      variant="outlined"
-                      color={k === 'unreleased' ? 'default' : 'error'}
-                      label={t(`quality.heldUnits.kinds.${k}`)}
-                      data-testid={`hold-kind-${k}`}
-                    />
-                  ))}
-                  {u.heldFor.map((h, i) => (
-                    <Typography key={i} variant="caption" color="text.secondary" component="span" sx={{ width: '100%' }}>
-                      <HoldLine h={h} />
+          {tooLong && (
+            <Alert severity="warning" data-testid="held-range-too-long">
+              {t('quality.validation.heldRangeTooLong')}
+            </Alert>
+          )}
+          {!tooLong && (
+            <RowList
+              query={query}
+              testId="held-units"
+              emptyKey="quality.heldUnits.empty"
+              moreKey="quality.held.more"
+              columns="minmax(140px, 1fr) 1.2fr 2fr"
+              skeletonHeight={120}
+            >
+              {(u) => (
+                <>
+                  <SerialLink serial={u.serial} />
+                  <Box>
+                    <Typography variant="body2">
+                      {(lang === 'zh' && u.productNameZh) || u.productName || t('quality.breakdown.unmatched')}
                     </Typography>
-                  ))}
-                </Box>
-              </>
-            )}
-          </RowList>
+                    <Typography variant="caption" color="text.secondary">
+                      {t('quality.heldUnits.latestAt', { at: formatDateTime(lang, u.latestTestedAt) })}
+                    </Typography>
+                  </Box>
+                  <Box sx={{ display: 'flex', gap: 0.75, alignItems: 'center', flexWrap: 'wrap' }}>
+                    {[...new Set(u.heldFor.map(holdKindOf))].map((k) => (
+                      <Chip
+                        key={k}
+                        size="small"
+                        variant="outlined"
+                        color={k === 'unreleased' ? 'default' : 'error'}
+                        label={t(`quality.heldUnits.kinds.${k}`)}
+                        data-testid={`hold-kind-${k}`}
+                      />
+                    ))}
+                    {u.heldFor.map((h, i) => (
+                      <Typography key={i} variant="caption" color="text.secondary" component="span" sx={{ width: '100%' }}>
+                        <HoldLine h={h} />
+                      </Typography>
+                    ))}
+                  </Box>
+                </>
+              )}
+            </RowList>
+          )}
         </CardContent>
       </Card>
     </>
