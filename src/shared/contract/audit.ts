@@ -32,7 +32,13 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const dayField = z
   .string({ error: MSG.invalid })
   .trim()
-  .refine((s) => DATE_ONLY.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'validation.date' })
+  // Date.parse first: a day that is no date (0000-00-00) would make toISOString throw, a 500 instead of a 400.
+  .refine(
+    (s) => DATE_ONLY.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    {
+      error: 'validation.date',
+    },
+  )
   .optional();
 
 /**
