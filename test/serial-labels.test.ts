@@ -87,17 +87,26 @@ describe('labels PDF', () => {
     // First label (row 1, column 1) and the fifth (row 2, column 2): 3 columns × 8 rows.
     expect(decodeAt(image, 0, 0, 1 / 3 - 0.1, 1 / 8)).toBe(`${BASE}/id/${r.serial(1)}`);
     expect(decodeAt(image, 1 / 3, 1 / 8, 2 / 3 - 0.1, 2 / 8)).toBe(`${BASE}/id/${r.serial(5)}`);
-    // A second reader, ZBar, finds every code of the first page at 150 dpi: the 24 identification links.
+    // A second reader, ZBar, finds every code of the first page at 150 dpi: the 24 identification links. It
+    // reads each row of labels on its own (bands that overlap by a quarter row, so no code is cut): on the
+    // whole page at once it missed one of the 24 in some runs (the serials differ each run), as a phone would
+    // not, which frames one label at a time.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-labels-'));
     try {
-      execFileSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-png', '-', path.join(dir, 'p')], { input: pdf });
-      const png = fs.readdirSync(dir).find((f) => f.endsWith('.png'))!;
-      const read = execFileSync('zbarimg', ['-q', '--raw', path.join(dir, png)], { stdio: ['ignore', 'pipe', 'ignore'] })
+      const files = Array.from({ length: 8 }, (_, row) => {
+        const top = Math.max(0, Math.floor(((row - 0.25) / 8) * image.height));
+        const bottom = Math.min(image.height, Math.ceil(((row + 1.25) / 8) * image.height));
+        const band = new PNG({ width: image.width, height: bottom - top });
+        PNG.bitblt(image, band, 0, top, image.width, bottom - top, 0, 0);
+        const file = path.join(dir, `row-${row}.png`);
+        fs.writeFileSync(file, PNG.sync.write(band));
+        return file;
+      });
+      const read = execFileSync('zbarimg', ['-q', '--raw', ...files], { stdio: ['ignore', 'pipe', 'ignore'] })
         .toString()
         .trim()
-        .split('\n')
-        .sort();
-      expect(read).toEqual(Array.from({ length: 24 }, (_, i) => `${BASE}/id/${r.serial(i + 1)}`).sort());
+        .split('\n');
+      expect([...new Set(read)].sort()).toEqual(Array.from({ length: 24 }, (_, i) => `${BASE}/id/${r.serial(i + 1)}`).sort());
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
