@@ -29,9 +29,14 @@ const dateField = z.string({ error: 'validation.required' }).trim().refine(isDat
 /** `from` and `to` are UTC days, both included. */
 const rangeFields = { from: dateField, to: dateField };
 
+/** The UTC days `from`..`to`, both included (0 or less when `to` is before `from`). */
+export function daysIn(from: string, to: string): number {
+  return (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+}
+
 function checkRange(v: { from: string; to: string }, ctx: z.RefinementCtx, field = 'to'): void {
   if (!isDate(v.from) || !isDate(v.to)) return;
-  const days = (Date.parse(v.to) - Date.parse(v.from)) / 86_400_000 + 1;
+  const days = daysIn(v.from, v.to);
   if (days < 1) ctx.addIssue({ code: 'custom', path: [field], message: 'quality.validation.toBeforeFrom' });
   else if (days > QUALITY_MAX_DAYS) ctx.addIssue({ code: 'custom', path: [field], message: 'quality.validation.rangeTooLong' });
 }
@@ -269,7 +274,7 @@ export const heldUnitsQuery = listQuery(['latestTestedAt'] as const)
   .superRefine(checkRange)
   .superRefine((v, ctx) => {
     if (!isDate(v.from) || !isDate(v.to)) return;
-    const days = (Date.parse(v.to) - Date.parse(v.from)) / 86_400_000 + 1;
+    const days = daysIn(v.from, v.to);
     if (days > HELD_UNITS_MAX_DAYS && days <= QUALITY_MAX_DAYS)
       ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.heldRangeTooLong' });
   });

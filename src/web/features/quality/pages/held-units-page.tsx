@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { HELD_UNITS_MAX_DAYS, HOLD_KINDS, holdKindOf, type HoldKind } from '../../../../shared/contract/quality';
+import { daysIn, HELD_UNITS_MAX_DAYS, HOLD_KINDS, holdKindOf, type HoldKind } from '../../../../shared/contract/quality';
 import { formatDateTime } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { ProductPicker } from '../../../components/product-picker';
@@ -46,7 +46,7 @@ export default function HeldUnitsPage() {
   const { params: filters, set } = useAddressState(readFilters);
   const { product, pick } = useChosenProduct(filters.productId);
   // The server refuses a longer range (each unit in it is judged): said here, on the field's words, at once.
-  const tooLong = (Date.parse(filters.to) - Date.parse(filters.from)) / 86_400_000 + 1 > HELD_UNITS_MAX_DAYS;
+  const tooLong = daysIn(filters.from, filters.to) > HELD_UNITS_MAX_DAYS;
   const query = useHeldUnits(filters, !tooLong);
   const total = query.data?.pages[0]?.total;
   return (
