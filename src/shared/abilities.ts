@@ -23,7 +23,9 @@ export type Subject =
   | 'Customer'
   | 'PurchaseOrder'
   | 'Delivery'
-  | 'Material';
+  | 'Material'
+  | 'Alert'
+  | 'Webhook';
 
 export type AppAbility = MongoAbility<[Action, Subject]>;
 
@@ -44,6 +46,8 @@ export function defineAbilitiesFor(role: Role | null): AppAbility {
     // Deleting a customer or an order is refused while anything references it (409), not by role.
     can(['read', 'create', 'update', 'delete'], ['Customer', 'PurchaseOrder']);
     can(['read', 'create', 'update'], 'Delivery');
+    // Quality alerts: every staff member reads and acknowledges them; webhooks are the administrators'.
+    can(['read', 'update'], 'Alert');
   }
   return build();
 }
