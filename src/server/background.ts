@@ -15,6 +15,9 @@ import { startReleaseWorker } from './modules/orders/release-worker';
 import { sendDeliveryLink } from './modules/orders/delivery-links';
 import { orderIssuer } from './modules/orders/order-issuer';
 import { mailSender } from './modules/settings/settings.service';
+import { startAlertEvaluator } from './modules/alerts/evaluator';
+import { alertSinks } from './modules/alerts/notify';
+import { mailDailyDigest } from './modules/alerts/alert-mail';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -91,6 +94,18 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
     concurrency: Math.max(1, app.ctx.config.reports.workers),
   });
   stops.push(() => releases.stop());
+
+  // Alerts: a round every minute, or a few seconds after records are stored (docs/decisions/0065); the
+  // daily digest goes with the first round of each UTC day, from whichever instance gets there first.
+  const baseUrl = app.ctx.config.publicBaseUrl;
+  const alerts = startAlertEvaluator({
+    db: app.ctx.db,
+    sinks: alertSinks({ baseUrl }),
+    wakeup: app.ctx.alerts,
+    log: app.log,
+    afterRound: () => mailDailyDigest(app.ctx.db, baseUrl).then((n) => (n > 0 ? app.ctx.mail.kick() : undefined)),
+  });
+  stops.push(() => alerts.stop());
 
   const transport = createMailTransport(app.ctx.config, app.log);
   const mailWorker = startMailWorker({ db: app.ctx.db, transport, log: app.log, hub: app.ctx.mail, sender: mailSender(app.ctx.db) });

@@ -30,6 +30,8 @@ export interface AppContext {
   uploads: UploadSpool;
   /** rung when a delivery's release starts, so that the background release work begins at once (background.ts) */
   releases: Wakeup;
+  /** rung after records are stored, so that the alerts they raise are raised now rather than within the minute */
+  alerts: Wakeup;
 }
 
 declare module 'fastify' {

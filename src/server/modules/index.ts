@@ -3,6 +3,7 @@
  * outside its folder.
  */
 import type { FastifyInstance } from 'fastify';
+import { alertRoutes } from './alerts/alerts.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
@@ -51,4 +52,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(deliveryRoutes);
   await app.register(deliveryLinkRoutes);
   await app.register(publicDeliveryRoutes);
+  await app.register(alertRoutes);
 }

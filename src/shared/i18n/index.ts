@@ -97,6 +97,9 @@ import zhOrderScreens from './zh/orderScreens.json';
 import enMaterials from './en/materials.json';
 import zhMaterials from './zh/materials.json';
 import enDeliveryLinks from './en/deliveryLinks.json';
+// Quality alerts: the inbox, its emails, the thresholds
+import enAlerts from './en/alerts.json';
+import zhAlerts from './zh/alerts.json';
 // The offline verifier page (src/web/verifier)
 import enVerifier from './en/verifier.json';
 import zhVerifier from './zh/verifier.json';
@@ -149,6 +152,7 @@ export const catalogues: Record<Language, Tree> = {
     orderScreens: enOrderScreens,
     deliveryLinks: enDeliveryLinks,
     verifier: enVerifier,
+    alerts: enAlerts,
     materials: enMaterials,
   },
   zh: {
@@ -191,6 +195,7 @@ export const catalogues: Record<Language, Tree> = {
     orderScreens: zhOrderScreens,
     deliveryLinks: zhDeliveryLinks,
     verifier: zhVerifier,
+    alerts: zhAlerts,
     materials: zhMaterials,
   },
 };

@@ -84,6 +84,7 @@ export const machineDataImportRoutes: FastifyPluginAsyncZod = async (app) => {
           ),
         );
       });
+      if (!req.query.dryRun) app.ctx.alerts.kick();
       return { data: result };
     },
   );

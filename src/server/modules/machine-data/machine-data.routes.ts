@@ -151,6 +151,8 @@ export const machineDataRoutes: FastifyPluginAsyncZod = async (app) => {
       const outcome = await ingestBatch(db, req.bench!, records);
       countIngest(outcome.ok ? outcome.result : null);
       if (!outcome.ok) return refuse(req, reply, outcome.refusal);
+      // After the commit: the alerts the records raise (a disagreement above all) are raised now.
+      app.ctx.alerts.kick();
       return { data: outcome.result };
     },
   );
