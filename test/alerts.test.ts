@@ -16,6 +16,8 @@ import { workingMinutesBetween } from '../src/server/modules/alerts/working-hour
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, postRange, rangeBody, staffCookie } from './helpers/catalogue';
 import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
+import { API598_GATE } from './helpers/reports';
+import { rowsOf } from '../src/server/db/client';
 
 let t: TestApp;
 let admin: string;
@@ -208,6 +210,48 @@ describe('alerts raised from new records', () => {
     ]);
     const zh = await t.app.inject({ url: `/api/v1/alerts?kind=silence&machineId=${bench.id}`, headers: { cookie: staffZh } });
     expect(zh.json().data.items[0].summary).toMatch(/已超過 60 分鐘工作時間未送出測試/);
+  });
+});
+
+describe('the pressure ratio across products', () => {
+  it("charts a bench's tests of every product as test pressure over the required minimum", async () => {
+    const bench = await createBench(t.app, admin, `Ratio Bench ${tag()}`);
+    const a = await addProduct(t.app, staff, { name: `Ratio A ${tag()}`, ...API598_GATE });
+    const b = await addProduct(t.app, staff, { name: `Ratio B ${tag()}`, ...API598_GATE, pressureWcb: 2.5 });
+    const pa = `PA${tag()}`;
+    const pb = `PB${tag()}`;
+    expect((await postRange(t.app, staff, rangeBody(a.id, `${pa}-0001`, `${pa}-0100`, 100, { bodyMaterial: 'wcb' }))).statusCode).toBe(201);
+    expect((await postRange(t.app, staff, rangeBody(b.id, `${pb}-0001`, `${pb}-0100`, 100, { bodyMaterial: 'wcb' }))).statusCode).toBe(201);
+    const required = async (productId: string) => {
+      const [row] = rowsOf<{ p: string }>(
+        await t.app.ctx.db.execute(
+          sql`SELECT pressure_min::text AS p FROM product_requirements WHERE product_id = ${productId} AND test_type = 'shell' AND body_material = 'wcb'`,
+        ),
+      );
+      return Number(row!.p);
+    };
+    const [minA, minB] = [await required(a.id), await required(b.id)];
+    expect(minB).toBeGreaterThan(minA);
+    const round3 = (v: number) => Math.round(v * 1000) / 1000;
+    await send(bench.key, [
+      record({ serial: `${pa}-0001`, testPressure: round3(minA * 1.03), testedAt: '2024-07-01T08:00:00.000Z' }),
+      record({ serial: `${pb}-0001`, testPressure: round3(minB * 1.05), testedAt: '2024-07-02T08:00:00.000Z' }),
+    ]);
+    const res = await api(
+      'GET',
+      `/api/v1/quality/control-chart?from=2024-07-01&to=2024-07-31&testType=shell&measure=pressureRatio&machineId=${bench.id}`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const chart = res.json().data as { points: { mean: number }[]; unit: string | null; spec: unknown };
+    expect(chart.points.map((p) => p.mean)).toEqual([
+      expect.closeTo(round3(minA * 1.03) / minA, 9),
+      expect.closeTo(round3(minB * 1.05) / minB, 9),
+    ]);
+    expect(chart).toMatchObject({ unit: null, spec: null });
+    // Every other measure still needs a product.
+    const noProduct = await api('GET', '/api/v1/quality/control-chart?from=2024-07-01&to=2024-07-31&testType=shell&measure=testPressure');
+    expect(noProduct.statusCode).toBe(400);
+    expect(noProduct.json().error.fields).toEqual([expect.objectContaining({ field: 'productId', key: 'validation.required' })]);
   });
 });
 

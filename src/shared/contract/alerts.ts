@@ -20,9 +20,13 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 export const ALERT_STATUSES = ['open', 'acknowledged'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
-/** How a user hears of alerts by email: each at once, a digest once a day, or not at all (preferences). */
+/** How a user hears of alerts by email: each at once, a digest once a day, or not at all (users.alert_mail, chosen on the alerts page). */
 export const ALERT_MAIL_CHOICES = ['instant', 'digest', 'none'] as const;
 export type AlertMailChoice = (typeof ALERT_MAIL_CHOICES)[number];
+
+export const alertMailInput = z.object({ alertMail: z.enum(ALERT_MAIL_CHOICES, { error: 'validation.oneOf' }) });
+export type AlertMailInput = z.output<typeof alertMailInput>;
+export const alertMailEnvelope = envelope(alertMailInput);
 
 /** Calibrations due within this many days raise an alert (and again when past due). */
 export const CALIBRATION_NOTICE_DAYS = 30;

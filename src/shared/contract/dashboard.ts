@@ -52,6 +52,8 @@ export const dashboard = z.object({
   /** units whose latest test of some type passed on the bench but does not conform to the product's standard */
   disagreements: z.number().int(),
   deliveries: z.object({ awaitingRelease: z.number().int(), heldUnits: z.number().int() }),
+  /** quality alerts not yet acknowledged (docs/decisions/0065-quality-alerts.md) */
+  openAlerts: z.number().int(),
   /** the window's first day and today (UTC), both included */
   window: z.object({ from: z.string(), to: z.string() }),
 });

@@ -108,7 +108,14 @@ export const openFailure = z.object({
 export type OpenFailure = z.infer<typeof openFailure>;
 export const openFailuresEnvelope = listEnvelope(openFailure);
 
-export const CONTROL_MEASURES = ['testPressure', 'holdingSeconds', 'leakage', 'pressureDrop'] as const;
+/**
+ * pressureRatio: the test pressure divided by the minimum the product's standard requires of that test (its
+ * requirement row in force on the test day, for the range's body material): one scale for every product, so
+ * that a bench's drift shows across all it tests (a product is optional for it).
+ */
+export const CONTROL_MEASURES = ['testPressure', 'pressureRatio', 'holdingSeconds', 'leakage', 'pressureDrop'] as const;
+/** The measures that need a product chosen (the ratio is read across products). */
+export const measureNeedsProduct = (m: ControlMeasure) => m !== 'pressureRatio';
 export type ControlMeasure = (typeof CONTROL_MEASURES)[number];
 export const RATING_MATERIALS = ['fc', 'wcb', 'sus'] as const;
 export type RatingMaterial = (typeof RATING_MATERIALS)[number];
@@ -136,7 +143,8 @@ export const PRESSURE_DROP_LIMIT = 500;
 export const controlChartQuery = z
   .object({
     ...rangeFields,
-    productId: z.uuid({ error: 'validation.invalid' }),
+    /** required, except for the pressure ratio (measureNeedsProduct) */
+    productId: z.uuid({ error: 'validation.invalid' }).optional(),
     testType: z.enum(TEST_TYPES, { error: 'validation.oneOf' }),
     measure: z.enum(CONTROL_MEASURES, { error: 'validation.oneOf' }),
     /** which of the product's ratings the limits use; by default the only one it has */
@@ -151,6 +159,8 @@ export const controlChartQuery = z
   })
   .superRefine(checkRange)
   .superRefine((v, ctx) => {
+    if (v.productId === undefined && measureNeedsProduct(v.measure))
+      ctx.addIssue({ code: 'custom', path: ['productId'], message: 'validation.required' });
     if (v.baselineFrom === undefined && v.baselineTo === undefined) return;
     if (v.baselineFrom === undefined) ctx.addIssue({ code: 'custom', path: ['baselineFrom'], message: 'validation.required' });
     else if (v.baselineTo === undefined) ctx.addIssue({ code: 'custom', path: ['baselineTo'], message: 'validation.required' });

@@ -166,6 +166,11 @@ export const routes: RouteObject[] = [
             'units/:serial',
             () => import('../features/machine-data/pages/unit-history-page'),
           ),
+          page(
+            staffPage('alerts.title', { kind: 'ability', action: 'read', subject: 'Alert' }),
+            'alerts',
+            () => import('../features/alerts/pages/alerts-page'),
+          ),
           page(staffPage('machineScreens.benches.title', ADMIN), 'machines', () => import('../features/machines/pages/machines-page')),
           page(staffPage('pages.searches'), 'searches', () => import('../features/searches/pages/searches-page')),
           page(staffPage('audit.title', ADMIN), 'audit-log', () => import('../features/audit/pages/audit-page')),

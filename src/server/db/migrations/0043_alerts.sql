@@ -65,3 +65,6 @@ CREATE TABLE alert_thresholds (
 );
 CREATE UNIQUE INDEX alert_thresholds_product_key ON alert_thresholds (product_id) WHERE product_id IS NOT NULL;
 CREATE UNIQUE INDEX alert_thresholds_machine_key ON alert_thresholds (machine_id) WHERE machine_id IS NOT NULL;
+
+-- How each user hears of alerts by email: each at once, a daily digest, or not at all.
+ALTER TABLE users ADD COLUMN alert_mail text NOT NULL DEFAULT 'none' CHECK (alert_mail IN ('instant', 'digest', 'none'));

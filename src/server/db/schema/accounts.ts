@@ -22,6 +22,10 @@ export const users = pgTable('users', {
   /** migration 0034: an authorised inspection representative, and the title printed beside the name */
   inspector: boolean('inspector').notNull().default(false),
   inspectorTitle: text('inspector_title').notNull().default(''),
+  /** migration 0043: alerts by email, each at once, a daily digest, or none */
+  alertMail: text('alert_mail', { enum: ['instant', 'digest', 'none'] })
+    .notNull()
+    .default('none'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

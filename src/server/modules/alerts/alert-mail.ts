@@ -1,8 +1,8 @@
 /**
- * Alerts by email, as each user chose in their preferences (`alertMail`): each alert at once, a digest of
+ * Alerts by email, as each user chose on the alerts page (users.alert_mail): each alert at once, a digest of
  * the last day's once a day, or none (the default). Written in the recipient's language.
  */
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import { alerts, machines, products, users, type AlertRow } from '../../db/schema/index';
 import { enqueueMail } from '../../mail/outbox';
@@ -21,7 +21,7 @@ async function recipients(db: Executor, choice: AlertMailChoice): Promise<Recipi
   const rows = await db
     .select({ email: users.email, language: users.language })
     .from(users)
-    .where(and(eq(users.disabled, false), sql`${users.preferences} ->> 'alertMail' = ${choice}`));
+    .where(and(eq(users.disabled, false), eq(users.alertMail, choice)));
   return rows.map((r) => ({ email: String(r.email), language: r.language }));
 }
 

@@ -9,6 +9,8 @@ import {
   alertCountEnvelope,
   alertEnvelope,
   alertListEnvelope,
+  alertMailEnvelope,
+  alertMailInput,
   alertsQuery,
   thresholdsEnvelope,
   thresholdsInput,
@@ -42,6 +44,17 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/v1/alerts/count', { schema: { tags, response: { 200: alertCountEnvelope } }, config: can('read') }, async () => ({
     data: { open: await service.openAlertCount(db) },
   }));
+
+  // The signed-in user's own choice of alert email.
+  app.get('/api/v1/alerts/email', { schema: { tags, response: { 200: alertMailEnvelope } }, config: can('read') }, async (req) => ({
+    data: { alertMail: await service.alertMailOf(db, req.user!.id) },
+  }));
+
+  app.put(
+    '/api/v1/alerts/email',
+    { schema: { tags, body: alertMailInput, response: { 200: alertMailEnvelope } }, config: can('read') },
+    async (req) => ({ data: { alertMail: await service.setAlertMail(db, actorOf(req), req.user!.id, req.body.alertMail) } }),
+  );
 
   app.get(
     '/api/v1/alerts/:id',

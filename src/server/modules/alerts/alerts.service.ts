@@ -5,10 +5,18 @@
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
-import { alerts, alertThresholds, machines, products, type AlertRow, type AlertThresholdRow } from '../../db/schema/index';
+import { alerts, alertThresholds, machines, products, users, type AlertRow, type AlertThresholdRow } from '../../db/schema/index';
 import { AppError } from '../../../shared/errors';
 import { translate, type Language } from '../../../shared/i18n/index';
-import type { AcknowledgeInput, AlertDetail, AlertItem, AlertsQuery, Thresholds, ThresholdsInput } from '../../../shared/contract/alerts';
+import type {
+  AcknowledgeInput,
+  AlertDetail,
+  AlertMailChoice,
+  AlertItem,
+  AlertsQuery,
+  Thresholds,
+  ThresholdsInput,
+} from '../../../shared/contract/alerts';
 import { pageWindow } from '../../../shared/contract/common';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import { RULE_BASELINE_DAYS, RULE_WINDOW_DAYS } from './record-checks';
@@ -27,7 +35,8 @@ const daysBefore = (iso: string, n: number) => new Date(Date.parse(iso) - n * 86
 /** The alert in one sentence of the reader's language. */
 export function summaryOf(lang: Language, row: Pick<AlertRow, 'kind' | 'serial'>, d: AlertDetail, names: Names): string {
   const t = (key: string, params: Record<string, unknown> = {}) => translate(lang, key, params);
-  const product = (lang === 'zh' && names.productNameZh) || names.productName || t('alerts.unknownProduct');
+  const product =
+    (lang === 'zh' && names.productNameZh) || names.productName || t(row.kind === 'rule' ? 'alerts.everyProduct' : 'alerts.unknownProduct');
   const machine = names.machineName ?? t('alerts.unknownBench');
   const testType = d.testType ? t(`machineScreens.testTypes.${d.testType}`) : '';
   switch (row.kind) {
@@ -73,11 +82,11 @@ export function summaryOf(lang: Language, row: Pick<AlertRow, 'kind' | 'serial'>
 /** Where the facts behind an alert are, as paths of the web app. */
 export function linksOf(row: AlertRow, d: AlertDetail): AlertItem['links'] {
   const links: AlertItem['links'] = {};
-  if (row.kind === 'rule' && row.productId && d.testType && d.at) {
+  if (row.kind === 'rule' && d.testType && d.at) {
     const q = new URLSearchParams({
       from: daysBefore(d.at, RULE_WINDOW_DAYS - 1),
       to: day(d.at),
-      product: row.productId,
+      ...(row.productId ? { product: row.productId } : {}),
       type: d.testType,
       measure: d.measure ?? 'testPressure',
       ...(row.machineId ? { bench: row.machineId } : {}),
@@ -200,6 +209,26 @@ export async function acknowledgeAlert(
     });
     await sinks.acknowledged(tx, row);
     return (await oneAlert(tx, lang, id))!;
+  });
+}
+
+export async function alertMailOf(db: Db, userId: string): Promise<AlertMailChoice> {
+  const [u] = await db.select({ alertMail: users.alertMail }).from(users).where(eq(users.id, userId));
+  return u?.alertMail ?? 'none';
+}
+
+export async function setAlertMail(db: Db, actor: AuditActor, userId: string, choice: AlertMailChoice): Promise<AlertMailChoice> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ alertMail: users.alertMail }).from(users).where(eq(users.id, userId)).for('update');
+    await tx.update(users).set({ alertMail: choice, updatedAt: new Date() }).where(eq(users.id, userId));
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: 'user',
+      entityId: userId,
+      before: { alertMail: before?.alertMail ?? null },
+      after: { alertMail: choice },
+    });
+    return choice;
   });
 }
 

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
 import { alertThresholds } from '../../db/schema/index';
 import type { Wakeup } from '../../lib/wakeup';
-import { disagreementAlerts, ruleAlerts, touchedGroups, yieldAlert } from './record-checks';
+import { benchGroups, disagreementAlerts, ruleAlerts, touchedGroups, yieldAlert } from './record-checks';
 import { calibrationAlerts, deliveryHeldAlerts, silenceAlert } from './time-checks';
 import type { AlertSinks } from './raise';
 
@@ -45,7 +45,7 @@ export async function evaluateAlerts(db: Db, sinks: AlertSinks, now = new Date()
   const since = await readFrom(db, now);
   let raised = await disagreementAlerts(db, since, sinks);
   const groups = await touchedGroups(db, since);
-  for (const g of groups) raised += await ruleAlerts(db, g, now, sinks);
+  for (const g of [...groups, ...benchGroups(groups)]) raised += await ruleAlerts(db, g, now, sinks);
 
   const thresholds = await db.select().from(alertThresholds);
   const touchedProducts = new Set(groups.map((g) => g.productId));

@@ -20,7 +20,8 @@ export const RULE_MIN_BASELINE = 20;
 export const RULE_MEASURES: readonly Exclude<ControlMeasure, 'pressureDrop'>[] = ['testPressure', 'holdingSeconds', 'leakage'];
 
 export interface TouchedGroup {
-  productId: string;
+  /** absent: the bench's tests of every product, read as the pressure ratio */
+  productId?: string;
   machineId: string;
   testType: TestType;
 }
@@ -76,13 +77,22 @@ export async function touchedGroups(db: Db, since: Date): Promise<TouchedGroup[]
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const daysBefore = (d: Date, n: number) => new Date(d.getTime() - n * 86_400_000);
 
+/** The benches × test types of the groups: each bench's pressure ratio across the products it tests. */
+export function benchGroups(groups: readonly TouchedGroup[]): TouchedGroup[] {
+  const seen = new Map<string, TouchedGroup>();
+  for (const g of groups) seen.set(`${g.machineId}:${g.testType}`, { machineId: g.machineId, testType: g.testType });
+  return [...seen.values()];
+}
+
 /**
  * The run rules (Western Electric 1–4) on each measure's chart of the group, as of `asOf`: a condition
- * that begins when the newest point breaks a rule and ends when a newest point breaks none.
+ * that begins when the newest point breaks a rule and ends when a newest point breaks none. A product's
+ * group reads its measures; a bench's (no product), the pressure ratio, where a bench's drift shows.
  */
 export async function ruleAlerts(db: Db, g: TouchedGroup, asOf: Date, sinks: AlertSinks): Promise<number> {
   let raised = 0;
-  for (const measure of RULE_MEASURES) {
+  const measures: readonly Exclude<ControlMeasure, 'pressureDrop'>[] = g.productId ? RULE_MEASURES : ['pressureRatio'];
+  for (const measure of measures) {
     const chart = await controlChart(db, {
       productId: g.productId,
       machineId: g.machineId,
@@ -98,7 +108,7 @@ export async function ruleAlerts(db: Db, g: TouchedGroup, asOf: Date, sinks: Ale
     const last = chart.points.length - 1;
     const point = chart.points[last]!;
     const broken = chart.breaks.find((b) => b.index === last);
-    const key = `rule:${g.productId}:${g.machineId}:${g.testType}:${measure}`;
+    const key = `rule:${g.productId ?? 'bench'}:${g.machineId}:${g.testType}:${measure}`;
     const alert = await db.transaction((tx) =>
       raiseOnCondition(
         tx,
@@ -106,7 +116,7 @@ export async function ruleAlerts(db: Db, g: TouchedGroup, asOf: Date, sinks: Ale
         broken !== undefined,
         {
           kind: 'rule',
-          productId: g.productId,
+          productId: g.productId ?? null,
           machineId: g.machineId,
           detail: {
             testType: g.testType,

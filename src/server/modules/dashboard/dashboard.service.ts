@@ -2,6 +2,7 @@
  * The dashboard's figures (definitions in src/shared/contract/dashboard.ts). Each is read separately, so
  * that `npm run bench -- insight` can time each one.
  */
+import { openAlertCount } from '../alerts/alerts.service';
 import { DASHBOARD_DAYS, DASHBOARD_RECENT, type Dashboard } from '../../../shared/contract/dashboard';
 import { ORDER_DOCUMENT_TYPES } from '../../../shared/contract/orders';
 import type { Executor } from '../../db/client';
@@ -54,6 +55,7 @@ export function figures(db: Executor, viewer: Viewer, now = new Date()) {
     mail: () => repo.mailCounts(db),
     firstPass: () => repo.firstPass(db, w.start, w.end),
     disagreements: () => repo.disagreements(db),
+    openAlerts: () => openAlertCount(db),
     // The gate needs each product's required tests (src/shared/standards, with the alternatives a standard
     // allows), which no column holds: the units' facts are read in bulk and judged by the gate itself. Each
     // order's EN 10204 type decides, as on its delivery's gate, whether materials must be traced and, for
@@ -83,6 +85,7 @@ export async function dashboard(db: Executor, viewer: Viewer, now = new Date()):
   const firstPass = await f.firstPass();
   const disagreements = await f.disagreements();
   const deliveries = await f.deliveries();
+  const openAlerts = await f.openAlerts();
   return {
     requests,
     products: catalogue.products,
@@ -93,6 +96,7 @@ export async function dashboard(db: Executor, viewer: Viewer, now = new Date()):
     firstPass,
     disagreements,
     deliveries,
+    openAlerts,
     window: f.window,
   };
 }

@@ -158,7 +158,8 @@ export async function judgedProductOf(db: Executor, productId: string): Promise<
 }
 
 export interface ChartFilter extends Range {
-  productId: string;
+  /** absent: every product's tests (the pressure ratio only) */
+  productId?: string;
   testType: TestType;
   /** one bench's tests only (the chart split by bench) */
   machineId?: string;
@@ -166,12 +167,28 @@ export interface ChartFilter extends Range {
 
 /** The records a chart reads: the product's tests of the type over the days, on the bench when one is named. */
 const chartRecords = (f: ChartFilter) =>
-  sql`product_id = ${f.productId} AND test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}${
+  sql`${f.productId ? sql`product_id = ${f.productId} AND ` : sql``}test_type = ${f.testType} AND tested_at >= ${f.from} AND tested_at < ${f.to}${
     f.machineId ? sql` AND machine_id = ${f.machineId}` : sql``
   }`;
 
+/**
+ * The records with their test pressure over the required minimum: the requirement row of the product, the
+ * range's body material and the test type in force on the test day, as the judgement joins it (migration
+ * 0027). Records of products without a standard, or tests it has no pressure for, have no ratio.
+ */
+const RATIO_SOURCE = sql`(
+  SELECT r.id, r.product_id, r.machine_id, r.test_type, r.tested_at, r.leakage_unit,
+         r.test_pressure::float8 / q.pressure_min::float8 AS pressure_ratio
+    FROM test_records r
+    JOIN serial_ranges s ON s.id = r.range_id
+    JOIN product_requirements q
+      ON q.product_id = r.product_id AND q.body_material = coalesce(s.body_material, '') AND q.test_type = r.test_type
+     AND (q.in_force_from IS NULL OR r.tested_at >= q.in_force_from) AND (q.in_force_to IS NULL OR r.tested_at < q.in_force_to)
+   WHERE q.pressure_min > 0)`;
+
 const VALUE: Record<Exclude<ControlMeasure, 'pressureDrop'>, SQL> = {
   testPressure: sql`test_pressure::float8`,
+  pressureRatio: sql`pressure_ratio`,
   holdingSeconds: sql`holding_seconds::float8`,
   leakage: sql`leakage_value::float8`,
 };
@@ -214,7 +231,7 @@ export async function chartBuckets(
     WITH x AS (
       SELECT tested_at, ${v} AS v, abs(${v} - lag(${v}) OVER (ORDER BY tested_at, id)) AS mr,
              width_bucket(extract(epoch FROM tested_at)::float8, ${f.from.getTime() / 1000}::float8, ${f.to.getTime() / 1000}::float8, ${buckets}::int) AS bucket
-        FROM test_records
+        FROM ${measure === 'pressureRatio' ? RATIO_SOURCE : sql`test_records`} AS test_records
        WHERE ${chartRecords(f)}
          AND ${v} IS NOT NULL ${unit !== null ? sql`AND leakage_unit = ${unit}` : sql``}
     )

@@ -127,7 +127,7 @@ export function pressureDrop(samples: readonly { t: number; p: number }[], testP
   return inHold[0]!.p - inHold[inHold.length - 1]!.p;
 }
 
-const UNITS = { testPressure: 'MPa', holdingSeconds: 's', pressureDrop: 'MPa' } as const;
+const UNITS = { testPressure: 'MPa', pressureRatio: null, holdingSeconds: 's', pressureDrop: 'MPa' } as const;
 
 interface Series {
   unit: string | null;
@@ -175,8 +175,8 @@ async function seriesOf(db: Db, f: repo.ChartFilter, measure: ControlMeasure, le
 }
 
 export async function controlChart(db: Db, q: ControlChartQuery): Promise<ControlChart> {
-  const judged = await repo.judgedProductOf(db, q.productId);
-  if (!judged) throw new AppError('not-found', 'errors.productNotFound');
+  const judged = q.productId ? await repo.judgedProductOf(db, q.productId) : undefined;
+  if (q.productId && !judged) throw new AppError('not-found', 'errors.productNotFound');
   const f: repo.ChartFilter = { ...rangeOf(q), productId: q.productId, testType: q.testType, machineId: q.machineId };
   const { unit, stats, points, limited } = await seriesOf(db, f, q.measure);
   // The limits and the run rules read a baseline's centre and σ when one is set, so that the points judged
@@ -197,6 +197,25 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
           q.rules,
         )
       : [];
+  const common = {
+    measure: q.measure,
+    unit,
+    n: stats.n,
+    mean: stats.mean,
+    sigma: stats.sigma,
+    sigmaWithin: stats.sigmaWithin,
+    centre,
+    ucl: centre !== null && sigmaLimits !== null ? centre + 3 * sigmaLimits : null,
+    lcl: centre !== null && sigmaLimits !== null ? centre - 3 * sigmaLimits : null,
+    baseline: baseline && q.baselineFrom && q.baselineTo ? { from: q.baselineFrom, to: q.baselineTo, n: baseline.stats.n } : null,
+    rules: q.rules,
+    breaks,
+    limited,
+    points,
+  };
+  // The ratio across products is read against the standards' own scale (1 = the required minimum), with no
+  // one product's limits or capability.
+  if (!judged || q.measure === 'pressureRatio') return { ...common, spec: null, standard: null, materials: [], cpk: null, ppk: null };
   const materials = BODY_MATERIALS.filter((m) => (ratingOf(judged, m) ?? 0) > 0);
   const material: RatingMaterial | undefined =
     q.material && materials.includes(q.material) ? q.material : materials.length === 1 ? materials[0] : undefined;
@@ -227,25 +246,12 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
   const standard = requirement ? `${requirement.standard.name}, ${requirement.standard.edition}` : null;
   const { mean, sigma, sigmaWithin } = stats;
   return {
-    measure: q.measure,
-    unit,
-    n: stats.n,
-    mean,
-    sigma,
-    sigmaWithin,
-    centre,
-    ucl: centre !== null && sigmaLimits !== null ? centre + 3 * sigmaLimits : null,
-    lcl: centre !== null && sigmaLimits !== null ? centre - 3 * sigmaLimits : null,
-    baseline: baseline && q.baselineFrom && q.baselineTo ? { from: q.baselineFrom, to: q.baselineTo, n: baseline.stats.n } : null,
-    rules: q.rules,
-    breaks,
+    ...common,
     spec,
     standard,
     materials,
     cpk: spec ? capability(mean, sigmaWithin, spec.lsl, spec.usl) : null,
     ppk: spec ? capability(mean, sigma, spec.lsl, spec.usl) : null,
-    limited,
-    points,
   };
 }
 

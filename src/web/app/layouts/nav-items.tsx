@@ -1,4 +1,5 @@
 /** The navigation of the default layout; an item shows only when the user's abilities allow its subject. */
+import NotificationsActiveOutlined from '@mui/icons-material/NotificationsActiveOutlined';
 import AssignmentOutlined from '@mui/icons-material/AssignmentOutlined';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import LocalShippingOutlined from '@mui/icons-material/LocalShippingOutlined';
@@ -39,6 +40,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/purchase-orders', label: 'nav.purchaseOrders', icon: <AssignmentOutlined />, action: 'read', subject: 'PurchaseOrder' },
   { to: '/deliveries', label: 'nav.deliveries', icon: <LocalShippingOutlined />, action: 'read', subject: 'Delivery' },
   { to: '/machine-data', label: 'nav.machineData', icon: <PrecisionManufacturingOutlined />, action: 'read', subject: 'MachineData' },
+  { to: '/alerts', label: 'alerts.title', icon: <NotificationsActiveOutlined />, action: 'read', subject: 'Alert' },
   { to: '/machines', label: 'machineScreens.benches.title', icon: <RouterOutlined />, action: 'read', subject: 'Machine' },
   { to: '/searches', label: 'nav.searches', icon: <ManageSearchOutlined />, action: 'read', subject: 'SearchRequest' },
   { to: '/staffs', label: 'nav.staffs', icon: <PeopleOutlined />, action: 'read', subject: 'Staff' },

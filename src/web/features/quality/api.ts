@@ -53,7 +53,7 @@ export function useOpenFailures(range: QualityRange) {
 }
 
 export interface ControlChartParams extends QualityRange {
-  productId: string;
+  productId?: string;
   testType: TestType;
   measure: ControlMeasure;
   material?: RatingMaterial;

@@ -1,7 +1,7 @@
 /**
  * The dashboard's figures as cards: the original's four counts first, then the new ones. Each opens the list
  * behind it (the deliveries' two only for those who may read deliveries): the searches of the days counted,
- * the products, the serial numbers, the records, the quality analysis, the held units.
+ * the products, the serial numbers, the records, the quality analysis, the held units, the open alerts.
  */
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -114,10 +114,18 @@ export function FigureCards({ d }: { d: Dashboard }) {
       warn: d.deliveries.heldUnits > 0,
       to: deliveriesTo,
     },
+    {
+      id: 'open-alerts',
+      label: t('dashboard.cards.openAlerts'),
+      value: n(d.openAlerts),
+      detail: t('dashboard.cards.openAlertsDetail'),
+      warn: d.openAlerts > 0,
+      to: '/alerts?status=open',
+    },
   ];
   return (
     // Wide: the original's four in the first row, the four added since in the second, the deliveries' two
-    // in the third (12 columns). Phone: pairs (the disagreements across a row, so that the deliveries' two
+    // and the open alerts in the third (12 columns). Phone: pairs (the disagreements across a row, so that the deliveries' two
     // stay side by side), with the long date across the last row.
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(12, minmax(0, 1fr))' }, gap: 2 }}>
       {cards.map((c) => {
@@ -146,13 +154,17 @@ export function FigureCards({ d }: { d: Dashboard }) {
             )}
           </CardContent>
         );
-        const half = c.id === 'awaiting-release' || c.id === 'held-units';
+        // The third row: the deliveries' two and the open alerts, a third each.
+        const third = c.id === 'awaiting-release' || c.id === 'held-units' || c.id === 'open-alerts';
         return (
           <Card
             key={c.id}
             data-testid={`dashboard-card-${c.id}`}
             sx={{
-              gridColumn: { xs: c.id === 'last-received' || c.id === 'disagreements' ? 'span 2' : 'auto', md: half ? 'span 6' : 'span 3' },
+              gridColumn: {
+                xs: c.id === 'last-received' || c.id === 'disagreements' || c.id === 'open-alerts' ? 'span 2' : 'auto',
+                md: third ? 'span 4' : 'span 3',
+              },
               order: { xs: c.id === 'last-received' ? 1 : 0, md: 0 },
             }}
           >

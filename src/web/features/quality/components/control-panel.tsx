@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { TEST_TYPES } from '../../../../shared/contract/machine-data';
-import { CONTROL_MEASURES, PRESSURE_DROP_LIMIT, RATING_MATERIALS } from '../../../../shared/contract/quality';
+import { CONTROL_MEASURES, measureNeedsProduct, PRESSURE_DROP_LIMIT, RATING_MATERIALS } from '../../../../shared/contract/quality';
 import { formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
 import { useProductOptions } from '../../products/api';
@@ -56,8 +56,10 @@ export function ControlPanel({ params, set }: Props) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const { product, pick } = useChosenProduct(params.product);
+  // The pressure ratio reads every product's tests (of the bench, when one is chosen); the others need one.
+  const ready = !!params.product || !measureNeedsProduct(params.measure);
   const query = useControlChart(
-    params.product
+    ready
       ? {
           from: params.from,
           to: params.to,
@@ -125,8 +127,8 @@ export function ControlPanel({ params, set }: Props) {
         )}
       </Box>
       <RuleControls params={params} set={set} />
-      {!params.product && <Typography color="text.secondary">{t('quality.control.chooseProduct')}</Typography>}
-      {params.product && query.isPending && <Skeleton variant="rounded" height={240} />}
+      {!ready && <Typography color="text.secondary">{t('quality.control.chooseProduct')}</Typography>}
+      {ready && query.isPending && <Skeleton variant="rounded" height={240} />}
       {query.isError && <Alert severity="error">{errorMessage(t, query.error)}</Alert>}
       {c && c.n === 0 && <Typography color="text.secondary">{t('quality.control.empty')}</Typography>}
       {c && c.n > 0 && (

@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../components/format';
 import { SerialLink } from '../../../components/serial-link';
 import { useHeldRequests, type QualityRange } from '../api';
 import { HoldLine } from '../../../components/hold-line';
-import { RowList } from './row-list';
+import { RowList } from '../../../components/row-list';
 
 const COLOR = { stillHeld: 'error', noTests: 'default', releasable: 'success' } as const;
 

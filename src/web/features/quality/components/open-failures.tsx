@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../components/format';
 import { SerialLink } from '../../../components/serial-link';
 import { testTypeLabel } from '../../../components/record-values';
 import { useOpenFailures, type QualityRange } from '../api';
-import { RowList } from './row-list';
+import { RowList } from '../../../components/row-list';
 import { productName } from '../../../../shared/product-name';
 
 export function OpenFailures({ range }: { range: QualityRange }) {

@@ -27,7 +27,7 @@ import { DayFields } from '../components/day-fields';
 import { heldUnitsQuery, useHeldUnits, type HeldUnitsFilters } from '../api';
 import { HoldLine } from '../../../components/hold-line';
 import { BenchSelect } from '../components/bench-select';
-import { RowList } from '../components/row-list';
+import { RowList } from '../../../components/row-list';
 import { daysOf, idOf, useAddressState } from '../components/use-quality-params';
 
 function readFilters(search: URLSearchParams): HeldUnitsFilters {

@@ -1,5 +1,5 @@
 /**
- * A list the quality screen pages through ("Show more: 20 of 134"): a skeleton while the first page loads,
+ * A list a screen pages through ("Show more: 20 of 134"): a skeleton while the first page loads,
  * the error or the empty text, then one grid row per item that wraps to a card on a phone.
  */
 import Alert from '@mui/material/Alert';
@@ -11,8 +11,8 @@ import Typography from '@mui/material/Typography';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../../components/format';
-import { errorMessage } from '../../../lib/errors';
+import { formatNumber } from './format';
+import { errorMessage } from '../lib/errors';
 
 interface RowListProps<T extends { id: string | number }> {
   query: UseInfiniteQueryResult<InfiniteData<{ items: T[]; total: number }>>;
