@@ -4,6 +4,7 @@
  * DATA_DIR/demo-accounts.json (readable by its owner only) so that a later start can say where they are.
  * A later start changes nothing: it prints the accounts, where their passwords are and how to set new ones.
  */
+import { demoAlerts } from './alerts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -84,6 +85,8 @@ export async function prepareDemo(database: Database, config: Config, sizeName: 
       ? `${orders.customers} customers, 2 purchase orders and 3 deliveries written: one held, one ready, one being released (${took})`
       : `${orders.customers} customers written; the tested units allow no deliveries (${took})`,
   );
+  const demo = await demoAlerts(database.db);
+  log(`${demo.raised} alerts raised through the demo's past (Hydro Bench 2's drift among them), ${demo.acknowledged} acknowledged`);
   const accounts: DemoFile['accounts'] = [];
   for (const a of DEMO_ACCOUNTS) {
     const password = generatePassword();

@@ -1,0 +1,131 @@
+/**
+ * The demo's alerts, as the evaluator would have raised them had it run through the demo's past: Hydro
+ * Bench 2's pressure ratio read day by day through its drift (the first rule breaks come within its first
+ * weeks), the last month's disagreements, thresholds on the benches, and the calibrations due now. The
+ * older ones are acknowledged with a cause and an action, as a quality engineer would have; the newest stay
+ * open. The evaluator's cursor starts at the demo's end, so its first round does not read the whole import.
+ */
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../db/client';
+import { alerts, alertThresholds, machines } from '../db/schema/index';
+import { reasonsOf } from '../../shared/standards/reasons';
+import type { TestType } from '../../shared/contract/test-types';
+import { evaluateAlerts } from '../modules/alerts/evaluator';
+import { raiseAlert, silentSinks } from '../modules/alerts/raise';
+import { ruleAlerts, yieldAlert } from '../modules/alerts/record-checks';
+import { BENCHES, DRIFTING_BENCH } from './records';
+
+const DAY = 86_400_000;
+/** who acknowledged the demo's older alerts (the demo's staff account) */
+const DEMO_QUALITY_ENGINEER = 'staff@demo.example.com';
+/** How far back the drift is read: its half year and a little before. */
+const REPLAY_DAYS = 200;
+
+const ACKNOWLEDGED = [
+  {
+    cause: 'Gauge PG-21 read high after the pump was serviced; the relief valve setting had been raised.',
+    action: 'Relief valve reset to the procedure; PG-21 checked against the master gauge; the week’s units retested.',
+  },
+  {
+    cause: '測試台 2 的調壓閥磨耗，壓力逐漸偏高。',
+    action: '已更換調壓閥並重新校正壓力表，當週產品已重測。',
+  },
+  {
+    cause: 'Backseat packing not tightened before the test; the bench operator missed the leak at the stem.',
+    action: 'Unit retested after repacking; operator briefed; a stem-leak check added to the bench checklist.',
+  },
+];
+
+export interface DemoAlertsResult {
+  raised: number;
+  acknowledged: number;
+}
+
+export async function demoAlerts(db: Db, now = Date.now()): Promise<DemoAlertsResult> {
+  const benches = await db.select({ id: machines.id, name: machines.name }).from(machines);
+  const byName = new Map(benches.map((b) => [String(b.name), b.id]));
+  const drifting = byName.get(BENCHES[DRIFTING_BENCH].name);
+  let raised = 0;
+
+  // The drifting bench, read each day as the evaluator reads it: the shell and seat tests' pressure ratio.
+  if (drifting) {
+    const today = Math.floor(now / DAY) * DAY;
+    for (let d = REPLAY_DAYS; d >= 1; d--) {
+      const asOf = new Date(today - d * DAY + 16 * 3_600_000);
+      for (const testType of ['shell', 'seat'] as TestType[])
+        raised += await ruleAlerts(db, { machineId: drifting, testType }, asOf, silentSinks);
+    }
+  }
+
+  // The last month's disagreements, raised when their record arrived.
+  const since = new Date(now - 30 * DAY);
+  const disagreements = rowsOf<{
+    id: string;
+    serial: string;
+    product_id: string | null;
+    machine_id: string | null;
+    test_type: TestType;
+    reasons: number;
+    tested_at: Date;
+  }>(
+    await db.execute(sql`
+      SELECT id::text AS id, serial, product_id, machine_id, test_type, reasons, tested_at FROM test_records
+       WHERE tested_at > ${since} AND result = 'pass' AND verdict = 'nonconforming' ORDER BY tested_at LIMIT 20`),
+  );
+  for (const r of disagreements) {
+    const testedAt = new Date(r.tested_at);
+    const alert = await db.transaction((tx) =>
+      raiseAlert(
+        tx,
+        {
+          kind: 'disagreement',
+          dedupeKey: `disagreement:${r.id}`,
+          productId: r.product_id,
+          machineId: r.machine_id,
+          serial: r.serial,
+          recordId: Number(r.id),
+          detail: { testType: r.test_type, reasons: reasonsOf(r.reasons), at: testedAt.toISOString() },
+          raisedAt: new Date(testedAt.getTime() + 60_000),
+        },
+        silentSinks,
+      ),
+    );
+    if (alert) raised++;
+  }
+
+  // Thresholds a quality engineer would set: each bench's first-pass yield over its last 200 units, and a
+  // bench silent for two working hours.
+  for (const b of benches) {
+    const [t] = await db
+      .insert(alertThresholds)
+      .values({ machineId: b.id, yieldUnits: 200, yieldMin: 0.97, silenceMinutes: 120 })
+      .onConflictDoNothing()
+      .returning();
+    if (t && (await yieldAlert(db, t, new Date(now), silentSinks))) raised++;
+  }
+
+  // What is true now: calibrations due, benches silent. The cursor starts here.
+  raised += (await evaluateAlerts(db, silentSinks, new Date(now), { records: false })).raised;
+
+  // The older alerts acknowledged; those of the last two weeks left open.
+  const older = await db
+    .select({ id: alerts.id, kind: alerts.kind, raisedAt: alerts.raisedAt })
+    .from(alerts)
+    .where(and(eq(alerts.status, 'open'), lt(alerts.raisedAt, new Date(now - 14 * DAY))))
+    .orderBy(alerts.raisedAt);
+  let i = 0;
+  for (const a of older) {
+    const note = a.kind === 'disagreement' ? ACKNOWLEDGED[2]! : ACKNOWLEDGED[i++ % 2]!;
+    await db
+      .update(alerts)
+      .set({
+        status: 'acknowledged',
+        acknowledgedAt: new Date(a.raisedAt.getTime() + 5 * 3_600_000),
+        acknowledgedByLabel: DEMO_QUALITY_ENGINEER,
+        cause: note.cause,
+        action: note.action,
+      })
+      .where(eq(alerts.id, a.id));
+  }
+  return { raised, acknowledged: older.length };
+}
