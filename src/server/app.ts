@@ -114,6 +114,7 @@ export async function buildApp({ config, database, logger = true, logStream, web
     reportPool: createReportPool({ ...config.reports, queue: config.reports.queue ?? defaultReportQueue(database.kind) }),
     pdfs: new RecentPdfs(),
     releases: new Wakeup(),
+    webhooks: new Wakeup(),
     uploads,
   };
   if (config.metricsToken || config.metricsPort) {

@@ -15,6 +15,7 @@ import { startReleaseWorker } from './modules/orders/release-worker';
 import { sendDeliveryLink } from './modules/orders/delivery-links';
 import { orderIssuer } from './modules/orders/order-issuer';
 import { mailSender } from './modules/settings/settings.service';
+import { startWebhookWorker } from './modules/webhooks/worker';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -99,6 +100,19 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
     await mailWorker.stop();
     await transport.close();
   });
+
+  // Signed webhooks from their outbox (docs/decisions/0066-webhooks.md); several instances share the work.
+  const webhooks = startWebhookWorker({
+    db: app.ctx.db,
+    log: app.log,
+    publicBaseUrl: app.ctx.config.publicBaseUrl,
+    allowPrivate: app.ctx.config.webhooks.allowPrivate,
+    timeoutMs: app.ctx.config.webhooks.timeoutMs,
+    wakeup: app.ctx.webhooks,
+    // The alerts module raises an alert for a disabled endpoint here; until it is wired, the log says it.
+    onEndpointDisabled: () => {},
+  });
+  stops.push(() => webhooks.stop());
 
   return async () => {
     for (const stop of stops.reverse()) await stop();

@@ -30,6 +30,8 @@ export interface AppContext {
   uploads: UploadSpool;
   /** rung when a delivery's release starts, so that the background release work begins at once (background.ts) */
   releases: Wakeup;
+  /** rung when a request wrote webhook deliveries, so that the webhook worker sends them at once (background.ts) */
+  webhooks: Wakeup;
 }
 
 declare module 'fastify' {

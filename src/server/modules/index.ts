@@ -26,6 +26,7 @@ import { serialRoutes } from './serials/serials.routes';
 import { rangeReleaseRoutes } from './reports/range-release.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { staffRoutes } from './staff/staff.routes';
+import { webhookRoutes } from './webhooks/webhooks.routes';
 
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
@@ -51,4 +52,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(deliveryRoutes);
   await app.register(deliveryLinkRoutes);
   await app.register(publicDeliveryRoutes);
+  await app.register(webhookRoutes);
 }

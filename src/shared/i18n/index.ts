@@ -101,6 +101,9 @@ import enDeliveryLinks from './en/deliveryLinks.json';
 import enVerifier from './en/verifier.json';
 import zhVerifier from './zh/verifier.json';
 import zhDeliveryLinks from './zh/deliveryLinks.json';
+// Webhooks: server messages and the settings screen
+import enWebhooks from './en/webhooks.json';
+import zhWebhooks from './zh/webhooks.json';
 
 import type { Language } from './languages';
 
@@ -150,6 +153,7 @@ export const catalogues: Record<Language, Tree> = {
     deliveryLinks: enDeliveryLinks,
     verifier: enVerifier,
     materials: enMaterials,
+    webhooks: enWebhooks,
   },
   zh: {
     errors: zhErrors,
@@ -192,6 +196,7 @@ export const catalogues: Record<Language, Tree> = {
     deliveryLinks: zhDeliveryLinks,
     verifier: zhVerifier,
     materials: zhMaterials,
+    webhooks: zhWebhooks,
   },
 };
 

@@ -7,3 +7,4 @@ export * from './reports';
 export * from './searches';
 export * from './orders';
 export * from './materials';
+export * from './webhooks';
