@@ -73,7 +73,17 @@ const raise = (e: NewWebhookEvent) => t.app.ctx.db.transaction((tx) => enqueueWe
 async function log(id: string) {
   const res = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?pageSize=50`, headers: { cookie: admin } });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { items: { eventId: string; eventType: string; attempt: number; statusCode: number | null; error: string | null; responseBody: string | null }[]; total: number };
+  return res.json().data as {
+    items: {
+      eventId: string;
+      eventType: string;
+      attempt: number;
+      statusCode: number | null;
+      error: string | null;
+      responseBody: string | null;
+    }[];
+    total: number;
+  };
 }
 
 describe('webhook delivery', () => {
@@ -94,7 +104,9 @@ describe('webhook delivery', () => {
       type: 'alert.raised',
       data: { alertId: 'a-1', summary: 'Alert 1', links: { alert: 'https://reports.example.com/alerts/a-1' } },
     });
-    expect((await log(ep.id)).items).toEqual([expect.objectContaining({ eventId: id, eventType: 'alert.raised', attempt: 1, statusCode: 204, error: null })]);
+    expect((await log(ep.id)).items).toEqual([
+      expect.objectContaining({ eventId: id, eventType: 'alert.raised', attempt: 1, statusCode: 204, error: null }),
+    ]);
     // Nothing left: a second round sends nothing.
     expect(await worker().runOnce()).toBe(0);
     // An event nobody subscribed to writes nothing.
@@ -242,12 +254,23 @@ describe('webhook delivery', () => {
       await sleep(5);
     }
     const got = (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${ep.id}`, headers: { cookie: admin } })).json().data;
-    expect(got).toMatchObject({ enabled: false, consecutiveFailures: 3, disabledReason: expect.stringMatching(/3 attempts in a row failed/) });
+    expect(got).toMatchObject({
+      enabled: false,
+      consecutiveFailures: 3,
+      disabledReason: expect.stringMatching(/3 attempts in a row failed/),
+    });
     expect(told).toEqual([ep.id]);
     expect(r.received).toHaveLength(3);
-    const waiting = await t.app.ctx.db.execute(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${ep.id} AND status = 'pending'`);
+    const waiting = await t.app.ctx.db.execute(
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${ep.id} AND status = 'pending'`,
+    );
     expect((waiting as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
-    const on = await t.app.inject({ method: 'PATCH', url: `/api/v1/webhooks/${ep.id}`, headers: { cookie: admin }, payload: { enabled: true } });
+    const on = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/webhooks/${ep.id}`,
+      headers: { cookie: admin },
+      payload: { enabled: true },
+    });
     expect(on.json().data).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
   });
 });

@@ -28,7 +28,12 @@ afterAll(async () => {
 const events = ['certificate.issued', 'certificate.superseded', 'delivery.released'];
 
 async function hook(r: Receiver, customerId: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: { cookie: admin }, payload: { url: r.url, events, customerId } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: { cookie: admin },
+    payload: { url: r.url, events, customerId },
+  });
   expect(res.statusCode, res.body).toBe(201);
   r.secret = res.json().data.secret;
 }

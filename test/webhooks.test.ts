@@ -53,14 +53,21 @@ describe('webhook endpoints', () => {
     const trail = JSON.stringify(audit);
     expect(trail).not.toContain(created.secret.slice(6, 30));
     expect(trail).not.toContain(rotated.json().data.secret.slice(6, 30));
-    expect(audit.find((a) => a.action === 'create')!.after).toMatchObject({ url: 'https://hooks.example.com/trc', events: ['alert.raised'] });
+    expect(audit.find((a) => a.action === 'create')!.after).toMatchObject({
+      url: 'https://hooks.example.com/trc',
+      events: ['alert.raised'],
+    });
   });
 
   it('edits, disables and enables again (failures reset), deletes, and audits each change', async () => {
     const id = (await api('POST', '/api/v1/webhooks', staffHook())).json().data.id;
     const off = await api('PATCH', `/api/v1/webhooks/${id}`, { enabled: false, events: ['alert.raised', 'record.disagreement'] });
     expect(off.statusCode, off.body).toBe(200);
-    expect(off.json().data).toMatchObject({ enabled: false, disabledReason: expect.any(String), events: ['alert.raised', 'record.disagreement'] });
+    expect(off.json().data).toMatchObject({
+      enabled: false,
+      disabledReason: expect.any(String),
+      events: ['alert.raised', 'record.disagreement'],
+    });
     const on = await api('PATCH', `/api/v1/webhooks/${id}`, { enabled: true });
     expect(on.json().data).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
     expect((await api('DELETE', `/api/v1/webhooks/${id}`)).statusCode).toBe(200);
@@ -83,7 +90,11 @@ describe('webhook endpoints', () => {
       [staffHook({ url: 'http://metadata.google.internal/computeMetadata/v1/' }), 'url', 'webhooks.validation.blockedAddress'],
       [staffHook({ url: 'http://169.254.10.1/' }), 'url', 'webhooks.validation.blockedAddress'],
       [staffHook({ events: ['certificate.issued'] }), 'events.0', 'webhooks.validation.customerEventNeedsCustomer'],
-      [staffHook({ customerId: '00000000-0000-4000-8000-000000000000', events: ['certificate.issued'] }), 'customerId', 'webhooks.validation.customer'],
+      [
+        staffHook({ customerId: '00000000-0000-4000-8000-000000000000', events: ['certificate.issued'] }),
+        'customerId',
+        'webhooks.validation.customer',
+      ],
     ];
     for (const [body, field, key] of cases) {
       const res = await api('POST', '/api/v1/webhooks', body);
@@ -103,11 +114,21 @@ describe('webhook endpoints', () => {
 
   it('keeps customer events for a customer endpoint and staff events for a staff endpoint', async () => {
     const customer = await addCustomer(t.app, admin);
-    const ok = await api('POST', '/api/v1/webhooks', staffHook({ customerId: customer.id, events: ['certificate.issued', 'delivery.released'] }));
+    const ok = await api(
+      'POST',
+      '/api/v1/webhooks',
+      staffHook({ customerId: customer.id, events: ['certificate.issued', 'delivery.released'] }),
+    );
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json().data).toMatchObject({ customerId: customer.id, customerName: customer.name });
-    const mixed = await api('POST', '/api/v1/webhooks', staffHook({ customerId: customer.id, events: ['certificate.issued', 'alert.raised'] }));
-    expect(mixed.json().error.fields).toEqual([expect.objectContaining({ field: 'events.1', key: 'webhooks.validation.staffEventForCustomer' })]);
+    const mixed = await api(
+      'POST',
+      '/api/v1/webhooks',
+      staffHook({ customerId: customer.id, events: ['certificate.issued', 'alert.raised'] }),
+    );
+    expect(mixed.json().error.fields).toEqual([
+      expect.objectContaining({ field: 'events.1', key: 'webhooks.validation.staffEventForCustomer' }),
+    ]);
     // A change that would leave customer events on a staff endpoint is refused as a whole.
     const orphan = await api('PATCH', `/api/v1/webhooks/${ok.json().data.id}`, { customerId: null });
     expect(orphan.statusCode).toBe(400);
@@ -125,7 +146,12 @@ describe('webhook endpoints', () => {
         payload: staffHook({ url: 'http://hooks.example.com/x' }),
       });
       expect(res.json().error.fields).toEqual([expect.objectContaining({ field: 'url', key: 'webhooks.validation.httpsRequired' })]);
-      const priv = await strict.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: { cookie }, payload: staffHook({ url: 'https://10.1.2.3/x' }) });
+      const priv = await strict.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: { cookie },
+        payload: staffHook({ url: 'https://10.1.2.3/x' }),
+      });
       expect(priv.json().error.fields).toEqual([expect.objectContaining({ field: 'url', key: 'webhooks.validation.blockedAddress' })]);
     } finally {
       await strict.close();

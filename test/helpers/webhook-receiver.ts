@@ -3,7 +3,7 @@
  * exactly as a customer's system would, and answers as the test tells it (status, delay, redirect, down).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 export interface Received {
@@ -29,7 +29,7 @@ export interface Receiver {
 }
 
 export async function startReceiver(port = 0): Promise<Receiver> {
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const r: Receiver = { url: '', port: 0, received: [], secret: '', behave: () => ({ status: 204 }), close: async () => {} };
   let n = 0;
   const server = http.createServer((req, res) => {

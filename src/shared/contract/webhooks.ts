@@ -135,7 +135,12 @@ export const webhookAttemptsQuery = z.object({
   page: z.coerce.number({ error: MSG.invalid }).int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce
     .number({ error: 'validation.oneOf' })
-    .pipe(z.union(PAGE_SIZES.map((n) => z.literal(n)), { error: 'validation.oneOf' }))
+    .pipe(
+      z.union(
+        PAGE_SIZES.map((n) => z.literal(n)),
+        { error: 'validation.oneOf' },
+      ),
+    )
     .default(20),
 });
 

@@ -79,9 +79,7 @@ export async function claim(db: Db, limit: number, leaseMs: number): Promise<Cla
 }
 
 export type Outcome =
-  | { status: 'delivered' }
-  | { status: 'retry'; nextAttemptAt: Date; error: string }
-  | { status: 'failed'; error: string };
+  { status: 'delivered' } | { status: 'retry'; nextAttemptAt: Date; error: string } | { status: 'failed'; error: string };
 
 export interface AttemptLog {
   statusCode: number | null;
@@ -95,7 +93,12 @@ export interface AttemptLog {
  * the attempt's log row and the endpoint's failure count, and frees the endpoint's lease. Returns the
  * endpoint as it is afterwards, or null when the lease was lost.
  */
-export async function recordOutcome(tx: Executor, d: ClaimedDelivery, outcome: Outcome, log: AttemptLog): Promise<WebhookEndpointRow | null> {
+export async function recordOutcome(
+  tx: Executor,
+  d: ClaimedDelivery,
+  outcome: Outcome,
+  log: AttemptLog,
+): Promise<WebhookEndpointRow | null> {
   const set =
     outcome.status === 'delivered'
       ? { status: 'delivered' as const, deliveredAt: sql`now()`, lockedUntil: null, lastError: null }

@@ -54,7 +54,11 @@ export async function enqueueTestEvent(tx: Executor, endpoint: { id: string; cus
     .values({
       type: TEST_EVENT,
       customerId: endpoint.customerId,
-      payload: payloadOf(TEST_EVENT, { summary: 'A test event: the endpoint and its secret work', data: { endpointId: endpoint.id } }, new Date()),
+      payload: payloadOf(
+        TEST_EVENT,
+        { summary: 'A test event: the endpoint and its secret work', data: { endpointId: endpoint.id } },
+        new Date(),
+      ),
     })
     .returning({ id: webhookEvents.id });
   await tx.insert(webhookDeliveries).values({ eventId: row!.id, endpointId: endpoint.id });

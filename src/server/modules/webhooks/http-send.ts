@@ -98,7 +98,12 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
     );
     const timer = setTimeout(() => req.destroy(new Error(`timed out after ${input.timeoutMs} ms`)), input.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => {
-      finish({ ok: false, statusCode: null, error: (err.code && !err.message.includes(err.code) ? `${err.code}: ` : '') + err.message, responseBody: null });
+      finish({
+        ok: false,
+        statusCode: null,
+        error: (err.code && !err.message.includes(err.code) ? `${err.code}: ` : '') + err.message,
+        responseBody: null,
+      });
     });
     req.end(input.body);
   });

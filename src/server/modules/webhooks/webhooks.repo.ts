@@ -94,13 +94,7 @@ export async function listAttempts(
   window: { limit: number; offset: number },
 ): Promise<{ items: WebhookAttempt[]; total: number }> {
   const a = webhookAttempts;
-  const rows = await db
-    .select()
-    .from(a)
-    .where(eq(a.endpointId, endpointId))
-    .orderBy(desc(a.id))
-    .limit(window.limit)
-    .offset(window.offset);
+  const rows = await db.select().from(a).where(eq(a.endpointId, endpointId)).orderBy(desc(a.id)).limit(window.limit).offset(window.offset);
   const [total] = await db.select({ n: count() }).from(a).where(eq(a.endpointId, endpointId));
   return {
     items: rows.map((r) => ({

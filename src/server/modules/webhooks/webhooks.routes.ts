@@ -45,11 +45,9 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => reply.status(201).send({ data: await service.createWebhook(db, actorOf(req), req.body, rules(req)) }),
   );
 
-  app.get(
-    '/api/v1/webhooks/:id',
-    { schema: { tags, params, response: { 200: webhookEnvelope } }, config: can('read') },
-    async (req) => ({ data: await service.getWebhook(db, req.params.id) }),
-  );
+  app.get('/api/v1/webhooks/:id', { schema: { tags, params, response: { 200: webhookEnvelope } }, config: can('read') }, async (req) => ({
+    data: await service.getWebhook(db, req.params.id),
+  }));
 
   app.patch(
     '/api/v1/webhooks/:id',
@@ -57,14 +55,10 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({ data: await service.updateWebhook(db, actorOf(req), req.params.id, req.body, rules(req)) }),
   );
 
-  app.delete(
-    '/api/v1/webhooks/:id',
-    { schema: { tags, params, response: { 200: okEnvelope } }, config: can('delete') },
-    async (req) => {
-      await service.deleteWebhook(db, actorOf(req), req.params.id);
-      return { data: { ok: true as const } };
-    },
-  );
+  app.delete('/api/v1/webhooks/:id', { schema: { tags, params, response: { 200: okEnvelope } }, config: can('delete') }, async (req) => {
+    await service.deleteWebhook(db, actorOf(req), req.params.id);
+    return { data: { ok: true as const } };
+  });
 
   app.post(
     '/api/v1/webhooks/:id/rotate-secret',

@@ -41,7 +41,11 @@ function fieldError(field: string, key: string): AppError {
   return new AppError('invalid-argument', 'errors.invalidRequest', { fields: [{ field, key }] });
 }
 
-const bare = (host: string) => host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+const bare = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 
 /** Why this URL may not be an endpoint, as a field error key, or null. DNS is the sender's to check, at each request. */
 export function urlProblem(url: string, rules: TargetRules): string | null {
@@ -142,7 +146,13 @@ export async function updateWebhook(
       ...(disabling ? { disabledReason: 'disabled by an administrator' } : {}),
     });
     if (disabling) await failWaiting(tx, id, 'disabled by an administrator');
-    await recordAudit(tx, actor, { action: 'update', entity: WEBHOOK_ENTITY, entityId: id, before: auditShape(before), after: auditShape(after) });
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: WEBHOOK_ENTITY,
+      entityId: id,
+      before: auditShape(before),
+      after: auditShape(after),
+    });
     return after;
   });
   return shown(db, row);

@@ -10,7 +10,14 @@ import type { WebhookEndpointRow } from '../../db/schema/index';
 import type { Wakeup } from '../../lib/wakeup';
 import { claim, disableEndpoint, recordOutcome, type ClaimedDelivery, type Outcome } from './deliveries.repo';
 import { sendWebhook, type SendResult } from './http-send';
-import { DEFAULT_DISABLE_RULE, DEFAULT_WEBHOOK_RETRY, nextAttemptAt, shouldDisable, type DisableRule, type WebhookRetryPolicy } from './retry-policy';
+import {
+  DEFAULT_DISABLE_RULE,
+  DEFAULT_WEBHOOK_RETRY,
+  nextAttemptAt,
+  shouldDisable,
+  type DisableRule,
+  type WebhookRetryPolicy,
+} from './retry-policy';
 import { signedHeaders } from './signature';
 import type { Lookup } from './ssrf-guard';
 
@@ -107,7 +114,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     if (result.ok) outcome = { status: 'delivered' };
     else {
       const next = nextAttemptAt(d.eventAt, now, d.attempts, retry);
-      outcome = next ? { status: 'retry', nextAttemptAt: next, error: result.error ?? 'failed' } : { status: 'failed', error: result.error ?? 'failed' };
+      outcome = next
+        ? { status: 'retry', nextAttemptAt: next, error: result.error ?? 'failed' }
+        : { status: 'failed', error: result.error ?? 'failed' };
     }
     const logged = { statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, responseBody: result.responseBody };
     // The secret and the body stay out of the log: the event id finds the rest in the delivery log.
