@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../src/server/db/schema/index';
+import { signatureOf } from '../src/server/modules/webhooks/signature';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { staffCookie } from './helpers/catalogue';
 import { adminCookie } from './helpers/machine-data';
@@ -27,6 +28,13 @@ const api = (method: Method, url: string, payload?: unknown, cookie = admin) =>
 const staffHook = (o: Record<string, unknown> = {}) => ({ url: 'https://hooks.example.com/trc', events: ['alert.raised'], ...o });
 
 describe('webhook endpoints', () => {
+  it("signs as the specification's own example", () => {
+    const body = '{"test": 2432232314}';
+    expect(signatureOf('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
+  });
+
   it('answers the secret once, in the Standard Webhooks form, and only a hint afterwards', async () => {
     const res = await api('POST', '/api/v1/webhooks', staffHook({ description: 'QA board' }));
     expect(res.statusCode, res.body).toBe(201);
