@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import {
   CUSTOMER_EVENTS,
   STAFF_EVENTS,
+  WEBHOOK_EVENTS,
   webhookInput,
   type WebhookEventType,
   type WebhookValues,
@@ -32,7 +33,8 @@ import {
 import { applyServerErrors, FormTextField, SubmitButton, useFieldErrorText, zodFormResolver } from '../../../components/form';
 import { useCustomerOptions } from '../../orders/api';
 
-const FIELDS = ['url', 'events', 'customerId', 'description'];
+// The server names an event by its place (`events.1`): each lands on the events group.
+const FIELDS = ['url', 'events', 'customerId', 'description', ...WEBHOOK_EVENTS.map((_, i) => `events.${i}`)];
 
 export function WebhookFormDialog({ onSubmit, onClose }: { onSubmit: (v: WebhookValues) => Promise<void>; onClose: () => void }) {
   const { t } = useTranslation();
