@@ -115,6 +115,7 @@ export async function buildApp({ config, database, logger = true, logStream, web
     pdfs: new RecentPdfs(),
     releases: new Wakeup(),
     alerts: new Wakeup(),
+    webhooks: new Wakeup(),
     uploads,
   };
   if (config.metricsToken || config.metricsPort) {

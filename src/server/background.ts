@@ -16,8 +16,9 @@ import { sendDeliveryLink } from './modules/orders/delivery-links';
 import { orderIssuer } from './modules/orders/order-issuer';
 import { mailSender } from './modules/settings/settings.service';
 import { startAlertEvaluator } from './modules/alerts/evaluator';
-import { alertSinks } from './modules/alerts/notify';
+import { alertOnDisabledEndpoint, alertSinks } from './modules/alerts/notify';
 import { mailDailyDigest } from './modules/alerts/alert-mail';
+import { startWebhookWorker } from './modules/webhooks/worker';
 
 export async function startBackgroundWork(app: FastifyInstance): Promise<() => Promise<void>> {
   const stops: (() => Promise<void> | void)[] = [];
@@ -98,12 +99,17 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   // Alerts: a round every minute, or a few seconds after records are stored (docs/decisions/0065); the
   // daily digest goes with the first round of each UTC day, from whichever instance gets there first.
   const baseUrl = app.ctx.config.publicBaseUrl;
+  const sinks = alertSinks({ baseUrl });
   const alerts = startAlertEvaluator({
     db: app.ctx.db,
-    sinks: alertSinks({ baseUrl }),
+    sinks,
     wakeup: app.ctx.alerts,
     log: app.log,
-    afterRound: () => mailDailyDigest(app.ctx.db, baseUrl).then((n) => (n > 0 ? app.ctx.mail.kick() : undefined)),
+    afterRound: async () => {
+      if ((await mailDailyDigest(app.ctx.db, baseUrl)) > 0) app.ctx.mail.kick();
+      // The round's alerts may have written webhook deliveries: sent now rather than at the next poll.
+      app.ctx.webhooks.kick();
+    },
   });
   stops.push(() => alerts.stop());
 
@@ -114,6 +120,19 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
     await mailWorker.stop();
     await transport.close();
   });
+
+  // Signed webhooks from their outbox (docs/decisions/0066-webhooks.md); several instances share the work.
+  const webhooks = startWebhookWorker({
+    db: app.ctx.db,
+    log: app.log,
+    publicBaseUrl: app.ctx.config.publicBaseUrl,
+    allowPrivate: app.ctx.config.webhooks.allowPrivate,
+    timeoutMs: app.ctx.config.webhooks.timeoutMs,
+    wakeup: app.ctx.webhooks,
+    // An endpoint switched off after failing for a day raises an alert, so that someone looks at it.
+    onEndpointDisabled: alertOnDisabledEndpoint(sinks),
+  });
+  stops.push(() => webhooks.stop());
 
   return async () => {
     for (const stop of stops.reverse()) await stop();

@@ -185,6 +185,9 @@ const envSchema = z.object({
   UPLOAD_INSTANCE_BUDGET: bytes.optional(),
   LABELS_DEADLINE_BASE_MS: milliseconds(30_000),
   LABELS_DEADLINE_PER_LABEL_MS: millisecondsEach(40),
+  WEBHOOK_ALLOW_HTTP: onOff.default(false),
+  WEBHOOK_ALLOW_PRIVATE: onOff.default(false),
+  WEBHOOK_TIMEOUT_MS: milliseconds(10_000),
 });
 
 export interface Config {
@@ -250,6 +253,15 @@ export interface Config {
    * (docs/decisions/0041-labels-deadline.md).
    */
   labels: { deadlineBaseMs: number; deadlinePerLabelMs: number };
+  /** Webhook endpoints and their requests (docs/decisions/0066-webhooks.md). */
+  webhooks: {
+    /** WEBHOOK_ALLOW_HTTP: endpoints may be plain http (a developer's receiver); otherwise https only */
+    allowHttp: boolean;
+    /** WEBHOOK_ALLOW_PRIVATE: loopback and private addresses may be called (a receiver on the same network); link-local and cloud metadata never */
+    allowPrivate: boolean;
+    /** WEBHOOK_TIMEOUT_MS: one request, connection to the end of the answer */
+    timeoutMs: number;
+  };
 }
 
 /**
@@ -314,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reports: { workers: e.REPORT_WORKERS ?? defaultReportWorkers(), queue: e.REPORT_QUEUE },
     uploads,
     labels: { deadlineBaseMs: e.LABELS_DEADLINE_BASE_MS, deadlinePerLabelMs: e.LABELS_DEADLINE_PER_LABEL_MS },
+    webhooks: { allowHttp: e.WEBHOOK_ALLOW_HTTP, allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, timeoutMs: e.WEBHOOK_TIMEOUT_MS },
   };
 }
 

@@ -42,6 +42,8 @@ export interface ReleasedOptions {
   language?: 'en' | 'zh';
   /** false: the delivery stays open (its units have no certificate) */
   release?: boolean;
+  /** run after the customer, order and delivery exist and before the release (e.g. a customer's webhook) */
+  beforeRelease?: (released: Released) => Promise<void>;
 }
 
 export const contactEmail = (who = 'buyer') => `${who}-${randomBytes(4).toString('hex')}@buyer-${uniq().toLowerCase()}.example.com`;
@@ -81,6 +83,7 @@ export async function releasedDelivery(t: TestApp, o: ReleasedOptions = {}): Pro
     units: [],
   };
   if (o.release === false) return released;
+  await o.beforeRelease?.(released);
   for (const u of units) await testData(t, u.serial);
   // The order asks for 3.1 certificates: an authorised inspector releases the range first.
   await releaseRangeOf(t, serial(1));

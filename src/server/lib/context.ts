@@ -32,6 +32,8 @@ export interface AppContext {
   releases: Wakeup;
   /** rung after records are stored, so that the alerts they raise are raised now rather than within the minute */
   alerts: Wakeup;
+  /** rung when a request wrote webhook deliveries, so that the webhook worker sends them at once (background.ts) */
+  webhooks: Wakeup;
 }
 
 declare module 'fastify' {

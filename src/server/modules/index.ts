@@ -27,6 +27,7 @@ import { serialRoutes } from './serials/serials.routes';
 import { rangeReleaseRoutes } from './reports/range-release.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { staffRoutes } from './staff/staff.routes';
+import { webhookRoutes } from './webhooks/webhooks.routes';
 
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
@@ -53,4 +54,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(deliveryLinkRoutes);
   await app.register(publicDeliveryRoutes);
   await app.register(alertRoutes);
+  await app.register(webhookRoutes);
 }

@@ -104,6 +104,9 @@ import zhAlerts from './zh/alerts.json';
 import enVerifier from './en/verifier.json';
 import zhVerifier from './zh/verifier.json';
 import zhDeliveryLinks from './zh/deliveryLinks.json';
+// Webhooks: server messages and the settings screen
+import enWebhooks from './en/webhooks.json';
+import zhWebhooks from './zh/webhooks.json';
 
 import type { Language } from './languages';
 
@@ -154,6 +157,7 @@ export const catalogues: Record<Language, Tree> = {
     verifier: enVerifier,
     alerts: enAlerts,
     materials: enMaterials,
+    webhooks: enWebhooks,
   },
   zh: {
     errors: zhErrors,
@@ -197,6 +201,7 @@ export const catalogues: Record<Language, Tree> = {
     verifier: zhVerifier,
     alerts: zhAlerts,
     materials: zhMaterials,
+    webhooks: zhWebhooks,
   },
 };
 

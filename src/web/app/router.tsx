@@ -187,6 +187,11 @@ export const routes: RouteObject[] = [
             () => import('../features/settings/pages/settings-page'),
           ),
           page(
+            staffPage('webhooks.screen.title', { kind: 'ability', action: 'read', subject: 'Webhook' }, '/settings'),
+            'settings/webhooks',
+            () => import('../features/settings/pages/webhooks-page'),
+          ),
+          page(
             staffPage('pages.accountSettings'),
             'account-settings/:tab',
             () => import('../features/account/pages/account-settings-page'),

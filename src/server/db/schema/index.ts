@@ -8,3 +8,4 @@ export * from './searches';
 export * from './orders';
 export * from './materials';
 export * from './alerts';
+export * from './webhooks';

@@ -25,7 +25,8 @@ async function recipients(db: Executor, choice: AlertMailChoice): Promise<Recipi
   return rows.map((r) => ({ email: String(r.email), language: r.language }));
 }
 
-async function namesOf(db: Executor, a: AlertRow) {
+/** The names an alert's summary is written with. */
+export async function namesOf(db: Executor, a: AlertRow) {
   const [p] = a.productId
     ? await db.select({ name: products.name, nameZh: products.nameZh }).from(products).where(eq(products.id, a.productId))
     : [];

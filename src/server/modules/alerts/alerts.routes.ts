@@ -67,7 +67,9 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: idParams, body: acknowledgeInput, response: { 200: alertEnvelope } }, config: can('update') },
     async (req) => {
       if (!known(req.params.id)) return { data: notFound() };
-      return { data: await service.acknowledgeAlert(db, requestLanguage(req), actorOf(req), req.params.id, req.body, sinks) };
+      const data = await service.acknowledgeAlert(db, requestLanguage(req), actorOf(req), req.params.id, req.body, sinks);
+      app.ctx.webhooks.kick();
+      return { data };
     },
   );
 

@@ -100,7 +100,7 @@ export function linksOf(row: AlertRow, d: AlertDetail): AlertItem['links'] {
   if (row.kind === 'disagreement') links.heldUnits = '/machine-data/held-units?reason=nonconforming';
   if (row.machineId && (row.kind === 'silence' || row.kind === 'calibration')) links.machine = '/machines';
   if (d.deliveryId) links.delivery = `/deliveries/${d.deliveryId}`;
-  if (d.webhookId) links.webhook = '/webhooks';
+  if (d.webhookId) links.webhook = '/settings/webhooks';
   return links;
 }
 

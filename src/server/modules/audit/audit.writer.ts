@@ -21,7 +21,7 @@ export interface AuditEntry {
 }
 
 /** Never store secrets in the trail. */
-const SECRET_KEYS = new Set(['passwordHash', 'password', 'keyHash', 'token', 'tokenHash']);
+const SECRET_KEYS = new Set(['passwordHash', 'password', 'keyHash', 'token', 'tokenHash', 'secret']);
 
 function scrub(v: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!v) return null;

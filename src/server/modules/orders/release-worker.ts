@@ -10,6 +10,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client';
 import { recordAudit } from '../audit/audit.writer';
+import { enqueueWebhookEvent } from '../webhooks/events';
 import type { Wakeup } from '../../lib/wakeup';
 import * as releases from './release.repo';
 import { DELIVERY_ENTITY } from './deliveries.service';
@@ -108,6 +109,14 @@ async function releaseDelivery(
   const finished = await db.transaction(async (tx) => {
     if (!(await releases.markReleased(tx, d.id))) return false;
     await deps.sendLink(tx, { deliveryId: d.id, recipients: customer?.recipients ?? [], createdBy: d.releasedBy || null });
+    // The buyer's systems hear of it in the same transaction (docs/decisions/0066-webhooks.md).
+    if (customer)
+      await enqueueWebhookEvent(tx, {
+        type: 'delivery.released',
+        customerId: customer.customerId,
+        summary: `Delivery ${customer.deliveryNumber} of order ${customer.purchaseOrderNumber} is released`,
+        data: { deliveryId: d.id, deliveryNumber: customer.deliveryNumber, purchaseOrderNumber: customer.purchaseOrderNumber },
+      });
     await recordAudit(
       tx,
       { id: null, label: 'system' },

@@ -138,20 +138,41 @@ export async function setWitness(tx: Executor, deliveryId: string, witness: Deli
 export async function customerOfDelivery(
   db: Executor,
   deliveryId: string,
-): Promise<{ language: 'en' | 'zh'; documentType: '2.2' | '3.1' | '3.2'; recipients: { email: string; language: 'en' | 'zh' }[] } | null> {
+): Promise<{
+  customerId: string;
+  deliveryNumber: string;
+  purchaseOrderNumber: string;
+  language: 'en' | 'zh';
+  documentType: '2.2' | '3.1' | '3.2';
+  recipients: { email: string; language: 'en' | 'zh' }[];
+} | null> {
   const result = await db.execute(sql`
-    SELECT c.language, po.document_type,
+    SELECT c.id AS customer_id, d.number AS delivery_number, po.number AS po_number, c.language, po.document_type,
            coalesce((SELECT json_agg(json_build_object('email', cc.email::text, 'language', cc.language) ORDER BY cc.position, cc.email)
                        FROM customer_contacts cc WHERE cc.customer_id = c.id AND cc.receives_certificates), '[]') AS recipients
       FROM deliveries d JOIN purchase_orders po ON po.id = d.purchase_order_id JOIN customers c ON c.id = po.customer_id
      WHERE d.id = ${deliveryId}`);
-  const row = rowsOf<{ language: 'en' | 'zh'; document_type: '2.2' | '3.1' | '3.2'; recipients: unknown }>(result)[0];
+  const row = rowsOf<{
+    customer_id: string;
+    delivery_number: string;
+    po_number: string;
+    language: 'en' | 'zh';
+    document_type: '2.2' | '3.1' | '3.2';
+    recipients: unknown;
+  }>(result)[0];
   if (!row) return null;
   const recipients = (typeof row.recipients === 'string' ? JSON.parse(row.recipients) : row.recipients) as {
     email: string;
     language: 'en' | 'zh';
   }[];
-  return { language: row.language, documentType: row.document_type, recipients };
+  return {
+    customerId: row.customer_id,
+    deliveryNumber: row.delivery_number,
+    purchaseOrderNumber: row.po_number,
+    language: row.language,
+    documentType: row.document_type,
+    recipients,
+  };
 }
 
 /** The active unit of an order carrying a tag (ignoring case), if any. */

@@ -24,6 +24,7 @@ import type { ReportOrder } from './report-model';
 import { buildModel } from './report-build';
 import { isInspectionCertificate, type DocumentType } from '../../../shared/contract/settings';
 import * as repo from './reports.repo';
+import { raiseCertificateEvents } from '../webhooks/certificate-events';
 import { docKey, t } from './format';
 import { formatSerial, parseSerial } from '../../../shared/serial';
 import { originOf } from '../../../shared/identification';
@@ -314,7 +315,9 @@ export async function issueReport(db: Db, input: IssueInput): Promise<IssueResul
         const winner = await repo.findReusable(tx, key);
         if (winner) return { status: 'issued', report: toIssued(winner, true) } as const;
         await repo.insertReport(tx, row);
-        await repo.supersedeEarlier(tx, row);
+        const superseded = await repo.supersedeEarlier(tx, row);
+        // An order's certificate tells the buyer's systems, in this transaction (docs/decisions/0066-webhooks.md).
+        await raiseCertificateEvents(tx, { report: row, deliveryUnitId: row.deliveryUnitId, superseded });
         return { status: 'issued', report: toIssued(row, false) } as const;
       });
       // The email that carries it reads it within seconds (public/report-mail.ts), as do the preview and the download.

@@ -102,13 +102,16 @@ export async function findBytes(db: Executor, id: string): Promise<{ bytes: Buff
 export async function supersedeEarlier(
   db: Executor,
   r: { id: string; serial: string; language: string; dataVersion: string; deliveryUnitId: number | null },
-): Promise<void> {
+): Promise<{ id: string; number: string }[]> {
   // An order's certificate replaces the earlier ones of the same delivery unit; the unit's certificate
   // without an order replaces only its own kind: the two are different documents of one unit.
-  await db.execute(sql`UPDATE reports SET superseded_by = ${r.id},
+  const result = await db.execute(sql`UPDATE reports SET superseded_by = ${r.id},
       superseded_reason = CASE WHEN data_version = ${r.dataVersion} THEN 'document' ELSE 'data' END
     WHERE serial = ${r.serial} AND language = ${r.language} AND id <> ${r.id} AND superseded_by IS NULL
-      AND delivery_unit_id IS NOT DISTINCT FROM ${r.deliveryUnitId}::bigint`);
+      AND delivery_unit_id IS NOT DISTINCT FROM ${r.deliveryUnitId}::bigint
+    RETURNING id, number`);
+  // The ones it superseded, for the customer's webhook events (webhooks/certificate-events.ts).
+  return rowsOf<{ id: string; number: string }>(result);
 }
 
 /** Number and issue date of a report (the one that superseded another). */

@@ -5,6 +5,9 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import { enumerate, labelled } from '../../../../shared/i18n/punctuation';
+import WebhookOutlined from '@mui/icons-material/WebhookOutlined';
+import Button from '@mui/material/Button';
+import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useAppAbility } from '../../../lib/ability';
@@ -17,10 +20,23 @@ import { SettingsForm } from '../components/settings-form';
 export default function SettingsPage() {
   const { t, i18n } = useTranslation();
   const settings = useSettings();
-  const canEdit = useAppAbility().can('update', 'Settings');
+  const ability = useAppAbility();
+  const canEdit = ability.can('update', 'Settings');
+  // Webhooks are the administrators': the way to them is in Settings.
+  const canWebhooks = ability.can('read', 'Webhook');
   return (
     <Box>
-      <PageHeader title="settingsScreen.title" subtitle={canEdit ? 'settingsScreen.subtitle' : undefined} />
+      <PageHeader
+        title="settingsScreen.title"
+        subtitle={canEdit ? 'settingsScreen.subtitle' : undefined}
+        actions={
+          canWebhooks ? (
+            <Button component={RouterLink} to="/settings/webhooks" startIcon={<WebhookOutlined />}>
+              {t('webhooks.screen.title')}
+            </Button>
+          ) : undefined
+        }
+      />
       {!canEdit && (
         <Alert severity="info" sx={{ mb: 3 }} data-testid="read-only">
           {t('settingsScreen.readOnly')}
