@@ -31,7 +31,14 @@ async function webhookOf(tx: Executor, type: 'alert.raised' | 'alert.acknowledge
     await enqueueWebhookEvent(tx, {
       type: 'record.disagreement',
       summary,
-      data: { recordId: String(a.recordId), serial: a.serial, productId: a.productId, machineId: a.machineId, testType: detail.testType ?? null, reasons: detail.reasons ?? [] },
+      data: {
+        recordId: String(a.recordId),
+        serial: a.serial,
+        productId: a.productId,
+        machineId: a.machineId,
+        testType: detail.testType ?? null,
+        reasons: detail.reasons ?? [],
+      },
       links,
     });
   }
