@@ -58,7 +58,7 @@ export default defineConfig({
     {
       name: 'chromium',
       testIgnore:
-        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts|visitor-page\.spec\.ts|orders\.spec\.ts/,
+        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|alerts\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts|visitor-page\.spec\.ts|orders\.spec\.ts/,
       dependencies: ['setup'],
       use: chromium,
     },
@@ -85,8 +85,8 @@ export default defineConfig({
     // The public Test Report Center and the Settings screen: lookup, request, preview, verification.
     { name: 'public-search', testMatch: /public-search\.spec\.ts/, dependencies: ['setup'], use: chromium },
     { name: 'settings', testMatch: /settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The staff dashboard: its figures against the API's, the requests chart, en/zh at 1440 and 390 px.
-    { name: 'dashboard', testMatch: /dashboard\.spec\.ts/, dependencies: ['setup'], use: chromium },
+    // The staff dashboard: its figures against the API's, the requests chart, the alert inbox; en/zh at 1440 and 390 px.
+    { name: 'dashboard', testMatch: /dashboard\.spec\.ts|alerts\.spec\.ts/, dependencies: ['setup'], use: chromium },
     // Standards and judgement: the product form's live requirement, a range's body material, the verdict
     // filter and a record's required vs measured, en/zh at 1440 and 390 px.
     { name: 'standards', testMatch: /standards\.spec\.ts/, dependencies: ['setup'], use: chromium },

@@ -64,7 +64,14 @@ function AlertRow({ alert, onAcknowledge }: { alert: AlertItem; onAcknowledge: (
         </Typography>
         <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', mt: 0.5 }}>
           {LINK_ORDER.filter((k) => alert.links[k]).map((k) => (
-            <Button key={k} size="small" component={RouterLink} to={alert.links[k]!} sx={{ minWidth: 0, px: 1 }}>
+            <Button
+              key={k}
+              size="small"
+              component={RouterLink}
+              to={alert.links[k]!}
+              sx={{ minWidth: 0, px: 1 }}
+              data-testid={`alert-link-${k}`}
+            >
               {t(`alerts.inbox.links.${k}`)}
             </Button>
           ))}
