@@ -1,7 +1,9 @@
 /** Products: the query keys (the list itself is useList's), read, history, add, update, delete, and options for pickers. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Product, ProductInput } from '../../../shared/contract/products';
 import type { ListResult } from '../../components/data-table';
+import type { ProductOption } from '../../components/product-picker';
 import { recordApi } from '../../components/list-kit';
 import { api } from '../../lib/api';
 
@@ -36,3 +38,17 @@ export const {
   useUpdate: useUpdateProduct,
   useRemove: useDeleteProduct,
 } = products;
+
+/**
+ * The product a filter names by id (from the address): the one just picked, or else read by its id, so a
+ * shared link shows the product's name. `pick` keeps the picked one while the address catches up.
+ */
+export function useChosenProduct(productId: string | undefined): {
+  product: ProductOption | null;
+  pick: (p: ProductOption | null) => void;
+} {
+  const known = useProduct(productId);
+  const [picked, pick] = useState<ProductOption | null>(null);
+  const product = productId ? (picked?.id === productId ? picked : known.data ? { id: known.data.id, name: known.data.name } : null) : null;
+  return { product, pick };
+}

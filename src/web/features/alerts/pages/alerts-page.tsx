@@ -21,7 +21,7 @@ import { ProductPicker } from '../../../components/product-picker';
 import { RowList } from '../../../components/row-list';
 import { useAppAbility } from '../../../lib/ability';
 import { useMachineOptions } from '../../machines/api';
-import { useProductOptions } from '../../products/api';
+import { useChosenProduct, useProductOptions } from '../../products/api';
 import { useAlerts, type AlertFilters } from '../api';
 import { AcknowledgeDialog } from '../components/acknowledge-dialog';
 import { AlertMailSelect } from '../components/alert-mail-select';
@@ -118,8 +118,7 @@ export default function AlertsPage() {
   };
   const canListBenches = useAppAbility().can('read', 'Machine');
   const benches = useMachineOptions(canListBenches);
-  const products = useProductOptions;
-  const [chosenProduct, setChosenProduct] = useState<{ id: string; name: string } | null>(null);
+  const { product, pick } = useChosenProduct(filters.productId);
   const query = useAlerts(filters);
   const [acknowledging, setAcknowledging] = useState<AlertItem | null>(null);
   return (
@@ -164,13 +163,13 @@ export default function AlertsPage() {
         </TextField>
         <Box sx={{ gridColumn: { xs: 'span 2', md: 'auto' } }}>
           <ProductPicker
-            useOptions={products}
+            useOptions={useProductOptions}
             id="alert-product"
             label={t('alerts.inbox.product')}
-            value={chosenProduct && chosenProduct.id === filters.productId ? chosenProduct : null}
+            value={product}
             size="small"
             onChange={(p) => {
-              setChosenProduct(p);
+              pick(p);
               set({ productId: p?.id });
             }}
           />
