@@ -189,9 +189,7 @@ export default async function machineDataIngest(
       );
     }
     await evaluator.stop();
-    const [alertCount] = (
-      (await db.execute(sql`SELECT count(*)::int AS n FROM alerts`)) as unknown as { rows: { n: number }[] }
-    ).rows;
+    const [alertCount] = ((await db.execute(sql`SELECT count(*)::int AS n FROM alerts`)) as unknown as { rows: { n: number }[] }).rows;
     log(`alert evaluator: ${rounds} rounds beside the two runs, ${alertCount!.n} alerts raised`);
     const [plain, sampled] = rates as [number, number];
     report({

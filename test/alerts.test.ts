@@ -91,7 +91,7 @@ describe('alerts raised from new records', () => {
     expect(items[0]!.links.unit).toBe(`/units/${p}-0002`);
     expect(items[0]!.links.records).toMatch(/^\/machine-data\/\d+$/);
     const zh = await t.app.inject({ url: `/api/v1/alerts?kind=disagreement&productId=${product.id}`, headers: { cookie: staffZh } });
-    expect(zh.json().data.items[0].summary).toMatch(/測試台判定殼體測試合格|測試台判定.+測試合格/);
+    expect(zh.json().data.items[0].summary).toMatch(/^[A-Z0-9]+-0002：測試機台判定.+測試合格，但標準判定不合格/);
   });
 
   it('raises a run rule when the newest point breaks one against the baseline, and not again while it lasts', async () => {

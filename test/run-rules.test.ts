@@ -88,3 +88,13 @@ describe('Nelson rules', () => {
     expect(ruleBreaks([1, 2, 30], Number.NaN, 1, 'nelson')).toEqual([]);
   });
 });
+
+describe('a point that is the mean of several tests', () => {
+  it('is judged against σ / √n: a bucket of 25 tests half a σ off breaks rule 1, a single test does not', () => {
+    // 0.7 σ of single tests: z = 0.7 for one test, 0.7 × √25 = 3.5 for the mean of 25.
+    expect(ruleBreaks([0, 0.7], 0, 1, 'western-electric')).toEqual([]);
+    expect(ruleBreaks([0, 0.7], 0, 1, 'western-electric', [25, 25])).toEqual([{ index: 1, rules: ['we1'] }]);
+    // A mean of 4 at 1.2 σ is 2.4 σ of its mean: two of three beyond 2 σ with the next.
+    expect(ruleBreaks([1.2, 0, 1.2], 0, 1, 'western-electric', [4, 1, 4])).toEqual([{ index: 2, rules: ['we2'] }]);
+  });
+});

@@ -33,7 +33,7 @@ export const BENCHES = [
 ] as const;
 /** the bench whose pressure drifts */
 export const DRIFTING_BENCH = 1;
-const DRIFT_DAYS = 180;
+export const DRIFT_DAYS = 180;
 /** A bench tests this many units a day; a range's units are tested over the days after its production. */
 const UNITS_PER_DAY = 25;
 const DAY = 86_400_000;

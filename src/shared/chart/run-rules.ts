@@ -84,11 +84,19 @@ const CHECKS: Record<RunRule, (z: readonly number[], v: readonly number[], i: nu
 
 /**
  * The points of `values` (in time order) that break a rule of `set`, with the rules each breaks, against
- * `centre` and `sigma`. Nothing breaks without a positive σ.
+ * `centre` and `sigma`. Nothing breaks without a positive σ. A point that is the mean of several tests
+ * (`counts`, a time bucket's n) is judged as a subgroup mean, against σ / √n (Shewhart's X̄ chart with
+ * subgroups of varying size): a bucket of 25 tests shifted by half a σ of single tests is 2.5 σ of its mean.
  */
-export function ruleBreaks(values: readonly number[], centre: number, sigma: number, set: RuleSet): RuleBreak[] {
+export function ruleBreaks(
+  values: readonly number[],
+  centre: number,
+  sigma: number,
+  set: RuleSet,
+  counts?: readonly number[],
+): RuleBreak[] {
   if (!(sigma > 0) || !Number.isFinite(centre)) return [];
-  const z = values.map((v) => (v - centre) / sigma);
+  const z = values.map((v, i) => ((v - centre) / sigma) * Math.sqrt(Math.max(1, counts?.[i] ?? 1)));
   const rules = RULES_OF[set];
   const out: RuleBreak[] = [];
   for (let i = 0; i < values.length; i++) {

@@ -50,6 +50,9 @@ export const alertDetail = z.object({
   at: z.string().optional(),
   value: z.number().optional(),
   centre: z.number().optional(),
+  /** the baseline the rule read, when the engineer set one */
+  baselineFrom: z.string().optional(),
+  baselineTo: z.string().optional(),
   /** yield: units counted, first-pass ones, threshold (0..1) */
   units: z.number().int().optional(),
   firstPass: z.number().int().optional(),
@@ -110,6 +113,8 @@ export const acknowledgeInput = z.object({
 export type AcknowledgeInput = z.output<typeof acknowledgeInput>;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const dayField = z.string({ error: MSG.invalid }).trim().refine(isDay, { error: 'validation.date' }).nullable().default(null);
 const timeField = z.string({ error: MSG.required }).trim().regex(TIME, { error: 'alerts.validation.time' });
 const isTimeZone = (tz: string) => {
   try {
@@ -146,6 +151,9 @@ export const thresholdsInput = z
     workStart: timeField.default('08:00'),
     workEnd: timeField.default('17:00'),
     timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'alerts.validation.timeZone' }).default('Asia/Taipei'),
+    /** the days the run rules' limits come from; none: the 90 days before the 30 judged */
+    baselineFrom: dayField,
+    baselineTo: dayField,
   })
   .superRefine((v, ctx) => {
     if ((v.yieldUnits === null) !== (v.yieldMinPercent === null)) {
@@ -153,6 +161,12 @@ export const thresholdsInput = z
       ctx.addIssue({ code: 'custom', path: [path], message: 'alerts.validation.yieldBoth' });
     }
     if (v.workStart >= v.workEnd) ctx.addIssue({ code: 'custom', path: ['workEnd'], message: 'alerts.validation.workEnd' });
+    if ((v.baselineFrom === null) !== (v.baselineTo === null)) {
+      const path = v.baselineFrom === null ? 'baselineFrom' : 'baselineTo';
+      ctx.addIssue({ code: 'custom', path: [path], message: 'validation.required' });
+    } else if (v.baselineFrom !== null && v.baselineTo !== null && v.baselineFrom > v.baselineTo) {
+      ctx.addIssue({ code: 'custom', path: ['baselineTo'], message: 'quality.validation.toBeforeFrom' });
+    }
   });
 export type ThresholdsInput = z.output<typeof thresholdsInput>;
 
@@ -164,6 +178,8 @@ export const thresholds = z.object({
   workStart: z.string(),
   workEnd: z.string(),
   timeZone: z.string(),
+  baselineFrom: z.string().nullable(),
+  baselineTo: z.string().nullable(),
 });
 export type Thresholds = z.infer<typeof thresholds>;
 export const thresholdsEnvelope = envelope(thresholds);

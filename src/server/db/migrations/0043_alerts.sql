@@ -58,10 +58,15 @@ CREATE TABLE alert_thresholds (
   work_start time NOT NULL DEFAULT '08:00',
   work_end time NOT NULL DEFAULT '17:00',
   time_zone text NOT NULL DEFAULT 'Asia/Taipei',
+  -- the days the run rules' limits come from (a period the engineer knows was in control); none: the 90
+  -- days before the 30 judged
+  baseline_from date,
+  baseline_to date,
   updated_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT alert_thresholds_one_target CHECK (num_nonnulls(product_id, machine_id) = 1),
   CONSTRAINT alert_thresholds_yield_whole CHECK ((yield_units IS NULL) = (yield_min IS NULL)),
-  CONSTRAINT alert_thresholds_silence_bench CHECK (silence_minutes IS NULL OR machine_id IS NOT NULL)
+  CONSTRAINT alert_thresholds_silence_bench CHECK (silence_minutes IS NULL OR machine_id IS NOT NULL),
+  CONSTRAINT alert_thresholds_baseline_whole CHECK ((baseline_from IS NULL) = (baseline_to IS NULL) AND baseline_from <= baseline_to)
 );
 CREATE UNIQUE INDEX alert_thresholds_product_key ON alert_thresholds (product_id) WHERE product_id IS NOT NULL;
 CREATE UNIQUE INDEX alert_thresholds_machine_key ON alert_thresholds (machine_id) WHERE machine_id IS NOT NULL;

@@ -1,6 +1,6 @@
 // Mirrors migrations/0043_alerts.sql (the SQL is the source of truth; its CHECKs live only there).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, integer, jsonb, numeric, pgTable, smallint, text, time, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, numeric, pgTable, smallint, text, time, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { ALERT_KINDS, ALERT_STATUSES } from '../../../shared/contract/alerts';
 
 export const alerts = pgTable('alerts', {
@@ -51,6 +51,8 @@ export const alertThresholds = pgTable('alert_thresholds', {
   workStart: time('work_start').notNull().default('08:00'),
   workEnd: time('work_end').notNull().default('17:00'),
   timeZone: text('time_zone').notNull().default('Asia/Taipei'),
+  baselineFrom: date('baseline_from', { mode: 'string' }),
+  baselineTo: date('baseline_to', { mode: 'string' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 export type AlertThresholdRow = typeof alertThresholds.$inferSelect;

@@ -90,8 +90,8 @@ export function linksOf(row: AlertRow, d: AlertDetail): AlertItem['links'] {
       type: d.testType,
       measure: d.measure ?? 'testPressure',
       ...(row.machineId ? { bench: row.machineId } : {}),
-      baselineFrom: daysBefore(d.at, RULE_WINDOW_DAYS + RULE_BASELINE_DAYS - 1),
-      baselineTo: daysBefore(d.at, RULE_WINDOW_DAYS),
+      baselineFrom: d.baselineFrom ?? daysBefore(d.at, RULE_WINDOW_DAYS + RULE_BASELINE_DAYS - 1),
+      baselineTo: d.baselineTo ?? daysBefore(d.at, RULE_WINDOW_DAYS),
     });
     links.chart = `/machine-data/quality?${q.toString()}#control`;
   }
@@ -246,6 +246,8 @@ function thresholdsOf(row: AlertThresholdRow | undefined): Thresholds {
     workStart: (row?.workStart ?? '08:00').slice(0, 5),
     workEnd: (row?.workEnd ?? '17:00').slice(0, 5),
     timeZone: row?.timeZone ?? 'Asia/Taipei',
+    baselineFrom: row?.baselineFrom ?? null,
+    baselineTo: row?.baselineTo ?? null,
   };
 }
 
@@ -283,6 +285,8 @@ export async function setThresholds(db: Db, actor: AuditActor, t: ThresholdTarge
       workStart: input.workStart,
       workEnd: input.workEnd,
       timeZone: input.timeZone,
+      baselineFrom: input.baselineFrom,
+      baselineTo: input.baselineTo,
       updatedAt: new Date(),
     };
     const [row] = before

@@ -40,6 +40,13 @@ async function moveCursor(db: Db, to: Date): Promise<void> {
     ON CONFLICT (singleton) DO UPDATE SET read_until = GREATEST(alert_cursor.read_until, EXCLUDED.read_until)`);
 }
 
+/** The next round reads the records received from `at` on (the demo, whose import all arrives at once). */
+export async function readRecordsFrom(db: Db, at: Date): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO alert_cursor (singleton, read_until) VALUES (true, ${new Date(at.getTime() + OVERLAP_MS)})
+    ON CONFLICT (singleton) DO UPDATE SET read_until = EXCLUDED.read_until`);
+}
+
 /** One round: the records' alerts since the cursor, then the clock's; the cursor moves to the round's start. */
 export async function evaluateAlerts(
   db: Db,
@@ -52,9 +59,16 @@ export async function evaluateAlerts(
   const reading = options.records ?? true;
   let raised = reading ? await disagreementAlerts(db, since, sinks) : 0;
   const groups = reading ? await touchedGroups(db, since) : [];
-  for (const g of [...groups, ...benchGroups(groups)]) raised += await ruleAlerts(db, g, now, sinks);
-
   const thresholds = await db.select().from(alertThresholds);
+  const baselines = new Map(
+    thresholds
+      .filter((t) => t.baselineFrom && t.baselineTo)
+      .map((t) => [t.productId ?? t.machineId!, { from: t.baselineFrom!, to: t.baselineTo! }]),
+  );
+  // A product's charts read the product's baseline; a bench's pressure ratio, the bench's.
+  for (const g of [...groups, ...benchGroups(groups)])
+    raised += await ruleAlerts(db, g, now, sinks, baselines.get(g.productId ?? g.machineId) ?? null, since);
+
   const touchedProducts = new Set(groups.map((g) => g.productId));
   const touchedBenches = new Set(groups.map((g) => g.machineId));
   for (const t of thresholds) {

@@ -86,10 +86,18 @@ export function benchGroups(groups: readonly TouchedGroup[]): TouchedGroup[] {
 
 /**
  * The run rules (Western Electric 1–4) on each measure's chart of the group, as of `asOf`: a condition
- * that begins when the newest point breaks a rule and ends when a newest point breaks none. A product's
+ * that begins when a new point breaks a rule and ends when new points break none. A product's
  * group reads its measures; a bench's (no product), the pressure ratio, where a bench's drift shows.
  */
-export async function ruleAlerts(db: Db, g: TouchedGroup, asOf: Date, sinks: AlertSinks): Promise<number> {
+export async function ruleAlerts(
+  db: Db,
+  g: TouchedGroup,
+  asOf: Date,
+  sinks: AlertSinks,
+  baseline?: { from: string; to: string } | null,
+  /** the points drawn after this instant are judged (the records since the last round); none: the newest */
+  newSince?: Date,
+): Promise<number> {
   let raised = 0;
   const measures: readonly Exclude<ControlMeasure, 'pressureDrop'>[] = g.productId ? RULE_MEASURES : ['pressureRatio'];
   for (const measure of measures) {
@@ -101,13 +109,19 @@ export async function ruleAlerts(db: Db, g: TouchedGroup, asOf: Date, sinks: Ale
       rules: 'western-electric',
       from: day(daysBefore(asOf, RULE_WINDOW_DAYS - 1)),
       to: day(asOf),
-      baselineFrom: day(daysBefore(asOf, RULE_WINDOW_DAYS + RULE_BASELINE_DAYS - 1)),
-      baselineTo: day(daysBefore(asOf, RULE_WINDOW_DAYS)),
+      // The engineer's baseline (the thresholds' period known in control), else the 90 days before the window.
+      baselineFrom: baseline?.from ?? day(daysBefore(asOf, RULE_WINDOW_DAYS + RULE_BASELINE_DAYS - 1)),
+      baselineTo: baseline?.to ?? day(daysBefore(asOf, RULE_WINDOW_DAYS)),
     }).catch(() => null);
     if (!chart || !chart.baseline || chart.baseline.n < RULE_MIN_BASELINE || chart.points.length === 0) continue;
-    const last = chart.points.length - 1;
-    const point = chart.points[last]!;
-    const broken = chart.breaks.find((b) => b.index === last);
+    // The points new since the last look (by default the newest alone): no new point leaves the condition as
+    // it is; a new one that breaks a rule begins it (the newest such is named); new ones that break none end it.
+    const fresh = chart.points
+      .map((p, i) => ({ p, i }))
+      .filter(({ p, i }) => (newSince ? Date.parse(p.at) > newSince.getTime() : i === chart.points.length - 1));
+    if (fresh.length === 0) continue;
+    const broken = [...chart.breaks].reverse().find((b) => fresh.some((f) => f.i === b.index));
+    const point = chart.points[broken?.index ?? fresh.at(-1)!.i]!;
     const key = `rule:${g.productId ?? 'bench'}:${g.machineId}:${g.testType}:${measure}`;
     const alert = await db.transaction((tx) =>
       raiseOnCondition(
@@ -125,6 +139,7 @@ export async function ruleAlerts(db: Db, g: TouchedGroup, asOf: Date, sinks: Ale
             at: point.at,
             value: point.mean,
             ...(chart.centre !== null ? { centre: chart.centre } : {}),
+            ...(baseline ? { baselineFrom: baseline.from, baselineTo: baseline.to } : {}),
           },
           raisedAt: asOf,
         },

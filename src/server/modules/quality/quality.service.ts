@@ -195,6 +195,7 @@ export async function controlChart(db: Db, q: ControlChartQuery): Promise<Contro
           centre,
           sigmaLimits,
           q.rules,
+          points.map((p) => p.n),
         )
       : [];
   const common = {
