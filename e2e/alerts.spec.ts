@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
 import type { AlertItem } from '../src/shared/contract/alerts';
-import { createProduct, createRange, stamp } from './catalogue-helpers';
+import { createProduct, createRange, pickProduct, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
@@ -21,7 +21,7 @@ const tr = (lang: Language, key: string, params: Record<string, unknown> = {}) =
 
 test.describe.configure({ mode: 'serial' });
 
-let world: { productId: string; prefix: string };
+let world: { productId: string; prefix: string; productName: string };
 
 async function staffPage(browser: Browser, baseURL: string, lang: Language, width: number) {
   const first = await browser.newContext({ storageState: ADMIN_STATE });
@@ -48,7 +48,7 @@ test.beforeAll(async ({ browser }) => {
     seatType: 'metal',
     pressureClass: 'CL300',
   });
-  world = { productId: product.id, prefix };
+  world = { productId: product.id, prefix, productName: product.name };
   await createRange(request, {
     productId: product.id,
     startSerial: `${prefix}0001`,
@@ -147,11 +147,33 @@ const trw = translator(['webhooks', 'validation']);
 
 for (const lang of ['en', 'zh'] as const) {
   for (const width of widthsFor(lang, 390)) {
-    test(`webhooks: an endpoint added, refused first, its secret shown once (${lang}, ${width})`, async ({ browser, baseURL }) => {
+    test(`thresholds and webhooks: a product's yield threshold refused then set; an endpoint added, its secret shown once (${lang}, ${width})`, async ({
+      browser,
+      baseURL,
+    }) => {
       const context = await browser.newContext({ storageState: ADMIN_STATE, viewport: { width, height: 900 } });
       await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);
       expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
       const page = await context.newPage();
+      await page.goto('/alerts');
+      await page.getByTestId('thresholds-button').click();
+      const thresholds = page.getByRole('dialog');
+      await pickProduct(page, tr(lang, 'alerts.inbox.product'), world.productName);
+      const units = thresholds.getByLabel(tr(lang, 'alerts.thresholds.yieldUnits'));
+      await units.fill('3');
+      await thresholds.getByLabel(tr(lang, 'alerts.thresholds.yieldMinPercent')).fill('95');
+      await thresholds.getByRole('button', { name: tr(lang, 'alerts.thresholds.save') }).click();
+      await expect(thresholds.getByText(tr(lang, 'alerts.validation.yieldUnits'))).toBeVisible();
+      await keepScreenshot(page, { path: path.join(OUT, `thresholds-${lang}-${width}.png`) });
+      await units.fill('50');
+      await thresholds.getByRole('button', { name: tr(lang, 'alerts.thresholds.save') }).click();
+      await expect(thresholds).toHaveCount(0);
+      const saved = await context.request.get(`/api/v1/products/${world.productId}/alert-thresholds`);
+      expect(((await saved.json()) as { data: { yieldUnits: number; yieldMinPercent: number } }).data).toMatchObject({
+        yieldUnits: 50,
+        yieldMinPercent: 95,
+      });
+
       await page.goto('/settings/webhooks');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(trw(lang, 'webhooks.screen.title'));
       await page.getByRole('button', { name: trw(lang, 'webhooks.screen.add') }).click();

@@ -31,8 +31,8 @@ const ACKNOWLEDGED = [
     action: '已更換調壓閥並重新校正壓力表，當週產品已重測。',
   },
   {
-    cause: 'Backseat packing not tightened before the test; the bench operator missed the leak at the stem.',
-    action: 'Unit retested after repacking; operator briefed; a stem-leak check added to the bench checklist.',
+    cause: 'The bench program still held the previous product’s settings; the operator went by the bench’s pass.',
+    action: 'Unit retested to its own requirement; the program is now chosen from the serial; operators briefed.',
   },
 ];
 

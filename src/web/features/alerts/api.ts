@@ -1,6 +1,14 @@
 /** Quality alerts (staff, admin): the inbox a page at a time, the open count, the acknowledgement. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AcknowledgeInput, AlertItem, AlertKind, AlertMailChoice, AlertStatus } from '../../../shared/contract/alerts';
+import type {
+  AcknowledgeInput,
+  AlertItem,
+  AlertKind,
+  AlertMailChoice,
+  AlertStatus,
+  Thresholds,
+  ThresholdsInput,
+} from '../../../shared/contract/alerts';
 import { api } from '../../lib/api';
 
 export interface AlertFilters {
@@ -60,5 +68,25 @@ export function useSetAlertMail() {
   return useMutation({
     mutationFn: (alertMail: AlertMailChoice) => api.put<{ alertMail: AlertMailChoice }>('/alerts/email', { alertMail }),
     onSuccess: (data) => client.setQueryData(keys.mail(), data),
+  });
+}
+
+/** A product's or a bench's alert thresholds (`/products/{id}/alert-thresholds`, `/machines/{id}/…`). */
+export type ThresholdTarget = { kind: 'products' | 'machines'; id: string };
+const thresholdsPath = (t: ThresholdTarget) => `/${t.kind}/${encodeURIComponent(t.id)}/alert-thresholds`;
+
+export function useThresholds(target: ThresholdTarget | null) {
+  return useQuery({
+    enabled: target !== null,
+    queryKey: [...keys.all, 'thresholds', target?.kind, target?.id] as const,
+    queryFn: ({ signal }) => api.get<Thresholds>(thresholdsPath(target!), { signal }),
+  });
+}
+
+export function useSetThresholds() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ target, body }: { target: ThresholdTarget; body: ThresholdsInput }) => api.put<Thresholds>(thresholdsPath(target), body),
+    onSuccess: (data, { target }) => client.setQueryData([...keys.all, 'thresholds', target.kind, target.id], data),
   });
 }

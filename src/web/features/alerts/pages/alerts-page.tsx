@@ -3,6 +3,7 @@
  * filtered by kind, status, product and bench (in the address, so that the dashboard and an email open the
  * same list). Each alert links to what raised it; acknowledging asks for the cause and the action.
  */
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -25,6 +26,7 @@ import { useChosenProduct, useProductOptions } from '../../products/api';
 import { useAlerts, type AlertFilters } from '../api';
 import { AcknowledgeDialog } from '../components/acknowledge-dialog';
 import { AlertMailSelect } from '../components/alert-mail-select';
+import { ThresholdsDialog } from '../components/thresholds-dialog';
 
 const UUID = /^[0-9a-f-]{36}$/i;
 const oneOf = <T extends string>(list: readonly T[], v: string | null): T | undefined => (list.includes(v as T) ? (v as T) : undefined);
@@ -121,9 +123,24 @@ export default function AlertsPage() {
   const { product, pick } = useChosenProduct(filters.productId);
   const query = useAlerts(filters);
   const [acknowledging, setAcknowledging] = useState<AlertItem | null>(null);
+  const [thresholds, setThresholds] = useState(false);
+  const canSetThresholds = useAppAbility().can('update', 'Product');
   return (
     <>
-      <PageHeader title="alerts.title" subtitle="alerts.inbox.describe" actions={<AlertMailSelect />} />
+      <PageHeader
+        title="alerts.title"
+        subtitle="alerts.inbox.describe"
+        actions={
+          <>
+            <AlertMailSelect />
+            {canSetThresholds && (
+              <Button variant="outlined" startIcon={<TuneOutlined />} onClick={() => setThresholds(true)} data-testid="thresholds-button">
+                {t('alerts.thresholds.button')}
+              </Button>
+            )}
+          </>
+        }
+      />
       <Box
         role="group"
         aria-label={t('alerts.title')}
@@ -210,6 +227,7 @@ export default function AlertsPage() {
           </RowList>
         </CardContent>
       </Card>
+      {thresholds && <ThresholdsDialog onClose={() => setThresholds(false)} />}
       {acknowledging && <AcknowledgeDialog alert={acknowledging} onClose={() => setAcknowledging(null)} />}
     </>
   );
