@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
 import type { AlertItem } from '../src/shared/contract/alerts';
-import { createProduct, createRange, pickProduct, stamp } from './catalogue-helpers';
+import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
@@ -158,7 +158,10 @@ for (const lang of ['en', 'zh'] as const) {
       await page.goto('/alerts');
       await page.getByTestId('thresholds-button').click();
       const thresholds = page.getByRole('dialog');
-      await pickProduct(page, tr(lang, 'alerts.inbox.product'), world.productName);
+      const box = thresholds.getByRole('combobox', { name: tr(lang, 'alerts.inbox.product'), exact: true });
+      await box.click();
+      await box.fill(world.productName);
+      await page.getByRole('option', { name: world.productName, exact: true }).click();
       const units = thresholds.getByLabel(tr(lang, 'alerts.thresholds.yieldUnits'));
       await units.fill('3');
       await thresholds.getByLabel(tr(lang, 'alerts.thresholds.yieldMinPercent')).fill('95');
