@@ -13,6 +13,8 @@ import { Wakeup } from '../src/server/lib/wakeup';
 import { issueReport } from '../src/server/modules/reports/issue';
 import { releaseRound, type ReleaseWorkerDeps } from '../src/server/modules/orders/release-worker';
 import { sendDeliveryLink } from '../src/server/modules/orders/delivery-links';
+import { evaluateAlerts } from '../src/server/modules/alerts/evaluator';
+import { silentSinks } from '../src/server/modules/alerts/raise';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { postBatch, record } from './helpers/machine-data';
 import { addCustomer, addDelivery, post, uniq } from './helpers/orders';
@@ -258,9 +260,16 @@ describe('releasing a delivery', () => {
     expect(numbers[0]!.n).toBe(5);
   }, 120_000);
 
-  it('stops, open again with the reason, when a unit is held after its gate passed', async () => {
+  it("stops, open again with the reason, when a unit is held after its gate passed; the buyer's systems and the alert inbox hear of it", async () => {
     const serials = await testedSerials(3);
-    const { delivery } = await deliveryOf(serials);
+    const { delivery, customer } = await deliveryOf(serials);
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: { cookie: unit.admin },
+      payload: { url: 'https://hooks.buyer.example/trc', events: ['unit.held'], customerId: customer.id },
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
     expect((await release(delivery.id)).statusCode).toBe(202);
     // A retest that fails arrives before the background work reaches the unit.
     const res = await postBatch(t.app, unit.bench.key, {
@@ -271,6 +280,21 @@ describe('releasing a delivery', () => {
     const d = await detail(delivery.id);
     expect(d).toMatchObject({ status: 'open', issuedCount: 2, releaseError: `held:${serials[2]}` });
     expect((await release(delivery.id)).statusCode).toBe(409);
+    // The buyer's endpoint has a unit.held event naming the unit, written with the stop.
+    const events = rowsOf<{ payload: { data: { serial: string; deliveryId: string } } }>(
+      await t.app.ctx.db.execute(sql`SELECT payload FROM webhook_events WHERE type = 'unit.held' AND customer_id = ${customer.id}`),
+    );
+    expect(events.map((e) => e.payload.data)).toEqual([expect.objectContaining({ serial: serials[2], deliveryId: delivery.id })]);
+    // The next alert round raises the stopped release, naming the delivery and the unit, once.
+    await evaluateAlerts(t.app.ctx.db, silentSinks);
+    await evaluateAlerts(t.app.ctx.db, silentSinks);
+    const alerts = await t.app.inject({ url: '/api/v1/alerts?kind=deliveryHeld', headers: { cookie: unit.admin } });
+    const mine = (alerts.json().data.items as { serial: string; summary: string; links: { delivery?: string } }[]).filter(
+      (a) => a.serial === serials[2],
+    );
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.summary).toContain(serials[2]);
+    expect(mine[0]!.links.delivery).toBe(`/deliveries/${delivery.id}`);
   }, 120_000);
 
   it('releases a 3.2 delivery only once its witness is recorded, and its certificates name the witness and the tests', async () => {

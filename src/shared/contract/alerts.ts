@@ -113,8 +113,7 @@ export const acknowledgeInput = z.object({
 export type AcknowledgeInput = z.output<typeof acknowledgeInput>;
 
 /** A number field the form may leave blank (the alert switched off): '' and null are null. */
-const blankIsNull = <T extends z.ZodType>(inner: T) =>
-  z.preprocess((v) => (v === '' || v === undefined ? null : v), inner.nullable());
+const blankIsNull = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (v === '' || v === undefined ? null : v), inner.nullable());
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
@@ -132,10 +131,27 @@ const isTimeZone = (tz: string) => {
 /** A product's or a bench's thresholds; a null figure switches that alert off. */
 export const thresholdsInput = z
   .object({
-    yieldUnits: blankIsNull(z.coerce.number({ error: MSG.invalid }).int({ error: MSG.invalid }).min(5, { error: 'alerts.validation.yieldUnits' }).max(5000, { error: 'alerts.validation.yieldUnits' })),
+    yieldUnits: blankIsNull(
+      z.coerce
+        .number({ error: MSG.invalid })
+        .int({ error: MSG.invalid })
+        .min(5, { error: 'alerts.validation.yieldUnits' })
+        .max(5000, { error: 'alerts.validation.yieldUnits' }),
+    ),
     /** percent, as the form shows it */
-    yieldMinPercent: blankIsNull(z.coerce.number({ error: MSG.invalid }).gt(0, { error: 'alerts.validation.percent' }).max(100, { error: 'alerts.validation.percent' })),
-    silenceMinutes: blankIsNull(z.coerce.number({ error: MSG.invalid }).int({ error: MSG.invalid }).min(10, { error: 'alerts.validation.silence' }).max(10080, { error: 'alerts.validation.silence' })).default(null),
+    yieldMinPercent: blankIsNull(
+      z.coerce
+        .number({ error: MSG.invalid })
+        .gt(0, { error: 'alerts.validation.percent' })
+        .max(100, { error: 'alerts.validation.percent' }),
+    ),
+    silenceMinutes: blankIsNull(
+      z.coerce
+        .number({ error: MSG.invalid })
+        .int({ error: MSG.invalid })
+        .min(10, { error: 'alerts.validation.silence' })
+        .max(10080, { error: 'alerts.validation.silence' }),
+    ).default(null),
     workDays: z.array(z.number().int().min(1).max(7), { error: MSG.invalid }).max(7).default([1, 2, 3, 4, 5]),
     workStart: timeField.default('08:00'),
     workEnd: timeField.default('17:00'),

@@ -73,7 +73,7 @@ export function summaryOf(lang: Language, row: Pick<AlertRow, 'kind' | 'serial'>
         dueOn: d.dueOn ?? '',
       });
     case 'deliveryHeld':
-      return t('alerts.summary.deliveryHeld', { delivery: d.delivery ?? '', count: d.units ?? 0 });
+      return t('alerts.summary.deliveryHeld', { delivery: d.delivery ?? '', serial: row.serial ?? '' });
     case 'webhookDisabled':
       return t('alerts.summary.webhookDisabled', { url: d.url ?? '' });
   }

@@ -92,14 +92,16 @@ export async function deliveryHeldAlerts(db: Db, sinks: AlertSinks): Promise<num
   );
   let raised = 0;
   for (const r of rows) {
-    const held = Number(r.error.slice('held:'.length)) || undefined;
+    // release_error is 'held:<serial>', the unit the release stopped on
+    const serial = r.error.slice('held:'.length) || null;
     const alert = await db.transaction((tx) =>
       raiseAlert(
         tx,
         {
           kind: 'deliveryHeld',
           dedupeKey: `deliveryHeld:${r.id}:${new Date(r.updated_at).toISOString()}`,
-          detail: { delivery: r.number, deliveryId: r.id, ...(held ? { units: held } : {}) },
+          serial,
+          detail: { delivery: r.number, deliveryId: r.id },
         },
         sinks,
       ),

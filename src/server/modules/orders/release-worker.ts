@@ -100,7 +100,19 @@ async function releaseDelivery(
     };
     await Promise.all(Array.from({ length: Math.min(inFlight, units.length) }, runner));
     if (held) {
-      await releases.stopRelease(db, d.id, `held:${held}`);
+      const serial = held;
+      const customer = await releases.customerOfDelivery(db, d.id);
+      await db.transaction(async (tx) => {
+        await releases.stopRelease(tx, d.id, `held:${serial}`);
+        // The buyer's systems hear that a unit of their delivery is held (docs/decisions/0066-webhooks.md).
+        if (customer)
+          await enqueueWebhookEvent(tx, {
+            type: 'unit.held',
+            customerId: customer.customerId,
+            summary: `Unit ${serial} of delivery ${customer.deliveryNumber} (order ${customer.purchaseOrderNumber}) is held: its release has stopped`,
+            data: { serial, deliveryId: d.id, deliveryNumber: customer.deliveryNumber, purchaseOrderNumber: customer.purchaseOrderNumber },
+          });
+      });
       deps.log.warn({ delivery: d.id, serial: held }, 'delivery release stopped: a unit is held now');
       return;
     }
