@@ -7,10 +7,10 @@
  * and 390 px, with screenshots under e2e/artifacts/alerts and an axe-core check.
  */
 import path from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { AlertItem } from '../src/shared/contract/alerts';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
-import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+import { ADMIN_STATE, staffPage } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
 import { keepScreenshot } from './shots';
@@ -22,17 +22,6 @@ const tr = (lang: Language, key: string, params: Record<string, unknown> = {}) =
 test.describe.configure({ mode: 'serial' });
 
 let world: { productId: string; prefix: string; productName: string };
-
-async function staffPage(browser: Browser, baseURL: string, lang: Language, width: number) {
-  const first = await browser.newContext({ storageState: ADMIN_STATE });
-  const member = await createStaff(first.request, { role: 'staff' });
-  await first.close();
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL).hostname, path: '/' }]);
-  await signInByApi(context.request, member.email, member.password);
-  expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
-  return { context, page: await context.newPage() };
-}
 
 test.beforeAll(async ({ browser }) => {
   const context = await browser.newContext({ storageState: ADMIN_STATE });

@@ -6,10 +6,10 @@
  * Chinese at 1440 and 390 px, with screenshots under e2e/artifacts/dashboard and an axe-core check.
  */
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Dashboard } from '../src/shared/contract/dashboard';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
-import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
+import { ADMIN_STATE, staffPage } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
 import { keepScreenshot } from './shots';
@@ -23,18 +23,6 @@ async function shot(page: Page, lang: Language) {
   await page.waitForTimeout(300);
   await keepScreenshot(page, { path: path.join(OUT, `dashboard-${lang}-${width}.png`), fullPage: true });
   await expectAxeClean(page, `${lang} ${width}`);
-}
-
-/** A staff member of its own (not an admin: addresses are masked), signed in in a fresh context in `lang`. */
-async function staffPage(browser: Browser, baseURL: string, lang: Language, width: number) {
-  const first = await browser.newContext({ storageState: ADMIN_STATE });
-  const member = await createStaff(first.request, { role: 'staff' });
-  await first.close();
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL).hostname, path: '/' }]);
-  await signInByApi(context.request, member.email, member.password);
-  expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
-  return { context, page: await context.newPage() };
 }
 
 const nf = (lang: Language, n: number) => new Intl.NumberFormat(lang === 'zh' ? 'zh-TW' : 'en').format(n);

@@ -1,7 +1,7 @@
 /** Shared steps of the end-to-end tests: accounts, signing in through the UI or the API, the mail outbox. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import PostalMime from 'postal-mime';
 
 export const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
@@ -67,4 +67,16 @@ export async function waitForEmail(to: string, timeoutMs = 20_000): Promise<{ su
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no email to ${to} in ${dir}`);
+}
+
+/** A staff member of its own (not an admin: addresses are masked), signed in in a fresh context in `lang`. */
+export async function staffPage(browser: Browser, baseURL: string, lang: 'en' | 'zh', width: number) {
+  const first = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(first.request, { role: 'staff' });
+  await first.close();
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL).hostname, path: '/' }]);
+  await signInByApi(context.request, member.email, member.password);
+  expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
+  return { context, page: await context.newPage() };
 }

@@ -8,11 +8,10 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import { alerts, alertThresholds, machines } from '../db/schema/index';
-import { reasonsOf } from '../../shared/standards/reasons';
 import type { TestType } from '../../shared/contract/test-types';
 import { evaluateAlerts, readRecordsFrom } from '../modules/alerts/evaluator';
-import { raiseAlert, silentSinks } from '../modules/alerts/raise';
-import { ruleAlerts, yieldAlert } from '../modules/alerts/record-checks';
+import { silentSinks } from '../modules/alerts/raise';
+import { DISAGREEMENT_COLUMNS, raiseDisagreements, ruleAlerts, yieldAlert, type DisagreementRow } from '../modules/alerts/record-checks';
 import { BENCHES, DRIFT_DAYS, DRIFTING_BENCH } from './records';
 
 const DAY = 86_400_000;
@@ -62,43 +61,16 @@ export async function demoAlerts(db: Db, now = Date.now()): Promise<DemoAlertsRe
 
   // The last three months' disagreements, raised when their record arrived.
   const since = new Date(now - 90 * DAY);
-  const disagreements = rowsOf<{
-    id: string;
-    serial: string;
-    product_id: string | null;
-    machine_id: string | null;
-    test_type: TestType;
-    reasons: number;
-    tested_at: Date;
-  }>(
-    // (Those of a gauge past its due day are Hydro Bench 3's calibration alert, not one each.)
+  // (Those of a gauge past its due day are Hydro Bench 3's calibration alert, not one each.)
+  const disagreements = rowsOf<DisagreementRow>(
     await db.execute(sql`
       SELECT * FROM (
-        SELECT DISTINCT ON (serial) id::text AS id, serial, product_id, machine_id, test_type, reasons, tested_at FROM test_records
+        SELECT DISTINCT ON (serial) ${DISAGREEMENT_COLUMNS} FROM test_records
          WHERE tested_at > ${since} AND result = 'pass' AND verdict = 'nonconforming' AND instrument_reasons = 0
          ORDER BY serial, tested_at
       ) d ORDER BY tested_at DESC LIMIT 12`),
   );
-  for (const r of disagreements) {
-    const testedAt = new Date(r.tested_at);
-    const alert = await db.transaction((tx) =>
-      raiseAlert(
-        tx,
-        {
-          kind: 'disagreement',
-          dedupeKey: `disagreement:${r.id}`,
-          productId: r.product_id,
-          machineId: r.machine_id,
-          serial: r.serial,
-          recordId: Number(r.id),
-          detail: { testType: r.test_type, reasons: reasonsOf(r.reasons), at: testedAt.toISOString() },
-          raisedAt: new Date(testedAt.getTime() + 60_000),
-        },
-        silentSinks,
-      ),
-    );
-    if (alert) raised++;
-  }
+  raised += await raiseDisagreements(db, disagreements, silentSinks, (r) => new Date(new Date(r.tested_at).getTime() + 60_000));
 
   // Thresholds a quality engineer would set: each bench's first-pass yield over its last 200 units; the
   // drifting bench's baseline; and Hydro Bench 3, whose gauge fell due, silent after two working hours.

@@ -26,22 +26,26 @@ export interface TouchedGroup {
   testType: TestType;
 }
 
-/** Disagreements among the records received since `since`: one alert each, raised once. */
-export async function disagreementAlerts(db: Db, since: Date, sinks: AlertSinks): Promise<number> {
-  const rows = rowsOf<{
-    id: string;
-    serial: string;
-    product_id: string | null;
-    machine_id: string | null;
-    test_type: TestType;
-    reasons: number;
-    tested_at: Date;
-  }>(
-    await db.execute(sql`
-      SELECT id::text AS id, serial, product_id, machine_id, test_type, reasons, tested_at FROM test_records
-       WHERE received_at > ${since} AND result = 'pass' AND verdict = 'nonconforming'
-       ORDER BY received_at, id LIMIT 1000`),
-  );
+/** A disagreement's record, as the alerts read it. */
+export interface DisagreementRow {
+  id: string;
+  serial: string;
+  product_id: string | null;
+  machine_id: string | null;
+  test_type: TestType;
+  reasons: number;
+  tested_at: Date;
+}
+
+export const DISAGREEMENT_COLUMNS = sql`id::text AS id, serial, product_id, machine_id, test_type, reasons, tested_at`;
+
+/** Raises each record's disagreement alert once (its key is the record); `raisedAt` by default now. */
+export async function raiseDisagreements(
+  db: Db,
+  rows: readonly DisagreementRow[],
+  sinks: AlertSinks,
+  raisedAt?: (r: DisagreementRow) => Date,
+): Promise<number> {
   let raised = 0;
   for (const r of rows) {
     const alert = await db.transaction((tx) =>
@@ -55,6 +59,7 @@ export async function disagreementAlerts(db: Db, since: Date, sinks: AlertSinks)
           serial: r.serial,
           recordId: Number(r.id),
           detail: { testType: r.test_type, reasons: reasonsOf(r.reasons), at: new Date(r.tested_at).toISOString() },
+          ...(raisedAt ? { raisedAt: raisedAt(r) } : {}),
         },
         sinks,
       ),
@@ -62,6 +67,17 @@ export async function disagreementAlerts(db: Db, since: Date, sinks: AlertSinks)
     if (alert) raised++;
   }
   return raised;
+}
+
+/** Disagreements among the records received since `since`: one alert each, raised once. */
+export async function disagreementAlerts(db: Db, since: Date, sinks: AlertSinks): Promise<number> {
+  const rows = rowsOf<DisagreementRow>(
+    await db.execute(sql`
+      SELECT ${DISAGREEMENT_COLUMNS} FROM test_records
+       WHERE received_at > ${since} AND result = 'pass' AND verdict = 'nonconforming'
+       ORDER BY received_at, id LIMIT 1000`),
+  );
+  return raiseDisagreements(db, rows, sinks);
 }
 
 /** The product × bench × test type groups of the records received since `since`. */
