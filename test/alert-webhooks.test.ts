@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alerts, mailOutbox, users } from '../src/server/db/schema/index';
 import { evaluateAlerts } from '../src/server/modules/alerts/evaluator';
 import { alertOnDisabledEndpoint, alertSinks } from '../src/server/modules/alerts/notify';
+import { mailDailyDigest } from '../src/server/modules/alerts/alert-mail';
 import { createWebhookWorker } from '../src/server/modules/webhooks/worker';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, postRange, rangeBody, staffCookie } from './helpers/catalogue';
@@ -137,5 +138,30 @@ describe('alerts through webhooks and email', () => {
     expect(raised[0]!.detail).toEqual({ webhookId: id, url: down.url });
     const list = await t.app.inject({ url: '/api/v1/alerts?kind=webhookDisabled', headers: { cookie: admin } });
     expect(list.json().data.items[0].summary).toContain(down.url);
+  });
+
+  it("sends the daily digest once a day, in each chooser's language, of the last day's alerts", async () => {
+    const zh = await staffCookie(t, { language: 'zh' });
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/v1/alerts/email', headers: { cookie: zh }, payload: { alertMail: 'digest' } }))
+        .statusCode,
+    ).toBe(200);
+    const [me] = await t.app.ctx.db.select({ email: users.email }).from(users).where(eq(users.alertMail, 'digest'));
+    const now = new Date();
+    // Two instances at the day's first round: one digest.
+    const sent = await Promise.all([
+      mailDailyDigest(t.app.ctx.db, 'https://reports.example.com', now),
+      mailDailyDigest(t.app.ctx.db, 'https://reports.example.com', now),
+    ]);
+    expect(sent.sort()).toEqual([0, 1]);
+    const mails = await t.app.ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, String(me!.email)));
+    expect(mails.map((m) => m.kind)).toEqual(['alert-digest']);
+    const raisedToday = await t.app.ctx.db.select().from(alerts);
+    expect(mails[0]!.subject).toBe(`過去一天的警示：${raisedToday.length} 則`);
+    expect(mails[0]!.textBody).toContain('判定不一致');
+    expect(mails[0]!.textBody).toContain('https://reports.example.com/alerts?status=open');
   });
 });

@@ -47,7 +47,7 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
 
   // A changed standards data file (a figure, a table row): every product's requirement is derived again and
   // the records whose requirement changed are judged again, once (docs/decisions/0045-standards-tables.md).
-  void rejudgeOnStandardsChange(app.ctx.db)
+  const rejudged = rejudgeOnStandardsChange(app.ctx.db)
     .then((changed) => {
       if (changed) app.log.info({ products: changed.length }, 'standards data changed: requirements derived again, records judged again');
     })
@@ -55,7 +55,7 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
 
   // Records stored before their samples took part in the verdict are judged again with them, once, at start
   // (docs/decisions/0037-samples-decide-the-hold.md).
-  void recheckStoredSamples(app.ctx.db)
+  const rechecked = recheckStoredSamples(app.ctx.db)
     .then((n) => {
       if (n > 0) app.log.info({ records: n }, 'stored samples checked again against their records');
     })
@@ -105,6 +105,8 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
     sinks,
     wakeup: app.ctx.alerts,
     log: app.log,
+    // The first round after the start's own re-judgements: alerts read records as they are judged now.
+    startAfter: Promise.allSettled([rejudged, rechecked]),
     afterRound: async () => {
       if ((await mailDailyDigest(app.ctx.db, baseUrl)) > 0) app.ctx.mail.kick();
       // The round's alerts may have written webhook deliveries: sent now rather than at the next poll.

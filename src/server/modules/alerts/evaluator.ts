@@ -96,9 +96,12 @@ export function startAlertEvaluator(deps: {
   everyMs?: number;
   /** more work each round (the daily digest) */
   afterRound?: () => Promise<unknown>;
+  /** the first round waits for this (the start's re-judgement of stored records) */
+  startAfter?: Promise<unknown>;
 }): AlertEvaluator {
   let stopping = false;
   const loop = (async () => {
+    await deps.startAfter;
     while (!stopping) {
       try {
         const r = await evaluateAlerts(deps.db, deps.sinks);

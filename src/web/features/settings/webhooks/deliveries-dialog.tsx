@@ -19,6 +19,7 @@ import type { WebhookEndpoint } from '../../../../shared/contract/webhooks';
 import { formatDateTime } from '../../../components/format';
 import { RetryAlert } from '../../../components/retry-alert';
 import { useWebhookDeliveries } from '../webhooks-api';
+import { labelled } from '../../../../shared/i18n/punctuation';
 
 const PAGE = 20;
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12, wordBreak: 'break-all' } as const;
@@ -61,7 +62,7 @@ export function DeliveriesDialog({ endpoint, onClose }: { endpoint: WebhookEndpo
                   </Typography>
                 </Box>
                 <Typography variant="caption" color="text.secondary" component="div" sx={mono}>
-                  {t('webhooks.screen.log.eventId')}: {a.eventId}
+                  {labelled(i18n.language, t('webhooks.screen.log.eventId'), a.eventId)}
                 </Typography>
                 {a.error && (
                   <Typography variant="body2" color="error" sx={{ wordBreak: 'break-word' }}>
