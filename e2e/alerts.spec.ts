@@ -177,12 +177,24 @@ for (const lang of ['en', 'zh'] as const) {
       await dialog.getByRole('button', { name: trw(lang, 'webhooks.screen.create') }).click();
       await expect(dialog.getByText(trw(lang, 'webhooks.validation.blockedAddress'))).toBeVisible();
       await keepScreenshot(page, { path: path.join(OUT, `webhook-refused-${lang}-${width}.png`) });
-      await url.fill(`https://hooks.example.com/trc/${stamp()}`);
+      const hookUrl = `https://hooks.example.com/trc/${stamp()}`;
+      await url.fill(hookUrl);
       await dialog.getByRole('button', { name: trw(lang, 'webhooks.screen.create') }).click();
       await expect(page.getByTestId('webhook-secret')).toHaveValue(/^whsec_[A-Za-z0-9+/]{43}=$/);
       await keepScreenshot(page, { path: path.join(OUT, `webhook-secret-${lang}-${width}.png`) });
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('webhook-list')).toContainText('hooks.example.com');
+      // Changed later: one more event, saved without a new secret.
+      const card = page.getByTestId('webhook-list').locator('.MuiCard-root', { hasText: hookUrl });
+      await expect(card).not.toContainText(trw(lang, 'webhooks.screen.events.alert_acknowledged'));
+      await card.getByTestId('webhook-edit').click();
+      const edit = page.getByRole('dialog');
+      await expect(edit.getByLabel(trw(lang, 'webhooks.screen.fields.url'))).toHaveValue(hookUrl);
+      await edit.getByRole('checkbox').nth(1).check();
+      await edit.getByRole('button', { name: trw(lang, 'webhooks.screen.save') }).click();
+      await expect(edit).toHaveCount(0);
+      await expect(page.getByTestId('webhook-secret')).toHaveCount(0);
+      await expect(card).toContainText(trw(lang, 'webhooks.screen.events.alert_acknowledged'));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await keepScreenshot(page, { path: path.join(OUT, `webhooks-${lang}-${width}.png`), fullPage: true });
       await expectAxeClean(page, `webhooks ${lang} ${width}`);

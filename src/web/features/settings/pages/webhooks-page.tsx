@@ -37,7 +37,7 @@ import {
   useWebhooks,
 } from '../webhooks-api';
 
-type Open = { kind: 'create' } | { kind: 'rotate' | 'delete' | 'log'; endpoint: WebhookEndpoint } | null;
+type Open = { kind: 'create' } | { kind: 'edit' | 'rotate' | 'delete' | 'log'; endpoint: WebhookEndpoint } | null;
 
 export default function WebhooksPage() {
   const { t, i18n } = useTranslation();
@@ -135,6 +135,9 @@ export default function WebhooksPage() {
               <Button size="small" disabled={!e.enabled || test.isPending} onClick={() => sendTest(e)}>
                 {t('webhooks.screen.sendTest')}
               </Button>
+              <Button size="small" onClick={() => setOpen({ kind: 'edit', endpoint: e })} data-testid="webhook-edit">
+                {t('webhooks.screen.edit')}
+              </Button>
               <Button size="small" onClick={() => setOpen({ kind: 'log', endpoint: e })}>
                 {t('webhooks.screen.log.open')}
               </Button>
@@ -157,6 +160,17 @@ export default function WebhooksPage() {
             const answer = await create.mutateAsync(values);
             setOpen(null);
             setIssued(answer);
+          }}
+          onClose={() => setOpen(null)}
+        />
+      )}
+      {open?.kind === 'edit' && (
+        <WebhookFormDialog
+          initial={open.endpoint}
+          onSubmit={async (values) => {
+            await update.mutateAsync({ id: open.endpoint.id, ...values });
+            setOpen(null);
+            notifySuccess('webhooks.screen.saved');
           }}
           onClose={() => setOpen(null)}
         />

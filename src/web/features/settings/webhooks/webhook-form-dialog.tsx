@@ -1,5 +1,5 @@
 /**
- * A new endpoint: URL, description, whose systems it is (staff, or one customer), and its events as
+ * A new endpoint, or one changed: URL, description, whose systems it is (staff, or one customer), and its events as
  * checkboxes in two groups. The staff group is for an endpoint without a customer, the customer group for
  * one with: choosing a customer switches the groups, so the form cannot ask what the server refuses. The
  * shared schema (webhookInput) checks it here as the server does; the server's own errors (https, the
@@ -27,6 +27,7 @@ import {
   STAFF_EVENTS,
   WEBHOOK_EVENTS,
   webhookInput,
+  type WebhookEndpoint,
   type WebhookEventType,
   type WebhookValues,
 } from '../../../../shared/contract/webhooks';
@@ -36,15 +37,32 @@ import { useCustomerOptions } from '../../orders/api';
 // The server names an event by its place (`events.1`): each lands on the events group.
 const FIELDS = ['url', 'events', 'customerId', 'description', ...WEBHOOK_EVENTS.map((_, i) => `events.${i}`)];
 
-export function WebhookFormDialog({ onSubmit, onClose }: { onSubmit: (v: WebhookValues) => Promise<void>; onClose: () => void }) {
+export function WebhookFormDialog({
+  initial,
+  onSubmit,
+  onClose,
+}: {
+  /** an endpoint to change; none: a new one */
+  initial?: WebhookEndpoint;
+  onSubmit: (v: WebhookValues) => Promise<void>;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
   const [q, setQ] = useState('');
   const customers = useCustomerOptions(q);
-  const [picked, setPicked] = useState<{ id: string; label: string } | null>(null);
+  const [picked, setPicked] = useState<{ id: string; label: string } | null>(
+    initial?.customerId ? { id: initial.customerId, label: initial.customerName ?? '' } : null,
+  );
   const form = useForm({
     resolver: zodFormResolver(webhookInput),
-    defaultValues: { url: '', events: [] as WebhookEventType[], customerId: null as string | null, description: '', enabled: true },
+    defaultValues: {
+      url: initial?.url ?? '',
+      events: (initial?.events ?? []) as WebhookEventType[],
+      customerId: initial?.customerId ?? (null as string | null),
+      description: initial?.description ?? '',
+      enabled: initial?.enabled ?? true,
+    },
   });
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -65,7 +83,7 @@ export function WebhookFormDialog({ onSubmit, onClose }: { onSubmit: (v: Webhook
   return (
     <Dialog open onClose={onClose} aria-labelledby="webhook-form-title" fullWidth maxWidth="sm">
       <form noValidate onSubmit={submit}>
-        <DialogTitle id="webhook-form-title">{t('webhooks.screen.addTitle')}</DialogTitle>
+        <DialogTitle id="webhook-form-title">{t(initial ? 'webhooks.screen.editTitle' : 'webhooks.screen.addTitle')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ mt: 1 }}>
             <FormTextField
@@ -144,7 +162,7 @@ export function WebhookFormDialog({ onSubmit, onClose }: { onSubmit: (v: Webhook
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{t('app.cancel')}</Button>
-          <SubmitButton saving={form.formState.isSubmitting} label="webhooks.screen.create" />
+          <SubmitButton saving={form.formState.isSubmitting} label={initial ? 'webhooks.screen.save' : 'webhooks.screen.create'} />
         </DialogActions>
       </form>
     </Dialog>
