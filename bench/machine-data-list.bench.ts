@@ -1,8 +1,11 @@
 /**
  * The Machine Data list over BENCH_LIST_RECORDS (1,000,000) test records on PostgreSQL (docs/product.md §7: first page
- * with each filter under 50 ms server time). Records are seeded in SQL with generate_series over two benches,
- * 1,000 ranges of 10 products (90% matched), 2% fails; then VACUUM ANALYZE. Each figure is the median of 5
- * requests through the real app (app.inject: routing, hooks, validation, serialisation; no network).
+ * with every filter, every pair of filters and every sort both ways under 50 ms server time). The records are
+ * the data generator's (src/server/demo, seed 7: BENCH_LIST_RANGES ranges, one per 50 records by default, of
+ * 200 products, BENCH_LIST_BENCHES benches, three by default), written through the CSV import services; then
+ * VACUUM ANALYZE. BENCH_LIST_DATABASE_URL instead lists an existing database as it is (the ten-year factory,
+ * generated once). Each figure is the median of 5 requests through the real app (app.inject: routing, hooks,
+ * validation, serialisation; no network).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,10 +13,15 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
+import { openDatabase, rowsOf, type Database } from '../src/server/db/client';
+import { migrate } from '../src/server/db/migrate';
+import { TEST_RECORD_SORTS } from '../src/shared/contract/machine-data';
 import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { lastReceivedAt } from '../src/server/modules/machine-data/machine-data.service';
+import { generateData } from '../src/server/demo/generate';
+import { SIZES } from '../src/server/demo/sizes';
 import { createUser } from '../test/helpers/factories';
-import { openScratch } from './lib/catalogue-fixture';
+import { BENCH_SEED, openScratch } from './lib/catalogue-fixture';
 import { percentile } from './lib/stats';
 import type { FigureRow } from './lib/figures-table';
 
@@ -22,50 +30,63 @@ const envInt = (name: string, fallback: number) => {
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
 };
 
+/** A filter of the list: the field it sets (two of one field are no pair), its query and a label. */
+interface ListFilter {
+  field: string;
+  query: string;
+  label: string;
+}
+
+async function seeded(log: (l: string) => void, n: number): Promise<{ database: Database; records: number; close: () => Promise<void> }> {
+  const url = process.env.BENCH_LIST_DATABASE_URL;
+  if (url) {
+    const database = await openDatabase({ url });
+    await migrate(database);
+    const [row] = rowsOf<{ n: string }>(await database.db.execute(sql`SELECT count(*) AS n FROM test_records`));
+    log(`listing the database of BENCH_LIST_DATABASE_URL as it is: ${Number(row!.n).toLocaleString('en')} records`);
+    return { database, records: Number(row!.n), close: () => database.close() };
+  }
+  const scratch = await openScratch('postgres');
+  const started = performance.now();
+  // The data generator's factory (src/server/demo): its products and ranges, its benches, 1–2 % of units
+  // failing (most on the seat test) and retested, written through the CSV import services.
+  const ranges = envInt('BENCH_LIST_RANGES', Math.max(100, Math.round(n / 50)));
+  await generateData(scratch.database.db, {
+    size: { ...SIZES.bench, products: 200, ranges, records: n, requests: 1, benches: envInt('BENCH_LIST_BENCHES', 3) },
+    seed: BENCH_SEED,
+    only: ['catalogue', 'records'],
+    now: Date.UTC(2026, 10, 1),
+  });
+  await scratch.database.db.execute(sql`VACUUM ANALYZE`);
+  log(
+    `seeded ${n.toLocaleString('en')} records in ${ranges.toLocaleString('en')} ranges with the data generator in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { database: scratch.database, records: n, close: () => scratch.drop() };
+}
+
 export default async function machineDataList(
   log: (l: string) => void,
   _args: string[] = [],
   report: (row: FigureRow) => void = () => {},
 ): Promise<void> {
-  const n = envInt('BENCH_LIST_RECORDS', 1_000_000);
-  const scratch = await openScratch('postgres');
+  const data = await seeded(log, envInt('BENCH_LIST_RECORDS', 1_000_000));
+  const n = data.records;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
-  const app = await buildApp({ config, database: scratch.database, logger: false });
+  const app = await buildApp({ config, database: data.database, logger: false });
   try {
-    const db = scratch.database.db;
-    const started = performance.now();
-    await db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min)
-      SELECT 'List Valve ' || g, 'water', 1.6, 120, -10 FROM generate_series(0, 9) g`);
-    // Range g covers LB-g*1000 .. LB-g*1000+899: numbers ending 900..999 of each thousand stay unmatched.
-    await db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
-      SELECT p.id, 'LB-', 9, g::bigint * 1000, g::bigint * 1000 + 899, date '2024-01-01'
-      FROM generate_series(0, 999) g JOIN (SELECT id, row_number() OVER (ORDER BY name) - 1 AS rn FROM products) p ON p.rn = g % 10`);
-    await db.execute(sql`INSERT INTO machines (name, key_prefix, key_hash)
-      SELECT 'List Bench ' || g, 'trc_live_xxxx', sha256(g::text::bytea) FROM generate_series(1, 2) g`);
-    const chunk = 250_000;
-    for (let from = 0; from < n; from += chunk) {
-      const to = Math.min(n, from + chunk) - 1;
-      await db.execute(sql`INSERT INTO test_records (machine_id, record_id, serial, prefix, width, serial_no, test_type, medium,
-          test_pressure, holding_seconds, result, tested_at, operator, sample_count, content_hash, received_at, range_id, product_id)
-        SELECT m.id, 'R' || g, 'LB-' || lpad((g % 1000000)::text, 9, '0'), 'LB-', 9, g % 1000000,
-          (ARRAY['shell','seat','backseat','air-seat','functional'])[1 + g % 5], 'water', 2.4, 60,
-          CASE WHEN g % 50 = 0 THEN 'fail' ELSE 'pass' END, timestamptz '2025-01-01' + g * interval '10 s', 'Chen', 0,
-          sha256(g::text::bytea), timestamptz '2025-01-01' + g * interval '10 s', h.id, h.product_id
-        FROM generate_series(${from}::int, ${to}::int) g
-        JOIN (SELECT id, row_number() OVER (ORDER BY name) - 1 AS rn FROM machines) m ON m.rn = g % 2
-        LEFT JOIN serial_ranges h ON h.prefix = 'LB-' AND h.width = 9 AND h.start_no = (g % 1000000) / 1000 * 1000
-          AND (g % 1000000) % 1000 < 900`);
-    }
-    await db.execute(sql`VACUUM ANALYZE`);
-    log(`seeded ${n.toLocaleString('en')} records in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
+    const db = data.database.db;
     const admin = await createUser(db, { role: 'admin' });
     const cookie = `${SESSION_COOKIE}=${await createSession(db, admin.id)}`;
-    const ids = (await db.execute(
-      sql`SELECT (SELECT id FROM products ORDER BY name LIMIT 1) AS product, (SELECT id FROM machines ORDER BY name LIMIT 1) AS machine`,
-    )) as unknown as { rows: { product: string; machine: string }[] };
-    const { product, machine } = ids.rows[0]!;
+    // The product with the most records, a serial of it, the first bench, and the newest test's day.
+    const [ids] = rowsOf<{ product: string; serial: string; prefix: string; machine: string; newest: string }>(
+      await db.execute(sql`WITH top AS (SELECT product_id FROM test_records WHERE product_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1)
+        SELECT top.product_id AS product, r.serial, r.prefix, (SELECT id FROM machines ORDER BY name LIMIT 1) AS machine,
+          (SELECT to_char(max(tested_at), 'YYYY-MM-DD') FROM test_records) AS newest
+        FROM top JOIN LATERAL (SELECT serial, prefix FROM test_records WHERE product_id = top.product_id LIMIT 1) r ON true`),
+    );
+    const { product, serial, prefix, machine, newest } = ids!;
+    const daysBefore = (days: number) => new Date(Date.parse(`${newest}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
     const median = async (url: string) => {
       const t: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -79,69 +100,58 @@ export default async function machineDataList(
         50,
       );
     };
-    const cases: [string, string][] = [
-      ['', 'no filter, newest first'],
-      ['sort=receivedAt&order=desc', 'by received-at'],
-      ['sort=serial', 'by serial'],
-      ['serial=lb-000123456', 'one serial (normalised)'],
-      ['q=LB-', 'a series prefix'],
-      [`productId=${product}`, 'one product (10% of records)'],
-      ['matched=true', 'matched'],
-      ['matched=false', 'unmatched (10%)'],
-      ['result=fail', 'fails (2%)'],
-      ['result=pass', 'passes'],
-      ['testType=seat', 'one test type (20%)'],
-      [`machineId=${machine}`, 'one bench (50%)'],
-      ['testedFrom=2025-02-01&testedTo=2025-02-07', 'a week of tests'],
-      [`productId=${product}&result=fail&testedFrom=2025-01-15`, 'product + fail + from'],
-      [`productId=${product}&result=fail&testedFrom=2025-02-01&testedTo=2025-03-31`, 'product + fail + date range'],
-      ['testType=seat&result=fail', 'seat + fail'],
-      [`machineId=${machine}&result=fail`, 'bench + fail'],
-      ['verdict=nonconforming', 'nonconforming'],
-      ['verdict=disagreement', 'disagreements'],
-      ['sort=testType', 'by test type'],
-      ['sort=result&order=desc', 'by result'],
-      ['sort=recordId', 'by record id'],
-      ['sort=testPressure', 'by test pressure'],
-      ['sort=testType&order=desc', 'by test type desc'],
-      ['sort=medium', 'by medium'],
-      ['sort=result', 'by result asc (fails first)'],
-      ['sort=recordId&order=desc', 'by record id desc'],
-      ['sort=testPressure&order=desc', 'by test pressure desc'],
+    const filters: ListFilter[] = [
+      { field: 'q', query: `q=${encodeURIComponent(prefix)}`, label: 'a series prefix' },
+      { field: 'serial', query: `serial=${encodeURIComponent(serial.toLowerCase())}`, label: 'one serial (normalised)' },
+      { field: 'productId', query: `productId=${product}`, label: 'the largest product' },
+      { field: 'machineId', query: `machineId=${machine}`, label: 'one bench' },
+      { field: 'result', query: 'result=fail', label: 'fails' },
+      { field: 'result', query: 'result=pass', label: 'passes' },
+      { field: 'verdict', query: 'verdict=nonconforming', label: 'nonconforming' },
+      { field: 'verdict', query: 'verdict=disagreement', label: 'disagreements' },
+      { field: 'testType', query: 'testType=seat', label: 'seat tests' },
+      { field: 'testType', query: 'testType=air-seat', label: 'air-seat tests' },
+      { field: 'matched', query: 'matched=true', label: 'matched' },
+      { field: 'matched', query: 'matched=false', label: 'unmatched' },
+      { field: 'tested', query: `testedFrom=${daysBefore(200)}&testedTo=${daysBefore(194)}`, label: 'a week of tests' },
+      { field: 'tested', query: `testedFrom=${daysBefore(30)}`, label: 'the last month' },
     ];
-    // Filter + sort pairs, shown apart in the figures table; the week by record id apart again, as the one
-    // that reads and sorts its range instead of walking an index (docs/decisions/0030, 7).
-    const pairs: [string, string][] = [
-      [`productId=${product}&sort=testType`, 'product, by test type'],
-      ['result=fail&sort=recordId', 'fails, by record id'],
-      ['testType=seat&sort=testPressure', 'seat, by test pressure'],
-      [`machineId=${machine}&sort=result&order=desc`, 'bench, by result'],
-      ['verdict=nonconforming&sort=medium', 'nonconforming, by medium'],
+    const sorts = TEST_RECORD_SORTS.flatMap((s) => [
+      { query: `sort=${s}&order=asc`, label: `by ${s}` },
+      { query: `sort=${s}&order=desc`, label: `by ${s} desc` },
+    ]);
+    const pairs = filters.flatMap((a, i) =>
+      filters
+        .slice(i + 1)
+        .flatMap((b) => (a.field === b.field ? [] : [{ query: `${a.query}&${b.query}`, label: `${a.label} + ${b.label}` }])),
+    );
+    const filterSorts = filters.flatMap((f) => sorts.map((s) => ({ query: `${f.query}&${s.query}`, label: `${f.label}, ${s.label}` })));
+    const groups = [
+      { name: 'no filter, every sort both ways', cases: [{ query: '', label: 'newest first' }, ...sorts] },
+      { name: 'every filter', cases: filters },
+      { name: `every pair of filters (${pairs.length})`, cases: pairs },
+      { name: `every filter with every sort both ways (${filterSorts.length})`, cases: filterSorts },
     ];
-    const weekByRecordId: [string, string] = ['testedFrom=2025-02-01&testedTo=2025-02-07&sort=recordId', 'a week, by record id'];
-    const parts: string[] = [];
     let slowest = 0;
-    const timeAll = async (list: [string, string][]) => {
-      const times: number[] = [];
-      for (const [q, label] of list) {
-        const t = await median(`/api/v1/machine-data?${q}&pageSize=10`);
-        slowest = Math.max(slowest, t);
-        parts.push(`${label} ${t.toFixed(1)}`);
-        times.push(t);
-      }
-      return times;
-    };
-    const single = await timeAll(cases);
-    const paired = await timeAll(pairs);
-    const [week] = await timeAll([weekByRecordId]);
-    log(`first page (10 rows, with total), median ms: ${parts.join('; ')}`);
+    const figures: string[] = [];
+    for (const group of groups) {
+      const times: { label: string; ms: number }[] = [];
+      for (const c of group.cases) times.push({ label: c.label, ms: await median(`/api/v1/machine-data?${c.query}&pageSize=10`) });
+      times.sort((a, b) => b.ms - a.ms);
+      const top = times.filter((x, i) => i < 3 || x.ms >= 50).map((x) => `${x.label} ${x.ms.toFixed(1)}`);
+      const low = times[times.length - 1]!.ms;
+      slowest = Math.max(slowest, times[0]!.ms);
+      log(
+        `${group.name}: ${low.toFixed(1)}–${times[0]!.ms.toFixed(1)} ms (slowest, and all at 50 ms or more: ${top.join('; ')}); load average ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+      figures.push(`${group.name} ${low.toFixed(1)}–${times[0]!.ms.toFixed(1)} ms`);
+    }
     log(
       `slowest first page ${slowest.toFixed(1)} ms (target < 50 ms) ${slowest < 50 ? 'met' : 'NOT met'}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
     );
-    const spread = (xs: number[]) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} ms`;
     report({
-      what: `Machine Data list, first page at ${n.toLocaleString('en')} records, every filter and every sort both ways`,
-      figure: `${spread(single)}; filter + sort pairs ${spread(paired)}; a week sorted by record id ${week!.toFixed(1)} ms`,
+      what: `Machine Data list, first page (10 rows and the total) at ${n.toLocaleString('en')} records`,
+      figure: figures.join('; '),
       target: `< 50 ms — ${slowest < 50 ? 'met' : '**not met**'}`,
     });
     const s = performance.now();
@@ -151,7 +161,7 @@ export default async function machineDataList(
     );
   } finally {
     await app.close();
-    await scratch.drop();
+    await data.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

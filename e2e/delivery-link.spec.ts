@@ -119,6 +119,11 @@ for (const lang of ['en', 'zh'] as const) {
           await expect(units.nth(i)).toContainText(/TR-\d{4}-\d{6}/);
         }
         await shot(page, 'delivery', lang);
+        // Each unit's certificate in the three renderings: the bilingual one is a PDF under the same number.
+        const bilingual = units.nth(0).getByTestId('unit-renderings').getByRole('link').nth(2);
+        const pdf = await visitor.request.get((await bilingual.getAttribute('href'))!);
+        expect([pdf.status(), pdf.headers()['content-type']]).toEqual([200, 'application/pdf']);
+        expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
         const zip = await visitor.request.get(`/api/v1/public/deliveries/${d.token}.zip`);
         expect(zip.status()).toBe(200);
         expect(zip.headers()['content-type']).toContain('application/zip');

@@ -71,7 +71,10 @@ for (const lang of ['en', 'zh'] as const) {
       await page.getByRole('link', { name: tr(lang, 'customers.add') }).click();
       await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'customers.add') })).toBeVisible();
       await page.getByRole('textbox', { name: tr(lang, 'customers.fields.name') }).fill(customer.name);
-      await page.getByRole('textbox', { name: tr(lang, 'customers.fields.code') }).fill(customer.code.toLowerCase());
+      // exact: "Postcode" holds "Code"
+      await page.getByRole('textbox', { name: tr(lang, 'customers.fields.code'), exact: true }).fill(customer.code.toLowerCase());
+      await page.getByRole('textbox', { name: tr(lang, 'customers.fields.postcode') }).fill('806');
+      await page.getByRole('textbox', { name: tr(lang, 'customers.fields.city') }).fill(lang === 'en' ? 'Kaohsiung' : '高雄');
       await page.getByRole('textbox', { name: tr(lang, 'customers.fields.country') }).fill('tw');
       const domains = page.getByRole('combobox', { name: tr(lang, 'customers.fields.emailDomains') });
       await domains.fill('formosa.example');

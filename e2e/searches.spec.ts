@@ -262,9 +262,14 @@ test('Settings shows the retention of personal data; an admin changes it', async
     await field.fill('400');
     await page.getByRole('button', { name: tr(lang, 'searches.retention.save') }).click();
     await expect(page.getByRole('button', { name: tr(lang, 'searches.retention.save') })).toBeDisabled();
-    expect(
-      ((await (await page.request.get('/api/v1/settings')).json()) as { data: { searchRetentionDays: number } }).data.searchRetentionDays,
-    ).toBe(400);
+    // The button is disabled while the save is in flight too, so the stored value is polled.
+    await expect
+      .poll(
+        async () =>
+          ((await (await page.request.get('/api/v1/settings')).json()) as { data: { searchRetentionDays: number } }).data
+            .searchRetentionDays,
+      )
+      .toBe(400);
     await page.getByRole('heading', { name: tr(lang, 'searches.retention.title') }).scrollIntoViewIfNeeded();
     await keepScreenshot(page, { path: path.join(OUT, `settings-retention-${lang}.png`) });
     expect((await page.request.put('/api/v1/settings/search-retention', { data: { days: 365 } })).ok()).toBe(true);

@@ -26,6 +26,10 @@ function scriptJson(value: unknown): string {
 }
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const escapeAttribute = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+
+/** index.html's own (English) description, however the build has laid it out. */
+const DESCRIPTION = /<meta\s+name="description"\s+content="[^"]*"\s*\/?>\s*/;
 
 /** The built index.html with a screen drawn into it. Exported for the test of the page's assembly. */
 export function assemblePage(
@@ -42,9 +46,12 @@ export function assemblePage(
   const dataScript = data === undefined ? '' : `<script type="application/json" id="trc-prerendered">${scriptJson(data)}</script>`;
   // Both screens are drawn into the app's container, which React hydrates.
   const body = `<div id="app">${out.html}</div>${dataScript}`;
+  // The description in the page's language, before the title as in index.html.
+  const description = `<meta name="description" content="${escapeAttribute(out.description)}" />`;
   const replaced = template
     .replace(/<html lang="[^"]*"/, `<html lang="${htmlLang(language)}"`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(out.title)}</title>`)
+    .replace(DESCRIPTION, '')
+    .replace(/<title>[^<]*<\/title>/, `${description}<title>${escapeText(out.title)}</title>`)
     .replace('</head>', `${style}</head>`)
     .replace('<div id="app"></div>', body);
   if (!replaced.includes('id="app"') || replaced === template) throw new Error('index.html has no <div id="app"></div> to draw into');

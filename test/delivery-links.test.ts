@@ -19,6 +19,7 @@ import { testData } from './helpers/public';
 import { randomIp } from './helpers/factories';
 import { schemaErrors } from './helpers/json-schema';
 import { checkZip, readZip } from './helpers/unzip';
+import { poppler, tmpFile } from './helpers/reports';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -214,6 +215,50 @@ describe("another customer's order", () => {
     expect(zip.statusCode).toBe(200);
     const names = readZip(zip.rawPayload).map((e) => e.name);
     expect(names.filter((n) => n.endsWith('.pdf'))).toEqual([`${mine.units[0]!.serial}.pdf`]);
+  });
+});
+
+describe("a unit's certificate in each rendering", () => {
+  it('is served in English, Chinese and both side by side under the one number; bad input is refused, others are 404', async () => {
+    const mine = await releasedDelivery(t, { units: 1 });
+    const theirs = await releasedDelivery(t, { units: 1 });
+    const { token } = await linkTo(t, mine.delivery.id);
+    const unit = mine.units[0]!;
+    const pdf = (serial: string, query = '') => open(`${token}/${encodeURIComponent(serial)}.pdf${query}`);
+    const texts: Record<string, string> = {};
+    for (const language of ['en', 'zh', 'bilingual'] as const) {
+      const res = await pdf(unit.serial, `?language=${language}`);
+      expect(res.statusCode, language).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['cache-control']).toBe('no-store');
+      texts[language] = poppler('pdftotext', [tmpFile(res.rawPayload, `unit-${language}.pdf`), '-']);
+      // One certificate: every rendering carries the number the release gave it, and names the order.
+      expect(texts[language], language).toContain(unit.reportNumber);
+      expect(texts[language], language).toContain(mine.purchaseOrder.number);
+    }
+    expect(texts.en).toContain('Inspection Certificate');
+    expect(texts.en).not.toContain('檢驗證明書');
+    expect(texts.zh).toContain('檢驗證明書');
+    expect(texts.bilingual).toContain('檢驗證明書 Inspection Certificate');
+    expect(texts.bilingual).toContain('序號 Serial');
+    // Asked again: the stored rendering, not a new one.
+    const again = await pdf(unit.serial, '?language=bilingual');
+    const stored = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM reports WHERE serial = ${unit.serial} AND language = 'bilingual'`,
+    );
+    expect([again.statusCode, Number(stored[0]!.n)]).toEqual([200, 1]);
+    expect((await pdf(unit.serial, '?language=fr')).statusCode).toBe(400);
+    // No language asked: the release's own rendering, the very file the ZIP carries.
+    const plain = await pdf(unit.serial);
+    expect([plain.statusCode, createHash('sha256').update(plain.rawPayload).digest('hex')]).toEqual([200, unit.sha256]);
+    const unknown = await open(randomToken(32));
+    for (const res of [
+      await pdf(theirs.units[0]!.serial, '?language=en'),
+      await open(`${randomToken(32)}/${encodeURIComponent(unit.serial)}.pdf`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toBe(unknown.body);
+    }
   });
 });
 

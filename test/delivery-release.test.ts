@@ -163,7 +163,13 @@ describe('releasing a delivery', () => {
     expect(text).toContain('HRC-GV-100');
     expect(text).toContain('買方');
     const json = embeddedJson(Buffer.from(first!.bytes));
-    expect(json.A06_purchaser).toEqual({ name: customer.name, address: '12 Quay Road\nKaohsiung 806', country: 'TW' });
+    expect(json.A06_purchaser).toEqual({
+      name: customer.name,
+      address: '12 Quay Road\nKaohsiung 806',
+      postcode: '',
+      city: '',
+      country: 'TW',
+    });
     expect(json.A07_purchaseOrder).toEqual({ number: po.number, date: '2024-04-20' });
     expect(json.A09_purchaserArticle).toEqual({ code: 'HRC-GV-100', description: 'Gate valve' });
     expect(json.A97_orderPosition).toBe(10);

@@ -13,9 +13,9 @@ import { sampleVerdict } from '../src/shared/standards/sample-checks';
 import { generateProducts } from '../src/server/demo/products';
 import { seededRandom } from '../src/server/demo/random';
 import { generateRanges, type GeneratedRange } from '../src/server/demo/ranges';
-import { BENCHES, DRIFTING_BENCH, generateRecords, plannedTests, type GeneratedRecord } from '../src/server/demo/records';
+import { BENCHES, benchesOf, DRIFTING_BENCH, generateRecords, plannedTests, type GeneratedRecord } from '../src/server/demo/records';
 import { generateRequests } from '../src/server/demo/requests';
-import { SIZES } from '../src/server/demo/sizes';
+import { scaledSize, SIZES } from '../src/server/demo/sizes';
 
 const DAY = 86_400_000;
 const today = Date.UTC(2026, 10, 23);
@@ -278,5 +278,46 @@ describe('the demo data generator', () => {
       expect(times[times.length - 1]!).toBeLessThanOrEqual(now);
       expect(times[0]!).toBeLessThan(now - 59 * DAY);
     }
+  });
+
+  it("makes the ten-year factory's shape at a small size: twenty benches over ten years, the demo's three among them", () => {
+    const decade = { ...scaledSize(SIZES.decade, 0.001), ranges: 200 };
+    expect([decade.records, decade.benches, decade.productionDays]).toEqual([10_000, 20, 3650]);
+    const benches = benchesOf(decade.benches!);
+    const made = generateProducts(seededRandom(1), decade.products);
+    const span = {
+      count: decade.records,
+      sampledShare: decade.sampledShare,
+      days: decade.productionDays,
+      today,
+      benches,
+      rangeStep: decade.rangeStep,
+    };
+    const rows = [...generateRecords(seededRandom(3), seededRandom(2), made, decade.ranges, span)];
+    expect(rows).toHaveLength(decade.records);
+    expect(new Set(rows.map((r) => r.recordId)).size).toBe(rows.length);
+    expect(new Set(rows.map((r) => r.machine))).toEqual(new Set(benches.map((b) => b.name)));
+    expect(benches.slice(0, 3).map((b) => b.name)).toEqual(BENCHES.map((b) => b.name));
+    expect(new Set(benches.map((b) => b.gauge)).size).toBe(20);
+    const times = rows.map((r) => Date.parse(r.testedAt)).sort((a, b) => a - b);
+    expect(times[0]!).toBeLessThan(today - 9 * 365 * DAY);
+    expect(times[times.length - 1]!).toBeGreaterThan(today - 365 * DAY);
+    // At its full size, its 2,000 ranges hold about 3,800,000 units (10,000,000 records at 2.7 tests each).
+    const full = SIZES.decade;
+    let units = 0;
+    for (const g of generateRanges(
+      seededRandom(2),
+      generateProducts(seededRandom(1), full.products),
+      full.ranges,
+      full.productionDays,
+      today,
+      full.rangeStep,
+    ))
+      units += g.end - g.start + 1;
+    expect(units).toBeGreaterThan(3_500_000);
+    expect(units).toBeLessThan(4_200_000);
+    // every record names its own bench's gauge
+    const gaugeOf = new Map(benches.map((b) => [b.name, b.gauge]));
+    expect(rows.filter((r) => r.instrumentId !== gaugeOf.get(r.machine))).toEqual([]);
   });
 });

@@ -90,7 +90,18 @@ describe('customers', () => {
     const good = await upload(t.app, cookie, '/api/v1/customers/import', `${header}Import One,${code}A,,TW,zh,one.com two.com\n`);
     expect(good.json().data).toMatchObject({ valid: true, stored: 1 });
     const csv = await get(`/api/v1/customers/export.csv?q=${code}`);
-    expect(csv.body).toContain(`Import One,${code}A,,TW,zh,one.com two.com`);
+    // A file without postcode and city imports as before; the export has them, empty.
+    expect(csv.body).toContain(`Import One,${code}A,,,,TW,zh,one.com two.com`);
+    // With them, they come back as they went in.
+    const full = 'name,code,address,postcode,city,country,language,emailDomains,contacts\n';
+    const withCity = await upload(
+      t.app,
+      cookie,
+      '/api/v1/customers/import',
+      `${full}Import Four,${code}D,1 Pier St,806,Kaohsiung,TW,en,,\n`,
+    );
+    expect(withCity.json().data).toMatchObject({ valid: true, stored: 1 });
+    expect((await get(`/api/v1/customers/export.csv?q=${code}D`)).body).toContain(`Import Four,${code}D,1 Pier St,806,Kaohsiung,TW,en,,`);
   });
 
   it('refuses junk without a 500, and anonymous callers with 401', async () => {

@@ -11,6 +11,7 @@ import { mailOutbox, reports, searchRequests } from '../src/server/db/schema/ind
 import { buildTestApp, type TestApp } from './helpers/app';
 import { catalogue, lookup, postRequest, requestBody, testData } from './helpers/public';
 import { startSmtpSink, type ReceivedMessage, type SmtpSink } from './helpers/smtp-sink';
+import { poppler, tmpFile } from './helpers/reports';
 
 // Real SMTP, PDFs and solved challenges on a two-core machine shared with other work: generous timeouts.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -146,6 +147,34 @@ describe('one serial', () => {
       message: 'The test report is not available; please contact the manufacturer',
     });
     expect((await rowsOfGroup(res.json().data.requestId))[0]!.status).toBe('held');
+  });
+});
+
+describe('the bilingual certificate', () => {
+  it('is the certificate with both languages side by side, under the number the other renderings share; the email stays in the visitor language', async () => {
+    const c = await catalogue(t);
+    const serial = c.serial(14);
+    await testData(t, serial);
+    const body = requestBody({ serial, language: 'en', bilingual: true });
+    const res = await postRequest(t.app, body);
+    expect(res.statusCode).toBe(200);
+    const [result] = res.json().data.results;
+    expect(result).toMatchObject({ serial, outcome: 'issued' });
+    const [stored] = await t.app.ctx.db.select().from(reports).where(eq(reports.id, result.reportId));
+    expect(stored!.language).toBe('bilingual');
+    const mail = await mailTo(body.email as string);
+    expect(mail.parsed!.subject).toBe(`Test report ${serial}`);
+    const pdf = Buffer.from(mail.parsed!.attachments[0]!.content as ArrayBuffer);
+    expect(sha256(pdf)).toBe(Buffer.from(stored!.sha256).toString('hex'));
+    const text = poppler('pdftotext', [tmpFile(pdf, 'bilingual.pdf'), '-']);
+    expect(text).toContain('序號 Serial');
+    // The English rendering asked for later takes the same number.
+    const en = await postRequest(t.app, requestBody({ serial, language: 'en' }));
+    const [english] = await t.app.ctx.db.select().from(reports).where(eq(reports.id, en.json().data.results[0].reportId));
+    expect([english!.language, english!.number]).toEqual(['en', stored!.number]);
+    // Not a yes or no: a field error.
+    const bad = await postRequest(t.app, requestBody({ serial, bilingual: 'yes' }));
+    expect(bad.statusCode).toBe(400);
   });
 });
 

@@ -149,7 +149,7 @@ describe('the report PDF', () => {
     expect(poppler('pdfdetach', ['-list', file])).toContain('test-report.json');
     execFileSync('pdfdetach', ['-saveall', '-o', dir, file]);
     const json = JSON.parse(fs.readFileSync(path.join(dir, 'test-report.json'), 'utf8'));
-    expect(json.schemaVersion).toBe('2.3');
+    expect(json.schemaVersion).toBe('2.4');
     expect(json.A02_documentType).toMatchObject({ standard: 'EN 10204', type: '2.2' });
     expect(json.A03_documentNumber).toBe(issued.en!.number);
     expect(json.B07_productIdentification.serial).toBe(unit.serial);

@@ -13,7 +13,7 @@ import { testRecordInput } from '../src/shared/contract/machine-data';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { staffCookie, upload } from './helpers/catalogue';
 import { postBatch, problemsOf, record } from './helpers/machine-data';
-import { poppler, tmpFile, unitWithRecords } from './helpers/reports';
+import { API598_GATE, poppler, tmpFile, unitWithRecords } from './helpers/reports';
 
 let t: TestApp;
 let staff: string;
@@ -31,6 +31,16 @@ async function listed(serial: string) {
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.items as { id: string; recordId: string; fluidTemperature: number | null; side: string | null }[];
+}
+
+async function assessed(serial: string) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/machine-data?serial=${serial}&sort=testedAt&order=asc`,
+    headers: { cookie: staff },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.items as { testType: string; assessment: { verdict: string; reasons: string[] } }[];
 }
 
 describe('test conditions', () => {
@@ -100,6 +110,79 @@ describe('test conditions', () => {
     ]);
   });
 
+  it("judge the fluid's temperature where the standard sets a range, and only a temperature the record states", async () => {
+    // API 598 (9th edition's table of test fluids, kept for every edition): 5 °C to 50 °C for the shell,
+    // high-pressure backseat and high-pressure closure tests; none for the low-pressure gas closure test.
+    const shell = { testType: 'shell', testPressure: 3.0, holdingSeconds: 60, samples: [] };
+    const cases = [
+      { fluidTemperature: 5, reasons: [] },
+      { fluidTemperature: 50, reasons: [] },
+      { fluidTemperature: 4.9, reasons: ['fluid-temperature-out-of-range'] },
+      { fluidTemperature: 50.1, reasons: ['fluid-temperature-out-of-range'] },
+      { fluidTemperature: null, reasons: [] },
+    ];
+    for (const c of cases) {
+      const unit = await unitWithRecords(t, [{ ...shell, fluidTemperature: c.fluidTemperature }], API598_GATE, { bodyMaterial: 'wcb' });
+      const [item] = await assessed(unit.serial);
+      expect(item!.assessment.reasons, String(c.fluidTemperature)).toEqual(c.reasons);
+      expect(item!.assessment.verdict).toBe(c.reasons.length ? 'nonconforming' : 'conforms');
+    }
+    const gas = await unitWithRecords(
+      t,
+      [
+        {
+          testType: 'air-seat',
+          medium: 'air',
+          testPressure: 0.6,
+          holdingSeconds: 60,
+          leakageValue: 0,
+          leakageUnit: 'bubbles/min',
+          samples: [],
+          fluidTemperature: 60,
+          testedAt: '2024-05-01T08:30:00.000Z',
+        },
+        {
+          testType: 'backseat',
+          testPressure: 2.2,
+          holdingSeconds: 60,
+          samples: [],
+          fluidTemperature: 60,
+          testedAt: '2024-05-01T08:40:00.000Z',
+        },
+      ],
+      API598_GATE,
+      { bodyMaterial: 'wcb' },
+    );
+    expect((await assessed(gas.serial)).map((x) => [x.testType, x.assessment.reasons])).toEqual([
+      ['air-seat', []],
+      ['backseat', ['fluid-temperature-out-of-range']],
+    ]);
+    // No citable figure for ISO 5208: a temperature it states is printed, not judged.
+    const iso = await unitWithRecords(
+      t,
+      [{ ...shell, fluidTemperature: 60 }],
+      { ...API598_GATE, testStandard: 'iso-5208', leakageRate: 'D' },
+      {
+        bodyMaterial: 'wcb',
+      },
+    );
+    expect((await assessed(iso.serial))[0]!.assessment.reasons).toEqual([]);
+    // The product moved to API 598: its stored record is judged again against the range.
+    const got = await t.app.inject({ method: 'GET', url: `/api/v1/products/${iso.product.id}`, headers: { cookie: iso.admin } });
+    const { id: _i, rangeCount: _r, createdAt: _c, updatedAt: _u, ...product } = got.json().data;
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/products/${iso.product.id}`,
+      headers: { cookie: iso.admin },
+      payload: { ...product, testStandard: 'api-598', leakageRate: null },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await assessed(iso.serial))[0]!.assessment).toMatchObject({
+      verdict: 'nonconforming',
+      reasons: ['fluid-temperature-out-of-range'],
+    });
+  });
+
   it('print on the test line and travel in the embedded JSON', async () => {
     const unit = await unitWithRecords(t, [
       { testType: 'shell', fluidTemperature: 21.5, side: 'both', testedAt: '2024-05-01T08:30:00.000Z' },
@@ -119,7 +202,7 @@ describe('test conditions', () => {
     expect(en.text.match(/Test conditions/g)).toHaveLength(2);
     poppler('pdfdetach', ['-saveall', '-o', path.dirname(en.file), en.file]);
     const json = JSON.parse(fs.readFileSync(path.join(path.dirname(en.file), 'test-report.json'), 'utf8'));
-    expect(json.schemaVersion).toBe('2.3');
+    expect(json.schemaVersion).toBe('2.4');
     expect(
       (json.D51_pressureTests as { testType: string; fluidTemperatureC: number | null; sidePressurised: string | null }[]).map((x) => [
         x.testType,

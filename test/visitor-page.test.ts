@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,11 +20,9 @@ import {
 import { assemblePage, inlineStylesheets, publicStylesheet } from '../scripts/vite-prerender';
 import { renderScreen } from '../src/web/prerender/render';
 import { translate } from '../src/shared/i18n/index';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
 import { pickEncoding } from '../src/server/web/pages';
 import { storageKey } from '../src/web/lib/storage';
-import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { appWithWebBuild, type WebBuildApp } from './helpers/web-build';
 
 describe('language negotiation', () => {
   it('takes any Chinese tag as zh and anything else we do not speak as en', () => {
@@ -76,7 +75,32 @@ describe('the prerendered page assembled from the built index.html', () => {
     styleNames: ['a1', 'b2'],
     css: '.css-a1{color:red}',
     title: 'A < B',
+    description: 'Say "A" & <B>',
   };
+
+  it("replaces index.html's English description with the page's, wherever the build put its attributes", () => {
+    const shell = template.replace('<title>', '<meta\n      name="description"\n      content="The English one."\n    />\n    <title>');
+    const html = assemblePage(shell, 'search', 'zh', drawn, { language: 'zh' });
+    expect(html.match(/<meta name="description"/g)).toHaveLength(1);
+    expect(html).not.toContain('The English one.');
+    expect(html).toContain('<meta name="description" content="Say &quot;A&quot; &amp; &lt;B>" /><title>A &lt; B</title>');
+    // A template without one gets one too.
+    expect(assemblePage(template, 'login', 'en', drawn, { language: 'en' })).toContain('<meta name="description" content="Say');
+  });
+
+  it("index.html's description is the staff app's English one from the catalogue", () => {
+    const index = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../index.html'), 'utf8');
+    const content = index.match(/<meta\s+name="description"\s+content="([^"]*)"/)?.[1];
+    expect(content).toBe(translate('en', 'app.meta.staff'));
+  });
+
+  it('draws each screen with its description in its language', () => {
+    for (const language of ['en', 'zh'] as const) {
+      expect(renderScreen('search', language).description).toBe(translate(language, 'app.meta.search'));
+      expect(renderScreen('login', language).description).toBe(translate(language, 'app.meta.staff'));
+    }
+    expect(translate('zh', 'app.meta.search')).not.toBe(translate('en', 'app.meta.search'));
+  });
 
   it('/search: drawn into the container, its language and strings for hydration, nothing that closes the script', () => {
     const html = assemblePage(template, 'search', 'zh', drawn, { language: 'zh', catalogue: { search: { x: '</script><b>' } } });
@@ -156,34 +180,24 @@ describe('the prerendered page assembled from the built index.html', () => {
   });
 });
 
-let dir: string;
-let db: TestDatabase;
+let web: WebBuildApp;
 let app: FastifyInstance;
 
 /** A page as the prerender writes it, with its brotli copy. */
-function writePage(name: string, lang: string, text: string): void {
+function page(name: string, lang: string, text: string): Record<string, string | Buffer> {
   const html = `<!doctype html><html lang="${lang}"><title>${text}</title><div id="app"><textarea id="serial-input" name="serial"></textarea>${text}</div>`;
-  const file = path.join(dir, 'prerendered', name);
-  fs.writeFileSync(file, html);
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(html));
+  return { [`prerendered/${name}`]: html, [`prerendered/${name}.br`]: zlib.brotliCompressSync(html) };
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-visitor-page-'));
-  fs.mkdirSync(path.join(dir, 'prerendered'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Test Report Center</title><div id="app"></div>');
-  writePage('search.en.html', 'en', 'Find your valve');
-  writePage('search.zh.html', 'zh-Hant', '查詢您的閥門');
-  writePage('login.en.html', 'en', 'Sign in');
-  db = await createTestDatabase();
-  app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: db.database, logger: false, webDist: dir });
-  await app.ready();
+  web = await appWithWebBuild({
+    ...page('search.en.html', 'en', 'Find your valve'),
+    ...page('search.zh.html', 'zh-Hant', '查詢您的閥門'),
+    ...page('login.en.html', 'en', 'Sign in'),
+  });
+  app = web.app;
 });
-afterAll(async () => {
-  await app.close();
-  await db.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => web.close());
 
 describe('the prerendered pages', () => {
   it('serves /search in the language of Accept-Language, with the serial field in the HTML', async () => {

@@ -1,35 +1,24 @@
 /** The built web app as the server serves it: files, history-mode pages, and a rebuild without restart. */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { appWithWebBuild, type WebBuildApp } from './helpers/web-build';
 
+let web: WebBuildApp;
 let dir: string;
-let db: TestDatabase;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-web-'));
-  fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Test Report Center</title><div id="app"></div>');
-  fs.writeFileSync(path.join(dir, 'assets', 'main-aaa111.js'), 'console.log(1)');
-  // What `vite build` writes beside the app: the manifest of every source and dependency path.
-  fs.mkdirSync(path.join(dir, '.vite'));
-  fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), '{"src/web/main.tsx":{"file":"assets/main-aaa111.js"}}');
-  fs.writeFileSync(path.join(dir, 'assets', '.hidden'), 'not for anyone');
-  db = await createTestDatabase();
-  app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: db.database, logger: false, webDist: dir });
-  await app.ready();
+  web = await appWithWebBuild({
+    'assets/main-aaa111.js': 'console.log(1)',
+    // What `vite build` writes beside the app: the manifest of every source and dependency path.
+    '.vite/manifest.json': '{"src/web/main.tsx":{"file":"assets/main-aaa111.js"}}',
+    'assets/.hidden': 'not for anyone',
+  });
+  ({ app, dir } = web);
 });
-afterAll(async () => {
-  await app.close();
-  await db.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => web.close());
 
 describe('web app', () => {
   it('serves hashed assets as immutable', async () => {

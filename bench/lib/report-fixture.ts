@@ -98,7 +98,13 @@ export function benchModel(language: ReportLanguage): ReportModel {
     ],
     // A delivery's certificate names the order, as most certificates do.
     order: {
-      purchaser: { name: 'Harbour Refining Co.', address: '12 Quay Road\nKaohsiung 806', country: 'TW' },
+      purchaser: {
+        name: 'Harbour Refining Co.',
+        address: '12 Quay Road\nKaohsiung 806',
+        postcode: '806',
+        city: 'Kaohsiung',
+        country: 'TW',
+      },
       purchaseOrder: { number: 'PO-2026-0412', date: '2026-02-10' },
       item: { line: 10, buyerItemCode: 'HRC-GV-050-300', description: 'Gate valve DN 50 Class 300' },
       tag: 'XV-1203',
@@ -107,7 +113,14 @@ export function benchModel(language: ReportLanguage): ReportModel {
     verifyUrl: 'https://reports.example.com/search?report=AAAAAAAAAAAAAAAAAAAAAA',
     verifyPage: 'https://reports.example.com/search',
     verifyLocal: false,
-    company: { name: 'Acme Valve Co., Ltd. 艾克米閥門股份有限公司', address: 'No. 1, Industrial Rd., Taichung, Taiwan', logo: null },
+    company: {
+      name: 'Acme Valve Co., Ltd. 艾克米閥門股份有限公司',
+      address: 'No. 1, Industrial Rd., Taichung, Taiwan',
+      postcode: '407',
+      city: 'Taichung',
+      country: 'TW',
+      logo: null,
+    },
     statement:
       language === 'zh'
         ? '茲證明上述產品已依所述方式完成測試，測試結果符合訂單要求。'

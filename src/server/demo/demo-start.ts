@@ -43,7 +43,7 @@ function adminCli(config: Config): string {
 
 export function demoSizeFrom(env: NodeJS.ProcessEnv): SizeName {
   const v = env.DEMO_SIZE?.trim() || 'demo';
-  if (!isSizeName(v) || v === 'bench') throw new Error(`Invalid DEMO_SIZE=${JSON.stringify(v)}: must be demo or small`);
+  if (!isSizeName(v) || v === 'bench' || v === 'decade') throw new Error(`Invalid DEMO_SIZE=${JSON.stringify(v)}: must be demo or small`);
   return v;
 }
 

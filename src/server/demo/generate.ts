@@ -7,21 +7,21 @@
  */
 import type { Db } from '../db/client';
 import type { ImportResult } from '../../shared/contract/record-history';
-import { PRODUCT_CSV_COLUMNS } from '../../shared/contract/products';
+import { PRODUCT_CSV_COLUMNS, productCsvCell } from '../../shared/contract/products';
 import { SERIAL_RANGE_CSV_COLUMNS } from '../../shared/contract/serials';
 import { TEST_SAMPLE_CSV_COLUMNS } from '../../shared/contract/machine-data';
 import type { AuditActor } from '../modules/audit/audit.writer';
 import { importProducts } from '../modules/products/products.import';
 import { importRanges } from '../modules/serials/serials.import';
 import { digesting } from '../lib/digest-stream';
-import { importMachineData, MACHINE_IMPORT_COLUMNS } from '../modules/machine-data/machine-data.import';
+import { importMachineData, MACHINE_IMPORT_COLUMNS, MAX_RECORD_ROWS } from '../modules/machine-data/machine-data.import';
 import { createMachine } from '../modules/machines/machines.service';
 import { demoInstruments } from './instruments';
 import { insertSearchRequests } from '../modules/public/searches.repo';
 import { seededRandom } from './random';
 import { generateProducts, type GeneratedProduct } from './products';
 import { generateRanges, serialOf, type GeneratedRange } from './ranges';
-import { BENCHES, generateRecords, type GeneratedRecord } from './records';
+import { benchesOf, generateRecords, type GeneratedRecord } from './records';
 import { generateRequests } from './requests';
 import type { DemoSize } from './sizes';
 
@@ -105,14 +105,14 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
         db,
         csvBytes(
           PRODUCT_CSV_COLUMNS,
-          products.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c])),
+          products.map((p) => PRODUCT_CSV_COLUMNS.map((c) => productCsvCell(p[c]))),
         ),
         actor,
         importOpts,
       ),
     );
     const rangeRows = function* () {
-      for (const g of generateRanges(rangeRandom(), products, size.ranges, size.productionDays, today)) {
+      for (const g of generateRanges(rangeRandom(), products, size.ranges, size.productionDays, today, size.rangeStep)) {
         opts.onRange?.(g);
         const row: Record<(typeof SERIAL_RANGE_CSV_COLUMNS)[number], string | number> = {
           product: products[g.product]!.name,
@@ -138,12 +138,20 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
   const onSerial = (serial: string) => {
     if (seen++ % keepEvery === 0) tested.push(serial);
   };
-  const plan = { count: size.records, sampledShare: size.sampledShare, days: size.productionDays, today };
+  const benches = benchesOf(size.benches ?? 3);
+  const plan = {
+    count: size.records,
+    sampledShare: size.sampledShare,
+    days: size.productionDays,
+    today,
+    benches,
+    rangeStep: size.rangeStep,
+  };
   const records = () => generateRecords(seededRandom(seed + 2), rangeRandom(), products, size.ranges, plan, onSerial);
 
   if (parts.has('records')) {
     const made: { id: string; name: string }[] = [];
-    for (const b of BENCHES) {
+    for (const b of benches) {
       const bench = await createMachine(db, actor, { name: b.name });
       made.push(bench.machine);
       result.benches.push({ name: b.name, key: bench.key });
@@ -154,30 +162,50 @@ export async function generateData(db: Db, opts: GenerateOptions): Promise<Gener
     for (const r of generateRecords(seededRandom(seed + 2), rangeRandom(), products, size.ranges, plan)) {
       lastTest.set(r.machine, Math.max(lastTest.get(r.machine) ?? 0, Date.parse(r.testedAt)));
     }
-    await demoInstruments(db, actor, made, { firstDay: today - (size.productionDays + 1) * DAY, today, lastTest });
-    const sampleRows = function* () {
-      for (const r of records()) if (r.samples) for (const s of r.samples) yield [r.recordId, s.t, s.p];
-    };
-    const recordRows = function* () {
-      for (const r of records()) yield MACHINE_IMPORT_COLUMNS.map((c) => r[c as keyof GeneratedRecord] as string | number | null);
-    };
+    await demoInstruments(db, actor, made, { firstDay: today - (size.productionDays + 1) * DAY, today, lastTest }, benches);
+    // A file takes at most MAX_RECORD_ROWS records: a larger set (the ten-year factory) goes in files of that
+    // many, each read again from the seed, which skips the records of the files before it.
     const withSamples = size.sampledShare > 0;
-    const recordsFile = digesting(csvBytes(MACHINE_IMPORT_COLUMNS, recordRows()));
-    const imported = await importMachineData(
-      db,
-      async () => ({
-        samples: withSamples ? csvBytes(TEST_SAMPLE_CSV_COLUMNS, sampleRows()) : undefined,
-        records: recordsFile.bytes,
-        fileName: 'demo-test-records.csv',
-        sha256: recordsFile.sha256,
-        more: async () => false,
-      }),
-      { ...actor, admin: true },
-      importOpts,
-    );
-    check('test record', imported);
-    result.records = imported.stored;
-    log(`${result.records.toLocaleString('en')} test records from ${BENCHES.length} benches imported (${took()})`);
+    for (let from = 0; from < size.records; from += MAX_RECORD_ROWS) {
+      const part = function* () {
+        // A pass of a set in several files sees every tested unit from the first on: the serials kept are
+        // the last pass's. (One file's two passes, samples then records, keep both, as the demo always has.)
+        if (size.records > MAX_RECORD_ROWS) {
+          tested.length = 0;
+          seen = 0;
+        }
+        let i = 0;
+        for (const r of records()) {
+          if (i >= from + MAX_RECORD_ROWS) return;
+          if (i++ >= from) yield r;
+        }
+      };
+      const sampleRows = function* () {
+        for (const r of part()) if (r.samples) for (const s of r.samples) yield [r.recordId, s.t, s.p];
+      };
+      const recordRows = function* () {
+        for (const r of part()) yield MACHINE_IMPORT_COLUMNS.map((c) => r[c as keyof GeneratedRecord] as string | number | null);
+      };
+      const recordsFile = digesting(csvBytes(MACHINE_IMPORT_COLUMNS, recordRows()));
+      const imported = await importMachineData(
+        db,
+        async () => ({
+          samples: withSamples ? csvBytes(TEST_SAMPLE_CSV_COLUMNS, sampleRows()) : undefined,
+          records: recordsFile.bytes,
+          fileName: size.records > MAX_RECORD_ROWS ? `demo-test-records-${from / MAX_RECORD_ROWS + 1}.csv` : 'demo-test-records.csv',
+          sha256: recordsFile.sha256,
+          more: async () => false,
+        }),
+        { ...actor, admin: true },
+        importOpts,
+      );
+      check('test record', imported);
+      result.records += imported.stored;
+      if (size.records > MAX_RECORD_ROWS) log(`${result.records.toLocaleString('en')} test records imported (${took()})`);
+      // The ranges' units ran out before the count: nothing is left for another file.
+      if (imported.stored < MAX_RECORD_ROWS) break;
+    }
+    log(`${result.records.toLocaleString('en')} test records from ${benches.length} benches imported (${took()})`);
   } else {
     tested.length = 0;
     seen = 0;

@@ -1,6 +1,6 @@
 /**
  * The demo benches' gauges: each calibrated every half year, without a gap, from before the first record to
- * its calibration in force (due `dueInDays` from today, records.ts BENCHES); and Settings requiring calibrated
+ * its calibration in force (due `dueInDays` from today, records.ts benchesOf); and Settings requiring calibrated
  * instruments, so that the records Hydro Bench 3 measured after its gauge fell due are held.
  */
 import { settingsUpdateInput } from '../../shared/contract/settings';
@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import type { AuditActor } from '../modules/audit/audit.writer';
 import { addCalibration, createInstrument } from '../modules/machines/instruments.service';
 import { getSettings, updateSettings } from '../modules/settings/settings.service';
-import { BENCHES } from './records';
+import type { DemoBench } from './records';
 
 const DAY = 86_400_000;
 const HALF_YEAR_DAYS = 182;
@@ -24,9 +24,10 @@ export async function demoInstruments(
   actor: AuditActor,
   benches: { id: string; name: string }[],
   span: { firstDay: number; today: number; lastTest: ReadonlyMap<string, number> },
+  demoBenches: readonly DemoBench[],
 ) {
   const { firstDay, today } = span;
-  for (const b of BENCHES) {
+  for (const b of demoBenches) {
     const machineId = benches.find((x) => x.name === b.name)!.id;
     const current = b.dueInDays === null ? (span.lastTest.get(b.name) ?? today) - 3 * DAY : today + b.dueInDays * DAY;
     // Newest first: the calibration in force, then one before it for every half year back to the first day.

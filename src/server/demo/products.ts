@@ -102,6 +102,8 @@ export interface GeneratedProduct {
   leakageRate: LeakageRate | null;
   /** none: a GTIN is assigned by GS1 to the manufacturer, and a made-up one could be someone's real item */
   gtin: '';
+  /** false: the demo's closure records are sent for side A only (records.ts) */
+  bidirectional: false;
   /** what the generator needs beyond the catalogue fields */
   dn: number;
   ratingMpa: number;
@@ -176,6 +178,7 @@ export function generateProducts(r: Random, count: number): GeneratedProduct[] {
       seatType: type.seat,
       ...standardOf(i, rating.asme, type.seat),
       gtin: '',
+      bidirectional: false,
       dn,
       ratingMpa: rating.mpa,
       material,

@@ -28,13 +28,17 @@ export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Days between the last range's production and today: its units are still being tested until then. */
 export const TESTING_DAYS = 5;
 
-/** The ranges in production order; `today` is the UTC midnight the span (and then TESTING_DAYS) ends before. */
+/**
+ * The ranges in production order; `today` is the UTC midnight the span (and then TESTING_DAYS) ends before.
+ * A range holds `step` × 1 to 20 units (50: 50 to 1,000).
+ */
 export function* generateRanges(
   r: Random,
   products: GeneratedProduct[],
   count: number,
   days: number,
   today: number,
+  step = 50,
 ): Generator<GeneratedRange> {
   const width = count > 10_000 ? 8 : 6;
   const next = new Map<string, number>();
@@ -45,7 +49,7 @@ export function* generateRanges(
     // Not the year: a series that does not depend on today keeps the same serials in every run of a seed.
     const prefix = `${products[product]!.type.code}${products[product]!.dn}-`;
     const start = next.get(prefix) ?? 1;
-    const units = 50 * r.int(1, 20);
+    const units = step * r.int(1, 20);
     const gap = r.chance(0.3) ? r.int(10, 500) : 0;
     next.set(prefix, start + units + gap);
     yield {

@@ -31,6 +31,35 @@ export const BENCHES = [
   { name: 'Hydro Bench 2', code: 'HB2', operators: ['Lin Mei-Hua', 'J. Alvarez'], gauge: 'PG-21', dueInDays: 20 },
   { name: 'Hydro Bench 3', code: 'HB3', operators: ['張淑芬', 'Huang Zhi-Ming'], gauge: 'PG-31', dueInDays: null },
 ] as const;
+
+export interface DemoBench {
+  name: string;
+  code: string;
+  operators: readonly string[];
+  gauge: string;
+  /** days from today to the due day of the calibration in force; null: fell due before its last test */
+  dueInDays: number | null;
+}
+
+const MORE_OPERATORS = ['Wu Jia-Hao', '李美玲', 'Tsai Yu-Ting', '陳志明', 'M. Novak', '林雅婷'] as const;
+
+/**
+ * The benches of a factory with `count` of them (at least the three above, which the demo's story is
+ * about): Hydro Bench 4 onwards are steady, each with its own gauge in calibration for months to come.
+ */
+export function benchesOf(count: number): readonly DemoBench[] {
+  const more = Array.from({ length: Math.max(0, count - BENCHES.length) }, (_, i): DemoBench => {
+    const n = BENCHES.length + 1 + i;
+    return {
+      name: `Hydro Bench ${n}`,
+      code: `HB${n}`,
+      operators: [MORE_OPERATORS[i % MORE_OPERATORS.length]!, MORE_OPERATORS[(i + 3) % MORE_OPERATORS.length]!],
+      gauge: `PG-${n}1`,
+      dueInDays: 60 + ((i * 37) % 120),
+    };
+  });
+  return [...BENCHES, ...more];
+}
 /** the bench whose pressure drifts */
 export const DRIFTING_BENCH = 1;
 export const DRIFT_DAYS = 180;
@@ -166,6 +195,10 @@ export interface RecordPlan {
   sampledShare: number;
   days: number;
   today: number;
+  /** the benches that test, by default the three of the demo (benchesOf) */
+  benches?: readonly DemoBench[];
+  /** a range holds this many units × 1 to 20 (generateRanges; 50 by default) */
+  rangeStep?: number;
 }
 
 /**
@@ -180,16 +213,17 @@ export function* generateRecords(
   plan: RecordPlan,
   onSerial?: (serial: string, range: GeneratedRange) => void,
 ): Generator<GeneratedRecord> {
-  const seq = BENCHES.map(() => 0);
+  const benches = plan.benches ?? BENCHES;
+  const seq = benches.map(() => 0);
   const testsOf = products.map(plannedTests);
   let emitted = 0;
   let budget = 0;
   const perRange = plan.count / rangeCount;
-  for (const range of generateRanges(rangeRandom, products, rangeCount, plan.days, plan.today)) {
+  for (const range of generateRanges(rangeRandom, products, rangeCount, plan.days, plan.today, plan.rangeStep)) {
     budget += perRange;
     const tests = testsOf[range.product]!;
-    const bench = r.int(0, BENCHES.length - 1);
-    const b = BENCHES[bench]!;
+    const bench = r.int(0, benches.length - 1);
+    const b = benches[bench]!;
     const day = Date.parse(`${range.productionDate}T00:30:00Z`);
     const drift = bench === DRIFTING_BENCH ? Math.max(0, 1 - (plan.today - day) / (DRIFT_DAYS * DAY)) : 0;
     const recent = plan.today - day < 30 * DAY;

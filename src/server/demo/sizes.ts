@@ -1,6 +1,7 @@
 /**
- * How much data the generator makes. `demo` is what `npm run demo` shows; `bench` what the benchmarks load;
- * `small` the demo's shape at a size CI can start in seconds (test/demo-start.test.ts).
+ * How much data the generator makes. `demo` is what `npm run demo` shows; `bench` what the benchmarks load
+ * (a year of records); `decade` ten years of a 20-bench factory; `small` the demo's shape at a size CI can
+ * start in seconds (test/demo-start.test.ts). `scaledSize` shrinks one for a test.
  */
 export interface DemoSize {
   products: number;
@@ -15,6 +16,10 @@ export interface DemoSize {
   productionDays: number;
   /** days the public requests span, ending now */
   requestDays: number;
+  /** test benches (at least 3, the demo's own; 3 when not given) */
+  benches?: number;
+  /** a range holds this many units × 1 to 20 (50 when not given: 50 to 1,000 units) */
+  rangeStep?: number;
 }
 
 export const SIZES = {
@@ -29,7 +34,27 @@ export const SIZES = {
     productionDays: 3 * 365,
     requestDays: 60,
   },
+  // Ten years of a factory with twenty benches: 10,000,000 records in 2,000 ranges of 180 to 3,600 units
+  // (about 3,800,000 units at 2.7 tests each: a step of 150, about 3,150,000 units, made 8,460,000 records),
+  // and a million public requests over the last year.
+  decade: {
+    products: 1000,
+    ranges: 2000,
+    rangeStep: 180,
+    records: 10_000_000,
+    sampledShare: 0.01,
+    requests: 1_000_000,
+    productionDays: 10 * 365,
+    requestDays: 365,
+    benches: 20,
+  },
 } satisfies Record<string, DemoSize>;
+
+/** `size` with its counts multiplied by `share` (at least one of each), its span and benches kept. */
+export function scaledSize(size: DemoSize, share: number): DemoSize {
+  const of = (n: number) => Math.max(1, Math.round(n * share));
+  return { ...size, products: of(size.products), ranges: of(size.ranges), records: of(size.records), requests: of(size.requests) };
+}
 
 export type SizeName = keyof typeof SIZES;
 

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
+import { contentDisposition } from './content-disposition';
 import { csvLine, UTF8_BOM } from './csv';
 import type { SpooledUpload, UploadSpool } from './upload-spool';
 
@@ -144,7 +145,7 @@ export async function sendCsv(
   }
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('content-disposition', contentDisposition('attachment', filename))
     .header('cache-control', 'no-store')
     .send(Readable.from(body()));
 }

@@ -9,7 +9,17 @@ import type { CustomerContactInput } from './orders';
  * spaces; contacts by `;`, each written `Name <email> (language)` with `, certificates` inside the
  * parentheses when the contact receives them (formatContacts / parseContacts).
  */
-export const CUSTOMER_CSV_COLUMNS = ['name', 'code', 'address', 'country', 'language', 'emailDomains', 'contacts'] as const;
+export const CUSTOMER_CSV_COLUMNS = [
+  'name',
+  'code',
+  'address',
+  'postcode',
+  'city',
+  'country',
+  'language',
+  'emailDomains',
+  'contacts',
+] as const;
 
 /** A customer's contacts as the CSV's `contacts` cell: `Ann Lee <ann@x.com> (en, certificates); Bo <bo@x.com> (zh)`. */
 export function formatContacts(

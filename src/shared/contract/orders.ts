@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { PRESSURE_PARTS } from './materials';
 import { LANGUAGES } from '../i18n/languages';
 import { emailField, listQuery, requiredText } from './common';
-import { isoDate, line, multiline, optionalLine } from './order-fields';
+import { CITY_MAX, countryCode, isoDate, line, multiline, optionalLine, POSTCODE_MAX } from './order-fields';
 import { deliveryWitness } from './witness';
 
 export const CUSTOMER_NAME_MAX = 200;
@@ -61,13 +61,11 @@ export const customerInput = z.object({
     .toUpperCase()
     .regex(/^[A-Z0-9][A-Z0-9._-]*$/, { error: 'orders.validation.code' }),
   address: multiline(ADDRESS_MAX),
+  /** the postcode and city apart, as the EN 10168 document names a company; empty when not given */
+  postcode: optionalLine(POSTCODE_MAX),
+  city: optionalLine(CITY_MAX),
   /** ISO 3166-1 alpha-2, upper-cased; empty when not known */
-  country: z
-    .string({ error: 'validation.invalid' })
-    .trim()
-    .toUpperCase()
-    .regex(/^([A-Z]{2})?$/, { error: 'orders.validation.country' })
-    .default(''),
+  country: countryCode(),
   language: z.enum(LANGUAGES, { error: 'validation.oneOf' }).default('en'),
   emailDomains: z.array(emailDomain()).max(EMAIL_DOMAINS_MAX, { error: 'validation.max' }).default([]),
   contacts: z.array(customerContactInput).max(CONTACTS_MAX, { error: 'validation.max' }).default([]),
@@ -88,6 +86,8 @@ export const customer = z.object({
   name: z.string(),
   code: z.string(),
   address: z.string(),
+  postcode: z.string(),
+  city: z.string(),
   country: z.string(),
   language: z.enum(LANGUAGES),
   emailDomains: z.array(z.string()),
@@ -318,8 +318,13 @@ export function parseSerialLines(
  */
 export const gateHold = z.object({
   testType: z.string().nullable(),
-  /** untraced: a pressure part without a heat or with its heat on hold; unreleased: a 3.1 order's unit whose range no authorised inspector has released yet */
-  kind: z.enum(['failed', 'missing', 'no-data', 'untraced', 'unreleased']),
+  /**
+   * untraced: a pressure part without a heat or with its heat on hold; unreleased: a 3.1 order's unit whose
+   * range no authorised inspector has released yet; closure-one-side: a bidirectional valve's closure test
+   * without a conforming record on `side`
+   */
+  kind: z.enum(['failed', 'missing', 'no-data', 'untraced', 'unreleased', 'closure-one-side']),
+  side: z.enum(['A', 'B']).optional(),
   part: z.enum(PRESSURE_PARTS).optional(),
   heat: z.string().nullable().optional(),
   /** the standard's reason codes of a failed test */

@@ -144,6 +144,12 @@ export const productFields = z.object({
   testEdition: z.string().max(10, { error: 'validation.invalid' }).optional(),
   /** the GS1 GTIN, kept as GTIN-14; null = none (its units' link is then /id/<serial>); absent = unchanged */
   gtin: gtinField(),
+  /**
+   * the valve seals against pressure from either direction, so the release gate asks for a conforming
+   * closure test on side A and on side B (docs/decisions/0054-test-conditions.md); absent: false on an add,
+   * unchanged on a replace (a client that does not know the field leaves it)
+   */
+  bidirectional: z.boolean({ error: 'products.validation.bidirectional' }).optional(),
 });
 
 /** Add or replace a product: the field rules plus "at least one pressure rating" and "Min <= Max". */
@@ -196,6 +202,8 @@ export const product = z.object({
   testEdition: z.string(),
   /** the GTIN-14, or null */
   gtin: z.string().nullable(),
+  /** closure tests are judged per side (side A and side B) */
+  bidirectional: z.boolean(),
   /** how many serial-number ranges use the product (it cannot be deleted while any do) */
   rangeCount: z.number().int(),
   createdAt: z.string(),
@@ -228,6 +236,7 @@ export const PRODUCT_FIELDS = [
   'testStandard',
   'leakageRate',
   'gtin',
+  'bidirectional',
 ] as const;
 
 export const PRODUCT_SORTS = [...PRODUCT_FIELDS, 'rangeCount', 'createdAt', 'updatedAt'] as const;
@@ -241,3 +250,19 @@ export type ProductListQuery = z.output<typeof productListQuery>;
 
 /** The columns of the CSV template, export and import. */
 export const PRODUCT_CSV_COLUMNS = PRODUCT_FIELDS;
+
+/** A product's value as a CSV cell: `bidirectional` is written `true` or `false`. */
+export function productCsvCell<T>(v: T): Exclude<T, boolean> | string {
+  return typeof v === 'boolean' ? String(v) : (v as Exclude<T, boolean>);
+}
+
+/**
+ * A CSV row for `productInput`: the `bidirectional` cell as the export writes it (`true`, `false`, any case),
+ * empty for "not stated" (false on an add); any other text is left for the schema to refuse.
+ */
+export function productCsvRow(row: Record<string, string>): Record<string, unknown> {
+  const cell = row.bidirectional?.trim().toLowerCase();
+  const { bidirectional: _b, ...rest } = row;
+  if (cell === undefined || cell === '') return rest;
+  return { ...rest, bidirectional: cell === 'true' ? true : cell === 'false' ? false : row.bidirectional };
+}

@@ -119,6 +119,11 @@ export const reportRequestInput = z
     email: emailField(),
     agreeToTerms: z.literal(true, { error: 'validation.mustAgree' }),
     language: z.enum(LANGUAGES, { error: 'validation.oneOf' }),
+    /**
+     * the certificate printed with both languages' labels side by side (its bilingual rendering, under the
+     * same number); the email and the page stay in `language`
+     */
+    bilingual: z.boolean({ error: 'validation.invalid' }).optional(),
     /** the solved proof-of-work: base64 of the ALTCHA payload */
     challenge: z
       .string({ error: 'publicApi.challengeRequired' })
@@ -143,10 +148,18 @@ export const reportRequestInput = z
       ctx.addIssue({ code: 'custom', path: [field], message: 'publicApi.tooManySerials' });
       return z.NEVER;
     }
-    const values: { serials: string[]; email: string; language: typeof v.language; challenge: string; termsVersion?: number } = {
+    const values: {
+      serials: string[];
+      email: string;
+      language: typeof v.language;
+      bilingual?: boolean;
+      challenge: string;
+      termsVersion?: number;
+    } = {
       serials,
       email: v.email,
       language: v.language,
+      bilingual: v.bilingual ?? false,
       challenge: v.challenge,
     };
     if (v.termsVersion !== undefined) values.termsVersion = v.termsVersion;

@@ -222,12 +222,15 @@ export type HeldRequestsQuery = z.output<typeof heldRequestsQuery>;
 export const HELD_REASONS = ['stillHeld', 'noTests', 'releasable'] as const;
 /**
  * One thing the gate holds the unit for: a test whose latest attempt failed (bench or standard), a missing
- * one, a pressure-retaining part without a heat (heat null) or with its heat on hold (its number), or (no
- * test) a 3.1 certificate whose range no authorised inspector has released yet.
+ * one, a pressure-retaining part without a heat (heat null) or with its heat on hold (its number), a
+ * bidirectional valve's closure test not shown conforming on one side (`side`), or (no test) a 3.1
+ * certificate whose range no authorised inspector has released yet.
  */
 export const heldFor = z.object({
   testType: z.enum(TEST_TYPES).nullable(),
-  kind: z.enum(['failed', 'missing', 'untraced', 'unreleased']),
+  kind: z.enum(['failed', 'missing', 'untraced', 'unreleased', 'closure-one-side']),
+  /** closure-one-side: the side without a conforming closure record */
+  side: z.enum(['A', 'B']).optional(),
   part: z.enum(PRESSURE_PARTS).optional(),
   heat: z.string().nullable().optional(),
   testedAt: z.string().nullable(),
@@ -250,10 +253,10 @@ export const heldRequestsEnvelope = listEnvelope(heldRequest);
 
 /**
  * What holds a unit, as the held-units worklist names and filters it: a test the bench failed, one the bench
- * passed and the product's standard rejects (a disagreement), a missing test, an untraced part, or a range
- * no authorised inspector has released.
+ * passed and the product's standard rejects (a disagreement), a missing test, an untraced part, a range
+ * no authorised inspector has released, or a bidirectional valve's closure shown on one side only.
  */
-export const HOLD_KINDS = ['failed', 'nonconforming', 'missing', 'untraced', 'unreleased'] as const;
+export const HOLD_KINDS = ['failed', 'nonconforming', 'missing', 'untraced', 'unreleased', 'closure-one-side'] as const;
 export type HoldKind = (typeof HOLD_KINDS)[number];
 export type HeldFor = z.infer<typeof heldFor>;
 export function holdKindOf(h: HeldFor): HoldKind {

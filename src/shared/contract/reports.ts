@@ -8,7 +8,7 @@ import { envelope } from './common';
 import { DOCUMENT_TYPES } from './settings';
 import { originOf } from '../identification';
 
-export const REPORT_LANGUAGES = ['en', 'zh'] as const;
+export const REPORT_LANGUAGES = ['en', 'zh', 'bilingual'] as const;
 export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
 
 /** 16 random bytes in base64url without padding. */
@@ -120,5 +120,5 @@ export const reportCodeParams = z.object({ code: z.string() });
 export const reportHashParams = z.object({ sha256: z.string() });
 
 /** Version of the embedded test-report.json's shape; bumped on any change a reader would notice. */
-export const REPORT_JSON_SCHEMA_VERSION = '2.3';
+export const REPORT_JSON_SCHEMA_VERSION = '2.4';
 export const REPORT_ATTACHMENT_NAME = 'test-report.json';

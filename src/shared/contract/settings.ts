@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { envelope, optionalText, requiredText } from './common';
 import { LINE_BREAK, noLineBreak, printable } from './products';
+import { CITY_MAX, countryCode, optionalLine, POSTCODE_MAX } from './order-fields';
 
 /**
  * EN 10204 document types a report can be issued as. A 3.2 names a witness recorded per delivery, so it is
@@ -34,6 +35,9 @@ export const CONTACT_MAX = 200;
 export const SETTINGS_TEXT_FIELDS = [
   'companyName',
   'companyAddress',
+  'companyPostcode',
+  'companyCity',
+  'companyCountry',
   'termsEn',
   'termsZh',
   'statementEn',
@@ -57,6 +61,10 @@ const multiline = (max: number) =>
 export const settingsFields = z.object({
   companyName: line(COMPANY_NAME_MAX),
   companyAddress: multiline(ADDRESS_MAX),
+  /** the postcode, city and country (ISO 3166-1 alpha-2) apart, as the EN 10168 document names a company; empty when not given */
+  companyPostcode: optionalLine(POSTCODE_MAX),
+  companyCity: optionalLine(CITY_MAX),
+  companyCountry: countryCode(),
   termsEn: multiline(TERMS_MAX),
   termsZh: multiline(TERMS_MAX),
   statementEn: multiline(REPORT_TEXT_MAX),

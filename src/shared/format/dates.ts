@@ -89,8 +89,12 @@ export function formatDateTime(language: FormatLanguage, value: Date | string | 
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
+/**
+ * One formatter per language and the options formatNumber and formatPercent use, made once: a list formats
+ * hundreds of numbers per draw, and making a formatter costs far more than using one.
+ */
 function numberFormat(language: FormatLanguage, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${language}:${JSON.stringify(options)}`;
+  const key = `${language}:${options.style ?? ''}:${options.minimumFractionDigits ?? ''}:${options.maximumFractionDigits ?? ''}`;
   let f = numberFormats.get(key);
   if (!f) {
     f = new Intl.NumberFormat(intlLocale(language), options);
@@ -106,7 +110,11 @@ export function formatNumber(language: FormatLanguage, n: number, maxDecimals = 
 
 /** A share (0–1) as a percentage with `decimals` decimals. */
 export function formatPercent(language: FormatLanguage, share: number, decimals = 1): string {
-  return numberFormat(language, { style: 'percent', maximumFractionDigits: decimals, minimumFractionDigits: decimals }).format(share);
+  return numberFormat(language, {
+    style: 'percent',
+    maximumFractionDigits: decimals,
+    minimumFractionDigits: decimals,
+  }).format(share);
 }
 
 const MONTHS_BY_NAME = new Map(EN_MONTHS.map((m, i) => [m.toLowerCase(), i + 1]));

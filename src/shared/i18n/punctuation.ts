@@ -26,3 +26,10 @@ export function enumerate(language: PunctuationLanguage, items: readonly string[
 export function labelled(language: PunctuationLanguage, label: string, value: string): string {
   return `${label}${colon(language)}${value}`;
 }
+
+/** Sentences run on as one paragraph, each ended ("." / "。") where its text did not end itself. */
+export function sentences(language: PunctuationLanguage, texts: readonly string[]): string {
+  const stop = zh(language) ? '。' : '.';
+  const ended = texts.map((x) => (/[.!?。！？]$/.test(x) ? x : `${x}${stop}`));
+  return ended.join(zh(language) ? '' : ' ');
+}

@@ -138,6 +138,14 @@ export const BACKSEAT_HOLDING: SizeBand<number>[] = [
   { maxDn: null, value: 60, unconfirmed: true },
 ];
 
+/**
+ * The test fluid's temperature for the shell, high-pressure backseat and high-pressure closure tests: 5 °C to
+ * 50 °C (41 °F to 122 °F) "unless otherwise specified by the purchaser", in the 9th edition's table of test
+ * fluids as Allied Valve and Firmament print it; no source gives the 10th's apart, so it is kept for every
+ * edition (docs/standards-sources.md). The low-pressure (gas) closure test has no such figure.
+ */
+const TEST_FLUID_TEMPERATURE = { minC: 5, maxC: 50 };
+
 export const API_598: StandardEdition = {
   id: 'api-598',
   name: 'API 598',
@@ -181,7 +189,10 @@ export const API_598: StandardEdition = {
       pressure: { kind: 'factor', factor: 1.5, roundUp: ASME_B16_34_ROUNDING },
       holding: SHELL_HOLDING,
       leakage: { soft: NONE, metal: NONE },
+      fluidTemperature: TEST_FLUID_TEMPERATURE,
       sources: [
+        'alliedvalve-api598',
+        'firmament-api598',
         'valvehax-api598-summary',
         'vajravyuh-api598',
         'dkvalve-api598',
@@ -194,7 +205,15 @@ export const API_598: StandardEdition = {
       pressure: { kind: 'factor', factor: 1.1, roundUp: ASME_B16_34_ROUNDING },
       holding: BACKSEAT_HOLDING,
       leakage: { soft: NONE, metal: NONE },
-      sources: ['valvehax-api598-summary', 'pipingworld-api598', 'aandl-api598', 'pvfshop-test-charts'],
+      fluidTemperature: TEST_FLUID_TEMPERATURE,
+      sources: [
+        'alliedvalve-api598',
+        'firmament-api598',
+        'valvehax-api598-summary',
+        'pipingworld-api598',
+        'aandl-api598',
+        'pvfshop-test-charts',
+      ],
     },
     seat: {
       pressure: { kind: 'factor', factor: 1.1, roundUp: ASME_B16_34_ROUNDING },
@@ -202,7 +221,10 @@ export const API_598: StandardEdition = {
       holdingByValveType: { check: CHECK_CLOSURE_HOLDING },
       leakage: { soft: NONE, metal: METAL_LIQUID },
       leakageByValveType: { check: { metal: CHECK_LIQUID } },
+      fluidTemperature: TEST_FLUID_TEMPERATURE,
       sources: [
+        'alliedvalve-api598',
+        'firmament-api598',
         'valvehax-api598-summary',
         'dkvalve-api598',
         'pipingworld-api598',
@@ -275,6 +297,16 @@ export const API_598: StandardEdition = {
       key: 'stv-api598',
       title: 'What is The API 598 Leak testing of Valves — STV Valves',
       url: 'https://stvvalves.com/?p=5708',
+    },
+    {
+      key: 'alliedvalve-api598',
+      title: 'API Standard 598 (9th edition: tests and test fluids) — Allied Valve',
+      url: 'https://alliedvalveinc.com/the-valve-expert/api-standard-598/',
+    },
+    {
+      key: 'firmament-api598',
+      title: 'API Standard 598 (9th edition: tests and test fluids) — Firmament International',
+      url: 'https://firmamentintl.com/ResourceAPI598.html',
     },
   ],
 };

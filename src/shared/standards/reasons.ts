@@ -1,5 +1,5 @@
 /**
- * Why a record does not conform: bits of `test_records.reasons` (migrations 0010, 0019, 0023 and 0031 compute them in SQL
+ * Why a record does not conform: bits of `test_records.reasons` (migrations 0010, 0019, 0023, 0031 and 0046 compute them in SQL
  * from the product's requirement rows, the samples' own reasons and the unit's production date). The names are i18n keys under `standards.reason.*`.
  */
 export const REASONS = [
@@ -20,6 +20,8 @@ export const REASONS = [
   // was not in calibration on the test day, or the bench has no such instrument (or the record names none).
   { bit: 2048, code: 'instrument-not-calibrated' },
   { bit: 4096, code: 'instrument-unknown' },
+  // The test fluid's temperature the record states is outside its standard's range (migration 0046).
+  { bit: 8192, code: 'fluid-temperature-out-of-range' },
 ] as const;
 export type ReasonCode = (typeof REASONS)[number]['code'];
 export const REASON_CODES = REASONS.map((r) => r.code) as unknown as readonly [ReasonCode, ...ReasonCode[]];

@@ -34,7 +34,7 @@ export function editionIn(standard: Pick<StandardEdition, 'edition' | 'editionZh
 /** `language` picks the edition's wording (the report is written in one language; the API uses en). */
 export function toRequirementView(
   standard: StandardEdition,
-  test: Omit<TestRequirement, 'testType'>,
+  test: Omit<TestRequirement, 'testType' | 'fluidTemperature'>,
   language: 'en' | 'zh' = 'en',
 ): RequirementView {
   return {

@@ -59,7 +59,7 @@ export function editionFor(
  * The revision of the derivation below: raised whenever a change here (not in the data files) changes the
  * rows it derives, so that the server derives the stored rows again at its next start (standards-version.ts).
  */
-export const REQUIREMENT_DERIVATION_REVISION = 6;
+export const REQUIREMENT_DERIVATION_REVISION = 7;
 
 export const BODY_MATERIALS = ['fc', 'wcb', 'sus'] as const;
 export type BodyMaterial = (typeof BODY_MATERIALS)[number];
@@ -109,6 +109,8 @@ export interface TestRequirement {
   /** no source available confirms holdMin: shown with a mark and a note wherever it is printed */
   holdUnconfirmed: boolean;
   leakage: { kind: LeakageKind; max: number | null };
+  /** the test fluid's temperature range, °C, both ends included; null where the standard sets none we could cite */
+  fluidTemperature: { min: number; max: number } | null;
 }
 
 export interface ProductRequirement {
@@ -266,6 +268,7 @@ export function deriveRequirement(
       holdMin: hold.value,
       holdUnconfirmed: hold.unconfirmed === true,
       leakage: leakageOf(leakRule, dn, p.leakageRate ?? standard.defaultLeakageRate?.[seat] ?? null),
+      fluidTemperature: rule.fluidTemperature ? { min: rule.fluidTemperature.minC, max: rule.fluidTemperature.maxC } : null,
     });
   }
   const notes: RequirementNote[] = [...table1.notes];

@@ -351,4 +351,13 @@ describe('editions: API 598 keeps its 8th (2004), 9th (2009) and 10th (2016) edi
     expect(pinned.map(({ edition, from, to }) => ({ edition, from, to }))).toEqual([{ edition: '9', from: null, to: null }]);
     expect(requirementRows({ ...base, testEdition: '7' })).toEqual([]);
   });
+
+  it("the test fluid's temperature: API 598's 5 °C to 50 °C for its liquid tests, no range where no source gives one", () => {
+    const range = { min: 5, max: 50 };
+    for (const x of ['shell', 'backseat', 'seat']) expect(test({}, x).fluidTemperature).toEqual(range);
+    for (const key of ['8', '9', '10']) expect(test({ testEdition: key }, 'seat').fluidTemperature).toEqual(range);
+    expect(test({}, 'air-seat').fluidTemperature).toBeNull();
+    for (const testStandard of ['iso-5208', 'en-12266-1', 'api-6d', 'asme-b16.34'] as const)
+      for (const x of ['shell', 'seat']) expect(test({ testStandard, leakageRate: 'D' }, x).fluidTemperature).toBeNull();
+  });
 });

@@ -84,6 +84,11 @@ export interface TestRule {
   leakage: { soft: LeakageRule; metal: LeakageRule };
   /** per valve type where it differs (e.g. API 598 metal-seated check valves) */
   leakageByValveType?: Partial<Record<ValveType, { soft?: LeakageRule; metal?: LeakageRule }>>;
+  /**
+   * the range the test fluid's temperature must lie in, °C, both ends included; absent where no source gives
+   * the standard's figure (docs/decisions/0054-test-conditions.md): such a test is not judged on it
+   */
+  fluidTemperature?: { minC: number; maxC: number };
   /** source keys for this test's figures */
   sources: string[];
 }

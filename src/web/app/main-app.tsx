@@ -7,7 +7,7 @@
  * /login in a look other than the prerendered one, is drawn afresh.
  */
 import '../lib/zod-jitless';
-import { StrictMode, useEffect, useRef, type ReactNode } from 'react';
+import { startTransition, StrictMode, useEffect, useRef, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import type { Language } from '../../shared/i18n/index';
@@ -53,6 +53,10 @@ export async function mountApp(container: HTMLElement, { wanted, hydrate }: Moun
       </AppProviders>
     </StrictMode>
   );
-  if (hydrate) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // As a transition, so that React yields to the browser every few milliseconds while it draws or adopts the
+  // page: a phone's first render is many short tasks, not one that blocks input for half a second.
+  startTransition(() => {
+    if (hydrate) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 }

@@ -1,13 +1,14 @@
-/** The element around every route: document title, scrolling on navigation and the loading bar. */
+/** The element around every route: document title and description, scrolling on navigation and the loading bar. */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation, useRouteError } from 'react-router';
 import { HASH_SCROLL_OFFSET } from '../lib/constants';
 import { errorMessage } from '../lib/errors';
 import { LoadingBar } from '../lib/loading-bar';
+import { setMetaDescription } from '../lib/meta-description';
 import { isRouteMeta, type RouteMeta } from './route-meta';
 
 export function useRouteMeta(): RouteMeta | undefined {
@@ -19,18 +20,25 @@ export function useRouteMeta(): RouteMeta | undefined {
   return undefined;
 }
 
+/** The document title and meta description of the route, in the language the app is shown in. */
 function useDocumentTitle(): void {
   const meta = useRouteMeta();
   const { t, i18n } = useTranslation();
   useEffect(() => {
     document.title = meta ? t(meta.titleKey) : t('app.title');
+    setMetaDescription(t(meta?.descriptionKey ?? 'app.meta.staff'));
   }, [meta, t, i18n.language]);
 }
 
 /** A hash target scrolls into view smoothly, 60 px below the top (under the sticky navbar); other navigation starts at the top. */
 function useScrollOnNavigate(): void {
   const location = useLocation();
+  const first = useRef(true);
   useEffect(() => {
+    // The page as loaded keeps the browser's own scroll (the top, or where a reload left it); scrolling it
+    // here would also force its first layout inside the task that drew it.
+    const loaded = first.current;
+    first.current = false;
     if (location.hash) {
       const id = decodeURIComponent(location.hash.slice(1));
       const frame = requestAnimationFrame(() => {
@@ -39,7 +47,7 @@ function useScrollOnNavigate(): void {
       });
       return () => cancelAnimationFrame(frame);
     }
-    window.scrollTo({ top: 0 });
+    if (!loaded) window.scrollTo({ top: 0 });
     return undefined;
   }, [location.pathname, location.hash]);
 }

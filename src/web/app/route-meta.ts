@@ -10,6 +10,8 @@ export type RouteAccess =
 export interface RouteMeta {
   /** i18n key of the screen title (also the document title) */
   titleKey: string;
+  /** i18n key of the page's meta description, when not the staff app's (app.meta.staff) */
+  descriptionKey?: string;
   access: RouteAccess;
   layout: 'blank' | 'default';
   /** the navigation item to highlight when it is not the route itself */

@@ -48,7 +48,7 @@ export const routes: RouteObject[] = [
       {
         element: <BlankLayout />,
         children: [
-          page(blank('pages.search'), 'search', () => import('../public-app/search-route')),
+          page({ ...blank('pages.search'), descriptionKey: 'app.meta.search' }, 'search', () => import('../public-app/search-route')),
           // Not lazy: the first page of a sign-in, served prerendered, which the router draws as it starts
           // (hydration); fetching it after the router would cost one more round trip (decision 0027).
           { path: 'login', handle: blank('pages.login', GUEST), loader: guardLoader(GUEST), Component: LoginPage },

@@ -12,6 +12,8 @@ export function HoldLine({ h }: { h: HeldFor }) {
   if (h.kind === 'untraced') return <>{untracedText(t, h)}</>;
   const test = t(`machineScreens.testTypes.${h.testType}`);
   if (h.kind === 'missing') return <>{t('quality.held.missing', { test })}</>;
+  if (h.kind === 'closure-one-side')
+    return <>{t('quality.held.closureOneSide', { test, side: t(`machineScreens.sides.${h.side ?? 'A'}`) })}</>;
   const at = h.testedAt ? formatDateTime(i18n.language, h.testedAt) : '';
   const why = enumerate(
     i18n.language,

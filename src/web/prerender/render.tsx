@@ -37,6 +37,8 @@ export interface PrerenderedHtml {
   styleNames: string[];
   css: string;
   title: string;
+  /** the page's meta description */
+  description: string;
 }
 
 /** The namespaces the public page's bundle carries in English (public-i18n.ts): a zh page carries them inline. */
@@ -82,7 +84,13 @@ export function renderScreen(screen: PrerenderedScreen, language: Language): Pre
         <SearchPage />
       </PublicFrame>,
     );
-    return { html, styleNames: [], css: '', title: translate(language, 'pages.search') };
+    return {
+      html,
+      styleNames: [],
+      css: '',
+      title: translate(language, 'pages.search'),
+      description: translate(language, 'app.meta.search'),
+    };
   }
   const queries = new QueryClient();
   const out = withProviders(
@@ -99,5 +107,5 @@ export function renderScreen(screen: PrerenderedScreen, language: Language): Pre
     </QueryClientProvider>,
   );
   queries.clear();
-  return { ...out, title: out.i18n.t('pages.login') };
+  return { ...out, title: out.i18n.t('pages.login'), description: out.i18n.t('app.meta.staff') };
 }

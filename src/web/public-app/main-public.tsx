@@ -9,7 +9,7 @@
  * (docs/decisions/0022-prerendered-first-screens.md). The look (light, dark, bordered) is CSS only, so the
  * HTML is hydrated in any look.
  */
-import { StrictMode, useEffect, useRef, useState } from 'react';
+import { startTransition, StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Language } from '../../shared/i18n/languages';
 import { isPublicHost } from '../app/guard';
@@ -20,6 +20,7 @@ import SearchPage from '../features/public/pages/search-page';
 import { PublicFrame } from './public-frame';
 import { addStrings, setLanguage, showLanguage, useT } from '../features/public/lib/public-i18n';
 import { startLook } from '../features/public/lib/public-look';
+import { setMetaDescription } from '../lib/meta-description';
 
 function keepOnSearch(): void {
   if (isPublicHost(window.location.hostname) && window.location.pathname !== '/search') {
@@ -32,6 +33,7 @@ function PublicShell({ wanted }: { wanted: Language }) {
   const switched = useRef(false);
   useEffect(() => {
     document.title = t('pages.search');
+    setMetaDescription(t('app.meta.search'));
   }, [t, language]);
   // After hydration, not during it: a language change while React adopts the HTML would make it redraw.
   useEffect(() => {
@@ -64,8 +66,11 @@ export async function mountPublic(container: HTMLElement): Promise<void> {
       <PublicShell wanted={wanted} />
     </StrictMode>
   );
-  if (page && container.firstElementChild) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // A transition: React yields while it adopts or draws the page (see app/main-app.tsx).
+  startTransition(() => {
+    if (page && container.firstElementChild) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import zhTexts from '../../shared/i18n/zh/verifier.json';
 import { isLanguage, type Language } from '../../shared/i18n/languages';
 import { checkProof, type ProofCheck } from '../../shared/offline-proof';
 import { LANGUAGE_KEY, wantedLanguage } from '../lib/language-start';
+import { setMetaDescription } from '../lib/meta-description';
 import { storageKey, writeCookie, writeStored } from '../lib/storage';
 import { readPhoto, scanCamera } from './qr-reading';
 import { canVerify, keepForOffline, loadKeys, type KeptKeys } from './verifier-store';
@@ -140,6 +141,7 @@ function setLanguage(next: Language): void {
 function render(): void {
   document.documentElement.lang = language === 'zh' ? 'zh-Hant-TW' : 'en';
   document.title = t('title');
+  setMetaDescription(t('description'));
   const status = !cryptoOk
     ? t('noCrypto')
     : offlineReady && keys

@@ -40,6 +40,8 @@ export const products = pgTable('products', {
   testEdition: text('test_edition').notNull().default(''),
   /** migration 0041: the GTIN-14, null = none */
   gtin: text('gtin'),
+  /** migration 0047: the valve seals in both directions, so its closure tests are judged per side */
+  bidirectional: boolean('bidirectional').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** maintained by triggers on serial_ranges */
@@ -101,6 +103,9 @@ export const productRequirements = pgTable('product_requirements', {
   holdUnconfirmed: boolean('hold_unconfirmed').notNull(),
   leakKind: text('leak_kind', { enum: ['none', 'drops/min', 'bubbles/min', 'mm3/s', 'any'] }).notNull(),
   leakMax: numeric('leak_max', { precision: 14, scale: 4 }),
+  /** migration 0046: the test fluid's temperature range, °C (null: the standard sets none we could cite) */
+  fluidTempMin: numeric('fluid_temp_min', { precision: 4, scale: 1 }),
+  fluidTempMax: numeric('fluid_temp_max', { precision: 4, scale: 1 }),
 });
 
 export type ProductRow = typeof products.$inferSelect;

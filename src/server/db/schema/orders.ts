@@ -14,6 +14,8 @@ export const customers = pgTable('customers', {
   name: citext('name').notNull(),
   code: citext('code').notNull(),
   address: text('address').notNull().default(''),
+  postcode: text('postcode').notNull().default(''),
+  city: text('city').notNull().default(''),
   country: text('country').notNull().default(''),
   language: text('language', { enum: ['en', 'zh'] })
     .notNull()

@@ -3,11 +3,15 @@
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { DOCUMENT_TYPES, LOGO_TYPES, SETTINGS_DOCUMENT_TYPES } from '../../../shared/contract/settings';
 import { bytea } from './machine-data';
+import { REPORT_LANGUAGES } from '../../../shared/contract/reports';
 
 export const settingsTable = pgTable('settings', {
   singleton: boolean('singleton').primaryKey().default(true),
   companyName: text('company_name').notNull(),
   companyAddress: text('company_address').notNull(),
+  companyPostcode: text('company_postcode').notNull().default(''),
+  companyCity: text('company_city').notNull().default(''),
+  companyCountry: text('company_country').notNull().default(''),
   termsEn: text('terms_en').notNull(),
   termsZh: text('terms_zh').notNull(),
   termsVersion: integer('terms_version').notNull(),
@@ -48,7 +52,7 @@ export const reports = pgTable('reports', {
   productId: uuid('product_id'),
   productName: text('product_name').notNull(),
   documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
-  language: text('language', { enum: ['en', 'zh'] }).notNull(),
+  language: text('language', { enum: REPORT_LANGUAGES }).notNull(),
   dataVersion: text('data_version').notNull(),
   sourceVersion: text('source_version').notNull(),
   sha256: bytea('sha256').notNull(),

@@ -265,7 +265,7 @@ export function textHeight(doc: Doc, text: string, width: number): number {
  */
 export function writeText(doc: Doc, text: string, x: number, y: number, width?: number): void {
   const d = doc as unknown as DocInternals;
-  if (text === '' || /[\n\t\r]/.test(text) || d._textOptions || d._wrapper || d._lineGap) {
+  if (text === '' || /[\n\t\r]/.test(text) || d._textOptions || d._wrapper) {
     doc.text(text, x, y, width === undefined ? { lineBreak: false } : { width });
     return;
   }
@@ -281,7 +281,8 @@ export function writeText(doc: Doc, text: string, x: number, y: number, width?: 
     return;
   }
   const { lines } = wrapText(doc, text, width);
-  const lh = d.currentLineHeight(true);
+  // A document's line gap (the compact certificate's tighter leading) moves each line as pdfkit's does.
+  const lh = d.currentLineHeight(true) + (d._lineGap || 0);
   // pdfkit's wrapper starts a new page when a line would cross the bottom margin: left to it, with room to
   // spare for its rounding.
   if (lines.length === 0 || y + (lines.length + 1) * lh + 1 > d.page.maxY()) {
@@ -300,7 +301,7 @@ export function writeText(doc: Doc, text: string, x: number, y: number, width?: 
   for (const line of lines) {
     // pdfkit writes nothing for an empty line (a text that starts with a break), and still moves down.
     if (line !== '') writeLine(d, line, x, d.y);
-    d.y += lh + 0;
+    d.y += lh;
   }
   d.x = x;
 }

@@ -25,6 +25,8 @@ async function recipients(db: Executor, choice: AlertMailChoice): Promise<Recipi
   return rows.map((r) => ({ email: String(r.email), language: r.language }));
 }
 
+export type AlertNames = Awaited<ReturnType<typeof namesOf>>;
+
 /** The names an alert's summary is written with. */
 export async function namesOf(db: Executor, a: AlertRow) {
   const [p] = a.productId
@@ -35,10 +37,9 @@ export async function namesOf(db: Executor, a: AlertRow) {
 }
 
 /** One email per user who chose "at once", in the alert's transaction (sent after it commits). */
-export async function mailAlertNow(tx: Executor, a: AlertRow, baseUrl: string): Promise<void> {
+export async function mailAlertNow(tx: Executor, a: AlertRow, names: AlertNames, baseUrl: string): Promise<void> {
   const to = await recipients(tx, 'instant');
   if (to.length === 0) return;
-  const names = await namesOf(tx, a);
   for (const r of to) {
     const t = (k: string, p: Record<string, unknown> = {}) => translate(r.language, k, p);
     const summary = summaryOf(r.language, a, a.detail as AlertDetail, names);

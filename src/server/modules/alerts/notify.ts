@@ -8,13 +8,13 @@ import type { Executor } from '../../db/client';
 import type { AlertRow, WebhookEndpointRow } from '../../db/schema/index';
 import type { AlertDetail } from '../../../shared/contract/alerts';
 import { enqueueWebhookEvent } from '../webhooks/events';
-import { mailAlertNow, namesOf } from './alert-mail';
+import { mailAlertNow, namesOf, type AlertNames } from './alert-mail';
 import { linksOf, summaryOf } from './alerts.service';
 import { raiseAlert, type AlertSinks } from './raise';
 
-async function webhookOf(tx: Executor, type: 'alert.raised' | 'alert.acknowledged', a: AlertRow): Promise<void> {
+async function webhookOf(tx: Executor, type: 'alert.raised' | 'alert.acknowledged', a: AlertRow, names: AlertNames): Promise<void> {
   const detail = a.detail as AlertDetail;
-  const summary = summaryOf('en', a, detail, await namesOf(tx, a));
+  const summary = summaryOf('en', a, detail, names);
   const links = { alert: `/alerts?kind=${a.kind}`, ...linksOf(a, detail) };
   const facts = {
     alertId: a.id,
@@ -47,11 +47,13 @@ async function webhookOf(tx: Executor, type: 'alert.raised' | 'alert.acknowledge
 export function alertSinks(deps: { baseUrl: string }): AlertSinks {
   return {
     async raised(tx, alert) {
-      await mailAlertNow(tx, alert, deps.baseUrl);
-      await webhookOf(tx, 'alert.raised', alert);
+      // The names are read once for the emails and the webhook's summary.
+      const names = await namesOf(tx, alert);
+      await mailAlertNow(tx, alert, names, deps.baseUrl);
+      await webhookOf(tx, 'alert.raised', alert, names);
     },
     async acknowledged(tx, alert) {
-      await webhookOf(tx, 'alert.acknowledged', alert);
+      await webhookOf(tx, 'alert.acknowledged', alert, await namesOf(tx, alert));
     },
   };
 }

@@ -20,6 +20,7 @@ import { rowsOf, type Executor } from '../../db/client';
 import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
 import { isUuid, MAX_OFFSET, withoutNul } from '../../db/errors';
 import { selectRecords, toTestRecord } from './machine-data.repo';
+import { estimateRows, filteredToSort, LIST_PLANNING, type ListPlanning } from './machine-data.list-planning';
 
 const t = testRecords;
 
@@ -50,8 +51,8 @@ function whereOf(q: Filter): SQL | undefined {
   if (q.result) parts.push(eq(t.result, q.result));
   // disagreement: the partial index test_records_disagree_idx holds exactly these rows (migration 0010).
   if (q.verdict === 'disagreement') parts.push(and(eq(t.result, 'pass'), eq(t.verdict, 'nonconforming')));
-  // nonconforming implies a failed outcome: said outright, the partial test_records_outcome_fail_idx (0010) serves it.
-  else if (q.verdict === 'nonconforming') parts.push(and(eq(t.verdict, 'nonconforming'), sql`${t.outcome} = 'fail'`));
+  // nonconforming: the partial test_records_nonconforming_idx (0014) holds exactly these rows, and counts them
+  // without reading the table.
   else if (q.verdict) parts.push(eq(t.verdict, q.verdict));
   if (q.testType) parts.push(eq(t.testType, q.testType));
   // product_id is set exactly when range_id is (a CHECK says so), and the product index serves IS NULL.
@@ -102,6 +103,7 @@ const MAX_BENCH_PARTS = 64;
  * Sorts that no index gives in one walk, but whose order is a merge of parts that an index each serves in
  * that order (docs/decisions/0030-lists-at-a-year.md): test type, one range per (test type, medium) of
  * test_records_type_medium_idx, and medium, one range per test type (the CHECKs of 0004 name every value);
+ * test pressure, one range per test type of test_records_type_pressure_idx (0049);
  * result, the failures on the partial test_records_fail_idx and the passes on the tested-at index; record
  * id, one range per bench of the
  * unique (bench, record id) index, and the CSV-uploaded records (no bench). Benches holding records are
@@ -109,16 +111,23 @@ const MAX_BENCH_PARTS = 64;
  * MAX_BENCH_PARTS of them; beyond, planning a part per bench costs more than it saves). Null: one ORDER BY
  * serves the sort (an index of its own, or the filtered set sorted).
  */
-async function sortParts(db: Executor, sort: TestRecordSort | undefined): Promise<SQL[] | null> {
-  switch (sort) {
+async function sortParts(db: Executor, q: Pick<TestRecordListQuery, 'sort' | 'testType' | 'result' | 'machineId'>): Promise<SQL[] | null> {
+  // A part the filter excludes is left out, not planned: a contradiction the planner finds only late can
+  // still be planned as a parallel scan, whose workers cost more than the page (26 ms).
+  const types = q.testType ? [q.testType] : TEST_TYPES;
+  switch (q.sort) {
     case 'testType':
-      return TEST_TYPES.flatMap((type) => TEST_MEDIA.map((medium) => and(eq(t.testType, type), eq(t.medium, medium))!));
+      return types.flatMap((type) => TEST_MEDIA.map((medium) => and(eq(t.testType, type), eq(t.medium, medium))!));
     case 'medium':
       // Within one test type the index is already in (medium, tested_at, id) order.
-      return TEST_TYPES.map((type) => eq(t.testType, type));
+      return types.map((type) => eq(t.testType, type));
+    case 'testPressure':
+      // test_records_type_pressure_idx (0049): one range of (test_pressure, id) per test type.
+      return types.map((type) => eq(t.testType, type));
     case 'result':
-      return TEST_RESULTS.map((result) => eq(t.result, result));
+      return (q.result ? [q.result] : TEST_RESULTS).map((result) => eq(t.result, result));
     case 'recordId': {
+      if (q.machineId !== undefined) return isUuid(q.machineId) ? [eq(t.machineId, q.machineId)] : null;
       const benches = await db
         .select({ id: machines.id })
         .from(machines)
@@ -195,31 +204,6 @@ async function recordsByIds(db: Executor, ids: number[], extra: Record<string, u
 const PARTS_WINDOW = ALL_PAGE_LIMIT;
 
 /**
- * Sorts whose index (or merged parts) does not hold tested_at, so a tested-at range is tested on each row
- * the walk fetches from the table. Record ids, received-at times and pressures follow the order of testing
- * (a bench numbers its records as it tests), so such a walk can fetch every record outside the range before
- * it finds a page: a week of tests sorted by record id fetched 93,000 rows per bench at 1,000,000 records
- * (docs/decisions/0030-lists-at-a-year.md). Test type, medium and result are merges of index ranges that
- * end in tested_at (0014); the serial index holds tested_at, so its walk tests the range on index entries
- * (17 ms for a week against 69 ms sorting the week); tested-at is the range's own index.
- */
-const WALKS_PAST_DATES: ReadonlySet<TestRecordSort> = new Set<TestRecordSort>(['recordId', 'receivedAt', 'testPressure']);
-
-/** A range the planner expects to hold at most this many rows is sorted itself; a week (60,480 rows) is measured in decision 0030. */
-const SORT_RANGE_AT_MOST = 100_000;
-
-/**
- * With a tested-at range and a sort that does not bound it, the planner's estimate of the filtered rows
- * when it is small enough that sorting them beats walking the sort's index; otherwise null. (The planner
- * costs that walk as if the range were spread evenly over the sort's order, so it cannot be left to choose.)
- */
-async function rangeToSort(db: Executor, q: TestRecordListQuery, where: SQL | undefined): Promise<number | null> {
-  if (!q.sort || !WALKS_PAST_DATES.has(q.sort) || (!q.testedFrom && !q.testedTo)) return null;
-  const planned = await estimateRows(db, where);
-  return planned <= SORT_RANGE_AT_MOST ? planned : null;
-}
-
-/**
  * The ids of one page of the filtered rows sorted by the keys, the filter read first. OFFSET 0 keeps the
  * subquery apart, so it is planned on its own (the range's index) and the page is a top-N sort of its rows,
  * never a walk of the sort's index.
@@ -245,13 +229,14 @@ function pageIdsOfFilteredSort(
 export async function listRecords(
   db: Executor,
   q: TestRecordListQuery,
+  planning: ListPlanning = LIST_PLANNING,
 ): Promise<{ items: TestRecord[]; total: number; totalEstimated?: boolean }> {
   const { limit, offset } = pageWindow(q);
   const { keys, desc } = sortOf(q);
   if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q)) };
   const where = whereOf(q);
-  const ranged = await rangeToSort(db, q, where);
-  const parts = ranged === null && offset + limit <= PARTS_WINDOW ? await sortParts(db, q.sort) : null;
+  const ranged = await filteredToSort(db, q, where, planning);
+  const parts = ranged === null && offset + limit <= PARTS_WINDOW ? await sortParts(db, q) : null;
   const rows =
     ranged !== null
       ? pageIdsOfFilteredSort(db, where, keys, desc, limit, offset).then((ids) => recordsByIds(db, ids))
@@ -313,13 +298,6 @@ async function countRecords(db: Executor, q: Filter, estimated?: number): Promis
 /** Ten times the limit: a planner's estimate this far above it is not a small set misjudged. */
 const ESTIMATE_ONLY_ABOVE = TOTAL_COUNT_LIMIT * 10;
 
-async function estimateRows(db: Executor, where: SQL | undefined): Promise<number> {
-  const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) select 1 from ${t} where ${where ?? sql`true`}`));
-  const raw = plan[0]?.['QUERY PLAN'];
-  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  return Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0));
-}
-
 async function countAll(db: Executor, machineId: string | undefined): Promise<number> {
   if (machineId !== undefined) {
     if (!isUuid(machineId)) return 0;
@@ -335,12 +313,17 @@ async function countAll(db: Executor, machineId: string | undefined): Promise<nu
 }
 
 /** The filtered, sorted list in pages for the CSV export, walked by keyset so each page is an index step. */
-export async function* recordPages(db: Executor, q: TestRecordListQuery, size = 2000): AsyncGenerator<TestRecord[]> {
+export async function* recordPages(
+  db: Executor,
+  q: TestRecordListQuery,
+  size = 2000,
+  planning: ListPlanning = LIST_PLANNING,
+): AsyncGenerator<TestRecord[]> {
   const { keys, desc } = sortOf(q);
   const cursorFields = Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string>`${k.expr}::text`]));
-  // Each page of the export sorts the range itself when the list's first page would (rangeToSort).
-  const ranged = (await rangeToSort(db, q, whereOf(q))) !== null;
-  const parts = ranged ? null : await sortParts(db, q.sort);
+  // Each page of the export sorts the filtered rows itself when the list's first page would (filteredToSort).
+  const ranged = (await filteredToSort(db, q, whereOf(q), planning)) !== null;
+  const parts = ranged ? null : await sortParts(db, q);
   let after: string[] | null = null;
   for (;;) {
     const cursor: SQL | undefined = after

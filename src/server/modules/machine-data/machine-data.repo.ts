@@ -285,7 +285,7 @@ export function judgedValues(a: string): SQL {
   const reasons = `test_record_all_reasons(q.product_id IS NOT NULL, ${a}.test_pressure::numeric, ${a}.holding_seconds,
       ${a}.held_seconds::numeric, ${a}.leakage_value::numeric, ${a}.leakage_unit, q.unrated, q.pressure_min, q.pressure_max,
       q.hold_min, q.leak_kind, q.leak_max, ${a}.sample_reasons::smallint, ${a}.tested_at, h.production_date,
-      ${a}.instrument_reasons::smallint)`;
+      ${a}.instrument_reasons::smallint, ${a}.fluid_temperature::numeric, q.fluid_temp_min, q.fluid_temp_max)`;
   return sql.raw(`h.id, h.product_id, ${a}.held_seconds::numeric, test_record_verdict(q.product_id IS NOT NULL, ${reasons}), ${reasons}`);
 }
 

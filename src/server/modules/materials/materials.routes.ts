@@ -3,6 +3,7 @@
  * materials), /api/v1/heats (heats and their mill certificates) and /api/v1/serial-ranges/{id}/heats (the
  * heats of a range's parts, and per-serial exceptions by CSV). Staff keep them (docs/decisions/0053).
  */
+import { contentDisposition } from '../../lib/content-disposition';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -162,7 +163,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .type('application/pdf')
         .header('content-length', String(found.heat.file!.bytes))
-        .header('content-disposition', `inline; filename="${name}"`)
+        .header('content-disposition', contentDisposition('inline', name))
         .header('cache-control', 'private, no-store')
         .header('x-content-sha256', found.heat.file!.sha256)
         .send(Readable.from(found.pieces()));

@@ -297,7 +297,9 @@ export async function deliveryGate(db: Db, id: string): Promise<DeliveryGate> {
         : g.held.map((h) =>
             h.kind === 'untraced'
               ? { testType: null, kind: h.kind, part: h.part, heat: h.heat, reasons: [] }
-              : { testType: h.testType, kind: h.kind, reasons: h.kind === 'failed' ? h.reasons.map(String) : [] },
+              : h.kind === 'closure-one-side'
+                ? { testType: h.testType, kind: h.kind, side: h.side, reasons: [] }
+                : { testType: h.testType, kind: h.kind, reasons: h.kind === 'failed' ? h.reasons.map(String) : [] },
           );
     return { ...u, status: g.status, held };
   });

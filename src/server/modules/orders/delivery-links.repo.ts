@@ -15,6 +15,8 @@ export interface LinkedDelivery {
   date: string;
   status: string;
   releasedAt: string | null;
+  /** The language the release's certificates were issued in (null before the release). */
+  releaseLanguage: 'en' | 'zh' | null;
   unitCount: number;
   purchaseOrder: { number: string; date: string; documentType: '2.2' | '3.1' | '3.2' };
   customer: { id: string; name: string; code: string };
@@ -23,7 +25,7 @@ export interface LinkedDelivery {
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 const deliveryColumns = sql.raw(`d.id, d.number, to_char(d.date, 'YYYY-MM-DD') AS date, d.status,
-  to_char(d.released_at AT TIME ZONE 'UTC', ${ISO}) AS "releasedAt",
+  to_char(d.released_at AT TIME ZONE 'UTC', ${ISO}) AS "releasedAt", d.release_language AS "releaseLanguage",
   (SELECT count(*)::int FROM delivery_units du WHERE du.delivery_id = d.id AND du.active) AS "unitCount",
   po.number AS "poNumber", to_char(po.date, 'YYYY-MM-DD') AS "poDate", po.document_type AS "documentType",
   c.id AS "customerId", c.name::text AS "customerName", c.code::text AS "customerCode"`);
@@ -34,6 +36,7 @@ interface DeliveryRow {
   date: string;
   status: string;
   releasedAt: string | null;
+  releaseLanguage: 'en' | 'zh' | null;
   unitCount: number;
   poNumber: string;
   poDate: string;
@@ -50,6 +53,7 @@ function toLinked(r: DeliveryRow): LinkedDelivery {
     date: r.date,
     status: r.status,
     releasedAt: r.releasedAt,
+    releaseLanguage: r.releaseLanguage,
     unitCount: Number(r.unitCount),
     purchaseOrder: { number: r.poNumber, date: r.poDate, documentType: r.documentType },
     customer: { id: r.customerId, name: r.customerName, code: r.customerCode },

@@ -25,6 +25,8 @@ interface OrderRow {
   document_type: '2.2' | '3.1' | '3.2';
   customer_name: string;
   customer_address: string;
+  customer_postcode: string;
+  customer_city: string;
   customer_country: string;
   witness: DeliveryWitness | string | null;
 }
@@ -34,7 +36,13 @@ const toUnit = (r: OrderRow): UnitToIssue => ({
   serial: r.serial,
   documentType: r.document_type,
   printed: {
-    purchaser: { name: r.customer_name, address: r.customer_address, country: r.customer_country },
+    purchaser: {
+      name: r.customer_name,
+      address: r.customer_address,
+      postcode: r.customer_postcode,
+      city: r.customer_city,
+      country: r.customer_country,
+    },
     purchaseOrder: { number: r.po_number, date: String(r.po_date).slice(0, 10) },
     item: { line: Number(r.line), buyerItemCode: r.buyer_item_code, description: r.description },
     tag: r.tag,
@@ -53,7 +61,8 @@ function witnessOf(r: OrderRow): Pick<ReportOrder, 'witness'> {
 const ORDER_OF_UNIT = sql`
   SELECT u.id AS unit_id, u.serial, u.tag, u.line, i.buyer_item_code, i.description,
          d.number AS delivery_number, d.date::text AS delivery_date, po.number AS po_number, po.date::text AS po_date,
-         po.document_type, c.name::text AS customer_name, c.address AS customer_address, c.country AS customer_country,
+         po.document_type, c.name::text AS customer_name, c.address AS customer_address, c.postcode AS customer_postcode, c.city AS customer_city,
+         c.country AS customer_country,
          d.witness
     FROM delivery_units u
     JOIN deliveries d ON d.id = u.delivery_id

@@ -8,7 +8,7 @@ import type { Delivery, DeliveryDetail, DeliveryGate } from '../../../shared/con
 import type { DocumentType } from '../../../shared/contract/settings';
 import { AppError } from '../../../shared/errors';
 import { formatSerial, parseSerial } from '../../../shared/serial';
-import type { Db } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import { isUuid, PG, pgErrorCode } from '../../db/errors';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
 import type { IssueInput, IssueResult, OrderCertificate } from '../reports/issue';
@@ -40,6 +40,16 @@ export function orderCertificate(u: releases.UnitToIssue): OrderCertificate {
  * identical requests start one release); released or cancelled: 409. The gate runs before the delivery is
  * locked (it reads every unit's records), and the status is checked again under the lock.
  */
+/** An active unit of a delivery with the order its certificate names, by serial (null: not one of its units). */
+export async function deliveryUnitOrder(
+  db: Executor,
+  deliveryId: string,
+  serial: string,
+): Promise<{ serial: string; order: OrderCertificate } | null> {
+  const unit = await releases.unitWithOrder(db, deliveryId, serial);
+  return unit ? { serial: unit.serial, order: orderCertificate(unit) } : null;
+}
+
 export async function startRelease(db: Db, actor: AuditActor, id: string): Promise<Delivery> {
   if (!isUuid(id)) throw deliveryNotFound();
   const current = await repo.findDelivery(db, id);

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { PRODUCT_CSV_COLUMNS, productInput, type ProductValues } from '../../../shared/contract/products';
+import { PRODUCT_CSV_COLUMNS, productCsvRow, productInput, type ProductValues } from '../../../shared/contract/products';
 import type { ImportResult } from '../../../shared/contract/record-history';
 import type { Language } from '../../../shared/i18n/index';
 import { rowsOf, type Db, type Tx } from '../../db/client';
@@ -27,11 +27,11 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
       INSERT INTO products (id, name, name_zh, fluid, connection, application, application_medium, connection_zh,
         application_zh, application_medium_zh, pressure_fc, pressure_wcb,
         pressure_sus, temperature_max, temperature_min, valve_type, nominal_size, pressure_class, seat_type, test_standard,
-        leakage_rate, gtin)
+        leakage_rate, gtin, bidirectional)
       SELECT s.id, s.name, s.name_zh, s.fluid, s.connection, s.application, s.application_medium, s.connection_zh,
         s.application_zh, s.application_medium_zh, s.pressure_fc, s.pressure_wcb,
         s.pressure_sus, s.temperature_max, s.temperature_min, s.valve_type, s.nominal_size, s.pressure_class, s.seat_type,
-        s.test_standard, s.leakage_rate, s.gtin
+        s.test_standard, s.leakage_rate, s.gtin, s.bidirectional
       FROM ${stage} s ${where} ORDER BY s.row
       RETURNING id)
     INSERT INTO audit_log (actor_id, actor_label, action, entity, entity_id, after, ip)
@@ -42,7 +42,7 @@ function insertFromStage(tx: Tx, actor: AuditActor, except: number[]): Promise<u
         'pressureWcb', s.pressure_wcb, 'pressureSus', s.pressure_sus, 'temperatureMax', s.temperature_max,
         'temperatureMin', s.temperature_min, 'valveType', s.valve_type, 'nominalSize', s.nominal_size,
         'pressureClass', s.pressure_class, 'seatType', s.seat_type, 'testStandard', s.test_standard,
-        'leakageRate', s.leakage_rate, 'gtin', s.gtin),
+        'leakageRate', s.leakage_rate, 'gtin', s.gtin, 'bidirectional', s.bidirectional),
       ${actor.ip ?? null}
     FROM ${stage} s ${where} ORDER BY s.row`);
 }
@@ -89,7 +89,7 @@ export function importProducts(
       columns: PRODUCT_CSV_COLUMNS,
       required: ['name', 'fluid', 'temperatureMax', 'temperatureMin'],
       maxRows: MAX_PRODUCT_ROWS,
-      schema: productInput,
+      schema: { safeParse: (row) => productInput.safeParse(productCsvRow(row)) },
       // citext: the same comparison as the unique index; float8 keeps the values as the schema gave them.
       stage: [
         ['id', 'uuid'],
@@ -114,6 +114,7 @@ export function importProducts(
         ['test_standard', 'text'],
         ['leakage_rate', 'text'],
         ['gtin', 'text'],
+        ['bidirectional', 'bool'],
       ],
       toStage: (v) => [
         randomUUID(),
@@ -138,6 +139,7 @@ export function importProducts(
         v.testStandard,
         v.leakageRate,
         v.gtin ?? null,
+        v.bidirectional ?? false,
       ],
       load: async (tx) => {
         const failures = await loadChunk(tx, actor);

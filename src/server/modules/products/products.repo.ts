@@ -34,6 +34,7 @@ export function toProduct(r: ProductRow): Product {
     leakageRate: r.leakageRate,
     testEdition: r.testEdition,
     gtin: r.gtin,
+    bidirectional: r.bidirectional,
     rangeCount: r.rangeCount,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -68,6 +69,8 @@ export function toRow(v: ProductValues) {
     ...(v.testEdition === undefined ? {} : { testEdition: v.testEdition }),
     // absent: a replace keeps the product's GTIN (a client that does not know the field leaves it)
     ...(v.gtin === undefined ? {} : { gtin: v.gtin }),
+    // absent: a replace keeps the product's directions, as it keeps its GTIN
+    ...(v.bidirectional === undefined ? {} : { bidirectional: v.bidirectional }),
   };
 }
 
@@ -93,6 +96,7 @@ const SORT_COLUMNS = {
   testStandard: products.testStandard,
   leakageRate: products.leakageRate,
   gtin: products.gtin,
+  bidirectional: products.bidirectional,
   rangeCount: products.rangeCount,
   createdAt: products.createdAt,
   updatedAt: products.updatedAt,

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, listEnvelope } from '../../../shared/contract/common';
-import { PRODUCT_CSV_COLUMNS, product, productInput, productListQuery } from '../../../shared/contract/products';
+import { PRODUCT_CSV_COLUMNS, product, productCsvCell, productInput, productListQuery } from '../../../shared/contract/products';
 import { historyEntry, importQuery, importResult } from '../../../shared/contract/record-history';
 import { actorOf, languageOf, successMessage } from '../audit/actor';
 import { ensureMultipart, sendCsv, withUpload } from '../../lib/http-files';
@@ -38,7 +38,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/v1/products/export.csv', { schema: { tags, querystring: productListQuery }, config: can('read') }, async (req, reply) => {
     const rows = async function* () {
-      for await (const page of productPages(db, req.query)) yield page.map((p) => PRODUCT_CSV_COLUMNS.map((c) => p[c]));
+      for await (const page of productPages(db, req.query)) yield page.map((p) => PRODUCT_CSV_COLUMNS.map((c) => productCsvCell(p[c])));
     };
     return sendCsv(reply, 'products.csv', PRODUCT_CSV_COLUMNS, rows());
   });
@@ -68,6 +68,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       leakageRate: 'D',
       // Empty: a GTIN is the manufacturer's own, assigned by GS1; an example one would be imported as if it were.
       gtin: '',
+      bidirectional: 'false',
     };
     return sendCsv(reply, 'products-template.csv', PRODUCT_CSV_COLUMNS, [[PRODUCT_CSV_COLUMNS.map((c) => example[c])]]);
   });

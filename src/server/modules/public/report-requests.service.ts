@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ReportRequestResult, ReportRequestValues, SerialOutcome } from '../../../shared/contract/public';
+import type { ReportLanguage } from '../../../shared/contract/reports';
 import { AppError } from '../../../shared/errors';
 import { translate } from '../../../shared/i18n/index';
 import { productName } from '../../../shared/product-name';
@@ -25,7 +26,7 @@ export type IssueOutcome =
   | { status: 'no-data' }
   | { status: 'not-found' };
 
-export type IssueReport = (db: Db, input: { serial: string; language: 'en' | 'zh'; order?: OrderCertificate }) => Promise<IssueOutcome>;
+export type IssueReport = (db: Db, input: { serial: string; language: ReportLanguage; order?: OrderCertificate }) => Promise<IssueOutcome>;
 
 export interface ReportRequestDeps {
   db: Db;
@@ -66,6 +67,8 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
     });
   }
   const language = input.language;
+  // The certificate's rendering: the visitor's language, or both side by side.
+  const rendering: ReportLanguage = input.bilingual ? 'bilingual' : language;
 
   // One serial after another: issuing a report is CPU work, and a request holds at most 20.
   const decided: Decided[] = [];
@@ -75,11 +78,11 @@ export async function requestReports(deps: ReportRequestDeps, input: ReportReque
       decided.push({ serial, outcome: 'not-found', product: null, report: null, mailed: null });
       continue;
     }
-    const issued = await deps.issueReport(db, { serial, language });
+    const issued = await deps.issueReport(db, { serial, language: rendering });
     // The page shows whoever asks the same answer; only the mailbox of the buyer's address gets the order's
     // certificate, so that a stranger who types a buyer's address learns nothing from the page.
     const order = issued.status === 'issued' && deps.orderCertificateFor ? await deps.orderCertificateFor(db, serial, input.email) : null;
-    const forBuyer = order ? await deps.issueReport(db, { serial, language, order }) : null;
+    const forBuyer = order ? await deps.issueReport(db, { serial, language: rendering, order }) : null;
     const page = issued.status === 'issued' ? { id: issued.report.id, filename: issued.report.filename } : null;
     decided.push(
       issued.status === 'issued'

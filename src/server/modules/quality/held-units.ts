@@ -29,6 +29,7 @@ export function heldForOf(h: HoldReason): HeldFor {
   if (h.kind === 'failed')
     return { testType: h.testType, kind: h.kind, testedAt: h.testedAt.toISOString(), bench: h.bench, reasons: h.reasons };
   if (h.kind === 'untraced') return { testType: null, kind: h.kind, part: h.part, heat: h.heat, testedAt: null, bench: null, reasons: [] };
+  if (h.kind === 'closure-one-side') return { testType: h.testType, kind: h.kind, side: h.side, testedAt: null, bench: null, reasons: [] };
   return { testType: h.testType, kind: h.kind, testedAt: null, bench: null, reasons: [] };
 }
 
@@ -116,6 +117,7 @@ export function holdText(h: HeldFor): string {
   const kind = holdKindOf(h);
   if (h.kind === 'unreleased') return kind;
   if (h.kind === 'untraced') return `${kind} ${h.part ?? ''}${h.heat ? ` heat ${h.heat}` : ''}`.trim();
+  if (h.kind === 'closure-one-side') return `${kind} ${h.testType ?? ''} side ${h.side ?? ''}`;
   return `${kind} ${h.testType ?? ''}${h.reasons.length ? ` (${h.reasons.join(', ')})` : ''}`;
 }
 

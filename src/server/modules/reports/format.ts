@@ -12,8 +12,34 @@ import {
   formatNumber as sharedNumber,
 } from '../../../shared/format/dates';
 
-/** PDF /Lang and the structure's language tags. */
-export const PDF_LANG: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-Hant-TW' };
+/** PDF /Lang and the structure's language tags (the bilingual rendering's is its first language's). */
+export const PDF_LANG: Record<ReportLanguage, string> = { en: 'en-GB', zh: 'zh-Hant-TW', bilingual: 'zh-Hant-TW' };
+
+/** A language the catalogues are written in: a rendering's own, or each of the bilingual rendering's two. */
+export type TextLanguage = Exclude<ReportLanguage, 'bilingual'>;
+
+/**
+ * The language numbers, dates and a standard's edition are written in: the bilingual rendering writes each
+ * value once, as the English rendering does (its labels carry both languages).
+ */
+export const valueLanguage = (lang: ReportLanguage): TextLanguage => (lang === 'bilingual' ? 'en' : lang);
+
+/**
+ * One text of the bilingual rendering: Chinese first, then English, as Taiwanese certificates print their
+ * labels. A label stays on one line with both ("序號 Serial number"); a sentence puts its English under
+ * its Chinese. The same text in both (a code, a unit) is written once.
+ */
+export function bothLanguages(zh: string, en: string): string {
+  if (zh === en || !zh) return en;
+  if (!en) return zh;
+  const sentence = en.length > 40 || /[.:;!?]( |$)/.test(en);
+  return sentence ? `${zh}\n${en}` : `${zh} ${en}`;
+}
+
+/** A text in the rendering's language, or in both for the bilingual rendering (a setting's, a product's). */
+export function inLanguage(lang: ReportLanguage, text: (l: TextLanguage) => string): string {
+  return lang === 'bilingual' ? bothLanguages(text('zh'), text('en')) : text(lang);
+}
 
 // Formatted numbers and instants by language and value, for every report of the process: a report formats
 // a few dozen (pressures, holds, chart ticks, dates), most of them the same from report to report, and each
@@ -35,19 +61,22 @@ function remembered(kind: string, value: number, make: () => string): string {
 
 // One style for the web, the emails and the PDF (src/shared/format/dates.ts). Reports are read anywhere:
 // times are printed in UTC and say so, never in the server's zone.
-export function formatNumber(lang: ReportLanguage, v: number, maxDecimals = 3): string {
+export function formatNumber(rendering: ReportLanguage, v: number, maxDecimals = 3): string {
+  const lang = valueLanguage(rendering);
   // (A Map does not tell -0 from 0, which Intl writes as "-0".)
   if (Object.is(v, -0)) return sharedNumber(lang, v, maxDecimals);
   return remembered(`${lang}n${maxDecimals}`, v, () => sharedNumber(lang, v, maxDecimals));
 }
 
-export function formatDate(lang: ReportLanguage, d: Date): string {
+export function formatDate(rendering: ReportLanguage, d: Date): string {
+  const lang = valueLanguage(rendering);
   // An invalid date (NaN) is formatted as it always was, not kept.
   const time = d.getTime();
   return Number.isNaN(time) ? sharedDate(lang, d, 'UTC') : remembered(`${lang}d`, time, () => sharedDate(lang, d, 'UTC'));
 }
 
-export function formatDateTime(lang: ReportLanguage, d: Date): string {
+export function formatDateTime(rendering: ReportLanguage, d: Date): string {
+  const lang = valueLanguage(rendering);
   const time = d.getTime();
   return Number.isNaN(time)
     ? `${sharedDateTime(lang, d, 'UTC')} UTC`
@@ -56,7 +85,7 @@ export function formatDateTime(lang: ReportLanguage, d: Date): string {
 
 /** A `YYYY-MM-DD` calendar date (a production date) in the language, without shifting its day. */
 export function formatDay(lang: ReportLanguage, ymd: string): string {
-  return sharedDay(lang, ymd);
+  return sharedDay(valueLanguage(lang), ymd);
 }
 
 // Texts without parameters by language and key: the catalogues are fixed for the life of the process, and a
@@ -69,7 +98,13 @@ const plainTexts = new Map<string, string>();
 const templates = new Map<string, string>();
 const PLACEHOLDERS = new Proxy({} as Record<string, unknown>, { get: (_target, name) => `{{${String(name)}}}` });
 
+// The bilingual rendering prints labels, headings and statements in both languages, and values once, in
+// English: a value put together from translated pieces (a pressure with its requirement, a unit, a bench's
+// result) would otherwise carry each piece in both languages inside each language's sentence.
+const VALUE_KEYS = /^(value|required|unit|result)\.(?!\w*Note$)/;
+
 export function t(lang: ReportLanguage, key: string, params?: Record<string, unknown>): string {
+  if (lang === 'bilingual') return VALUE_KEYS.test(key) ? t('en', key, params) : bothLanguages(t('zh', key, params), t('en', key, params));
   if (params) {
     const k = `${lang}\u0000${key}`;
     let template = templates.get(k);
@@ -90,7 +125,8 @@ export function t(lang: ReportLanguage, key: string, params?: Record<string, unk
 
 /** A standard with its edition, worded as the staff screens word it (`standards.standardEdition`: "，" in zh). */
 export function standardWithEdition(lang: ReportLanguage, standard: { name: string; edition: string }): string {
-  return translate(lang, 'standards.standardEdition', { name: standard.name, edition: standard.edition });
+  // A value: the bilingual rendering names it once (its edition was read in the value language).
+  return translate(valueLanguage(lang), 'standards.standardEdition', { name: standard.name, edition: standard.edition });
 }
 
 export function mpa(lang: ReportLanguage, v: number | null): string {
@@ -134,10 +170,14 @@ export function pressureBasisText(lang: ReportLanguage, r: TestRequirementView):
   return t(lang, 'required.basisRounded', { ...values, rounded: formatNumber(lang, r.pressureMin) });
 }
 
-/** A minimum hold no available source confirms says so, rather than passing as the standard's figure. */
-export function requiredHold(lang: ReportLanguage, r: TestRequirementView): string {
+/**
+ * A minimum hold no available source confirms says so, rather than passing as the standard's figure: in words,
+ * or `marked` with an asterisk that a note under the table explains (the compact certificate).
+ */
+export function requiredHold(lang: ReportLanguage, r: TestRequirementView, marked = false): string {
   if (r.holdMin <= 0) return t(lang, 'value.none');
-  return t(lang, r.holdUnconfirmed ? 'required.atLeastUnconfirmed' : 'required.atLeast', { value: seconds(lang, r.holdMin) });
+  const key = !r.holdUnconfirmed ? 'required.atLeast' : marked ? 'required.atLeastMarked' : 'required.atLeastUnconfirmed';
+  return t(lang, key, { value: seconds(lang, r.holdMin) });
 }
 
 export function allowedLeakage(lang: ReportLanguage, r: TestRequirementView): string {

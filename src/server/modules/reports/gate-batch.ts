@@ -9,6 +9,7 @@ import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { TestType } from '../../../shared/contract/machine-data';
 import type { Verdict } from '../../../shared/standards/reasons';
 import type { DocumentType } from '../../../shared/contract/settings';
+import type { TestSide } from '../../../shared/contract/test-conditions';
 import { parseSerial } from '../../../shared/serial';
 import { rowsOf, type Executor } from '../../db/client';
 import { products, type ProductRow } from '../../db/schema/index';
@@ -26,6 +27,7 @@ interface HeadRow {
   reasons: unknown;
   tested_at: Date | string;
   content_hash: Uint8Array;
+  side: TestSide | null;
 }
 
 /** A unit's gate and the product of the range holding it (null: no range holds the serial). */
@@ -61,16 +63,18 @@ export async function gatesOf(db: Executor, units: SQL, options: GateOptions = {
   const byId = new Map<string, ProductRow>();
   if (productIds.length) for (const p of await db.select().from(products).where(inArray(products.id, productIds))) byId.set(p.id, p);
 
-  // The gate reads only each test type's latest record (latestByType), so only those are read.
+  // The gate reads each test type's latest record (latestByType) and, for a bidirectional valve's closure
+  // tests, the latest covering each side (closure-sides.ts): the latest per test type and stated side holds
+  // both, so only those are read.
   const heads = new Map<string, RecordHead[]>();
   const rows = rowsOf<HeadRow>(
     await db.execute(sql`WITH u AS (${units})
-      SELECT DISTINCT ON (u.key, test_records.test_type) u.key::text AS key, test_records.id, test_records.test_type,
+      SELECT DISTINCT ON (u.key, test_records.test_type, test_records.side) u.key::text AS key, test_records.id, test_records.test_type,
              test_records.result, test_records.outcome, test_records.verdict, test_records.reasons, test_records.tested_at,
-             test_records.content_hash
+             test_records.content_hash, test_records.side
         FROM u JOIN test_records ON test_records.prefix = u.prefix AND test_records.width = u.width AND test_records.serial_no = u.serial_no
        WHERE ${BENCH_RECORDS_WHEN_ASKED}
-       ORDER BY u.key, test_records.test_type, test_records.tested_at DESC, test_records.id DESC`),
+       ORDER BY u.key, test_records.test_type, test_records.side, test_records.tested_at DESC, test_records.id DESC`),
   );
   for (const r of rows) {
     const list = heads.get(r.key) ?? [];
@@ -83,6 +87,7 @@ export async function gatesOf(db: Executor, units: SQL, options: GateOptions = {
       reasons: Number(r.reasons),
       testedAt: new Date(r.tested_at),
       contentHash: Buffer.from(r.content_hash),
+      side: r.side,
     });
     heads.set(r.key, list);
   }

@@ -9,6 +9,7 @@ import type { ReportLanguage } from '../../../shared/contract/reports';
 import { isInspectionCertificate, type DocumentType, type Settings } from '../../../shared/contract/settings';
 import type { RangeReleaseRow } from '../../db/schema/index';
 import { textOr } from '../settings/settings.service';
+import { inLanguage } from './format';
 import type { ReportModel } from './report-model';
 
 type SettingsPart = Pick<Settings, 'inspectorName' | 'inspectorStatementEn' | 'inspectorStatementZh'> & { documentType: DocumentType };
@@ -26,7 +27,9 @@ export function validationOf(
     release: {
       title: release.inspectorTitle,
       releasedAt: release.releasedAt,
-      statement: textOr(lang === 'zh' ? s.inspectorStatementZh : s.inspectorStatementEn, lang, 'reports.defaultInspectorStatement'),
+      statement: inLanguage(lang, (l) =>
+        textOr(l === 'zh' ? s.inspectorStatementZh : s.inspectorStatementEn, l, 'reports.defaultInspectorStatement'),
+      ),
       stamp,
     },
   };

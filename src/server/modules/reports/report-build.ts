@@ -5,7 +5,7 @@
 import { inArray } from 'drizzle-orm';
 import { verificationUrl, type ReportLanguage } from '../../../shared/contract/reports';
 import { isInspectionCertificate, type DocumentType } from '../../../shared/contract/settings';
-import type { TestRequirementView } from '../../../shared/contract/machine-data';
+import { TEST_TYPES, type TestRequirementView } from '../../../shared/contract/machine-data';
 import type { Executor } from '../../db/client';
 import { machines, recordUploads } from '../../db/schema/index';
 import { checkSamples } from '../../../shared/standards/sample-checks';
@@ -15,7 +15,8 @@ import { editionIn, toRequirementView } from '../../../shared/standards/requirem
 import { decodeSamples } from '../machine-data/record-codec';
 import { getLogo, textOr, type getSettingsWithRevision } from '../settings/settings.service';
 import { judgedProduct } from '../standards/standards.service';
-import { latestByType, readRecords, type UnitData } from './report-data';
+import { readRecords, type UnitData } from './report-data';
+import { certificateRecords } from './closure-sides';
 import type { ReportModel, ReportOrder, ReportTest } from './report-model';
 import { isLocalAddress } from '../../../shared/public-address';
 import { productName, productText } from '../../../shared/product-name';
@@ -23,6 +24,7 @@ import { instrumentsOnTests } from '../machines/instruments.service';
 import type { RangeReleaseRow } from '../../db/schema/index';
 import { validationOf } from './inspector-validation';
 import { releaseStampImage } from '../staff/staff-stamp.service';
+import { inLanguage, valueLanguage } from './format';
 
 /** Findings for staff, e.g. { testType: 'shell', code: 'short-hold' }. */
 export type ReportFlags = Array<{ testType: string; code: string }>;
@@ -43,13 +45,15 @@ export interface ModelContext {
   release: RangeReleaseRow | null;
 }
 
-/** The report's data: the latest record of each test type with its samples and checks. */
+/**
+ * The report's data: the latest record of each test type with its samples and checks — and, for a
+ * bidirectional valve, its closure test on each side (closure-sides.ts).
+ */
 export async function buildModel(db: Executor, unit: UnitData, c: ModelContext): Promise<{ model: ReportModel; flags: ReportFlags }> {
-  const latest = latestByType(unit.heads);
-  const rows = await readRecords(
-    db,
-    [...latest.values()].map((v) => v.latest.id),
-  );
+  const printed = certificateRecords(unit.heads, unit.product.bidirectional, TEST_TYPES);
+  const earlierTests = new Map(printed.map((p) => [p.record.id, p.earlierTests]));
+  const byId = new Map((await readRecords(db, [...earlierTests.keys()])).map((r) => [r.id, r]));
+  const rows = printed.flatMap((p) => byId.get(p.record.id) ?? []);
   const machineIds = [...new Set(rows.map((r) => r.machineId).filter((v): v is string => !!v))];
   const names = new Map(
     machineIds.length
@@ -71,15 +75,13 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
         ).map((u) => [u.id, u])
       : [],
   );
-  const order = ['shell', 'seat', 'backseat', 'air-seat', 'functional'];
-  rows.sort((a, b) => order.indexOf(a.testType) - order.indexOf(b.testType));
   const flags: ReportFlags = [];
   // Each test by the edition in force for the product on its day (the one the product names, if any).
   const product = judgedProduct(unit.product);
   const requirementOf = (testType: string, testedAt: Date): TestRequirementView | null => {
     const judged = deriveRequirement(product, unit.range.bodyMaterial, testedAt);
     const req = judged?.tests.find((x) => x.testType === testType);
-    return judged && req ? toRequirementView(judged.standard, req, c.language) : null;
+    return judged && req ? toRequirementView(judged.standard, req, valueLanguage(c.language)) : null;
   };
   // The certificate's standard line: the edition its latest test was judged by.
   const latestTest = rows.reduce<Date | null>((at, r) => (at === null || r.testedAt > at ? r.testedAt : at), null);
@@ -107,7 +109,7 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       operator: r.operator,
       instrument: instrument ? { id: instrument.instrumentId, calibration: instrument.calibration } : null,
       conditions: { fluidTemperature: r.fluidTemperature === null ? null : Number(r.fluidTemperature), side: r.side },
-      earlierTests: (latest.get(r.testType)?.count ?? 1) - 1,
+      earlierTests: earlierTests.get(r.id) ?? 0,
       samples,
       checks,
       shortHold,
@@ -137,17 +139,25 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
     verifyUrl: verificationUrl(c.baseUrl, c.id),
     verifyPage: `${c.baseUrl}/search`,
     verifyLocal: isLocalAddress(c.baseUrl),
-    company: { name: s.companyName, address: s.companyAddress, logo: logo?.logo ?? null },
-    statement: textOr(lang === 'zh' ? s.statementZh : s.statementEn, lang, 'reports.defaultStatement'),
-    footer: lang === 'zh' ? s.footerZh : s.footerEn,
+    company: {
+      name: s.companyName,
+      address: s.companyAddress,
+      postcode: s.companyPostcode,
+      city: s.companyCity,
+      country: s.companyCountry,
+      logo: logo?.logo ?? null,
+    },
+    statement: inLanguage(lang, (l) => textOr(l === 'zh' ? s.statementZh : s.statementEn, l, 'reports.defaultStatement')),
+    // The footer is one line: the bilingual rendering's runs its two texts on.
+    footer: lang === 'bilingual' ? [s.footerZh, s.footerEn].filter(Boolean).join(' · ') : lang === 'zh' ? s.footerZh : s.footerEn,
     ...validationOf(s, c.release, lang, stamp),
     serial: unit.serial,
     product: {
-      name: productName(p, lang),
+      name: inLanguage(lang, (l) => productName(p, l)),
       fluid: p.fluid,
-      connection: productText(p, 'connection', lang),
-      application: productText(p, 'application', lang),
-      applicationMedium: productText(p, 'applicationMedium', lang),
+      connection: inLanguage(lang, (l) => productText(p, 'connection', l)),
+      application: inLanguage(lang, (l) => productText(p, 'application', l)),
+      applicationMedium: inLanguage(lang, (l) => productText(p, 'applicationMedium', l)),
       pressureFc: num(p.pressureFc),
       pressureWcb: num(p.pressureWcb),
       pressureSus: num(p.pressureSus),
@@ -159,7 +169,9 @@ export async function buildModel(db: Executor, unit: UnitData, c: ModelContext):
       seatType: p.seatType,
       leakageRate: p.leakageRate,
     },
-    standard: judged ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, lang) } : null,
+    standard: judged
+      ? { id: judged.standard.id, name: judged.standard.name, edition: editionIn(judged.standard, valueLanguage(lang)) }
+      : null,
     bodyMaterial: judged?.material ?? unit.range.bodyMaterial,
     ratedPressure: judged?.ratedPressure ?? null,
     productionDate: unit.range.productionDate,

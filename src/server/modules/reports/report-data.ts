@@ -16,6 +16,8 @@ import { testRecords, type ProductRow, type TestRecordRow } from '../../db/schem
 import { findRangeHolding, type RangeRow } from '../serials/serials.service';
 import { needsTrace, traceHolds, unitTrace, type TraceHold, type UnitTrace } from '../materials/traceability';
 import type { DocumentType } from '../../../shared/contract/settings';
+import type { TestSide } from '../../../shared/contract/test-conditions';
+import { closureSideGaps, type ClosureSide } from './closure-sides';
 
 export interface RecordHead {
   id: number;
@@ -28,6 +30,8 @@ export interface RecordHead {
   reasons: number;
   testedAt: Date;
   contentHash: Buffer;
+  /** the side pressurised, as the record states it (null: not stated); read for a bidirectional valve's closure tests */
+  side: TestSide | null;
 }
 
 export interface UnitData {
@@ -63,6 +67,8 @@ export type HoldReason =
   | { testType: TestType; kind: 'failed'; testedAt: Date; bench: 'pass' | 'fail'; reasons: ReasonCode[] }
   | { testType: TestType; kind: 'missing' }
   | TraceHold
+  /** a bidirectional valve's closure test without a conforming record on this side (closure-sides.ts) */
+  | { testType: TestType; kind: 'closure-one-side'; side: ClosureSide }
   /** a 3.1 certificate for a unit whose range no authorised inspector has released (release-rule.ts) */
   | { testType: null; kind: 'unreleased' };
 
@@ -75,12 +81,14 @@ export interface GateResult {
  * The release gate: a report is issued only when the unit has every test its product's standard requires
  * (or an alternative the standard allows) and the latest of each test type it has passes — by the bench
  * and, where the product has a standard, by the product's judgement (the record's outcome). Without a
- * standard, the bench's latest results decide, as before standards were kept.
+ * standard, the bench's latest results decide, as before standards were kept. A bidirectional valve's
+ * closure tests must, besides, be shown conforming on side A and on side B (closure-sides.ts).
  */
 export function gate(
   heads: readonly RecordHead[],
   required: readonly TestType[] = [],
   alternatives: StandardEdition['alternatives'] = {},
+  bidirectional = false,
 ): GateResult {
   if (heads.length === 0) return { status: 'no-data', held: [] };
   const latest = latestByType(heads);
@@ -91,6 +99,11 @@ export function gate(
   for (const testType of required) {
     const standIns = [testType, ...(alternatives?.[testType] ?? [])];
     if (!standIns.some((t) => latest.has(t))) held.push({ testType, kind: 'missing' });
+  }
+  if (bidirectional) {
+    // A side whose latest record is the failed latest of its type is already held above, with its reasons.
+    const failed = new Set(held.flatMap((h) => (h.kind === 'failed' ? [latest.get(h.testType)!.latest.id] : [])));
+    for (const g of closureSideGaps(heads, failed)) held.push({ testType: g.testType, kind: 'closure-one-side', side: g.side });
   }
   return { status: held.length ? 'held' : 'pass', held };
 }
@@ -108,16 +121,19 @@ export function gateOf(unit: UnitData, documentType: DocumentType | '2.2' | '3.1
 }
 
 /** The gate of a unit of `product` with these records (gate-batch.ts reads many units' at once). */
-export function gateOfProduct(product: Parameters<typeof judgedProduct>[0], heads: readonly RecordHead[]): GateResult {
+export function gateOfProduct(product: GatedProduct, heads: readonly RecordHead[]): GateResult {
   return productGate(product)(heads);
 }
 
+/** What the gate reads of a product: what its standard's requirement depends on, and its directions. */
+export type GatedProduct = Parameters<typeof judgedProduct>[0] & { bidirectional: boolean };
+
 /** The gate of `product`'s units, its requirement derived once: for judging many units of one product. */
-export function productGate(product: Parameters<typeof judgedProduct>[0]): (heads: readonly RecordHead[]) => GateResult {
+export function productGate(product: GatedProduct): (heads: readonly RecordHead[]) => GateResult {
   const p = judgedProduct(product);
   const required = requiredTests(p);
   const alternatives = alternativesOf(p);
-  return (heads) => gate(heads, required, alternatives);
+  return (heads) => gate(heads, required, alternatives, product.bidirectional);
 }
 
 /** SHA-256 over the unit's record ids and content hashes: changes when a record is added, changed or removed. */
@@ -145,6 +161,7 @@ export async function readHeads(db: Executor, p: ParsedSerial): Promise<RecordHe
       reasons: testRecords.reasons,
       testedAt: testRecords.testedAt,
       contentHash: testRecords.contentHash,
+      side: testRecords.side,
     })
     .from(testRecords)
     .where(

@@ -12,11 +12,13 @@
  *    coatings and roughness;
  *  - Z: Z01 statement of compliance, Z02 date of issue, Z03 the inspection representative's validation.
  * Schema 2.0 moved B02, B03, A05 and D02 to these meanings (1.x readers: verification-details.ts reads both);
- * 2.1 added the parts' materials (B02) and heats (B07); 2.2 each test's conditions; 2.3 Z03's witness on a 3.2.
+ * 2.1 added the parts' materials (B02) and heats (B07); 2.2 each test's conditions; 2.3 Z03's witness on a 3.2;
+ * 2.4 `EN10168`, the same certificate as a document of the public EN 10168 JSON schema (en10168-document.ts).
  * Samples are included whole.
  */
 import { REPORT_JSON_SCHEMA_VERSION } from '../../../shared/contract/reports';
 import { isInspectionCertificate } from '../../../shared/contract/settings';
+import { en10168Document } from './en10168-document';
 import { docKey, t } from './format';
 import type { ReportModel } from './report-model';
 
@@ -28,7 +30,14 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     schema: 'test-report-center/test-report',
     schemaVersion: REPORT_JSON_SCHEMA_VERSION,
     language: m.language,
-    A01_manufacturer: { name: m.company.name, address: m.company.address },
+    // postcode, city and country apart where Settings give them (schema 2.4); empty strings otherwise
+    A01_manufacturer: {
+      name: m.company.name,
+      address: m.company.address,
+      postcode: m.company.postcode,
+      city: m.company.city,
+      country: m.company.country || null,
+    },
     A02_documentType: {
       standard: 'EN 10204',
       type: m.documentType.slice(-3),
@@ -41,7 +50,13 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
     A05_originator: m.company.name,
     // The buyer's order, on a delivery's certificate only (null on the certificate a stranger gets).
     A06_purchaser: m.order
-      ? { name: m.order.purchaser.name, address: m.order.purchaser.address, country: m.order.purchaser.country || null }
+      ? {
+          name: m.order.purchaser.name,
+          address: m.order.purchaser.address,
+          postcode: m.order.purchaser.postcode,
+          city: m.order.purchaser.city,
+          country: m.order.purchaser.country || null,
+        }
       : null,
     A07_purchaseOrder: m.order ? { number: m.order.purchaseOrder.number, date: m.order.purchaseOrder.date } : null,
     A09_purchaserArticle: m.order ? { code: m.order.item.buyerItemCode || null, description: m.order.item.description || null } : null,
@@ -164,5 +179,8 @@ export function reportJson(m: ReportModel): Record<string, unknown> {
       witness: m.order?.witness ?? null,
     },
     verification: { id: m.id, code: m.code, url: m.verifyUrl, ...(m.verifyLocal ? { localOnly: true } : {}) },
+    // The certificate in the structure of the public EN 10168 JSON schema, for systems that import that
+    // (schema 2.4, decision 0067); the keys above stay for the integrations that read them.
+    EN10168: en10168Document(m),
   };
 }

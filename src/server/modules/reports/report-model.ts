@@ -50,7 +50,7 @@ export interface ReportTest {
  * lookup gives a stranger (docs/product.md "Who sees the order").
  */
 export interface ReportOrder {
-  purchaser: { name: string; address: string; country: string };
+  purchaser: { name: string; address: string; postcode: string; city: string; country: string };
   purchaseOrder: { number: string; date: string };
   item: { line: number; buyerItemCode: string; description: string };
   tag: string;
@@ -85,7 +85,8 @@ export interface ReportModel {
   verifyPage: string;
   /** the link points at the issuing machine only (PUBLIC_BASE_URL unset or loopback): the certificate says so */
   verifyLocal: boolean;
-  company: { name: string; address: string; logo: Buffer | null };
+  /** the address as printed (free lines), and its postcode, city and country apart where staff gave them */
+  company: { name: string; address: string; postcode: string; city: string; country: string; logo: Buffer | null };
   statement: string;
   footer: string;
   /** a 3.1: the inspector who released the range, else the name in Settings; a 2.2: the name in Settings */

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client';
 import type { ParsedSerial } from '../../../shared/serial';
 import { reportCertificates, reportCounters, reports, type ReportRow } from '../../db/schema/index';
+import type { ReportLanguage } from '../../../shared/contract/reports';
 
 /** Everything but the bytes, for lookups that answer with facts. */
 const facts = {
@@ -29,7 +30,7 @@ export type ReportFacts = Omit<ReportRow, 'bytes'>;
 
 export async function findReusable(
   db: Executor,
-  k: { serial: string; language: 'en' | 'zh'; sourceVersion: string },
+  k: { serial: string; language: ReportLanguage; sourceVersion: string },
 ): Promise<ReportRow | null> {
   const [row] = await db
     .select()
@@ -127,7 +128,7 @@ export async function findHead(db: Executor, id: string): Promise<{ id: string; 
 /** The stored report of a reuse key, without its bytes. */
 export async function findReusableFacts(
   db: Executor,
-  k: { serial: string; language: 'en' | 'zh'; sourceVersion: string },
+  k: { serial: string; language: ReportLanguage; sourceVersion: string },
 ): Promise<ReportFacts | null> {
   const [row] = await db
     .select(facts)
@@ -146,7 +147,7 @@ export async function reuseInputs(
   db: Executor,
   s: ParsedSerial,
   serial: string,
-  language: 'en' | 'zh',
+  language: ReportLanguage,
 ): Promise<{
   rangeId: string;
   rangeUpdatedAt: Date;

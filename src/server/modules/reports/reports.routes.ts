@@ -4,6 +4,7 @@
  * Rate-limited per address (shared through Redis when REDIS_URL is set), so ids and codes cannot be
  * enumerated at speed; unknown is a 404 that says nothing more.
  */
+import { contentDisposition } from '../../lib/content-disposition';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { reportCodeParams, reportHashParams, reportIdParams, reportVerificationEnvelope } from '../../../shared/contract/reports';
 import { requestLanguage } from '../../lib/request-language';
@@ -25,7 +26,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const pdf = await service.reportPdf(db, id.slice(0, -4), pdfs);
       return reply
         .type('application/pdf')
-        .header('content-disposition', `${'download' in (req.query as object) ? 'attachment' : 'inline'}; filename="${pdf.filename}"`)
+        .header('content-disposition', contentDisposition('download' in (req.query as object) ? 'attachment' : 'inline', pdf.filename))
         .header('etag', `"${pdf.sha256}"`)
         .header('cache-control', 'private, max-age=3600')
         .send(pdf.bytes);

@@ -1,4 +1,5 @@
 /** /api/v1/serial-ranges: list, add, read, update, delete, history, CSV template, export, import and QR labels. */
+import { contentDisposition } from '../../lib/content-disposition';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, listEnvelope } from '../../../shared/contract/common';
@@ -149,7 +150,7 @@ export const serialRoutes: FastifyPluginAsyncZod = async (app) => {
         .finally(release);
       return reply
         .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${plan.filename}"`)
+        .header('content-disposition', contentDisposition('attachment', plan.filename))
         .header('cache-control', 'no-store')
         .send(doc);
     },

@@ -7,6 +7,9 @@ import { settingsTable, type SettingsRow } from '../../db/schema/index';
 const publicColumns = {
   companyName: settingsTable.companyName,
   companyAddress: settingsTable.companyAddress,
+  companyPostcode: settingsTable.companyPostcode,
+  companyCity: settingsTable.companyCity,
+  companyCountry: settingsTable.companyCountry,
   termsEn: settingsTable.termsEn,
   termsZh: settingsTable.termsZh,
   termsVersion: settingsTable.termsVersion,

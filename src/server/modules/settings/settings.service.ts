@@ -28,6 +28,9 @@ function toSettings(v: repo.SettingsView): Settings {
   return {
     companyName: v.companyName,
     companyAddress: v.companyAddress,
+    companyPostcode: v.companyPostcode,
+    companyCity: v.companyCity,
+    companyCountry: v.companyCountry,
     termsEn: v.termsEn,
     termsZh: v.termsZh,
     statementEn: v.statementEn,

@@ -62,6 +62,8 @@ function rowsFor(productId: string, p: JudgedProduct): Row[] {
     holdUnconfirmed: req.holdUnconfirmed,
     leakKind: req.leakage.kind,
     leakMax: dec(req.leakage.max),
+    fluidTempMin: dec(req.fluidTemperature?.min ?? null),
+    fluidTempMax: dec(req.fluidTemperature?.max ?? null),
   }));
 }
 
@@ -84,6 +86,8 @@ const key = (r: Row) =>
     r.holdUnconfirmed ?? false,
     r.leakKind,
     num(r.leakMax ?? null),
+    num(r.fluidTempMin ?? null),
+    num(r.fluidTempMax ?? null),
   ].join('|');
 
 /**

@@ -33,9 +33,14 @@ function ScrollToTop() {
   const [shown, setShown] = useState(false);
   useEffect(() => {
     const onScroll = () => setShown(window.scrollY > SCROLL_TO_TOP_THRESHOLD);
-    onScroll();
+    // Read at the next frame, not as the page mounts: reading scrollY then forces the new page's layout
+    // inside the task that drew it (100 ms on a throttled phone), where the frame lays it out anyway.
+    const frame = requestAnimationFrame(onScroll);
     window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', onScroll);
+    };
   }, []);
   return (
     <Zoom in={shown}>

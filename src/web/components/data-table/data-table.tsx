@@ -6,6 +6,11 @@
  * Below 600 px each row is a card instead (see row-cards.tsx); columns say how they show there with
  * `card`: 'title' (heads the card; default for the first column), 'key' (a labelled line), 'actions'
  * (default for the column with id 'actions') or 'hidden' (default for the others).
+ *
+ * A list that knows how tall its rows are at their shortest (`rowHeight`) loads without moving what is below
+ * it: a page of skeletons that tall holds the place of the rows, and a table row keeps at least that height (a
+ * card is as tall as its lines; a page of them fills a phone's screen anyway). See
+ * docs/decisions/0068-staff-pages-on-a-phone.md.
  */
 import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
@@ -26,9 +31,10 @@ import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '../../../shared/contract/common';
+import { formatNumber } from '../format';
 import { RetryAlert } from '../retry-alert';
 import type { ListParams, ListResult } from './list-params';
 import { CardSort, RowCards } from './row-cards';
@@ -65,6 +71,22 @@ export interface DataTableProps<T, S extends string> {
   toolbar?: ReactNode;
   /** i18n key shown when the list is empty */
   emptyText?: string;
+  /** the height in px of the list's shortest row in the table and as a card (see the top of this file) */
+  rowHeight?: RowHeight;
+}
+
+export interface RowHeight {
+  table: number;
+  card: number;
+}
+
+/** Skeleton rows while a list loads: a page of them for a list with a row height, else a few. */
+const MAX_SKELETONS = 10;
+const FEW_SKELETONS = 5;
+
+function skeletonCount(rowsPerPage: number, rowHeight: RowHeight | undefined): number {
+  const page = rowsPerPage === ALL ? MAX_SKELETONS : rowsPerPage;
+  return Math.min(page, rowHeight ? MAX_SKELETONS : FEW_SKELETONS);
 }
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -90,6 +112,7 @@ export function DataTable<T, S extends string>({
   searchPlaceholder = 'table.search',
   toolbar,
   emptyText = 'table.empty',
+  rowHeight,
 }: DataTableProps<T, S>) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
@@ -111,8 +134,12 @@ export function DataTable<T, S extends string>({
     return () => clearTimeout(timer);
   }, [search, params.q, onParamsChange]);
 
-  const rows = query.data?.items ?? [];
-  const total = query.data?.total ?? 0;
+  // A page of rows that arrives is drawn as a transition: React yields to the phone every few milliseconds
+  // instead of blocking it for one long task; until then the skeletons (or the previous page) stay.
+  const data = useDeferredValue(query.data);
+  const pending = data === undefined && !query.isError;
+  const rows = data?.items ?? [];
+  const total = data?.total ?? 0;
   const rowsPerPage = params.pageSize === 'all' ? ALL : params.pageSize;
   const lastPage = params.pageSize === 'all' ? 1 : Math.max(1, Math.ceil(total / params.pageSize));
 
@@ -122,7 +149,7 @@ export function DataTable<T, S extends string>({
   }, [query.data, params.page, lastPage, onParamsChange]);
 
   const emptyMessage =
-    !query.isPending && rows.length === 0 && !query.isError ? (
+    !pending && rows.length === 0 && !query.isError ? (
       <Typography color="text.secondary" sx={{ textAlign: 'center' }} role="status">
         {params.q ? t('table.noMatches', { q: params.q }) : t(emptyText)}
       </Typography>
@@ -176,9 +203,10 @@ export function DataTable<T, S extends string>({
             rows={rows}
             getRowId={getRowId}
             label={t(label)}
-            pending={query.isPending}
+            pending={pending}
             busy={query.isFetching}
             empty={emptyMessage}
+            skeletons={rowHeight ? { count: skeletonCount(rowsPerPage, rowHeight), height: rowHeight.card } : undefined}
           />
         </>
       ) : (
@@ -209,9 +237,9 @@ export function DataTable<T, S extends string>({
               </TableRow>
             </TableHead>
             <TableBody>
-              {query.isPending &&
-                Array.from({ length: Math.min(rowsPerPage === ALL ? 5 : rowsPerPage, 5) }, (_, i) => (
-                  <TableRow key={`skeleton-${i}`}>
+              {pending &&
+                Array.from({ length: skeletonCount(rowsPerPage, rowHeight) }, (_, i) => (
+                  <TableRow key={`skeleton-${i}`} sx={{ height: rowHeight?.table }}>
                     {columns.map((c) => (
                       <TableCell key={c.id}>
                         <Skeleton variant="text" />
@@ -227,7 +255,8 @@ export function DataTable<T, S extends string>({
                 </TableRow>
               )}
               {rows.map((row) => (
-                <TableRow key={getRowId(row)} hover>
+                // A table row's height is its least: a row with more to show grows.
+                <TableRow key={getRowId(row)} hover sx={{ height: rowHeight?.table }}>
                   {columns.map((c) => (
                     <TableCell key={c.id} align={c.align}>
                       {c.render(row)}
@@ -252,11 +281,11 @@ export function DataTable<T, S extends string>({
         }}
         labelRowsPerPage={cards ? null : t('table.rowsPerPage')}
         labelDisplayedRows={({ from, to, count }) =>
-          query.data?.totalEstimated
+          data?.totalEstimated
             ? t('table.displayedRowsAbout', {
                 from,
                 to,
-                count: new Intl.NumberFormat(i18n.language === 'zh' ? 'zh-TW' : 'en').format(count),
+                count: formatNumber(i18n.language, count, 0),
               })
             : t('table.displayedRows', { from, to: count === 0 ? 0 : to, count })
         }

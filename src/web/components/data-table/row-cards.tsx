@@ -32,6 +32,7 @@ export function RowCards<T>({
   pending,
   busy,
   empty,
+  skeletons = { count: 3 },
 }: {
   columns: Column<T>[];
   rows: T[];
@@ -42,6 +43,8 @@ export function RowCards<T>({
   busy: boolean;
   /** what an empty list says, or null */
   empty: ReactNode;
+  /** the cards shown while the list loads: how many, and how tall (DataTable's rowHeight) */
+  skeletons?: { count: number; height?: number };
 }) {
   const { t } = useTranslation();
   const roles = columns.map((c, i) => ({ c, role: cardRole(c, i) }));
@@ -58,8 +61,12 @@ export function RowCards<T>({
       sx={{ listStyle: 'none', m: 0, px: 2, pb: 1, display: 'grid', gap: 1.5 }}
     >
       {pending &&
-        Array.from({ length: 3 }, (_, i) => (
-          <Box component="li" key={`skeleton-${i}`} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+        Array.from({ length: skeletons.count }, (_, i) => (
+          <Box
+            component="li"
+            key={`skeleton-${i}`}
+            sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, height: skeletons.height, boxSizing: 'border-box' }}
+          >
             <Skeleton variant="text" width="60%" />
             <Skeleton variant="text" />
           </Box>

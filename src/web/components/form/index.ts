@@ -1,3 +1,4 @@
+export { FormCheckbox, type FormCheckboxProps } from './form-checkbox';
 export { FormTextField, useFieldErrorText, type FormTextFieldProps } from './form-text-field';
 export { applyServerErrors } from './server-errors';
 export { SubmitButton } from './submit-button';

@@ -26,7 +26,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { CsvActions, type CsvActionsProps, type ImportTexts } from '../csv';
-import { DataTable, type Column } from '../data-table';
+import { DataTable, type Column, type RowHeight } from '../data-table';
 import { PageHeader } from '../page-header';
 import { LoadMore } from './load-more';
 import type { ListState } from './use-list';
@@ -54,6 +54,8 @@ export interface ListViewProps<T, S extends string, F extends string> {
   csv?: Omit<CsvActionsProps, 'path' | 'exportHref' | 'texts'> & { texts?: ImportTexts };
   /** styles around the table (e.g. denser cells for many columns) */
   sx?: SxProps<Theme>;
+  /** the rows' least height, so that the list loads without moving what is below it (DataTable) */
+  rowHeight?: RowHeight;
   children?: ReactNode;
 }
 
@@ -71,6 +73,7 @@ export function ListView<T, S extends string, F extends string>({
   filters,
   csv,
   sx,
+  rowHeight,
   children,
 }: ListViewProps<T, S, F>) {
   const { t } = useTranslation();
@@ -112,6 +115,7 @@ export function ListView<T, S extends string, F extends string>({
           searchPlaceholder={searchPlaceholder ?? (ns && `${ns}.list.searchPlaceholder`)}
           emptyText={emptyText ?? (ns && `${ns}.list.empty`)}
           toolbar={toolbar}
+          rowHeight={rowHeight}
         />
       </Box>
       <LoadMore more={list.more} />

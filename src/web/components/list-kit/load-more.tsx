@@ -9,6 +9,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../format';
 import type { MoreRows } from './use-list-query';
 
 export function LoadMore({ more }: { more: MoreRows }) {
@@ -30,11 +31,10 @@ export function LoadMore({ more }: { more: MoreRows }) {
   }, [active, hasMore, loadMore]);
 
   if (!active || more.total === 0) return null;
-  const fmt = new Intl.NumberFormat(i18n.language === 'zh' ? 'zh-TW' : 'en');
   return (
     <Box ref={sentinel} sx={{ py: 2, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1 }}>
       <Typography variant="body2" color="text.secondary" role="status" data-testid="rows-loaded">
-        {t('table.loaded', { loaded: fmt.format(more.loaded), total: fmt.format(more.total) })}
+        {t('table.loaded', { loaded: formatNumber(i18n.language, more.loaded, 0), total: formatNumber(i18n.language, more.total, 0) })}
       </Typography>
       {more.loading && <LinearProgress sx={{ width: 200 }} aria-label={t('app.loading')} />}
       {hasMore && !more.loading && (

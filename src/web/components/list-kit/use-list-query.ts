@@ -3,10 +3,16 @@
  * request; "All" is fetched in chunks of LIST_CHUNK rows, the next one when the reader scrolls near the end
  * (see LoadMore), so 100,000 rows never arrive or render at once.
  *
+ * An "All" list's chunks reach the table through useDeferredValue, as a numbered page does inside the
+ * DataTable: a chunk that arrives is drawn as a transition (React yields to the browser while it draws), and
+ * the count under the list follows the rows drawn, so its sentinel asks for the next chunk only once the rows
+ * above it are there (docs/decisions/0068).
+ *
  * Usually reached through useList; call it directly when the list state comes from elsewhere:
  *   const { query, more } = useListQuery<Row>(['things', 'list'], '/things', params, { kind: 'a' });
  */
 import { keepPreviousData, useInfiniteQuery, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useDeferredValue, useMemo } from 'react';
 import { api } from '../../lib/api';
 import { toListQuery, type ListParams, type ListResult } from '../data-table/list-params';
 
@@ -44,25 +50,42 @@ export function useListQuery<T>(key: readonly unknown[], path: string, params: L
     enabled: all,
   });
 
+  // The chunks as one list, made again only when a chunk arrives (a new object each render would be a new
+  // deferred value each render).
+  const joined = useMemo(
+    () =>
+      chunks.data
+        ? {
+            items: chunks.data.pages.flatMap((p) => p.items),
+            total: chunks.data.pages.at(-1)?.total ?? 0,
+            totalEstimated: chunks.data.pages.at(-1)?.totalEstimated,
+          }
+        : undefined,
+    [chunks.data],
+  );
+  // A numbered page is deferred by the DataTable that draws it; the chunks here, so that the count and the
+  // sentinel under the table follow the rows drawn.
+  const allShown = useDeferredValue(joined);
+
   if (!all) {
     const more: MoreRows = { active: false, loaded: 0, total: 0, hasMore: false, loading: false, loadMore: () => undefined };
     return { query: paged, more };
   }
-  const items = chunks.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = chunks.data?.pages.at(-1)?.total ?? 0;
+  const drawn = allShown === joined;
   const query = {
     ...chunks,
-    data: chunks.data ? { items, total, totalEstimated: chunks.data.pages.at(-1)?.totalEstimated } : undefined,
+    data: allShown,
     isFetching: chunks.isFetching && !chunks.isFetchingNextPage,
   } as unknown as UseQueryResult<ListResult<T>>;
   const more: MoreRows = {
     active: true,
-    loaded: items.length,
-    total,
-    hasMore: !!chunks.hasNextPage,
-    loading: chunks.isFetchingNextPage,
+    loaded: allShown?.items.length ?? 0,
+    total: allShown?.total ?? 0,
+    // While an arrived chunk is still being drawn the sentinel is where the last rows will be: it waits.
+    hasMore: drawn && !!chunks.hasNextPage,
+    loading: chunks.isFetchingNextPage || !drawn,
     loadMore: () => {
-      if (chunks.hasNextPage && !chunks.isFetchingNextPage) void chunks.fetchNextPage();
+      if (drawn && chunks.hasNextPage && !chunks.isFetchingNextPage) void chunks.fetchNextPage();
     },
   };
   return { query, more };

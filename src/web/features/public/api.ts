@@ -29,6 +29,9 @@ export const fetchDelivery = (token: string) => api.get<PublicDeliveryIndex>(`/p
 
 /** The ZIP of every certificate of the delivery: a plain link, the browser downloads it. */
 export const deliveryZipPath = (token: string) => `/api/v1/public/deliveries/${encodeURIComponent(token)}.zip`;
+/** One unit's certificate in a rendering of the buyer's choice, issued under the same number. */
+export const unitPdfPath = (token: string, serial: string, language: 'en' | 'zh' | 'bilingual') =>
+  `/api/v1/public/deliveries/${encodeURIComponent(token)}/${encodeURIComponent(serial)}.pdf?language=${language}`;
 
 export const requestDeliveryLink = (body: DeliveryLinkRequestInput) => api.post<{ message: string }>('/public/delivery-links', body);
 

@@ -5,7 +5,7 @@
  */
 import { translate } from '../../../../shared/i18n/index';
 import type { ReportMaterial, ReportModel } from '../report-model';
-import { t } from '../format';
+import { inLanguage, t } from '../format';
 import { drawTable, ensureSpace, W, type Cell } from './report-layout';
 
 type Doc = PDFKit.PDFDocument;
@@ -24,7 +24,7 @@ export function materialsTable(doc: Doc, root: Struct, m: ReportModel): void {
     header: 'Column' as const,
   }));
   const rows: Cell[][] = m.materials.map((x) => [
-    { text: translate(lang, `materials.parts.${x.part}`), header: 'Row' as const },
+    { text: inLanguage(lang, (l) => translate(l, `materials.parts.${x.part}`)), header: 'Row' as const },
     { text: x.material ?? x.heat?.material ?? t(lang, 'materials.none') },
     { text: x.heat?.number ?? t(lang, 'materials.none'), bold: !!x.heat },
     { text: millCertificate(lang, x) },

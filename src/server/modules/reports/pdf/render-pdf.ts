@@ -96,6 +96,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   // Tests without charts: the compact look (certificate-look.ts).
   const look = certificateLook(compactTests(m));
   const { gap, h2 } = look;
+  doc.lineGap(look.lineGap);
   const heading = (tag: 'H1' | 'H2' | 'H3', text: string, size: number, color = INK) => {
     // A heading never ends a page: it keeps room for a few lines of what it heads.
     ensureSpace(doc, size * 2 + look.headingRoom);
@@ -211,7 +212,7 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
   const stampBox = { width: 100, height: 50 };
   if (stamp) ensureSpace(doc, stampBox.height + 8);
   const validationTop = doc.y;
-  for (const line of validationLines(m))
+  for (const line of validationLines(m, { runOn: look.compact }))
     para(
       line.text,
       line.strong
@@ -227,10 +228,11 @@ export async function renderReportPdf(m: ReportModel, opts: RenderOptions = {}):
     doc.y = Math.max(doc.y, validationTop + stampBox.height + 4);
   }
   doc.y += look.beforeVerify;
-  heading('H2', t(lang, 'heading.verify'), h2);
+  // The compact certificate's verification is a paragraph without a heading: its text says what it is.
+  if (!look.verifyOnOneLine) heading('H2', t(lang, 'heading.verify'), h2);
   const code = `${labelled(lang, t(lang, 'field.code'), formatReportCode(m.code))} · ${m.verifyUrl}`;
-  // The compact certificate runs the verification on as one paragraph.
-  if (look.verifyOnOneLine) para(`${t(lang, 'verifyText', { url: m.verifyPage })} ${code}`, { size: 8, color: MUTED });
+  // The compact certificate runs the verification on as one paragraph, its code printed once (in the facts).
+  if (look.verifyOnOneLine) para(`${t(lang, 'verifyText', { url: m.verifyPage })} ${m.verifyUrl}`, { size: 8, color: MUTED });
   else {
     para(t(lang, 'verifyText', { url: m.verifyPage }), { size: 8.5, color: MUTED, gap: 2 });
     para(code, { size: 8.5, color: MUTED });

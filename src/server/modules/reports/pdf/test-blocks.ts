@@ -60,7 +60,7 @@ export function summaryTable(doc: Doc, root: Struct, m: ReportModel, compact = f
     const main: Cell[] = [
       { text: t(lang, `test.${x.testType}`), header: 'Row' as const, color: INK },
       { text: line(mpa(lang, x.testPressure), r ? requiredPressure(lang, r) : null) },
-      { text: line(seconds(lang, x.holdingSeconds), r ? requiredHold(lang, r) : null) },
+      { text: line(seconds(lang, x.holdingSeconds), r ? requiredHold(lang, r, compact) : null) },
       { text: line(leakageText(lang, x), r ? allowedLeakage(lang, r) : null) },
       { text: verdictText(lang, x), bold: true, color: ok ? PASS : FAIL },
     ];
@@ -68,7 +68,7 @@ export function summaryTable(doc: Doc, root: Struct, m: ReportModel, compact = f
   });
   // Required beside measured wraps least when the three value columns share what the test's name and the
   // judgement leave; the compact certificate gives the leakage, the longest, the most.
-  const widths = compact ? [58, 124, 94, W - 58 - 124 - 94 - 62, 62] : [58, 128, 112, W - 58 - 128 - 112 - 62, 62];
+  const widths = compact ? [58, 122, 100, W - 58 - 122 - 100 - 62, 62] : [58, 128, 112, W - 58 - 128 - 112 - 62, 62];
   drawTable(doc, root, [head, ...rows], widths, { size: 8, pad: compact ? 2 : 2.5 });
 }
 
@@ -204,6 +204,8 @@ export function compactTests(m: ReportModel): boolean {
 export function testNotes(m: ReportModel, para: (text: string) => void): void {
   const lang = m.language;
   if (m.tests.some((x) => x.earlierTests > 0)) para(t(lang, 'value.retestsNote'));
+  // The summary marks an unconfirmed minimum hold with an asterisk (requiredHold).
+  if (m.tests.some((x) => x.requirement?.holdUnconfirmed && x.requirement.holdMin > 0)) para(t(lang, 'value.unconfirmedNote'));
   // Tests whose notes read alike (the same required-pressure basis) share one line.
   const byNote = new Map<string, string[]>();
   for (const x of m.tests) {

@@ -3,7 +3,7 @@
  * on a 3.2 the purchaser's or a third party's inspector who witnessed which tests.
  */
 import { isInspectionCertificate } from '../../../../shared/contract/settings';
-import { comma, enumerate } from '../../../../shared/i18n/punctuation';
+import { comma, enumerate, sentences } from '../../../../shared/i18n/punctuation';
 import { formatDate, formatDateTime, t } from '../format';
 import type { ReportModel, ReportOrder } from '../report-model';
 
@@ -17,8 +17,23 @@ type Validated = Pick<ReportModel, 'documentType' | 'inspectorName' | 'release' 
   order?: Pick<ReportOrder, 'witness'> | null;
 };
 
-export function validationLines(m: Validated): ValidationLine[] {
-  return [...manufacturerLines(m), ...witnessLines(m)];
+/**
+ * `runOn` (the compact certificate): consecutive muted lines run on as one paragraph of sentences. Not in the
+ * bilingual rendering, where each line already holds both languages and running them on would interleave them.
+ */
+export function validationLines(m: Validated, opts: { runOn?: boolean } = {}): ValidationLine[] {
+  const lines = [...manufacturerLines(m), ...witnessLines(m)];
+  return opts.runOn && m.language !== 'bilingual' ? runOn(lines, m.language) : lines;
+}
+
+function runOn(lines: ValidationLine[], lang: Validated['language']): ValidationLine[] {
+  const out: ValidationLine[] = [];
+  for (const line of lines) {
+    const last = out[out.length - 1];
+    if (last && !last.strong && !line.strong) out[out.length - 1] = { text: sentences(lang, [last.text, line.text]), strong: false };
+    else out.push(line);
+  }
+  return out;
 }
 
 function manufacturerLines(m: Validated): ValidationLine[] {

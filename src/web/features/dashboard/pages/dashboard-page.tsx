@@ -11,7 +11,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
@@ -40,12 +40,15 @@ function Section({ id, title, children, action }: { id: string; title: string; c
 export default function DashboardPage() {
   const { t } = useTranslation();
   const q = useDashboard();
-  const d = q.data;
+  // Drawn as a transition once it arrives (its chart is the heaviest draw of the staff screens): a phone stays
+  // responsive while it draws; the skeleton holds the place until then.
+  const d = useDeferredValue(q.data);
   return (
     <>
       <PageHeader title="pages.dashboard" subtitle="dashboard.intro" />
       {q.isError && <Alert severity="error">{errorMessage(t, q.error)}</Alert>}
-      {q.isPending && <Skeleton variant="rounded" height={240} />}
+      {/* As tall as the figure cards (two columns on a phone, four from md up), so the page below them does not move when they come */}
+      {!d && !q.isError && <Skeleton variant="rounded" sx={{ height: { xs: 960, md: 460 } }} />}
       {d && (
         <>
           <FigureCards d={d} />

@@ -23,10 +23,10 @@ import { LANGUAGES } from '../../../../shared/i18n/languages';
 import { FormSelectField, FormTextField, RecordForm, useFieldErrorText, zodFormResolver } from '../../../components/form';
 
 const LANGUAGE_OPTIONS = LANGUAGES.map((l) => ({ value: l, label: `app.languages.${l}` }));
-const BASE_FIELDS = ['name', 'code', 'address', 'country', 'language', 'emailDomains', 'contacts'];
+const BASE_FIELDS = ['name', 'code', 'address', 'postcode', 'city', 'country', 'language', 'emailDomains', 'contacts'];
 const CONTACT_FIELDS = ['name', 'email', 'language', 'receivesCertificates'];
 
-type FormValues = Required<Pick<CustomerInput, 'name' | 'code' | 'address' | 'country' | 'language'>> & {
+type FormValues = Required<Pick<CustomerInput, 'name' | 'code' | 'address' | 'postcode' | 'city' | 'country' | 'language'>> & {
   emailDomains: string[];
   contacts: { name: string; email: string; language: 'en' | 'zh'; receivesCertificates: boolean }[];
 };
@@ -38,6 +38,8 @@ function formValues(c?: Customer): FormValues {
     name: c?.name ?? '',
     code: c?.code ?? '',
     address: c?.address ?? '',
+    postcode: c?.postcode ?? '',
+    city: c?.city ?? '',
     country: c?.country ?? '',
     language: c?.language ?? 'en',
     emailDomains: c?.emailDomains ?? [],
@@ -95,6 +97,12 @@ export function CustomerForm({
       </Grid>
       <Grid size={{ xs: 12 }}>
         <FormTextField control={c} name="address" label="orderScreens.customers.fields.address" multiline minRows={2} />
+      </Grid>
+      <Grid size={{ xs: 6, md: 4 }}>
+        <FormTextField control={c} name="postcode" label="orderScreens.customers.fields.postcode" autoComplete="off" />
+      </Grid>
+      <Grid size={{ xs: 6, md: 4 }}>
+        <FormTextField control={c} name="city" label="orderScreens.customers.fields.city" autoComplete="off" />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
         <FormTextField

@@ -36,6 +36,8 @@ export function holdText(t: TFunction, language: string, h: GateUnit['held'][num
   if (h.kind === 'unreleased') return t('orderScreens.gate.unreleased');
   if (h.kind === 'untraced') return untracedText(t, h);
   if (h.kind === 'missing') return t('orderScreens.gate.missing', { test });
+  if (h.kind === 'closure-one-side')
+    return t('orderScreens.gate.closureOneSide', { test, side: t(`machineScreens.sides.${h.side ?? 'A'}`) });
   const why = enumerate(
     language,
     h.reasons.map((r) => t(`standards.reason.${r}`)),

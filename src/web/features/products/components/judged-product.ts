@@ -6,7 +6,9 @@
 import { productFields, type PRODUCT_FIELDS } from '../../../../shared/contract/products';
 import type { JudgedProduct } from '../../../../shared/standards/requirement';
 
-export type ProductFormValues = Record<(typeof PRODUCT_FIELDS)[number], string> & {
+export type ProductFormValues = Record<Exclude<(typeof PRODUCT_FIELDS)[number], 'bidirectional'>, string> & {
+  /** a checkbox: the valve seals in both directions */
+  bidirectional: boolean;
   /** the edition the product is tested to, where its standard keeps more than one ('' = in force on each test's day) */
   testEdition?: string;
 };

@@ -22,7 +22,7 @@ import { EDITIONS, editionFor, STANDARDS } from '../../../../shared/standards/re
 import { editionIn } from '../../../../shared/standards/requirement-view';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { LEAKAGE_RATES, SEAT_TYPES, TEST_STANDARD_IDS, VALVE_TYPES } from '../../../../shared/standards/types';
-import { FormSelectField, FormTextField, RecordForm, zodFormResolver } from '../../../components/form';
+import { FormCheckbox, FormSelectField, FormTextField, RecordForm, zodFormResolver } from '../../../components/form';
 import { judgedFromForm, type ProductFormValues } from './judged-product';
 import { RequirementTable } from './requirement-table';
 
@@ -71,6 +71,7 @@ export function productFormValues(p?: Product): FormValues {
     leakageRate: p?.leakageRate ?? '',
     testEdition: p?.testEdition ?? '',
     gtin: p?.gtin ?? '',
+    bidirectional: p?.bidirectional ?? false,
   };
 }
 
@@ -265,6 +266,10 @@ export function ProductForm({
           hint="products.gtinHint"
           slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 40 } }}
         />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 8 }}>
+        {/* A valve sealing in both directions has its closure tests judged on each side (closure-sides.ts). */}
+        <FormCheckbox control={c} name="bidirectional" label="products.fields.bidirectional" hint="products.bidirectionalHint" />
       </Grid>
       <Grid size={12}>
         <RequirementTable product={judged} />

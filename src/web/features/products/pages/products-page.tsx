@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { FLUIDS, PRODUCT_SORTS, type Fluid, type Product, type ProductSort } from '../../../../shared/contract/products';
-import type { Column } from '../../../components/data-table';
+import type { Column, RowHeight } from '../../../components/data-table';
 import { formatNumber } from '../../../components/format';
 import { ListView, useList, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
@@ -22,6 +22,13 @@ const DENSE = {
   '& .MuiTableCell-root:first-of-type': { pl: 2 },
   '& .MuiTableCell-root:last-of-type': { pr: 2 },
 } as const;
+
+/**
+ * A product's row at its shortest, as Chromium draws it: its name over the connection and application line
+ * in the table (73 px at 1440), its name and the fluid, rating, temperatures and ranges as a card (202 px at
+ * 390). The list's skeletons take these heights, so the page of rows pushes nothing down as it arrives.
+ */
+const ROW_HEIGHT: RowHeight = { table: 73, card: 202 };
 
 const FILTERS = [{ url: 'fluid', parse: (v: string) => ((FLUIDS as readonly string[]).includes(v) ? v : undefined) }] as const;
 
@@ -96,6 +103,18 @@ export default function ProductsPage() {
               {p.gtin && (
                 <Typography variant="caption" color="text.secondary" component="div" data-testid="product-gtin">
                   {t('products.fields.gtin')} {p.gtin}
+                </Typography>
+              )}
+              {/* Its closure tests are judged on each side: worth seeing before reading why a unit is held. */}
+              {p.bidirectional && (
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  component="div"
+                  data-testid="product-bidirectional"
+                  title={t('products.bidirectionalHint')}
+                >
+                  {t('products.bidirectionalTag')}
                 </Typography>
               )}
             </Box>
@@ -178,6 +197,7 @@ export default function ProductsPage() {
       title="pages.products"
       add={ability.can('create', 'Product') ? { to: '/add-product', label: 'pages.addProduct' } : undefined}
       sx={DENSE}
+      rowHeight={ROW_HEIGHT}
       filters={
         <TextField
           select

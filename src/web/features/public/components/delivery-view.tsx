@@ -9,7 +9,7 @@ import type { PublicDeliveryIndex } from '../../../../shared/contract/delivery-l
 import { formatDay, formatNumber } from '../../../components/format';
 import { errorMessage } from '../../../lib/errors';
 import { useT } from '../lib/public-i18n';
-import { deliveryZipPath, fetchDelivery, isNotFound } from '../api';
+import { deliveryZipPath, fetchDelivery, isNotFound, unitPdfPath } from '../api';
 import { Alert, ProgressBar } from './plain';
 import { productName } from '../../../../shared/product-name';
 
@@ -92,12 +92,12 @@ export default function DeliveryView({ token }: { token: string }) {
         </a>
         <span className="pp-body2 pp-secondary">{t('search.delivery.downloadHint')}</span>
       </p>
-      <UnitTable index={index} />
+      <UnitTable index={index} token={token} />
     </section>
   );
 }
 
-function UnitTable({ index }: { index: PublicDeliveryIndex }) {
+function UnitTable({ index, token }: { index: PublicDeliveryIndex; token: string }) {
   const { t, language } = useT();
   const col = (key: string) => t(`search.delivery.columns.${key}`);
   return (
@@ -145,6 +145,25 @@ function UnitTable({ index }: { index: PublicDeliveryIndex }) {
                   {t('search.delivery.pdf')}
                 </a>
                 <a href={`/search?report=${encodeURIComponent(u.reportId)}`}>{t('search.delivery.verify')}</a>
+                <span className="pp-body2 pp-secondary pp-unit-renderings" data-testid="unit-renderings">
+                  {t('search.delivery.renderings')}{' '}
+                  <a href={unitPdfPath(token, u.serial, 'en')} lang="en" target="_blank" rel="noreferrer">
+                    {t('app.languages.en')}
+                  </a>
+                  {' · '}
+                  <a href={unitPdfPath(token, u.serial, 'zh')} lang="zh-Hant-TW" target="_blank" rel="noreferrer">
+                    {t('app.languages.zh')}
+                  </a>
+                  {' · '}
+                  <a
+                    href={unitPdfPath(token, u.serial, 'bilingual')}
+                    title={t('search.delivery.bilingualTitle')}
+                    target="_blank"
+                    rel="noreferrer"
+                  >
+                    {t('search.delivery.bilingual')}
+                  </a>
+                </span>
               </span>
             </td>
           </tr>

@@ -6,10 +6,8 @@
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
@@ -20,7 +18,8 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { PublicSettings } from '../../../../shared/contract/settings';
 import { LANGUAGES, type Language } from '../../../../shared/i18n/index';
-import { useFieldErrorText, FormTextField } from '../../../components/form/form-text-field';
+import { FormCheckbox } from '../../../components/form/form-checkbox';
+import { FormTextField } from '../../../components/form/form-text-field';
 import { applyServerErrors } from '../../../components/form/server-errors';
 import { SubmitButton } from '../../../components/form/submit-button';
 import { ApiError } from '../../../lib/api';
@@ -48,14 +47,13 @@ export default function RequestStep(props: RequestStepProps) {
 
 function RequestStepForm({ serials, site, onDone }: RequestStepProps) {
   const { t, i18n } = useTranslation();
-  const errorText = useFieldErrorText();
   const challenge = useChallenge();
   const [failure, setFailure] = useState<string | null>(null);
   const alert = useRef<HTMLDivElement>(null);
   const pageLanguage = (LANGUAGES as readonly string[]).includes(i18n.language) ? (i18n.language as Language) : 'en';
   const form = useForm({
     resolver: requestFormResolver,
-    defaultValues: { email: '', agreeToTerms: false, language: pageLanguage },
+    defaultValues: { email: '', agreeToTerms: false, language: pageLanguage, bilingual: false },
   });
   const terms = site ? (pageLanguage === 'zh' ? site.terms.zh : site.terms.en) || site.terms.en || site.terms.zh : '';
 
@@ -71,7 +69,7 @@ function RequestStepForm({ serials, site, onDone }: RequestStepProps) {
       onDone(result, values.email);
     } catch (err) {
       challenge.renew();
-      if (!(err instanceof ApiError) || !applyServerErrors(err, form.setError, ['email', 'agreeToTerms', 'language']))
+      if (!(err instanceof ApiError) || !applyServerErrors(err, form.setError, ['email', 'agreeToTerms', 'language', 'bilingual']))
         showFailure(errorMessage(t, err));
     }
   });
@@ -116,29 +114,7 @@ function RequestStepForm({ serials, site, onDone }: RequestStepProps) {
           {terms || t('search.request.noTerms')}
         </Box>
       </Box>
-      <Controller
-        control={form.control}
-        name="agreeToTerms"
-        render={({ field, fieldState }) => (
-          <FormControl error={!!fieldState.error} required>
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={!!field.value}
-                  onChange={(e) => field.onChange(e.target.checked)}
-                  onBlur={field.onBlur}
-                  inputRef={field.ref}
-                  slotProps={{
-                    input: { 'aria-describedby': fieldState.error ? 'agree-error' : undefined, 'aria-invalid': !!fieldState.error },
-                  }}
-                />
-              }
-              label={t('search.request.agree')}
-            />
-            {fieldState.error && <FormHelperText id="agree-error">{errorText(fieldState.error.message)}</FormHelperText>}
-          </FormControl>
-        )}
-      />
+      <FormCheckbox control={form.control} name="agreeToTerms" label="search.request.agree" required />
       <FormTextField control={form.control} name="email" label="search.request.email" type="email" autoComplete="email" inputMode="email" />
       <Controller
         control={form.control}
@@ -160,6 +136,7 @@ function RequestStepForm({ serials, site, onDone }: RequestStepProps) {
           </FormControl>
         )}
       />
+      <FormCheckbox control={form.control} name="bilingual" label="search.request.bilingual" hint="search.request.bilingualHelp" />
       <Typography variant="body2" color="text.secondary" role="status" data-testid="challenge-state">
         {t(`search.request.challenge.${challenge.state}`)}
       </Typography>

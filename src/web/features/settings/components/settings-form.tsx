@@ -116,6 +116,17 @@ export function SettingsForm({ settings, canEdit }: { settings: Settings; canEdi
             <Stack spacing={2.5}>
               <FormTextField {...common} name="companyName" label="settingsScreen.fields.companyName" />
               <FormTextField {...common} name="companyAddress" label="settingsScreen.fields.companyAddress" {...multiline(3)} />
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5}>
+                <FormTextField {...common} name="companyPostcode" label="settingsScreen.fields.companyPostcode" autoComplete="off" />
+                <FormTextField {...common} name="companyCity" label="settingsScreen.fields.companyCity" autoComplete="off" />
+                <FormTextField
+                  {...common}
+                  name="companyCountry"
+                  label="settingsScreen.fields.companyCountry"
+                  hint={readOnly ? undefined : 'orderScreens.customers.hints.country'}
+                  autoComplete="off"
+                />
+              </Stack>
               <FormTextField
                 {...common}
                 name="contact"
