@@ -91,6 +91,10 @@ function skeletonCount(rowsPerPage: number, rowHeight: RowHeight | undefined): n
 
 const SEARCH_DEBOUNCE_MS = 300;
 
+function lastPageOf(total: number, pageSize: ListParams['pageSize']): number {
+  return pageSize === 'all' ? 1 : Math.max(1, Math.ceil(total / pageSize));
+}
+
 /** Size and count on one line, the page buttons at the right under them when they do not fit beside. */
 const PHONE_PAGINATION = {
   '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 2, rowGap: 0.5 },
@@ -141,12 +145,17 @@ export function DataTable<T, S extends string>({
   const rows = data?.items ?? [];
   const total = data?.total ?? 0;
   const rowsPerPage = params.pageSize === 'all' ? ALL : params.pageSize;
-  const lastPage = params.pageSize === 'all' ? 1 : Math.max(1, Math.ceil(total / params.pageSize));
+  const lastPage = lastPageOf(total, params.pageSize);
 
-  // A page beyond the end (rows were deleted, or an old link) goes to the last page.
+  // A page beyond the end (rows were deleted, or an old link) goes to the last page. Judged on the answer as it
+  // arrives, not on the drawn (deferred) one: until that is drawn it still holds no rows, and every page but
+  // the first would look beyond the end.
+  const answered = query.data?.total;
   useEffect(() => {
-    if (query.data && params.page > lastPage) onParamsChange({ page: lastPage }, { replace: true });
-  }, [query.data, params.page, lastPage, onParamsChange]);
+    if (answered === undefined) return;
+    const last = lastPageOf(answered, params.pageSize);
+    if (params.page > last) onParamsChange({ page: last }, { replace: true });
+  }, [answered, params.page, params.pageSize, onParamsChange]);
 
   const emptyMessage =
     !pending && rows.length === 0 && !query.isError ? (
