@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_DAYS, type Dashboard } from '../src/shared/contract/dashboard';
-import { compactRequestCounts } from '../src/server/modules/dashboard/dashboard.repo';
+import { compactRequestCounts, pruneOpenDisagreements } from '../src/server/modules/dashboard/dashboard.repo';
 import { rowsOf } from '../src/server/db/client';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { addProduct, postRange, rangeBody, staffCookie, upload } from './helpers/catalogue';
@@ -167,6 +167,75 @@ describe('dashboard', () => {
 
     const [last] = rowsOf<{ at: Date | string }>(await exec(sql`SELECT max(received_at) AS at FROM test_records`));
     expect((await dash()).lastReceivedAt).toBe(new Date(last!.at).toISOString());
+  });
+
+  it('counts units waiting on a disagreement through retests, judgement again, deletes and pruning', async () => {
+    const product = await addProduct(t.app, staff, { name: 'Dash Valve D' });
+    expect((await postRange(t.app, staff, rangeBody(product.id, 'DD-0001', 'DD-0020', 20))).statusCode).toBe(201);
+    const bench = await createBench(t.app, admin, 'Dash Bench D');
+    const send = async (recs: Record<string, unknown>[]) =>
+      expect((await postBatch(t.app, bench.key, { records: recs })).statusCode).toBe(200);
+    const at = (hour: number) => `2024-06-03T${String(hour).padStart(2, '0')}:00:00.000Z`;
+    const test = (serial: string, testType: string, hour: number) =>
+      record({ serial, testType, testPressure: testType === 'seat' ? 1.76 : 2.4, testedAt: at(hour) });
+    const rejected = (where: ReturnType<typeof sql>) =>
+      exec(sql`UPDATE test_records SET verdict = 'nonconforming', reasons = 1 WHERE serial LIKE 'DD-%' AND ${where}`);
+    const kept = async () =>
+      Number(
+        rowsOf<{ n: unknown }>(
+          await exec(
+            sql`SELECT count(*) AS n FROM open_disagreements o JOIN test_records r ON r.id = o.record_id WHERE r.serial LIKE 'DD-%'`,
+          ),
+        )[0]!.n,
+      );
+    const base = (await dash()).disagreements;
+    const open = async () => (await dash()).disagreements - base;
+
+    await send([test('DD-0001', 'shell', 8), test('DD-0002', 'shell', 8), test('DD-0002', 'seat', 8), test('DD-0003', 'shell', 8)]);
+    expect(await open()).toBe(0);
+    // The standard rejects three bench passes of two units: each unit counts once.
+    await rejected(sql`serial IN ('DD-0001', 'DD-0002')`);
+    expect(await open()).toBe(2);
+    expect(await kept()).toBe(3);
+
+    // A later test of DD-0001's shell closes its disagreement at once; the pruning then drops the kept row.
+    await send([test('DD-0001', 'shell', 9)]);
+    expect(await open()).toBe(1);
+    expect(await kept()).toBe(3);
+    expect(await pruneOpenDisagreements(t.app.ctx.db)).toBeGreaterThanOrEqual(1);
+    expect(await kept()).toBe(2);
+    expect(await open()).toBe(1);
+
+    // A retest of another type leaves it open; a disagreement stored as such counts at once.
+    await send([test('DD-0002', 'shell', 10)]);
+    await exec(sql`INSERT INTO test_records (record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure, holding_seconds, result, verdict, reasons, tested_at, content_hash)
+      VALUES ('dd-stored', 'DD-0003', 'DD-', 4, 3, 'seat', 'water', 1.76, 60, 'pass', 'nonconforming', 1, ${at(11)}, decode(repeat('00', 32), 'hex'))`);
+    expect(await open()).toBe(2);
+
+    // Deleting DD-0001's retest opens its disagreement again, kept again though the pruning had dropped it.
+    await exec(sql`DELETE FROM test_records WHERE serial = 'DD-0001' AND tested_at = ${at(9)}`);
+    expect(await open()).toBe(3);
+    await pruneOpenDisagreements(t.app.ctx.db);
+    expect(await open()).toBe(3);
+
+    // Judged again as conforming (a standard's figure changed): no longer counted, and pruned.
+    await exec(sql`UPDATE test_records SET verdict = 'conforms', reasons = 0 WHERE serial = 'DD-0002'`);
+    expect(await open()).toBe(2);
+    await pruneOpenDisagreements(t.app.ctx.db);
+    expect(await kept()).toBe(2);
+    // A rolled-back disagreement leaves nothing kept.
+    await expect(
+      t.app.ctx.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`UPDATE test_records SET verdict = 'nonconforming', reasons = 1 WHERE serial = 'DD-0003' AND test_type = 'shell'`,
+        );
+        await tx.execute(sql`INSERT INTO test_records (record_id, serial, prefix, width, serial_no, test_type, medium, test_pressure, holding_seconds, result, verdict, reasons, tested_at, content_hash)
+          VALUES ('dd-rolled-back', 'DD-0005', 'DD-', 4, 5, 'shell', 'water', 2.4, 60, 'pass', 'nonconforming', 1, ${at(12)}, decode(repeat('00', 32), 'hex'))`);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await kept()).toBe(2);
+    expect(await open()).toBe(2);
   });
 
   it('counts requests per day and not-found lookups, lists the last five report requests, and counts the mail queue', async () => {

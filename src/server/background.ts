@@ -7,7 +7,7 @@ import { createMailTransport } from './mail/transports';
 import { startMailWorker } from './mail/worker';
 import { mallocTrim } from './lib/malloc-trim';
 import { purgeExpiredSessions } from './lib/sessions';
-import { compactRequestCounts } from './modules/dashboard/dashboard.repo';
+import { compactRequestCounts, pruneOpenDisagreements } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/public/search-retention';
 import { recheckStoredSamples } from './modules/machine-data/record-sample-recheck';
 import { rejudgeOnStandardsChange } from './modules/standards/standards.service';
@@ -62,10 +62,12 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
     .catch((err: unknown) => app.log.warn({ err }, 'sample re-check failed'));
 
   // The dashboard's request counts are appended per statement; fold them into a row per day every 5 minutes
-  // (one statement, safe beside writers and other instances) so that reading them stays small.
+  // (one statement, safe beside writers and other instances) so that reading them stays small. The kept open
+  // disagreements lose those retested since, for the same reason (migration 0050).
   const compaction = setInterval(
     () => {
       compactRequestCounts(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'request count compaction failed'));
+      pruneOpenDisagreements(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'open disagreement pruning failed'));
     },
     5 * 60 * 1000,
   );

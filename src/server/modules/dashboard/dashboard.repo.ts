@@ -82,20 +82,40 @@ export async function firstPass(db: Executor, from: Date, to: Date): Promise<{ u
   return { units: num(r?.units), firstPass: num(r?.first_pass) };
 }
 
+/** A later test of the disagreement `d`'s unit and type (on the series index). */
+const laterTest = sql`EXISTS (SELECT 1 FROM test_records l
+                WHERE l.prefix = d.prefix AND l.width = d.width AND l.serial_no = d.serial_no
+                  AND l.test_type = d.test_type AND (l.tested_at, l.id) > (d.tested_at, d.id))`;
+
 /**
  * Units waiting on a disagreement: the latest test of some type is a bench pass the product's standard
- * rejects. Read from the partial index of disagreements (migration 0010), each checked for a later test of
- * its type on the series index.
+ * rejects. Read from the kept candidates (migration 0050), each checked again, so that a candidate a later
+ * test closed since the last pruning is not counted.
  */
 export async function disagreements(db: Executor): Promise<number> {
   const result = await db.execute(sql`
     SELECT count(DISTINCT (d.prefix, d.width, d.serial_no)) AS n
-      FROM test_records d
-     WHERE d.result = 'pass' AND d.verdict = 'nonconforming'
-       AND NOT EXISTS (SELECT 1 FROM test_records l
-                        WHERE l.prefix = d.prefix AND l.width = d.width AND l.serial_no = d.serial_no
-                          AND l.test_type = d.test_type AND (l.tested_at, l.id) > (d.tested_at, d.id))`);
+      FROM open_disagreements o JOIN test_records d ON d.id = o.record_id
+     WHERE d.result = 'pass' AND d.verdict = 'nonconforming' AND NOT ${laterTest}`);
   return num(rowsOf<{ n: unknown }>(result)[0]?.n);
+}
+
+/**
+ * Drops the candidates that are no longer open disagreements: retested since, or judged again as
+ * conforming (run by the background work). Returns how many went. The lock waits for the writers that may
+ * re-open a kept row (migration 0050) and keeps them out until the rows are gone.
+ */
+export async function pruneOpenDisagreements(db: Executor): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(7347050)`);
+    const result = await tx.execute(sql`
+      WITH gone AS (
+        DELETE FROM open_disagreements o USING test_records d
+         WHERE d.id = o.record_id AND (d.result <> 'pass' OR d.verdict <> 'nonconforming' OR ${laterTest})
+        RETURNING 1)
+      SELECT count(*) AS n FROM gone`);
+    return num(rowsOf<{ n: unknown }>(result)[0]?.n);
+  });
 }
 
 /** Open deliveries with at least one unit: those a release could start on (unit_count is kept, 0020). */
