@@ -63,7 +63,7 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
 
   // The dashboard's request counts are appended per statement; fold them into a row per day every 5 minutes
   // (one statement, safe beside writers and other instances) so that reading them stays small. The kept open
-  // disagreements lose those retested since, for the same reason (migration 0050).
+  // disagreements lose any row that a retest stored at the same moment left closed (decision 0071).
   const compaction = setInterval(
     () => {
       compactRequestCounts(app.ctx.db).catch((err: unknown) => app.log.warn({ err }, 'request count compaction failed'));
