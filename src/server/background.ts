@@ -10,6 +10,7 @@ import { purgeExpiredSessions } from './lib/sessions';
 import { compactRequestCounts, pruneOpenDisagreements } from './modules/dashboard/dashboard.repo';
 import { applySearchRetention } from './modules/public/search-retention';
 import { recheckStoredSamples } from './modules/machine-data/record-sample-recheck';
+import { archiveOldRecords } from './modules/machine-data/record-archive';
 import { rejudgeOnStandardsChange } from './modules/standards/standards.service';
 import { startReleaseWorker } from './modules/orders/release-worker';
 import { sendDeliveryLink } from './modules/orders/delivery-links';
@@ -44,6 +45,20 @@ export async function startBackgroundWork(app: FastifyInstance): Promise<() => P
   const retentionTimer = setInterval(() => void retention(), 60 * 60 * 1000);
   retentionTimer.unref();
   stops.push(() => clearInterval(retentionTimer));
+
+  // Records of units last tested before the operator's retention (none by default) move to the archive, at
+  // start and hourly, a minute of moving at most per run (machine-data/record-archive.ts); a run that stops
+  // at its minute goes on at the next hour.
+  const archive = () =>
+    archiveOldRecords(app.ctx.db)
+      .then((r) => {
+        if (r.moved) app.log.info(r, 'record archive: records of units past the retention moved');
+      })
+      .catch((err: unknown) => app.log.warn({ err }, 'record archive failed'));
+  void archive();
+  const archiveTimer = setInterval(() => void archive(), 60 * 60 * 1000);
+  archiveTimer.unref();
+  stops.push(() => clearInterval(archiveTimer));
 
   // A changed standards data file (a figure, a table row): every product's requirement is derived again and
   // the records whose requirement changed are judged again, once (docs/decisions/0045-standards-tables.md).

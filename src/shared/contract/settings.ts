@@ -127,6 +127,11 @@ export const settings = settingsFields.extend({
    * conform (records stored before this was switched on keep their verdict)
    */
   requireCalibratedInstruments: z.boolean(),
+  /**
+   * years a unit's test records stay in the working table after its last test; then the archive job moves them
+   * to the archive (docs/decisions/0072-record-archive.md). Null: every record is kept where it is.
+   */
+  recordRetentionYears: z.number().int().nullable(),
   /** what reports would lack until it is filled in (the company, its address, logo, signer, contact) */
   missing: z.array(z.enum(['companyName', 'companyAddress', 'logo', 'inspectorName', 'contact'])),
   /**
@@ -166,6 +171,32 @@ export const searchRetentionInput = z.object({
     .max(SEARCH_RETENTION.max, { error: 'searches.validation.retentionRange' }),
 });
 export type SearchRetentionInput = z.input<typeof searchRetentionInput>;
+
+/** Years a unit's test records stay in the working table after its last test, when the operator sets it. */
+export const RECORD_RETENTION = { min: 1, max: 100 } as const;
+
+/** `PUT /api/v1/settings/record-retention` (admin): null keeps every record (the default). */
+export const recordRetentionInput = z.object({
+  years: z
+    .number({ error: 'settings.validation.recordRetentionRange' })
+    .int({ error: 'settings.validation.recordRetentionRange' })
+    .min(RECORD_RETENTION.min, { error: 'settings.validation.recordRetentionRange' })
+    .max(RECORD_RETENTION.max, { error: 'settings.validation.recordRetentionRange' })
+    .nullable(),
+});
+export type RecordRetentionInput = z.input<typeof recordRetentionInput>;
+
+/** What the archive holds, as Settings shows it beside the retention. */
+export const recordArchiveInfo = z.object({
+  /** records moved so far */
+  records: z.number().int(),
+  /** the newest test among them (ISO), or null when none */
+  newestTestedAt: z.string().nullable(),
+  /** when the last move happened (ISO), or null */
+  lastArchivedAt: z.string().nullable(),
+});
+export type RecordArchiveInfo = z.infer<typeof recordArchiveInfo>;
+export const recordArchiveEnvelope = envelope(recordArchiveInfo);
 
 /**
  * A key of the certificates' offline proofs, as Settings lists it and `/.well-known/jwks.json` publishes it

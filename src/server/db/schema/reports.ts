@@ -1,6 +1,6 @@
 // Mirrors migrations/0005_reports_settings.sql (the SQL is the source of truth; the CHECKs and the reuse
 // index live only there).
-import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { DOCUMENT_TYPES, LOGO_TYPES, SETTINGS_DOCUMENT_TYPES } from '../../../shared/contract/settings';
 import { bytea } from './machine-data';
 import { REPORT_LANGUAGES } from '../../../shared/contract/reports';
@@ -42,6 +42,8 @@ export const settingsTable = pgTable('settings', {
   /** migration 0034: the authorised inspectors' independence from manufacturing, printed on a 3.1 */
   inspectorStatementEn: text('inspector_statement_en').notNull().default(''),
   inspectorStatementZh: text('inspector_statement_zh').notNull().default(''),
+  /** migration 0051: records of units last tested longer ago move to test_records_archive; null keeps every one */
+  recordRetentionYears: smallint('record_retention_years'),
 });
 
 export const reports = pgTable('reports', {

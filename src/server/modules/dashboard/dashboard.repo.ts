@@ -93,13 +93,19 @@ export async function disagreements(db: Executor): Promise<number> {
 }
 
 /**
+ * The advisory lock that the writers which can re-open a kept disagreement (a delete, a re-judgement) share
+ * and the pruning takes alone: migration 0050's trigger names the same number, and the two must agree.
+ */
+export const OPEN_DISAGREEMENTS_LOCK = 7347050;
+
+/**
  * Drops the kept disagreements that a later test of their unit and type closed unseen (stored beside them by
  * another writer at the same moment); run by the background work. Returns how many went. The lock waits for
  * the writers that may re-open a kept row (a delete, a re-judgement) and keeps them out until the rows are gone.
  */
 export async function pruneOpenDisagreements(db: Executor): Promise<number> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7347050)`);
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(OPEN_DISAGREEMENTS_LOCK))})`);
     const result = await tx.execute(sql`
       WITH gone AS (
         DELETE FROM open_disagreements o

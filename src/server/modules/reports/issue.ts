@@ -26,7 +26,8 @@ import { isInspectionCertificate, type DocumentType } from '../../../shared/cont
 import * as repo from './reports.repo';
 import { raiseCertificateEvents } from '../webhooks/certificate-events';
 import { docKey, t } from './format';
-import { formatSerial, parseSerial } from '../../../shared/serial';
+import { formatSerial, parseSerial, type ParsedSerial } from '../../../shared/serial';
+import { hasArchivedRecords } from '../machine-data/record-archive';
 import { originOf } from '../../../shared/identification';
 import type { RecentPdfs } from '../../lib/recent-pdfs';
 
@@ -199,13 +200,29 @@ export async function findStoredReport(db: Executor, input: IssueInput): Promise
   };
 }
 
+/** The newest stored certificate of a unit whose records were moved to the archive; null when none was kept. */
+async function archivedUnitCertificate(
+  db: Executor,
+  parsed: ParsedSerial,
+  serial: string,
+  language: ReportLanguage,
+): Promise<IssuedReport | null> {
+  if (!(await hasArchivedRecords(db, parsed))) return null;
+  const row = await repo.newestStandalone(db, serial, language);
+  return row ? toIssued(row, true) : null;
+}
+
 export async function issueReport(db: Db, input: IssueInput): Promise<IssueResult> {
   const stored = await findStoredReport(db, input);
   if (stored) return { status: 'issued', report: stored };
   const unit = await readUnit(db, input.serial);
   if (!unit) return { status: 'not-found' };
   const g = gateOf(unit, input.order?.documentType);
-  if (g.status === 'no-data') return { status: 'no-data' };
+  if (g.status === 'no-data') {
+    // Its records archived (record-archive.ts): the certificate issued while they were kept answers for it.
+    const kept = input.order ? null : await archivedUnitCertificate(db, unit.parsed, unit.serial, input.language);
+    return kept ? { status: 'issued', report: kept } : { status: 'no-data' };
+  }
   // A 3.1 certificate needs the range released by an authorised inspector (release-rule.ts).
   const release = await findRelease(db, unit.range.id);
   const wanted = input.order?.documentType ?? (await getSettingsWithRevision(db)).settings.documentType;

@@ -1,5 +1,5 @@
 /** Stored reports: the reuse lookup, the numbering, and the verification lookups. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../db/client';
 import type { ParsedSerial } from '../../../shared/serial';
 import { reportCertificates, reportCounters, reports, type ReportRow } from '../../db/schema/index';
@@ -36,6 +36,20 @@ export async function findReusable(
     .select()
     .from(reports)
     .where(and(eq(reports.serial, k.serial), eq(reports.language, k.language), eq(reports.sourceVersion, k.sourceVersion)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The newest certificate of a unit issued without an order, in the language asked for if there is one (else
+ * in another): what answers for a unit whose records are archived (record-archive.ts).
+ */
+export async function newestStandalone(db: Executor, serial: string, language: ReportLanguage): Promise<ReportRow | null> {
+  const [row] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.serial, serial), isNull(reports.supersededBy), isNull(reports.deliveryUnitId)))
+    .orderBy(desc(sql`${reports.language} = ${language}`), desc(reports.issuedAt))
     .limit(1);
   return row ?? null;
 }

@@ -18,6 +18,7 @@ import { reportFilename } from './issue';
 import { dataVersion, readHeads } from './report-data';
 import type { RecentPdfs, StoredPdf } from '../../lib/recent-pdfs';
 import * as repo from './reports.repo';
+import { hasArchivedRecords } from '../machine-data/record-archive';
 import { verificationDetails } from './verification-details';
 
 function unknown(): AppError {
@@ -40,7 +41,10 @@ async function answer(db: Executor, f: repo.ReportFacts | null, fileChecked: boo
     // The facts stand without the results (a row whose bytes went missing is for the logs, not the visitor).
   }
   const parsed = parseSerial(f.serial);
-  const current = parsed ? dataVersion(await readHeads(db, parsed)) : f.dataVersion;
+  const heads = parsed ? await readHeads(db, parsed) : null;
+  // A unit whose records were all archived (record-archive.ts) has no newer data: its certificate stands.
+  const archived = parsed && heads?.length === 0 ? await hasArchivedRecords(db, parsed) : false;
+  const current = heads && !archived ? dataVersion(heads) : f.dataVersion;
   return {
     genuine: true,
     id: f.id,

@@ -33,6 +33,7 @@ const publicColumns = {
   searchRetentionDays: settingsTable.searchRetentionDays,
   benchRecordsOnly: settingsTable.benchRecordsOnly,
   requireCalibratedInstruments: settingsTable.requireCalibratedInstruments,
+  recordRetentionYears: settingsTable.recordRetentionYears,
 };
 export type SettingsView = { [K in keyof typeof publicColumns]: K extends 'logoSize' ? number | null : SettingsRow[K & keyof SettingsRow] };
 
@@ -69,6 +70,13 @@ export async function updateSearchRetention(db: Executor, days: number): Promise
   await db
     .update(settingsTable)
     .set({ searchRetentionDays: days, updatedAt: sql`now()` })
+    .where(one);
+}
+
+export async function updateRecordRetention(db: Executor, years: number | null): Promise<void> {
+  await db
+    .update(settingsTable)
+    .set({ recordRetentionYears: years, updatedAt: sql`now()` })
     .where(one);
 }
 

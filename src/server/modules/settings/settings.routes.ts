@@ -11,6 +11,8 @@ import {
   certificatePassword,
   LOGO_MAX_BYTES,
   publicSettingsEnvelope,
+  recordArchiveEnvelope,
+  recordRetentionInput,
   searchRetentionInput,
   settingsEnvelope,
   settingsUpdateInput,
@@ -23,6 +25,7 @@ import { actorOf, successMessage } from '../audit/actor';
 import { isLocalAddress } from '../../../shared/public-address';
 import * as service from './settings.service';
 import * as keys from './verification-keys.service';
+import { archiveInfo } from '../machine-data/record-archive';
 
 const can = (action: 'read' | 'update') => ({ access: { action, subject: 'Settings' as const } });
 const saved = settingsEnvelope.extend({ message: z.string(), messageKey: z.string() });
@@ -53,6 +56,21 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       data: await service.updateSearchRetention(db, actorOf(req), req.body.days),
       ...successMessage(req, 'settings.saved'),
     }),
+  );
+
+  app.put(
+    '/api/v1/settings/record-retention',
+    { schema: { tags, body: recordRetentionInput, response: { 200: saved } }, config: can('update') },
+    async (req) => ({
+      data: await service.updateRecordRetention(db, actorOf(req), req.body.years),
+      ...successMessage(req, 'settings.saved'),
+    }),
+  );
+
+  app.get(
+    '/api/v1/settings/record-archive',
+    { schema: { tags, response: { 200: recordArchiveEnvelope } }, config: can('read') },
+    async () => ({ data: await archiveInfo(db) }),
   );
 
   app.put('/api/v1/settings/logo', { schema: { tags, response: { 200: saved } }, config: can('update') }, async (req) => {

@@ -49,6 +49,7 @@ function toSettings(v: repo.SettingsView): Settings {
     searchRetentionDays: v.searchRetentionDays,
     benchRecordsOnly: v.benchRecordsOnly,
     requireCalibratedInstruments: v.requireCalibratedInstruments,
+    recordRetentionYears: v.recordRetentionYears,
     missing: missingForReports(v),
   };
 }
@@ -141,6 +142,26 @@ export async function updateSearchRetention(db: Db, actor: AuditActor, days: num
       entityId: 'search-retention',
       before: { searchRetentionDays: before.searchRetentionDays },
       after: { searchRetentionDays: days },
+    });
+    return toSettings(await repo.readSettings(tx));
+  });
+}
+
+/**
+ * How many years a unit's records stay in the working table after its last test (null: all of them); audited.
+ * The archive job (machine-data/record-archive.ts) reads it.
+ */
+export async function updateRecordRetention(db: Db, actor: AuditActor, years: number | null): Promise<Settings> {
+  return db.transaction(async (tx) => {
+    const before = await repo.readSettings(tx, true);
+    if (before.recordRetentionYears === years) return toSettings(before);
+    await repo.updateRecordRetention(tx, years);
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: SETTINGS_ENTITY,
+      entityId: 'record-retention',
+      before: { recordRetentionYears: before.recordRetentionYears },
+      after: { recordRetentionYears: years },
     });
     return toSettings(await repo.readSettings(tx));
   });

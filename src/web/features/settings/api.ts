@@ -1,6 +1,6 @@
 /** Site settings (admin edits, staff reads): the text fields, the logo and the signing certificate. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Settings, SettingsUpdateInput, VerificationKey } from '../../../shared/contract/settings';
+import type { RecordArchiveInfo, Settings, SettingsUpdateInput, VerificationKey } from '../../../shared/contract/settings';
 import { api, API_BASE, ApiError } from '../../lib/api';
 import { currentLanguage } from '../../lib/i18n';
 
@@ -82,7 +82,16 @@ export const useRemoveLogo = () => useSaving(() => send('DELETE', '/settings/log
 export const useUploadCertificate = () =>
   useSaving(({ file, password }: { file: File; password: string }) => send('PUT', '/settings/certificate', upload(file, { password })));
 export const useUpdateSearchRetention = () => useSaving((days: number) => send('PUT', '/settings/search-retention', { days }));
+export const useUpdateRecordRetention = () => useSaving((years: number | null) => send('PUT', '/settings/record-retention', { years }));
 export const useGenerateCertificate = () => useSaving(() => send('POST', '/settings/certificate/generate', {}));
+
+/** What the record archive holds (docs/decisions/0072-record-archive.md). */
+export function useRecordArchive() {
+  return useQuery({
+    queryKey: ['settings', 'record-archive'] as const,
+    queryFn: ({ signal }) => api.get<RecordArchiveInfo>('/settings/record-archive', { signal }),
+  });
+}
 
 /** The offline proofs' keys (docs/decisions/0063-offline-verification.md): listed, and rotated by an admin. */
 export const verificationKeysKey = ['settings', 'verification-keys'] as const;

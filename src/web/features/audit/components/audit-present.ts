@@ -99,6 +99,8 @@ function valueOf(t: TFunction, language: string, entity: string, field: string, 
   if (field === 'logoSize' && typeof value === 'number') return t('audit.units.bytes', { value: formatNumber(language, value, 0) });
   if (field === 'searchRetentionDays' && typeof value === 'number')
     return t('audit.units.days', { value: formatNumber(language, value, 0) });
+  if (field === 'recordRetentionYears')
+    return typeof value === 'number' ? t('audit.units.years', { value: formatNumber(language, value, 0) }) : t('audit.units.keepAll');
   return commonValue(t, language, field, value);
 }
 

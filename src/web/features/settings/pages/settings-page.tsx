@@ -14,6 +14,7 @@ import { useAppAbility } from '../../../lib/ability';
 import { useSettings } from '../api';
 import { CertificateCard } from '../components/certificate-card';
 import { RetentionCard } from '../components/retention-card';
+import { RecordArchiveCard } from '../components/record-archive-card';
 import { VerificationKeysCard } from '../components/verification-keys-card';
 import { SettingsForm } from '../components/settings-form';
 
@@ -70,6 +71,7 @@ export default function SettingsPage() {
           <CertificateCard settings={settings.data} canEdit={canEdit} />
           <VerificationKeysCard canEdit={canEdit} publicUrl={settings.data.publicAddress?.url ?? null} />
           <RetentionCard settings={settings.data} canEdit={canEdit} />
+          <RecordArchiveCard settings={settings.data} canEdit={canEdit} />
         </Stack>
       )}
     </Box>
