@@ -106,3 +106,55 @@ test('staff read the settings and cannot change them', async ({ browser, baseURL
   await check(page, 'settings-staff', 'en');
   await context.close();
 });
+
+test('the test record archive: an admin sets a retention after confirming its day, and keeps every record again', async ({
+  browser,
+  baseURL,
+}) => {
+  fs.mkdirSync(OUT, { recursive: true });
+  const first = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(first.request, { role: 'admin' });
+  await first.close();
+  for (const lang of ['en', 'zh'] as const) {
+    const width = lang === 'en' ? 1440 : 390;
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);
+    await signInByApi(context.request, member.email, member.password);
+    expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
+    const page = await context.newPage();
+    await page.goto('/settings');
+    const card = page.getByTestId('record-archive');
+    await card.scrollIntoViewIfNeeded();
+    const keepAll = card.getByRole('checkbox', { name: tr(lang, 'settingsScreen.archive.keepAll') });
+    const years = card.getByLabel(tr(lang, 'settingsScreen.archive.years'));
+    const save = card.getByRole('button', { name: tr(lang, 'settingsScreen.archive.save') });
+    await expect(keepAll).toBeChecked();
+    await expect(years).toBeDisabled();
+    await expect(card.getByTestId('record-archive-info')).toHaveText(tr(lang, 'settingsScreen.archive.archivedNone'));
+
+    await keepAll.uncheck();
+    await years.fill('0');
+    await save.click();
+    await expect(card.getByText(tr(lang, 'settings.validation.recordRetentionRange'))).toBeVisible();
+    await years.fill('60');
+    await save.click();
+    // Asked once more, with the day it cuts at; nothing is saved until then.
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('heading')).toHaveText(tr(lang, 'settingsScreen.archive.confirmTitle', { years: 60 }));
+    await check(page, 'settings-archive-confirm', lang);
+    await dialog.getByRole('button', { name: tr(lang, 'settingsScreen.archive.save') }).click();
+    const stored = async () =>
+      ((await (await page.request.get('/api/v1/settings')).json()) as { data: { recordRetentionYears: number | null } }).data
+        .recordRetentionYears;
+    await expect.poll(stored).toBe(60);
+    await expect(save).toBeDisabled();
+    await card.scrollIntoViewIfNeeded();
+    await keepScreenshot(page, { path: path.join(OUT, `settings-archive-${lang}-${width}.png`) });
+
+    // Back to keeping every record: no question asked.
+    await keepAll.check();
+    await save.click();
+    await expect.poll(stored).toBeNull();
+    await context.close();
+  }
+});
