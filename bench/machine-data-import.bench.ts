@@ -16,6 +16,8 @@
  * bare table of text columns, and `psql \copy` of the rows the import stored (every column it wrote, COPY
  * text) into a table of test_records' definition with all its indexes and constraints but none of its
  * triggers (`LIKE test_records INCLUDING ALL`); the load average is printed beside each figure.
+ * BENCH_MD_PG_TEMPLATE: a database to import into as it is, copied first (CREATE DATABASE … TEMPLATE), e.g.
+ * `trc_decade` for the import into ten years of records; the floors are then left out (they copy every record).
  * Targets (docs/product.md §7): 1,000,000 records on PostgreSQL under 30 s, at most 3x \copy, peak RSS under 300 MB.
  */
 import { spawnSync } from 'node:child_process';
@@ -139,13 +141,17 @@ async function run(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-md-'));
   let scratch: { url: string; drop(): Promise<void> } | undefined;
   let server: ServerProcess | undefined;
+  // A database to import into as it is (a copy of it), e.g. the ten-year factory (`npm run bench -- decade`).
+  const template = kind === 'postgres' ? process.env.BENCH_MD_PG_TEMPLATE : undefined;
   try {
     if (kind === 'postgres') {
       try {
         scratch = await createEmptyPostgresDatabase(
           process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
           'trc_bench_md',
+          template,
         );
+        if (template) log(`into a copy of ${template} (BENCH_MD_PG_TEMPLATE) as it is`);
       } catch (err) {
         log(`skipped: ${(err as Error).message}`);
         return;
@@ -192,7 +198,16 @@ async function run(
     const imported = `**${m.seconds.toFixed(1)} s** (${fmt(records / m.seconds)} rows/s); server RSS ${m.baseMb.toFixed(0)} MB before, peak ${m.peakMb.toFixed(0)} MB`;
     // The embedded database has no target of its own: product.md §7 sets them for PostgreSQL.
     if (!scratch) report({ what: `CSV import of ${fmt(records)} test records over HTTP, PGlite`, figure: imported });
-    if (scratch) {
+    if (scratch && template) {
+      // The floors below copy every stored record: on a copy of a full database, they would measure its years.
+      const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+      log(`targets: import < 30 s: ${m.seconds < 30 ? 'met' : 'NOT met'}; peak RSS < 300 MB: ${m.peakMb < 300 ? 'met' : 'NOT met'}`);
+      report({
+        what: `CSV import of a further ${fmt(records)} test records over HTTP into ${template}, PostgreSQL`,
+        figure: imported,
+        target: `< 30 s — ${met(m.seconds < 30)}; peak RSS < 300 MB — ${met(m.peakMb < 300)}`,
+      });
+    } else if (scratch) {
       const bare = psqlCopy(scratch.url, file);
       const bareLoad = load();
       const indexed = psqlCopyIndexed(scratch.url, dir, 'file');

@@ -135,6 +135,23 @@ describe('alerts raised from new records', () => {
     const bad = await api('PUT', `/api/v1/products/${product.id}/alert-thresholds`, { yieldUnits: 5, yieldMinPercent: null });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.fields).toEqual([expect.objectContaining({ field: 'yieldMinPercent', key: 'alerts.validation.yieldBoth' })]);
+    // A positive figure smaller than the stored fraction keeps (0.01 %) is refused, not stored as 0 (it was a 500).
+    for (const tiny of [5e-323, 0.004]) {
+      const small = await api('PUT', `/api/v1/products/${product.id}/alert-thresholds`, { yieldUnits: 5, yieldMinPercent: tiny });
+      expect(small.statusCode, String(tiny)).toBe(400);
+      expect(small.json().error.fields).toEqual([expect.objectContaining({ field: 'yieldMinPercent', key: 'alerts.validation.percent' })]);
+    }
+    // A day that does not exist is a field error (it threw while checking: a 500).
+    for (const day of ['0000-00-00', '2024-13-45'])
+      for (const field of ['baselineFrom', 'baselineTo']) {
+        const res = await api('PUT', `/api/v1/products/${product.id}/alert-thresholds`, {
+          yieldUnits: 5,
+          yieldMinPercent: 80,
+          [field]: day,
+        });
+        expect(res.statusCode, `${field} ${day}`).toBe(400);
+        expect(res.json().error.fields).toContainEqual(expect.objectContaining({ field, key: 'validation.date' }));
+      }
     const ok = await api('PUT', `/api/v1/products/${product.id}/alert-thresholds`, { yieldUnits: 5, yieldMinPercent: 80 });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data).toMatchObject({ yieldUnits: 5, yieldMinPercent: 80 });

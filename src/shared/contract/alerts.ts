@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { RUN_RULES } from '../chart/run-rules';
 import { envelope, listEnvelope, listQuery, MSG, requiredText } from './common';
 import { TEST_TYPES } from './machine-data';
-import { CONTROL_MEASURES } from './quality';
+import { CONTROL_MEASURES, isDate } from './quality';
 
 /**
  * rule: a run rule broken by the newest points of a control chart; yield: first-pass yield of the last N
@@ -116,8 +116,7 @@ export type AcknowledgeInput = z.output<typeof acknowledgeInput>;
 const blankIsNull = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (v === '' || v === undefined ? null : v), inner.nullable());
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
-const dayField = blankIsNull(z.string({ error: MSG.invalid }).trim().refine(isDay, { error: 'validation.date' })).default(null);
+const dayField = blankIsNull(z.string({ error: MSG.invalid }).trim().refine(isDate, { error: 'validation.date' })).default(null);
 const timeField = z.string({ error: MSG.required }).trim().regex(TIME, { error: 'alerts.validation.time' });
 const isTimeZone = (tz: string) => {
   try {
@@ -142,7 +141,9 @@ export const thresholdsInput = z
     yieldMinPercent: blankIsNull(
       z.coerce
         .number({ error: MSG.invalid })
-        .gt(0, { error: 'alerts.validation.percent' })
+        // 0.01 %: the smallest step the stored fraction keeps (numeric(5, 4), 0043_alerts.sql); below it a
+        // positive figure would be stored as 0, which the table refuses.
+        .min(0.01, { error: 'alerts.validation.percent' })
         .max(100, { error: 'alerts.validation.percent' }),
     ),
     silenceMinutes: blankIsNull(

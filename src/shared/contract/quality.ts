@@ -21,7 +21,8 @@ import { TEST_TYPES, type TestType } from './machine-data';
 export const QUALITY_MAX_DAYS = 366;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (s: string) =>
+/** A calendar day written YYYY-MM-DD that exists (not 2024-02-30, not 0000-00-00). */
+export const isDate = (s: string) =>
   DATE_ONLY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 const dateField = z.string({ error: 'validation.required' }).trim().refine(isDate, { error: 'validation.date' });
