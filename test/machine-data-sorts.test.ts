@@ -16,6 +16,7 @@ import {
   type TestRecordSort,
 } from '../src/shared/contract/machine-data';
 import { listRecords, recordPages } from '../src/server/modules/machine-data/machine-data.list';
+import { LIST_PLANNING } from '../src/server/modules/machine-data/machine-data.list-planning';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { staffCookie, upload } from './helpers/catalogue';
 import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
@@ -130,7 +131,7 @@ describe('every sort of the Machine Data list', () => {
 
   it("walks each sort's index, or merges its parts, under every filter as it does at a million records", async () => {
     // At a million records only the larger filters walk; here every one is made to (nothing sorted itself).
-    const walk = { sortRangeAtMost: 0, sortFilteredAtMost: 0 };
+    const walk = { ...LIST_PLANNING, sortRangeAtMost: 0, sortFilteredAtMost: 0, sortNewestAtMost: 0 };
     for (const sort of TEST_RECORD_SORTS)
       for (const order of ['asc', 'desc'] as const)
         for (const [filter, keep] of FILTERS) {
@@ -145,6 +146,51 @@ describe('every sort of the Machine Data list', () => {
           }
           expect(got, `${filter} sort=${sort} ${order}`).toEqual(want);
         }
+  });
+
+  /** A bench and a result of more than 5 records, not a multiple of 5: one full page of 5 and a shorter one. */
+  function twoFilters(): { params: Record<string, string>; want: string[] } {
+    for (const bench of benches)
+      for (const result of ['pass', 'fail'] as const) {
+        const want = expected('testedAt', true, (r) => r.machineId === bench.id && r.result === result);
+        if (want.length > 5 && want.length % 5 !== 0) return { params: { machineId: bench.id, result, pageSize: '5' }, want };
+      }
+    throw new Error('no bench and result with such a count');
+  }
+
+  it('reads and sorts a small set of two filters newest first, and walks it when told to', async () => {
+    const { params, want } = twoFilters();
+    for (const planning of [LIST_PLANNING, { ...LIST_PLANNING, sortNewestAtMost: 0 }]) {
+      const got: string[] = [];
+      for (let page = 1; page <= Math.ceil(want.length / 5) + 1; page++) {
+        const q = testRecordListQuery.parse({ ...params, page: String(page) });
+        got.push(...(await listRecords(t.app.ctx.db, q, planning)).items.map((r) => r.id));
+      }
+      expect(got, `sortNewestAtMost ${planning.sortNewestAtMost}`).toEqual(want);
+    }
+  });
+
+  it('gives an estimated total when counting would cost more than the page, and the exact one once the page ends the list', async () => {
+    const estimating = { ...LIST_PLANNING, countCostAtMost: -1 };
+    const { params, want } = twoFilters();
+    const n = want.length;
+    const first = await listRecords(t.app.ctx.db, testRecordListQuery.parse({ ...params, page: '1' }), estimating);
+    expect(first.items).toHaveLength(5);
+    expect(first.totalEstimated).toBe(true);
+    expect(first.total).toBeGreaterThanOrEqual(5);
+    const lastPage = Math.ceil(n / 5);
+    const last = await listRecords(t.app.ctx.db, testRecordListQuery.parse({ ...params, page: String(lastPage) }), estimating);
+    expect(last.items).toHaveLength(n % 5);
+    expect(last.total).toBe(n);
+    expect(last.totalEstimated).toBeUndefined();
+    // A filter nothing matches ends on its first page: its total is 0, whatever the planner expected.
+    const none = await listRecords(t.app.ctx.db, testRecordListQuery.parse({ ...params, serial: 'NONE-0001' }), estimating);
+    expect(none).toMatchObject({ items: [], total: 0 });
+    expect(none.totalEstimated).toBeUndefined();
+    // Counted, under the product's planning.
+    const exact = await listRecords(t.app.ctx.db, testRecordListQuery.parse({ ...params, page: '1' }));
+    expect(exact.total).toBe(n);
+    expect(exact.totalEstimated).toBeUndefined();
   });
 
   it('exports every sort in the same order, walking the keyset across merged parts', async () => {

@@ -13,30 +13,56 @@ import { testRecords as t } from '../../db/schema/index';
  * the walk fetches from the table. Record ids, received-at times and pressures follow the order of testing
  * (a bench numbers its records as it tests), so such a walk can fetch every record outside the range before
  * it finds a page: a week of tests sorted by record id fetched 93,000 rows per bench at 1,000,000 records
- * (docs/decisions/0030-lists-at-a-year.md). Test type, medium and result are merges of index ranges that
- * end in tested_at (0014); the serial index holds tested_at, so its walk tests the range on index entries
- * (17 ms for a week against 69 ms sorting the week); tested-at is the range's own index.
+ * (docs/decisions/0030-lists-at-a-year.md). Medium is a merge of one range per test type, in (medium,
+ * tested_at) order: the range is tested on every entry of a medium before the next, which at ten years read a
+ * test type's ten years for the last month (671 ms). Test type and result are merges of index ranges that end
+ * in tested_at (0014); the serial index holds tested_at, so its walk tests the range on index entries (17 ms
+ * for a week against 69 ms sorting the week); tested-at is the range's own index.
  */
-const WALKS_PAST_DATES: ReadonlySet<TestRecordSort> = new Set<TestRecordSort>(['recordId', 'receivedAt', 'testPressure']);
+const WALKS_PAST_DATES: ReadonlySet<TestRecordSort> = new Set<TestRecordSort>(['recordId', 'receivedAt', 'testPressure', 'medium']);
 
-/** When the filtered rows are sorted rather than the sort's index walked (filteredToSort); tests set them to 0 to walk. */
+/**
+ * When the filtered rows are sorted rather than the sort's index walked (filteredToSort; tests set them to 0 to
+ * walk), and when a total is counted rather than estimated (countPlan).
+ */
 export interface ListPlanning {
   /** a tested-at range under a sort that does not bound it */
   sortRangeAtMost: number;
   /** any other filter */
   sortFilteredAtMost: number;
+  /** two filters or more, newest first: a set this small is read and sorted, not walked for */
+  sortNewestAtMost: number;
+  /** the planner's cost of counting up to TOTAL_COUNT_LIMIT matches, past which the total is its estimate */
+  countCostAtMost: number;
 }
 
 export const LIST_PLANNING: ListPlanning = {
-  // a week (60,480 rows) is measured in decision 0030
-  sortRangeAtMost: 100_000,
+  // A week (60,480 rows) is measured in decision 0030. At ten years the last month held 100,554 records, and an
+  // estimate a few rows either side of 100,000 decided between sorting them (50–97 ms) and walking the record
+  // ids past ten years of other months (1.9–4.0 s): sorting grows with the range, a walk with what lies beyond
+  // it, so the bound sits well above a month.
+  sortRangeAtMost: 250_000,
   // A product's records sorted by test type walked each (test type, medium) range past the other products'
   // records (48 ms at 1,000,000 records), a series' sorted by pressure each test type's pressures (310 ms);
   // at ten years, the largest product's 60,000 by pressure 14 s. Sorting is bounded by the rows (50,000 in
   // about 40 ms) where a walk is not; but the fails of ten years (170,000) sort in 260 ms and merge their
   // parts in a few.
   sortFilteredAtMost: 100_000,
+  // Newest first, two filters with no index of both walk one filter's index testing the other on each row: at
+  // ten years a product's 59 disagreements lay far behind its newest records (163 ms walked; read and sorted,
+  // 11 ms). A few hundred rows sort in well under a millisecond, however they are read.
+  sortNewestAtMost: 1000,
+  // At ten years (docs/decisions/0073-list-totals-by-cost.md): capped counts the planner costs under 5,000 took
+  // up to 11 ms, those over 16,000 took 53–393 ms (two filters with no index of both, read through a bitmap
+  // of each or row by row).
+  countCostAtMost: 10_000,
 };
+
+/** How many of the list's filters are set (a tested-at range is one, from and to together). */
+function filterCount(q: TestRecordListQuery): number {
+  const set = [q.q, q.serial, q.productId, q.machineId, q.result, q.verdict, q.testType, q.matched, q.testedFrom || q.testedTo];
+  return set.filter((v) => v !== undefined && v !== '').length;
+}
 
 /**
  * With a filter and a sort other than by test time, the planner's estimate of the filtered rows when it is
@@ -50,10 +76,32 @@ export async function filteredToSort(
   where: SQL | undefined,
   planning: ListPlanning,
 ): Promise<number | null> {
-  if (!q.sort || q.sort === 'testedAt' || !where) return null;
+  if (!where) return null;
+  if (!q.sort || q.sort === 'testedAt') {
+    if (filterCount(q) < 2) return null;
+    const planned = await estimateRows(db, where);
+    return planned <= planning.sortNewestAtMost ? planned : null;
+  }
   const dated = WALKS_PAST_DATES.has(q.sort) && (q.testedFrom || q.testedTo);
   const planned = await estimateRows(db, where);
   return planned <= (dated ? planning.sortRangeAtMost : planning.sortFilteredAtMost) ? planned : null;
+}
+
+/**
+ * The planner's view of counting the filter's matches up to `cap`: the matches it expects, and the cost of
+ * reading up to `cap` of them. A count that would read far more rows than it finds (two filters with no index
+ * of both) costs more than the page it is shown with.
+ */
+export async function countPlan(db: Executor, where: SQL | undefined, cap: number): Promise<{ rows: number; cost: number }> {
+  const capped = sql`select count(*) from (select 1 from ${t} where ${where ?? sql`true`} limit ${sql.raw(String(cap))}) as capped`;
+  const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) ${capped}`));
+  const raw = plan[0]?.['QUERY PLAN'];
+  type Node = { 'Plan Rows'?: number; 'Total Cost'?: number; Plans?: Node[] };
+  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: Node }[];
+  const top = doc[0]?.Plan;
+  // Aggregate → Limit → the scan: its rows are the matches expected without the cap.
+  const scan = top?.Plans?.[0]?.Plans?.[0];
+  return { rows: Math.round(Number(scan?.['Plan Rows'] ?? 0)), cost: Number(top?.['Total Cost'] ?? 0) };
 }
 
 /** The planner's estimate of the rows `where` leaves. */
