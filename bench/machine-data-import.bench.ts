@@ -26,7 +26,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEmptyPostgresDatabase } from '../test/helpers/database';
 import { writeMachineCsv } from '../test/helpers/machine-data-csv';
-import { startServer, uploadFile, type ServerProcess } from '../test/helpers/server-process';
+import { ADMIN, startServer, uploadFile, type ServerProcess } from '../test/helpers/server-process';
+import { createUser } from '../test/helpers/factories';
+import { openDatabase } from '../src/server/db/client';
+import { migrate } from '../src/server/db/migrate';
 import { PRODUCT_HEADER, RANGE_HEADER, writeLines, writeMdCatalogue } from './lib/md-catalogue';
 import type { FigureRow } from './lib/figures-table';
 
@@ -151,7 +154,17 @@ async function run(
           'trc_bench_md',
           template,
         );
-        if (template) log(`into a copy of ${template} (BENCH_MD_PG_TEMPLATE) as it is`);
+        if (template) {
+          log(`into a copy of ${template} (BENCH_MD_PG_TEMPLATE) as it is`);
+          // Its accounts are its own: the harness's admin is added to the copy to sign in with.
+          const copy = await openDatabase({ url: scratch.url });
+          try {
+            await migrate(copy);
+            await createUser(copy.db, { role: 'admin', email: ADMIN.email, password: ADMIN.password, name: ADMIN.name });
+          } finally {
+            await copy.close();
+          }
+        }
       } catch (err) {
         log(`skipped: ${(err as Error).message}`);
         return;

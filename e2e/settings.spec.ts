@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { stamp, staffBrowser } from './catalogue-helpers';
 import { ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
@@ -21,20 +21,31 @@ async function check(page: Page, name: string, lang: Language) {
   await expectAxeClean(page, `${name} ${lang} ${width}`);
 }
 
+/** An admin of the test's own, so that its language and sessions are nobody else's. */
+async function newAdmin(browser: Browser): Promise<{ email: string; password: string }> {
+  const first = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(first.request, { role: 'admin' });
+  await first.close();
+  return member;
+}
+
+/** A page signed in as `member` in `lang`: English at 1440 px, Chinese at 390 px. */
+async function signedIn(browser: Browser, baseURL: string, member: { email: string; password: string }, lang: Language) {
+  const width = lang === 'en' ? 1440 : 390;
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL).hostname, path: '/' }]);
+  await signInByApi(context.request, member.email, member.password);
+  expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
+  return { context, page: await context.newPage(), width };
+}
+
 test.describe.configure({ mode: 'serial' });
 
 for (const lang of ['en', 'zh'] as const) {
   test(`an admin changes the company name and the terms; the version goes up: ${lang}`, async ({ browser, baseURL }) => {
     fs.mkdirSync(OUT, { recursive: true });
-    const first = await browser.newContext({ storageState: ADMIN_STATE });
-    const member = await createStaff(first.request, { role: 'admin' });
-    await first.close();
-    const width = lang === 'en' ? 1440 : 390;
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);
-    await signInByApi(context.request, member.email, member.password);
-    expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
-    const page = await context.newPage();
+    const member = await newAdmin(browser);
+    const { context, page } = await signedIn(browser, baseURL!, member, lang);
 
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 1, name: tr(lang, 'settingsScreen.title') })).toBeVisible();
@@ -112,16 +123,9 @@ test('the test record archive: an admin sets a retention after confirming its da
   baseURL,
 }) => {
   fs.mkdirSync(OUT, { recursive: true });
-  const first = await browser.newContext({ storageState: ADMIN_STATE });
-  const member = await createStaff(first.request, { role: 'admin' });
-  await first.close();
+  const member = await newAdmin(browser);
   for (const lang of ['en', 'zh'] as const) {
-    const width = lang === 'en' ? 1440 : 390;
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    await context.addCookies([{ name: 'test-report-center-language', value: lang, domain: new URL(baseURL!).hostname, path: '/' }]);
-    await signInByApi(context.request, member.email, member.password);
-    expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
-    const page = await context.newPage();
+    const { context, page, width } = await signedIn(browser, baseURL!, member, lang);
     await page.goto('/settings');
     const card = page.getByTestId('record-archive');
     await card.scrollIntoViewIfNeeded();

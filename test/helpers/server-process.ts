@@ -45,7 +45,8 @@ export function request(
   });
 }
 
-const ADMIN = { name: 'Kill Test Admin', email: 'admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
+/** The admin the harness registers, or signs in as on a database that has its users already. */
+export const ADMIN = { name: 'Kill Test Admin', email: 'admin@example.com', password: 'Correct-Horse-Battery-9-Staple!' };
 
 /** `appRoot`: another checkout to run (the benchmark's "before" figures); this one by default. */
 /** `env`: further variables (REDIS_URL, SMTP_URL, LOG_LEVEL…); `port`: a fixed one (else a free one). */

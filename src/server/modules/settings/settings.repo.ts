@@ -66,17 +66,15 @@ export async function readSigningMaterial(db: Executor): Promise<{ certPem: stri
 type Changes = Partial<Omit<SettingsRow, 'singleton' | 'revision' | 'updatedAt' | 'searchRetentionDays'>>;
 
 /** The search-request retention: not on reports, so the revision (which versions reports) stays. */
-export async function updateSearchRetention(db: Executor, days: number): Promise<void> {
+/** One of the retentions (neither is printed on a report: the revision stays). */
+export async function updateRetention(
+  db: Executor,
+  field: 'searchRetentionDays' | 'recordRetentionYears',
+  value: number | null,
+): Promise<void> {
   await db
     .update(settingsTable)
-    .set({ searchRetentionDays: days, updatedAt: sql`now()` })
-    .where(one);
-}
-
-export async function updateRecordRetention(db: Executor, years: number | null): Promise<void> {
-  await db
-    .update(settingsTable)
-    .set({ recordRetentionYears: years, updatedAt: sql`now()` })
+    .set({ [field]: value, updatedAt: sql`now()` })
     .where(one);
 }
 

@@ -130,41 +130,40 @@ export async function updateSettings(db: Db, actor: AuditActor, v: SettingsUpdat
   });
 }
 
-/** How long search requests keep the visitor's address and IP (the retention job reads it); audited. */
-export async function updateSearchRetention(db: Db, actor: AuditActor, days: number): Promise<Settings> {
+/** The retentions, each changed on its own and audited under its own entity id. */
+type Retention = { field: 'searchRetentionDays'; value: number } | { field: 'recordRetentionYears'; value: number | null };
+const RETENTION_ENTITY: Record<Retention['field'], string> = {
+  searchRetentionDays: 'search-retention',
+  recordRetentionYears: 'record-retention',
+};
+
+async function updateRetention(db: Db, actor: AuditActor, r: Retention): Promise<Settings> {
   return db.transaction(async (tx) => {
     const before = await repo.readSettings(tx, true);
-    if (before.searchRetentionDays === days) return toSettings(before);
-    await repo.updateSearchRetention(tx, days);
+    if (before[r.field] === r.value) return toSettings(before);
+    await repo.updateRetention(tx, r.field, r.value);
     await recordAudit(tx, actor, {
       action: 'update',
       entity: SETTINGS_ENTITY,
-      entityId: 'search-retention',
-      before: { searchRetentionDays: before.searchRetentionDays },
-      after: { searchRetentionDays: days },
+      entityId: RETENTION_ENTITY[r.field],
+      before: { [r.field]: before[r.field] },
+      after: { [r.field]: r.value },
     });
     return toSettings(await repo.readSettings(tx));
   });
+}
+
+/** How long search requests keep the visitor's address and IP (the retention job reads it); audited. */
+export function updateSearchRetention(db: Db, actor: AuditActor, days: number): Promise<Settings> {
+  return updateRetention(db, actor, { field: 'searchRetentionDays', value: days });
 }
 
 /**
  * How many years a unit's records stay in the working table after its last test (null: all of them); audited.
  * The archive job (machine-data/record-archive.ts) reads it.
  */
-export async function updateRecordRetention(db: Db, actor: AuditActor, years: number | null): Promise<Settings> {
-  return db.transaction(async (tx) => {
-    const before = await repo.readSettings(tx, true);
-    if (before.recordRetentionYears === years) return toSettings(before);
-    await repo.updateRecordRetention(tx, years);
-    await recordAudit(tx, actor, {
-      action: 'update',
-      entity: SETTINGS_ENTITY,
-      entityId: 'record-retention',
-      before: { recordRetentionYears: before.recordRetentionYears },
-      after: { recordRetentionYears: years },
-    });
-    return toSettings(await repo.readSettings(tx));
-  });
+export function updateRecordRetention(db: Db, actor: AuditActor, years: number | null): Promise<Settings> {
+  return updateRetention(db, actor, { field: 'recordRetentionYears', value: years });
 }
 
 /**
