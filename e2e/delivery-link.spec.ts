@@ -139,6 +139,8 @@ for (const lang of ['en', 'zh'] as const) {
       const answers: string[] = [];
       for (const email of [d.contact, `someone@elsewhere-${d.id.toLowerCase()}.example`]) {
         await page.goto('/search');
+        // A tap before the page starts is kept too (e2e/visitor-page.spec.ts); here the form is what is tested.
+        await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
         await page.getByRole('button', { name: tr(lang, 'request.open') }).click();
         await page.getByRole('textbox', { name: tr(lang, 'request.number') }).fill(d.delivery.number);
         await page.getByRole('textbox', { name: tr(lang, 'request.email') }).fill(email);

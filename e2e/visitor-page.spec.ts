@@ -151,6 +151,35 @@ test('Enter in the serial field before React has taken the page over submits the
   await context.close();
 });
 
+test('"I have a delivery" tapped before React has taken the page over opens its form once the page starts', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'zh-TW', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  // The entry runs (it asks for the page's module); the page's module is held back until the tap is made.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const entryRan = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/assets/main-public-*.js', async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  await page.goto('/search', { waitUntil: 'commit' });
+  await entryRan;
+  const opener = page.getByRole('button', { name: tr('zh', 'search.delivery.request.open') });
+  await opener.click();
+  await expect(page.locator('html')).not.toHaveAttribute('data-ready', 'true');
+  release();
+  await started(page);
+  await expect(page.getByRole('textbox', { name: tr('zh', 'search.delivery.request.number') })).toBeVisible();
+  await expect(opener).toHaveCount(0);
+  // Opened once: back to the page and started again, the button is there to tap.
+  await page.goto('/search');
+  await started(page);
+  await expect(page.getByRole('button', { name: tr('zh', 'search.delivery.request.open') })).toBeVisible();
+  await context.close();
+});
+
 test('a link with ?serial= fills the field and looks the serial up at once', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'zh-TW', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();

@@ -9,6 +9,7 @@ import '@fontsource/roboto/700.css';
 import { isPublicHost } from './app/guard';
 import { dropPrerenderedStyles, looksLikeThePrerender } from './lib/prerender-look';
 import { submitsNativelyOnEnter } from './public-app/native-enter';
+import { remembersEarlyOpens } from './lib/early-open';
 
 const container = document.getElementById('app')!;
 const publicPage = isPublicHost(window.location.hostname) || window.location.pathname === '/search';
@@ -16,8 +17,10 @@ const publicPage = isPublicHost(window.location.hostname) || window.location.pat
 // Two separate import() statements: written as one conditional expression, Vite's build gave both
 // branches one preload list (the staff app's), so /search fetched the router and the staff app too.
 async function loadPublic(): Promise<void> {
-  // Until the page is hydrated, Enter in the prerendered serial field submits its form natively.
+  // Until the page is hydrated, Enter in the prerendered serial field submits its form natively,
   submitsNativelyOnEnter(document);
+  // and a tap on a button that opens part of the page is remembered and opens it once the page starts.
+  remembersEarlyOpens(document);
   const app = await import('./public-app/main-public');
   await app.mountPublic(container);
 }

@@ -22,6 +22,7 @@ import type { VerificationState } from '../components/verification-card';
 import { verify, VerificationCard, VerifyPanel } from '../components/verify-panel';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import type { ReportRequestResult } from '../lib/public-types';
+import { takeEarlyOpen } from '../../../lib/early-open';
 
 const RequestStep = lazy(() => import('../components/request-step'));
 // After a request: with the step-2 chunk's neighbours (the ToggleButtonGroup, the preview's loader).
@@ -91,6 +92,10 @@ function useLinkParams(): LinkParams | null {
 function DeliveryRequestSection() {
   const { t } = useT();
   const [open, setOpen] = useState(false);
+  // Tapped before the page was hydrated (src/web/lib/early-open.ts): opened now.
+  useEffect(() => {
+    if (takeEarlyOpen(document, 'delivery-request')) setOpen(true);
+  }, []);
   return (
     <Section testId="delivery-request">
       <h2 id="delivery-request-heading" className="pp-h6 pp-step-title">
@@ -102,7 +107,13 @@ function DeliveryRequestSection() {
           <DeliveryRequest />
         </Suspense>
       ) : (
-        <button type="button" className="pp-button pp-button-outlined" onClick={() => setOpen(true)} aria-expanded={false}>
+        <button
+          type="button"
+          className="pp-button pp-button-outlined"
+          onClick={() => setOpen(true)}
+          aria-expanded={false}
+          data-early-open="delivery-request"
+        >
           {t('search.delivery.request.open')}
         </button>
       )}
