@@ -17,6 +17,28 @@ export function pgErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * PostgreSQL rolled the transaction back so that another could go on: a deadlock or a serialization
+ * failure (class 40). Two overlapping serial ranges inserted at once can deadlock on the exclusion
+ * constraint itself, each waiting for the other's uncommitted entry. Doing the same work again then meets
+ * the other's outcome (committed or gone) and gives the user's answer.
+ */
+export function isTransientConflict(err: unknown): boolean {
+  const code = pgErrorCode(err);
+  return code === PG.deadlockDetected || code === PG.serializationFailure;
+}
+
+/** `work` (a whole transaction), done again up to `attempts` times in all while it ends in a transient conflict. */
+export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= attempts || !isTransientConflict(err)) throw err;
+    }
+  }
+}
+
 /** The constraint (or unique index) a violation names, as both drivers report it. */
 export function pgConstraint(err: unknown): string | undefined {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

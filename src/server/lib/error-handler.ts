@@ -144,6 +144,12 @@ export function registerErrorHandling(app: FastifyInstance, pageFallback?: (req:
       req.log.warn({ err }, 'unhandled integrity violation');
       return sendError(req, reply, 'aborted', 'errors.conflict');
     }
+    // A deadlock or serialization failure the route did not retry: another request changed the same rows
+    // at the same moment. Sending the same request again is the answer, not a bug report.
+    if (sqlState?.startsWith('40')) {
+      req.log.warn({ err }, 'transaction rolled back for a concurrent one');
+      return sendError(req, reply, 'aborted', 'errors.conflict');
+    }
     req.log.error({ err }, 'request failed');
     return sendError(req, reply, 'internal', 'errors.internal');
   });

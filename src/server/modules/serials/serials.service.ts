@@ -11,7 +11,7 @@ import { AppError } from '../../../shared/errors';
 import { normaliseSerial, parseSerial, rangeLabel, SERIAL_MAX_LENGTH, SERIAL_MAX_WIDTH } from '../../../shared/serial';
 import type { Db, Executor } from '../../db/client';
 import { recordAudit, type AuditActor } from '../audit/audit.writer';
-import { isUuid, PG, pgErrorCode } from '../../db/errors';
+import { isUuid, PG, pgErrorCode, retryingConflicts } from '../../db/errors';
 import { recordHistory } from '../audit/record-history';
 import { toProduct } from '../products/products.service';
 import * as repo from './serials.repo';
@@ -81,13 +81,15 @@ export async function createRange(db: Db, actor: AuditActor, v: SerialRangeValue
   if (!isUuid(v.productId)) throw productMissing();
   const values = toValues(v, v.productId);
   try {
-    return await db.transaction(async (tx) => {
-      if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
-      const [id] = await repo.insertRanges(tx, [values]);
-      const created = await getRange(tx, id!);
-      await recordAudit(tx, actor, { action: 'create', entity: RANGE_ENTITY, entityId: id!, after: auditShape(created) });
-      return created;
-    });
+    return await retryingConflicts(() =>
+      db.transaction(async (tx) => {
+        if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
+        const [id] = await repo.insertRanges(tx, [values]);
+        const created = await getRange(tx, id!);
+        await recordAudit(tx, actor, { action: 'create', entity: RANGE_ENTITY, entityId: id!, after: auditShape(created) });
+        return created;
+      }),
+    );
   } catch (err) {
     const code = pgErrorCode(err);
     if (code === PG.exclusionViolation) throw await collision(db, values);
@@ -101,25 +103,27 @@ export async function updateRange(db: Db, actor: AuditActor, id: string, v: Seri
   if (!isUuid(v.productId)) throw productMissing();
   const values = toValues(v, v.productId);
   try {
-    return await db.transaction(async (tx) => {
-      await repo.lockRange(tx, id);
-      const before = await getRange(tx, id);
-      if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
-      await repo.updateRange(tx, id, values);
-      const after = await getRange(tx, id);
-      // Other units than the inspector released: an inspector releases the range again (decision 0052).
-      const unitsChanged =
-        before.startSerial !== after.startSerial || before.endSerial !== after.endSerial || before.productId !== after.productId;
-      const withdrawn = unitsChanged && (await repo.withdrawRelease(tx, id));
-      await recordAudit(tx, actor, {
-        action: 'update',
-        entity: RANGE_ENTITY,
-        entityId: id,
-        before: { ...auditShape(before), ...(withdrawn ? { released: true } : {}) },
-        after: { ...auditShape(after), ...(withdrawn ? { released: false } : {}) },
-      });
-      return after;
-    });
+    return await retryingConflicts(() =>
+      db.transaction(async (tx) => {
+        await repo.lockRange(tx, id);
+        const before = await getRange(tx, id);
+        if ((await repo.productsExist(tx, [v.productId])).size === 0) throw productMissing();
+        await repo.updateRange(tx, id, values);
+        const after = await getRange(tx, id);
+        // Other units than the inspector released: an inspector releases the range again (decision 0052).
+        const unitsChanged =
+          before.startSerial !== after.startSerial || before.endSerial !== after.endSerial || before.productId !== after.productId;
+        const withdrawn = unitsChanged && (await repo.withdrawRelease(tx, id));
+        await recordAudit(tx, actor, {
+          action: 'update',
+          entity: RANGE_ENTITY,
+          entityId: id,
+          before: { ...auditShape(before), ...(withdrawn ? { released: true } : {}) },
+          after: { ...auditShape(after), ...(withdrawn ? { released: false } : {}) },
+        });
+        return after;
+      }),
+    );
   } catch (err) {
     const code = pgErrorCode(err);
     if (code === PG.exclusionViolation) throw await collision(db, values, id);
