@@ -136,7 +136,8 @@ describe('alerts raised from new records', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.fields).toEqual([expect.objectContaining({ field: 'yieldMinPercent', key: 'alerts.validation.yieldBoth' })]);
     // A positive figure smaller than the stored fraction keeps (0.01 %) is refused, not stored as 0 (it was a 500).
-    for (const tiny of [5e-323, 0.004]) {
+    // Nor a figure finer than hundredths, which would be stored rounded (0.015 as 0.02).
+    for (const tiny of [5e-323, 0.004, 0.015, 99.999]) {
       const small = await api('PUT', `/api/v1/products/${product.id}/alert-thresholds`, { yieldUnits: 5, yieldMinPercent: tiny });
       expect(small.statusCode, String(tiny)).toBe(400);
       expect(small.json().error.fields).toEqual([expect.objectContaining({ field: 'yieldMinPercent', key: 'alerts.validation.percent' })]);

@@ -144,7 +144,9 @@ export const thresholdsInput = z
         // 0.01 %: the smallest step the stored fraction keeps (numeric(5, 4), 0043_alerts.sql); below it a
         // positive figure would be stored as 0, which the table refuses.
         .min(0.01, { error: 'alerts.validation.percent' })
-        .max(100, { error: 'alerts.validation.percent' }),
+        .max(100, { error: 'alerts.validation.percent' })
+        // Hundredths, as stored: 0.015 would be kept as 0.02, a threshold nobody entered.
+        .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-7, { error: 'alerts.validation.percent' }),
     ),
     silenceMinutes: blankIsNull(
       z.coerce
