@@ -75,16 +75,25 @@ export async function filteredToSort(
   q: TestRecordListQuery,
   where: SQL | undefined,
   planning: ListPlanning,
+  /** the planner's estimate of the filtered rows, when the caller has asked for it already (countPlan) */
+  estimate: () => Promise<number> = () => estimateRows(db, where),
 ): Promise<number | null> {
   if (!where) return null;
   if (!q.sort || q.sort === 'testedAt') {
     if (filterCount(q) < 2) return null;
-    const planned = await estimateRows(db, where);
+    const planned = await estimate();
     return planned <= planning.sortNewestAtMost ? planned : null;
   }
   const dated = WALKS_PAST_DATES.has(q.sort) && (q.testedFrom || q.testedTo);
-  const planned = await estimateRows(db, where);
+  const planned = await estimate();
   return planned <= (dated ? planning.sortRangeAtMost : planning.sortFilteredAtMost) ? planned : null;
+}
+
+export interface CountPlan {
+  /** the matches the planner expects, without the cap */
+  rows: number;
+  /** its cost of reading up to the cap */
+  cost: number;
 }
 
 /**
@@ -92,7 +101,7 @@ export async function filteredToSort(
  * reading up to `cap` of them. A count that would read far more rows than it finds (two filters with no index
  * of both) costs more than the page it is shown with.
  */
-export async function countPlan(db: Executor, where: SQL | undefined, cap: number): Promise<{ rows: number; cost: number }> {
+export async function countPlan(db: Executor, where: SQL | undefined, cap: number): Promise<CountPlan> {
   const capped = sql`select count(*) from (select 1 from ${t} where ${where ?? sql`true`} limit ${sql.raw(String(cap))}) as capped`;
   const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) ${capped}`));
   const raw = plan[0]?.['QUERY PLAN'];

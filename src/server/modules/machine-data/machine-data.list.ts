@@ -20,7 +20,7 @@ import { rowsOf, type Executor } from '../../db/client';
 import { machines, testRecords, testRecordTotals } from '../../db/schema/index';
 import { isUuid, MAX_OFFSET, withoutNul } from '../../db/errors';
 import { selectRecords, toTestRecord } from './machine-data.repo';
-import { countPlan, filteredToSort, LIST_PLANNING, type ListPlanning } from './machine-data.list-planning';
+import { countPlan, filteredToSort, LIST_PLANNING, type CountPlan, type ListPlanning } from './machine-data.list-planning';
 
 const t = testRecords;
 
@@ -235,7 +235,10 @@ export async function listRecords(
   const { keys, desc } = sortOf(q);
   if (offset > MAX_OFFSET) return { items: [], ...(await countRecords(db, q, planning)) };
   const where = whereOf(q);
-  const ranged = await filteredToSort(db, q, where, planning);
+  // One EXPLAIN for both questions: whether to sort the filtered rows, and whether to count them.
+  let planned: Promise<CountPlan> | undefined;
+  const plan = () => (planned ??= countPlan(db, where, TOTAL_COUNT_LIMIT + 1));
+  const ranged = await filteredToSort(db, q, where, planning, async () => (await plan()).rows);
   const parts = ranged === null && offset + limit <= PARTS_WINDOW ? await sortParts(db, q) : null;
   const rows =
     ranged !== null
@@ -247,7 +250,7 @@ export async function listRecords(
             .orderBy(...orderOf(keys, desc))
             .limit(limit)
             .offset(offset);
-  const [items, count] = await Promise.all([rows, countRecords(db, q, planning)]);
+  const [items, count] = await Promise.all([rows, countRecords(db, q, planning, plan)]);
   return { items: items.map((r) => toTestRecord(r)), ...withinPage(count, items.length, limit, offset) };
 }
 
@@ -283,7 +286,12 @@ const isUnfiltered = (q: Filter) =>
  * the unmatched records, which the product index counts; they are the few). Any other filter counts its
  * matches up to TOTAL_COUNT_LIMIT; beyond, the planner's estimate stands in (totalEstimated).
  */
-async function countRecords(db: Executor, q: Filter, planning: ListPlanning): Promise<{ total: number; totalEstimated?: boolean }> {
+async function countRecords(
+  db: Executor,
+  q: Filter,
+  planning: ListPlanning,
+  plan: () => Promise<CountPlan> = () => countPlan(db, whereOf(q), TOTAL_COUNT_LIMIT + 1),
+): Promise<{ total: number; totalEstimated?: boolean }> {
   const bySelf = isUnfiltered({ ...q, matched: undefined });
   if (bySelf && (q.matched === undefined || (q.matched === true && q.machineId === undefined))) {
     const total = await countAll(db, q.machineId);
@@ -299,9 +307,8 @@ async function countRecords(db: Executor, q: Filter, planning: ListPlanning): Pr
   // the limit walks rows no index holds (a test type, "pass") and costs more than the page. Nor is one whose
   // count the planner costs above countCostAtMost: two filters with no index of both read a bitmap of each, or
   // test one on every row of the other, and at ten years that took 53–393 ms for a few thousand matches.
-  const plan = await countPlan(db, where, TOTAL_COUNT_LIMIT + 1);
-  const planned = plan.rows;
-  if (planned > ESTIMATE_ONLY_ABOVE || plan.cost > planning.countCostAtMost) return { total: planned, totalEstimated: true };
+  const { rows: planned, cost } = await plan();
+  if (planned > ESTIMATE_ONLY_ABOVE || cost > planning.countCostAtMost) return { total: planned, totalEstimated: true };
   const [row] = await db.select({ n: sql<string>`count(*)` }).from(
     sql`(${db
       .select({ one: sql`1` })
