@@ -1,6 +1,7 @@
 /** The audit log as admins read it. */
 import { z } from 'zod';
 import { envelope, listQuery, MSG, noNul } from './common';
+import { isDay } from './days';
 
 export const auditEntry = z.object({
   id: z.number().int(),
@@ -28,17 +29,12 @@ export const AUDIT_ENTITIES = [
   'verification-key',
 ] as const;
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const dayField = z
   .string({ error: MSG.invalid })
   .trim()
-  // Date.parse first: a day that is no date (0000-00-00) would make toISOString throw, a 500 instead of a 400.
-  .refine(
-    (s) => DATE_ONLY.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    {
-      error: 'validation.date',
-    },
-  )
+  .refine(isDay, {
+    error: 'validation.date',
+  })
   .optional();
 
 /**

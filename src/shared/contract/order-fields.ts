@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { optionalText, requiredText } from './common';
 import { LINE_BREAK, noLineBreak, printable } from './products';
+import { isDay } from './days';
 
 export const line = (max: number) => requiredText(max).refine(noLineBreak, LINE_BREAK).refine(printable, { error: 'validation.invalid' });
 export const optionalLine = (max: number) =>
@@ -25,11 +26,4 @@ export const countryCode = () =>
     .regex(/^([A-Z]{2})?$/, { error: 'orders.validation.country' })
     .default('');
 /** An ISO date (YYYY-MM-DD) that exists in the calendar. */
-export const isoDate = () =>
-  z
-    .string({ error: 'validation.required' })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.date' })
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-      error: 'validation.date',
-    });
+export const isoDate = () => z.string({ error: 'validation.required' }).trim().refine(isDay, { error: 'validation.date' });

@@ -16,14 +16,13 @@ import { REASON_CODES } from '../standards/reasons';
 import { RULE_SETS, RUN_RULES } from '../chart/run-rules';
 import { envelope, listEnvelope, listQuery } from './common';
 import { TEST_TYPES, type TestType } from './machine-data';
+import { isDay } from './days';
 
 /** The longest range one request may ask for: a year (and a leap day). */
 export const QUALITY_MAX_DAYS = 366;
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar day written YYYY-MM-DD that exists (not 2024-02-30, not 0000-00-00). */
-export const isDate = (s: string) =>
-  DATE_ONLY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+export const isDate = isDay;
 
 const dateField = z.string({ error: 'validation.required' }).trim().refine(isDate, { error: 'validation.date' });
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { envelope, listQuery, noNul } from './common';
+import { isDay } from './days';
 
 /** Every status a row has; 'held' means found, but no report may go out (the visitor is not told why). */
 export const SEARCH_STATUSES = ['not-found', 'held', 'queued', 'sent', 'failed'] as const;
@@ -14,17 +15,7 @@ export type SearchStatus = (typeof SEARCH_STATUSES)[number];
 export const SEARCH_SORTS = ['createdAt'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const day = z
-  .string()
-  .trim()
-  .refine(
-    (s) => DATE_ONLY.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    {
-      error: 'validation.date',
-    },
-  )
-  .optional();
+const day = z.string().trim().refine(isDay, { error: 'validation.date' }).optional();
 const text = (max: number) =>
   z.string().trim().max(max, { error: 'validation.tooLong' }).refine(noNul, { error: 'validation.invalid' }).optional();
 

@@ -8,6 +8,7 @@ import { MAX_RANGE_UNITS, measureRange, parseSerial, SERIAL_MAX_LENGTH, type Ran
 import { listQuery } from './common';
 import { LINE_BREAK, noLineBreak, printable } from './products';
 import { BODY_MATERIALS, type BodyMaterial } from '../standards/requirement';
+import { isDay } from './days';
 
 /** A serial as typed: normalised, and refused unless it follows the grammar. */
 export function serialField() {
@@ -29,10 +30,9 @@ export function latestToday(now = new Date()): string {
   return new Date(now.getTime() + 14 * 3600_000).toISOString().slice(0, 10);
 }
 
+/** A day that exists (./days), from 1900 on: a production or calibration date, not a typing slip. */
 export function isCalendarDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1900-01-01';
+  return isDay(s) && s >= '1900-01-01';
 }
 
 export const productionDateField = z
