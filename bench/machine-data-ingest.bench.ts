@@ -7,6 +7,9 @@
  * (a bench's own cost); the figures are records/s over the whole run and p50/p99 per batch. The alert
  * evaluator runs beside them as in production (woken after each batch, a round at most every 5 s, with the
  * product's yield threshold and the benches' silence set), so the figure is ingestion with alerts evaluated.
+ * BENCH_INGEST_TEMPLATE: a database to ingest into as it is, copied first (CREATE DATABASE … TEMPLATE), e.g.
+ * `trc_decade` for ingestion beside ten years of records; the bench's own product, ranges and thresholds are
+ * added to what it holds.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +17,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { MAX_BATCH_RECORDS } from '../src/shared/contract/machine-data';
 import { buildApp } from '../src/server/app';
-import type { Db } from '../src/server/db/client';
+import { openDatabase, type Db } from '../src/server/db/client';
+import { migrate } from '../src/server/db/migrate';
+import { createEmptyPostgresDatabase, type TestDatabase } from '../test/helpers/database';
 import { loadConfig } from '../src/server/config';
 import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { createUser } from '../test/helpers/factories';
@@ -24,6 +29,24 @@ import { ms, percentile } from './lib/stats';
 import type { FigureRow } from './lib/figures-table';
 import { startAlertEvaluator } from '../src/server/modules/alerts/evaluator';
 import { alertSinks } from '../src/server/modules/alerts/notify';
+
+/** A copy of `template` (e.g. the ten-year factory), migrated to this build. */
+async function copyOf(template: string, log: (l: string) => void): Promise<TestDatabase> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const started = performance.now();
+  const scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_bench_ingest', template);
+  const database = await openDatabase({ url: scratch.url, maxConnections: 10 });
+  await migrate(database);
+  log(`into a copy of ${template} (BENCH_INGEST_TEMPLATE), made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return {
+    database,
+    url: scratch.url,
+    drop: async () => {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -86,7 +109,8 @@ export default async function machineDataIngest(
 ): Promise<void> {
   const ranges = envInt('BENCH_INGEST_RANGES', 10_000);
   const batches = envInt('BENCH_INGEST_BATCHES', 20);
-  const scratch = await openScratch('postgres');
+  const template = process.env.BENCH_INGEST_TEMPLATE;
+  const scratch = template ? await copyOf(template, log) : await openScratch('postgres');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
   const app = await buildApp({ config, database: scratch.database, logger: false });
@@ -98,7 +122,8 @@ export default async function machineDataIngest(
       VALUES ('Ingest Valve', 'water', 1.6, 120, -10, 'api-598', 'gate', 100, 'metal')`);
     await syncRequirements(db);
     await db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
-      SELECT p.id, 'IB-', 9, g::bigint * 1000, g::bigint * 1000 + 999, date '2024-01-01' FROM generate_series(0, ${ranges - 1}) g, products p`);
+      SELECT p.id, 'IB-', 9, g::bigint * 1000, g::bigint * 1000 + 999, date '2024-01-01'
+        FROM generate_series(0, ${ranges - 1}) g, products p WHERE p.name = 'Ingest Valve'`);
     await db.execute(sql`ANALYZE`);
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const admin = await createUser(db, { role: 'admin' });
@@ -123,9 +148,10 @@ export default async function machineDataIngest(
       });
       if (gauge.statusCode !== 201) throw new Error(`instrument: ${gauge.statusCode} ${gauge.body}`);
     }
-    await db.execute(sql`INSERT INTO alert_thresholds (product_id, yield_units, yield_min) SELECT id, 200, 0.95 FROM products`);
+    await db.execute(sql`INSERT INTO alert_thresholds (product_id, yield_units, yield_min)
+      SELECT id, 200, 0.95 FROM products WHERE name = 'Ingest Valve'`);
     await db.execute(sql`INSERT INTO alert_thresholds (machine_id, silence_minutes, work_days, work_start, work_end)
-      SELECT id, 60, '{1,2,3,4,5,6,7}', '00:00', '23:59' FROM machines`);
+      SELECT id, 60, '{1,2,3,4,5,6,7}', '00:00', '23:59' FROM machines WHERE name IN ('Bench A', 'Bench B')`);
     let rounds = 0;
     const evaluator = startAlertEvaluator({
       db,
@@ -193,7 +219,9 @@ export default async function machineDataIngest(
     log(`alert evaluator: ${rounds} rounds beside the two runs, ${alertCount!.n} alerts raised`);
     const [plain, sampled] = rates as [number, number];
     report({
-      what: 'bench ingestion over HTTP, 5,000-record batches, PostgreSQL, judged, with kept outcomes, instruments checked and alerts evaluated',
+      what:
+        'bench ingestion over HTTP, 5,000-record batches, PostgreSQL, judged, with kept outcomes, instruments checked and alerts evaluated' +
+        (template ? `, into a copy of ${template}` : ''),
       figure: `**${plain.toLocaleString('en')}** records/s without samples (database ${dbUs[0]!.toFixed(1)} µs a record); **${sampled.toLocaleString('en')}** with 50 samples a record`,
       target: `≥ 18,000 with alerts (≥ 20,000 judgement alone) / ≥ 10,000 — ${plain >= 18_000 && sampled >= 10_000 ? 'met' : '**not met**'}`,
     });
