@@ -17,36 +17,16 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { MAX_BATCH_RECORDS } from '../src/shared/contract/machine-data';
 import { buildApp } from '../src/server/app';
-import { openDatabase, type Db } from '../src/server/db/client';
-import { migrate } from '../src/server/db/migrate';
-import { createEmptyPostgresDatabase, type TestDatabase } from '../test/helpers/database';
+import type { Db } from '../src/server/db/client';
 import { loadConfig } from '../src/server/config';
 import { createSession, SESSION_COOKIE } from '../src/server/lib/sessions';
 import { createUser } from '../test/helpers/factories';
-import { openScratch } from './lib/catalogue-fixture';
+import { copyOfDatabase, openScratch } from './lib/catalogue-fixture';
 import { syncRequirements } from '../src/server/modules/standards/requirements.repo';
 import { ms, percentile } from './lib/stats';
 import type { FigureRow } from './lib/figures-table';
 import { startAlertEvaluator } from '../src/server/modules/alerts/evaluator';
 import { alertSinks } from '../src/server/modules/alerts/notify';
-
-/** A copy of `template` (e.g. the ten-year factory), migrated to this build. */
-async function copyOf(template: string, log: (l: string) => void): Promise<TestDatabase> {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const started = performance.now();
-  const scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_bench_ingest', template);
-  const database = await openDatabase({ url: scratch.url, maxConnections: 10 });
-  await migrate(database);
-  log(`into a copy of ${template} (BENCH_INGEST_TEMPLATE), made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return {
-    database,
-    url: scratch.url,
-    drop: async () => {
-      await database.close();
-      await scratch.drop();
-    },
-  };
-}
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -110,7 +90,7 @@ export default async function machineDataIngest(
   const ranges = envInt('BENCH_INGEST_RANGES', 10_000);
   const batches = envInt('BENCH_INGEST_BATCHES', 20);
   const template = process.env.BENCH_INGEST_TEMPLATE;
-  const scratch = template ? await copyOf(template, log) : await openScratch('postgres');
+  const scratch = template ? await copyOfDatabase(template, log) : await openScratch('postgres');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
   const app = await buildApp({ config, database: scratch.database, logger: false });

@@ -13,8 +13,9 @@ import { validatorCompiler, serializerCompiler, type ZodTypeProvider } from 'fas
 import { z } from 'zod';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import type { Database } from '../../src/server/db/client';
-import { createMigratedDatabase, type TestDatabase } from '../../test/helpers/database';
+import { openDatabase, rowsOf, type Database } from '../../src/server/db/client';
+import { migrate } from '../../src/server/db/migrate';
+import { createEmptyPostgresDatabase, createMigratedDatabase, type TestDatabase } from '../../test/helpers/database';
 import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
 import { findRangeBySerial } from '../../src/server/modules/serials/serials.service';
 import { AppError } from '../../src/shared/errors';
@@ -38,6 +39,65 @@ export interface World {
 export function openScratch(kind: 'postgres' | 'pglite'): Promise<TestDatabase> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   return createMigratedDatabase(kind === 'postgres' ? serverUrl : undefined, { prefix: 'trc_bench', maxConnections: 10 });
+}
+
+/**
+ * A copy of `template` (CREATE DATABASE … TEMPLATE), migrated to this build: a bench run beside the data a
+ * database holds already, e.g. the ten-year factory of `npm run bench -- decade` (`trc_decade`).
+ */
+export async function copyOfDatabase(template: string, log: (l: string) => void): Promise<TestDatabase> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const started = performance.now();
+  const scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_bench_copy', template);
+  const database = await openDatabase({ url: scratch.url, maxConnections: 10 });
+  try {
+    await migrate(database);
+  } catch (err) {
+    await database.close();
+    await scratch.drop();
+    throw err;
+  }
+  log(`into a copy of ${template}, made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return {
+    database,
+    url: scratch.url,
+    drop: async () => {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/**
+ * The ranges a database holds already, recorded as `seed` records the ones it makes (to pick serials inside
+ * and between them): those of the most common serial width. Answers how many.
+ */
+export async function rangesOf(database: Database, log: (l: string) => void): Promise<number> {
+  const rows = rowsOf<{ prefix: string; width: number; start: string; end: string }>(
+    await database.db.execute(sql`SELECT prefix, width, start_no::text AS start, end_no::text AS end FROM serial_ranges
+      WHERE width = (SELECT width FROM serial_ranges GROUP BY width ORDER BY count(*) DESC LIMIT 1)
+      ORDER BY prefix, start_no`),
+  );
+  where.prefix = new Uint16Array(rows.length);
+  where.start = new Float64Array(rows.length);
+  where.end = new Float64Array(rows.length);
+  where.gapEnd = new Float64Array(rows.length);
+  const prefixIds = new Map<string, number>();
+  rows.forEach((r, i) => {
+    let id = prefixIds.get(r.prefix);
+    if (id === undefined) prefixIds.set(r.prefix, (id = prefixIds.size));
+    where.prefix[i] = id;
+    where.start[i] = Number(r.start);
+    where.end[i] = Number(r.end);
+    const next = rows[i + 1];
+    where.gapEnd[i] = next && next.prefix === r.prefix ? Number(next.start) - 1 : Number(r.end) + 1000;
+    where.width = r.width;
+  });
+  where.prefixes = [...prefixIds.keys()];
+  const [named] = rowsOf<{ name: string }>(await database.db.execute(sql`SELECT name FROM products ORDER BY name OFFSET 42 LIMIT 1`));
+  where.productName = named?.name ?? '';
+  log(`the database's own ${rows.length.toLocaleString('en')} ranges of width ${where.width} (${prefixIds.size} series)`);
+  return rows.length;
 }
 
 /** Where the seeded ranges are (typed arrays: a million ranges in a few MB), to pick serials to look up. */
