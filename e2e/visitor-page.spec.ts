@@ -180,6 +180,32 @@ test('"I have a delivery" tapped before React has taken the page over opens its 
   await context.close();
 });
 
+test('the language switch tapped before React has taken the page over switches once the page starts', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const entryRan = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/assets/main-public-*.js', async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  await page.goto('/search', { waitUntil: 'commit' });
+  await entryRan;
+  await expect(page.getByRole('heading', { level: 1, name: tr('en', 'pages.search') })).toBeVisible();
+  await page.getByTestId('language-switch').click();
+  await expect(page.locator('html')).not.toHaveAttribute('data-ready', 'true');
+  release();
+  await started(page);
+  await expect(page.getByRole('heading', { level: 1, name: tr('zh', 'pages.search') })).toBeVisible();
+  // Remembered as a choice: the next page is served in it.
+  await page.goto('/search');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
+  await context.close();
+});
+
 test('a link with ?serial= fills the field and looks the serial up at once', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'zh-TW', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();

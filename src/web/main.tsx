@@ -9,7 +9,7 @@ import '@fontsource/roboto/700.css';
 import { isPublicHost } from './app/guard';
 import { dropPrerenderedStyles, looksLikeThePrerender } from './lib/prerender-look';
 import { submitsNativelyOnEnter } from './public-app/native-enter';
-import { remembersEarlyOpens } from './lib/early-open';
+import { remembersEarlyTaps } from './lib/early-tap';
 
 const container = document.getElementById('app')!;
 const publicPage = isPublicHost(window.location.hostname) || window.location.pathname === '/search';
@@ -19,8 +19,8 @@ const publicPage = isPublicHost(window.location.hostname) || window.location.pat
 async function loadPublic(): Promise<void> {
   // Until the page is hydrated, Enter in the prerendered serial field submits its form natively,
   submitsNativelyOnEnter(document);
-  // and a tap on a button that opens part of the page is remembered and opens it once the page starts.
-  remembersEarlyOpens(document);
+  // and a tap on one of its buttons is remembered and acted on once the page starts.
+  remembersEarlyTaps(document);
   const app = await import('./public-app/main-public');
   await app.mountPublic(container);
 }

@@ -1,7 +1,9 @@
 /** The top of the public page: the manufacturer's logo and name (from settings) and the language switch. */
+import { useEffect } from 'react';
 import type { PublicSettings } from '../../../../shared/contract/settings';
 import { LANGUAGES, type Language } from '../../../../shared/i18n/languages';
 import { LOGO_HEIGHT } from '../../../lib/constants';
+import { takeEarlyTap } from '../../../lib/early-tap';
 import { chooseLanguage, useT } from '../lib/public-i18n';
 import { Icon } from './plain';
 
@@ -9,6 +11,11 @@ import { Icon } from './plain';
 function LanguageSwitch() {
   const { t, language } = useT();
   const other = (LANGUAGES.find((l) => l !== language) ?? 'en') as Language;
+  // Tapped before the page was hydrated (src/web/lib/early-tap.ts): switched now, once.
+  useEffect(() => {
+    if (takeEarlyTap(document, 'language')) void chooseLanguage(other);
+    // Only as the page starts: `other` then names the language the visitor asked for.
+  }, []);
   return (
     <button
       type="button"
@@ -16,6 +23,7 @@ function LanguageSwitch() {
       onClick={() => void chooseLanguage(other)}
       title={t('app.language')}
       data-testid="language-switch"
+      data-early-tap="language"
     >
       <Icon name="translate" className="pp-button-icon" />
       <span lang={other}>{t(`app.languages.${other}`)}</span>

@@ -22,7 +22,7 @@ import type { VerificationState } from '../components/verification-card';
 import { verify, VerificationCard, VerifyPanel } from '../components/verify-panel';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import type { ReportRequestResult } from '../lib/public-types';
-import { takeEarlyOpen } from '../../../lib/early-open';
+import { takeEarlyTap } from '../../../lib/early-tap';
 
 const RequestStep = lazy(() => import('../components/request-step'));
 // After a request: with the step-2 chunk's neighbours (the ToggleButtonGroup, the preview's loader).
@@ -92,9 +92,9 @@ function useLinkParams(): LinkParams | null {
 function DeliveryRequestSection() {
   const { t } = useT();
   const [open, setOpen] = useState(false);
-  // Tapped before the page was hydrated (src/web/lib/early-open.ts): opened now.
+  // Tapped before the page was hydrated (src/web/lib/early-tap.ts): opened now.
   useEffect(() => {
-    if (takeEarlyOpen(document, 'delivery-request')) setOpen(true);
+    if (takeEarlyTap(document, 'delivery-request')) setOpen(true);
   }, []);
   return (
     <Section testId="delivery-request">
@@ -112,7 +112,7 @@ function DeliveryRequestSection() {
           className="pp-button pp-button-outlined"
           onClick={() => setOpen(true)}
           aria-expanded={false}
-          data-early-open="delivery-request"
+          data-early-tap="delivery-request"
         >
           {t('search.delivery.request.open')}
         </button>
