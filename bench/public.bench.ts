@@ -183,18 +183,26 @@ async function testData(w: World, serials: string[]): Promise<void> {
   if (res.statusCode >= 300) throw new Error(`records: ${res.statusCode} ${res.body.slice(0, 300)}`);
 }
 
-async function reportRequests(log: (l: string) => void, report: (row: FigureRow) => void, w: World, seconds: number): Promise<void> {
+async function reportRequests(
+  log: (l: string) => void,
+  report: (row: FigureRow) => void,
+  w: World,
+  seconds: number,
+  /** a database of its own (BENCH_PUBLIC_TEMPLATE): its units have tests of their own, which may hold them */
+  ownUnits = false,
+): Promise<void> {
   // Units of products that name no test standard: the bench's own verdict stands and every report is
   // issued (a product with a standard judges these records against it and may hold the report).
   const unjudgedUnits = async () =>
     rowsOf<{ prefix: string; width: number; start: string }>(
       await w.database.db.execute(sql`SELECT r.prefix, r.width, r.start_no::text AS start FROM serial_ranges r
-        JOIN products p ON p.id = r.product_id WHERE p.test_standard = '' ORDER BY r.prefix, r.start_no LIMIT 50`),
+        JOIN products p ON p.id = r.product_id WHERE p.test_standard = ''
+          AND r.prefix LIKE ${ownUnits ? 'RB-%' : '%'} ORDER BY r.prefix, r.start_no LIMIT 50`),
     );
-  let unjudged = await unjudgedUnits();
+  let unjudged = ownUnits ? [] : await unjudgedUnits();
   if (unjudged.length < 50) {
-    // A database of its own (BENCH_PUBLIC_TEMPLATE) whose products all name a standard: one that names none,
-    // with 50 ranges of one unit each.
+    // A database of its own: units the bench alone has tested, of a product that names no standard, in 50
+    // ranges of one unit each.
     await w.database.db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min, test_standard)
       VALUES ('Report Bench Valve', 'water', 1.6, 120, -10, '')`);
     await w.database.db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
@@ -308,7 +316,7 @@ export default async function publicBench(
     await lookups(log, tell, cached, direct, ranges, seconds);
     await direct.close();
     direct = undefined;
-    await reportRequests(log, tell, cached, seconds);
+    await reportRequests(log, tell, cached, seconds, Boolean(template));
   } finally {
     await direct?.close();
     await cached?.close();
