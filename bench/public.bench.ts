@@ -183,40 +183,27 @@ async function testData(w: World, serials: string[]): Promise<void> {
   if (res.statusCode >= 300) throw new Error(`records: ${res.statusCode} ${res.body.slice(0, 300)}`);
 }
 
-async function reportRequests(
-  log: (l: string) => void,
-  report: (row: FigureRow) => void,
-  w: World,
-  seconds: number,
-  /** a database of its own (BENCH_PUBLIC_TEMPLATE): its units have tests of their own, which may hold them */
-  ownUnits = false,
-): Promise<void> {
-  // Units of products that name no test standard: the bench's own verdict stands and every report is
-  // issued (a product with a standard judges these records against it and may hold the report).
-  const unjudgedUnits = async () =>
-    rowsOf<{ prefix: string; width: number; start: string }>(
-      await w.database.db.execute(sql`SELECT r.prefix, r.width, r.start_no::text AS start FROM serial_ranges r
-        JOIN products p ON p.id = r.product_id WHERE p.test_standard = ''
-          AND r.prefix LIKE ${ownUnits ? 'RB-%' : '%'} ORDER BY r.prefix, r.start_no LIMIT 50`),
-    );
-  let unjudged = ownUnits ? [] : await unjudgedUnits();
-  if (unjudged.length < 50) {
-    // A database of its own: units the bench alone has tested, of a product that names no standard, in 50
-    // ranges of one unit each.
-    await w.database.db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min, test_standard)
-      VALUES ('Report Bench Valve', 'water', 1.6, 120, -10, '')`);
-    await w.database.db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
-      SELECT p.id, 'RB-', 6, g, g, date '2024-01-01' FROM products p, generate_series(1, 50) g WHERE p.name = 'Report Bench Valve'`);
-    // The bench's records name no instrument: its units are not held for one, and their ranges are released
-    // as the migration released the ranges of the time before inspectors (0034_inspector_release.sql).
-    await w.database.db.execute(sql`UPDATE settings SET require_calibrated_instruments = false, revision = revision + 1`);
+async function reportRequests(log: (l: string) => void, report: (row: FigureRow) => void, w: World, seconds: number): Promise<void> {
+  // 50 units only the bench tests, of a product that names no test standard: the bench's own verdict stands
+  // and every report is issued (a product with a standard judges the records against it and may hold the
+  // report; the generated catalogue's units, or a copied database's, may have tests of their own).
+  await w.database.db.execute(sql`INSERT INTO products (name, fluid, pressure_fc, temperature_max, temperature_min, test_standard)
+    VALUES ('Report Bench Valve', 'water', 1.6, 120, -10, '')`);
+  await w.database.db.execute(sql`INSERT INTO serial_ranges (product_id, prefix, width, start_no, end_no, production_date)
+    SELECT p.id, 'RB-', 6, g, g, date '2024-01-01' FROM products p, generate_series(1, 50) g WHERE p.name = 'Report Bench Valve'`);
+  // The bench's records name no instrument: its units are not held for one, and their ranges are released as
+  // the migration released the ranges of the time before inspectors (0034_inspector_release.sql).
+  await w.database.db.execute(sql`UPDATE settings SET require_calibrated_instruments = false, revision = revision + 1`);
+  await w.database.db.execute(
+    sql`INSERT INTO range_releases (range_id, source) SELECT id, 'settings' FROM serial_ranges WHERE prefix = 'RB-'`,
+  );
+  const unjudged = rowsOf<{ prefix: string; width: number; start: string }>(
     await w.database.db.execute(
-      sql`INSERT INTO range_releases (range_id, source) SELECT id, 'settings' FROM serial_ranges WHERE prefix = 'RB-'`,
-    );
-    unjudged = await unjudgedUnits();
-  }
+      sql`SELECT prefix, width, start_no::text AS start FROM serial_ranges WHERE prefix = 'RB-' ORDER BY start_no`,
+    ),
+  );
   const serials = unjudged.map((r) => formatSerial({ prefix: r.prefix, width: r.width, number: BigInt(r.start) }));
-  if (serials.length < 50) throw new Error('the seeded catalogue has too few products without a test standard');
+  if (serials.length !== 50) throw new Error(`the bench's own units: ${serials.length} of 50`);
   await testData(w, serials);
   // The proof-of-work is the visitor's cost, not the server's: challenges are made here with a known
   // answer, signed with the server's key, so that each request carries a valid, unused one.
@@ -316,7 +303,7 @@ export default async function publicBench(
     await lookups(log, tell, cached, direct, ranges, seconds);
     await direct.close();
     direct = undefined;
-    await reportRequests(log, tell, cached, seconds, Boolean(template));
+    await reportRequests(log, tell, cached, seconds);
   } finally {
     await direct?.close();
     await cached?.close();
