@@ -207,11 +207,12 @@ export default async function machineDataIngest(
     });
     const [row] = (
       (await db.execute(
-        sql`SELECT count(*) FILTER (WHERE range_id IS NOT NULL) AS matched, count(*) AS n FROM test_records`,
-      )) as unknown as { rows: { matched: string; n: string }[] }
+        sql`SELECT count(*) FILTER (WHERE range_id IS NOT NULL) AS matched, count(*) AS n,
+          (SELECT count(*) FROM open_disagreements) AS open FROM test_records`,
+      )) as unknown as { rows: { matched: string; n: string; open: string }[] }
     ).rows;
     log(
-      `stored ${Number(row!.n).toLocaleString('en')} records, ${Number(row!.matched).toLocaleString('en')} matched to ${ranges.toLocaleString('en')} ranges on the way in`,
+      `stored ${Number(row!.n).toLocaleString('en')} records, ${Number(row!.matched).toLocaleString('en')} matched to ${ranges.toLocaleString('en')} ranges on the way in; ${Number(row!.open).toLocaleString('en')} open disagreements`,
     );
   } finally {
     await app.close();
