@@ -19,6 +19,24 @@ async function started(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
 }
 
+/**
+ * Holds back the page's own module (React and the page) while the entry, which asks for it, runs: the page is
+ * the prerendered HTML with the entry's early handlers until `release`. `entryRan` resolves once it asked.
+ */
+async function holdPageModule(page: Page): Promise<{ entryRan: Promise<void>; release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const entryRan = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/assets/main-public-*.js', async (route) => {
+    asked();
+    await held;
+    // The first page's request may be gone with a page a native submit left.
+    await route.continue().catch(() => undefined);
+  });
+  return { entryRan, release };
+}
+
 test('the served HTML of /search already holds the serial field in the language of Accept-Language', async ({ request }) => {
   const zh = await request.get('/search', { headers: { 'accept-language': 'zh-TW,zh;q=0.9,en;q=0.8' } });
   expect(zh.status()).toBe(200);
@@ -125,16 +143,7 @@ test('Enter in the serial field before React has taken the page over submits the
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   // The entry runs (it asks for the page's module); the page's module is held back, so React never starts.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let asked!: () => void;
-  const entryRan = new Promise<void>((resolve) => (asked = resolve));
-  await page.route('**/assets/main-public-*.js', async (route) => {
-    asked();
-    await held;
-    // The first page's request may be gone with the page the native submit left.
-    await route.continue().catch(() => undefined);
-  });
+  const { entryRan, release } = await holdPageModule(page);
   await page.goto('/search', { waitUntil: 'commit' });
   const field = page.locator('#serial-input');
   await field.click();
@@ -155,15 +164,7 @@ test('"I have a delivery" tapped before React has taken the page over opens its 
   const context = await browser.newContext({ locale: 'zh-TW', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   // The entry runs (it asks for the page's module); the page's module is held back until the tap is made.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let asked!: () => void;
-  const entryRan = new Promise<void>((resolve) => (asked = resolve));
-  await page.route('**/assets/main-public-*.js', async (route) => {
-    asked();
-    await held;
-    await route.continue();
-  });
+  const { entryRan, release } = await holdPageModule(page);
   await page.goto('/search', { waitUntil: 'commit' });
   await entryRan;
   const opener = page.getByRole('button', { name: tr('zh', 'search.delivery.request.open') });
@@ -183,15 +184,7 @@ test('"I have a delivery" tapped before React has taken the page over opens its 
 test('the language switch tapped before React has taken the page over switches once the page starts', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let asked!: () => void;
-  const entryRan = new Promise<void>((resolve) => (asked = resolve));
-  await page.route('**/assets/main-public-*.js', async (route) => {
-    asked();
-    await held;
-    await route.continue();
-  });
+  const { entryRan, release } = await holdPageModule(page);
   await page.goto('/search', { waitUntil: 'commit' });
   await entryRan;
   await expect(page.getByRole('heading', { level: 1, name: tr('en', 'pages.search') })).toBeVisible();

@@ -13,9 +13,8 @@ import { validatorCompiler, serializerCompiler, type ZodTypeProvider } from 'fas
 import { z } from 'zod';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase, rowsOf, type Database } from '../../src/server/db/client';
-import { migrate } from '../../src/server/db/migrate';
-import { createEmptyPostgresDatabase, createMigratedDatabase, type TestDatabase } from '../../test/helpers/database';
+import { rowsOf, type Database } from '../../src/server/db/client';
+import { createMigratedDatabase, type TestDatabase } from '../../test/helpers/database';
 import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
 import { findRangeBySerial } from '../../src/server/modules/serials/serials.service';
 import { AppError } from '../../src/shared/errors';
@@ -48,24 +47,9 @@ export function openScratch(kind: 'postgres' | 'pglite'): Promise<TestDatabase> 
 export async function copyOfDatabase(template: string, log: (l: string) => void): Promise<TestDatabase> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const started = performance.now();
-  const scratch = await createEmptyPostgresDatabase(serverUrl, 'trc_bench_copy', template);
-  const database = await openDatabase({ url: scratch.url, maxConnections: 10 });
-  try {
-    await migrate(database);
-  } catch (err) {
-    await database.close();
-    await scratch.drop();
-    throw err;
-  }
+  const copy = await createMigratedDatabase(serverUrl, { prefix: 'trc_bench_copy', maxConnections: 10, template });
   log(`into a copy of ${template}, made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return {
-    database,
-    url: scratch.url,
-    drop: async () => {
-      await database.close();
-      await scratch.drop();
-    },
-  };
+  return copy;
 }
 
 /**

@@ -53,7 +53,8 @@ export async function createEmptyPostgresDatabase(
 /** A migrated database: in memory (PGlite) without `serverUrl`, else a new one on that PostgreSQL server. */
 export async function createMigratedDatabase(
   serverUrl: string | undefined,
-  options: { prefix?: string; maxConnections?: number } = {},
+  /** template: a database on that server to copy (CREATE DATABASE … TEMPLATE) instead of the tests' own */
+  options: { prefix?: string; maxConnections?: number; template?: string } = {},
 ): Promise<TestDatabase> {
   if (!serverUrl) {
     const template = process.env[PGLITE_TEMPLATE_ENV];
@@ -62,7 +63,7 @@ export async function createMigratedDatabase(
     await migrate(database);
     return { database, drop: () => database.close() };
   }
-  const template = serverUrl === process.env.TEST_DATABASE_URL ? process.env[POSTGRES_TEMPLATE_ENV] : undefined;
+  const template = options.template ?? (serverUrl === process.env.TEST_DATABASE_URL ? process.env[POSTGRES_TEMPLATE_ENV] : undefined);
   const scratch = await createEmptyPostgresDatabase(serverUrl, options.prefix, template);
   const database = await openDatabase({ url: scratch.url, maxConnections: options.maxConnections ?? 5 });
   await migrate(database);
