@@ -17,7 +17,7 @@ import { AppError } from '../../shared/errors';
 import type { Db, Tx } from '../db/client';
 import { chunkRowsFor, copyChunk, copyLine, CopyText, type CopyValue } from './copy';
 import { CsvEncodingError, CsvTooLargeError, readCsv } from './csv';
-import { PG, pgErrorCode } from '../db/errors';
+import { isTransientConflict, pgErrorCode } from '../db/errors';
 
 export const MAX_ERRORS = 200;
 /** The staging table of the running import; temporary, so private to its connection and dropped at the end. */
@@ -249,7 +249,7 @@ export async function runImport<T>(
   } catch (err) {
     if (err instanceof Rollback) {
       // nothing stored, as intended
-    } else if (pgErrorCode(err) === PG.deadlockDetected || pgErrorCode(err) === PG.serializationFailure) {
+    } else if (isTransientConflict(err)) {
       // Two imports updating the same rows (e.g. products' range counts) in opposite orders: one must fail.
       throw new AppError('aborted', opts.busyKey ?? k('busy'));
     } else {

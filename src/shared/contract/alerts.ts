@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { RUN_RULES } from '../chart/run-rules';
 import { envelope, listEnvelope, listQuery, MSG, requiredText } from './common';
 import { TEST_TYPES } from './machine-data';
-import { CONTROL_MEASURES, isDate } from './quality';
+import { CONTROL_MEASURES } from './quality';
+import { isDay } from './days';
 
 /**
  * rule: a run rule broken by the newest points of a control chart; yield: first-pass yield of the last N
@@ -116,7 +117,7 @@ export type AcknowledgeInput = z.output<typeof acknowledgeInput>;
 const blankIsNull = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (v === '' || v === undefined ? null : v), inner.nullable());
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-const dayField = blankIsNull(z.string({ error: MSG.invalid }).trim().refine(isDate, { error: 'validation.date' })).default(null);
+const dayField = blankIsNull(z.string({ error: MSG.invalid }).trim().refine(isDay, { error: 'validation.date' })).default(null);
 const timeField = z.string({ error: MSG.required }).trim().regex(TIME, { error: 'alerts.validation.time' });
 const isTimeZone = (tz: string) => {
   try {

@@ -21,10 +21,7 @@ import { isDay } from './days';
 /** The longest range one request may ask for: a year (and a leap day). */
 export const QUALITY_MAX_DAYS = 366;
 
-/** A calendar day written YYYY-MM-DD that exists (not 2024-02-30, not 0000-00-00). */
-export const isDate = isDay;
-
-const dateField = z.string({ error: 'validation.required' }).trim().refine(isDate, { error: 'validation.date' });
+const dateField = z.string({ error: 'validation.required' }).trim().refine(isDay, { error: 'validation.date' });
 
 /** `from` and `to` are UTC days, both included. */
 const rangeFields = { from: dateField, to: dateField };
@@ -35,7 +32,7 @@ export function daysIn(from: string, to: string): number {
 }
 
 function checkRange(v: { from: string; to: string }, ctx: z.RefinementCtx, field = 'to'): void {
-  if (!isDate(v.from) || !isDate(v.to)) return;
+  if (!isDay(v.from) || !isDay(v.to)) return;
   const days = daysIn(v.from, v.to);
   if (days < 1) ctx.addIssue({ code: 'custom', path: [field], message: 'quality.validation.toBeforeFrom' });
   else if (days > QUALITY_MAX_DAYS) ctx.addIssue({ code: 'custom', path: [field], message: 'quality.validation.rangeTooLong' });
@@ -286,7 +283,7 @@ export const heldUnitsQuery = listQuery(['latestTestedAt'] as const)
   })
   .superRefine(checkRange)
   .superRefine((v, ctx) => {
-    if (!isDate(v.from) || !isDate(v.to)) return;
+    if (!isDay(v.from) || !isDay(v.to)) return;
     const days = daysIn(v.from, v.to);
     if (days > HELD_UNITS_MAX_DAYS && days <= QUALITY_MAX_DAYS)
       ctx.addIssue({ code: 'custom', path: ['to'], message: 'quality.validation.heldRangeTooLong' });

@@ -103,11 +103,7 @@ export interface CountPlan {
  */
 export async function countPlan(db: Executor, where: SQL | undefined, cap: number): Promise<CountPlan> {
   const capped = sql`select count(*) from (select 1 from ${t} where ${where ?? sql`true`} limit ${sql.raw(String(cap))}) as capped`;
-  const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) ${capped}`));
-  const raw = plan[0]?.['QUERY PLAN'];
-  type Node = { 'Plan Rows'?: number; 'Total Cost'?: number; Plans?: Node[] };
-  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: Node }[];
-  const top = doc[0]?.Plan;
+  const top = await planOf(db, capped);
   // Aggregate → Limit → the scan: its rows are the matches expected without the cap.
   const scan = top?.Plans?.[0]?.Plans?.[0];
   return { rows: Math.round(Number(scan?.['Plan Rows'] ?? 0)), cost: Number(top?.['Total Cost'] ?? 0) };
@@ -115,8 +111,16 @@ export async function countPlan(db: Executor, where: SQL | undefined, cap: numbe
 
 /** The planner's estimate of the rows `where` leaves. */
 export async function estimateRows(db: Executor, where: SQL | undefined): Promise<number> {
-  const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) select 1 from ${t} where ${where ?? sql`true`}`));
+  const top = await planOf(db, sql`select 1 from ${t} where ${where ?? sql`true`}`);
+  return Math.round(Number(top?.['Plan Rows'] ?? 0));
+}
+
+type PlanNode = { 'Plan Rows'?: number; 'Total Cost'?: number; Plans?: PlanNode[] };
+
+/** The planner's plan of `query` (EXPLAIN in JSON, as both drivers return it): its top node. */
+async function planOf(db: Executor, query: SQL): Promise<PlanNode | undefined> {
+  const plan = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (format json) ${query}`));
   const raw = plan[0]?.['QUERY PLAN'];
-  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  return Math.round(Number(doc[0]?.Plan?.['Plan Rows'] ?? 0));
+  const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: PlanNode }[];
+  return doc[0]?.Plan;
 }

@@ -1,9 +1,8 @@
 /** The top of the public page: the manufacturer's logo and name (from settings) and the language switch. */
-import { useEffect } from 'react';
 import type { PublicSettings } from '../../../../shared/contract/settings';
 import { LANGUAGES, type Language } from '../../../../shared/i18n/languages';
 import { LOGO_HEIGHT } from '../../../lib/constants';
-import { takeEarlyTap } from '../../../lib/early-tap';
+import { useEarlyTap } from '../lib/use-early-tap';
 import { chooseLanguage, useT } from '../lib/public-i18n';
 import { Icon } from './plain';
 
@@ -11,11 +10,8 @@ import { Icon } from './plain';
 function LanguageSwitch() {
   const { t, language } = useT();
   const other = (LANGUAGES.find((l) => l !== language) ?? 'en') as Language;
-  // Tapped before the page was hydrated (src/web/lib/early-tap.ts): switched now, once.
-  useEffect(() => {
-    if (takeEarlyTap(document, 'language')) void chooseLanguage(other);
-    // Only as the page starts: `other` then names the language the visitor asked for.
-  }, []);
+  // Tapped before the page was hydrated: switched now, to the language the button named then.
+  useEarlyTap('language', () => void chooseLanguage(other));
   return (
     <button
       type="button"

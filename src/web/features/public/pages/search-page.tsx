@@ -22,7 +22,7 @@ import type { VerificationState } from '../components/verification-card';
 import { verify, VerificationCard, VerifyPanel } from '../components/verify-panel';
 import { lookupAll, type LookupRow } from '../lib/lookup';
 import type { ReportRequestResult } from '../lib/public-types';
-import { takeEarlyTap } from '../../../lib/early-tap';
+import { useEarlyTap } from '../lib/use-early-tap';
 
 const RequestStep = lazy(() => import('../components/request-step'));
 // After a request: with the step-2 chunk's neighbours (the ToggleButtonGroup, the preview's loader).
@@ -92,10 +92,8 @@ function useLinkParams(): LinkParams | null {
 function DeliveryRequestSection() {
   const { t } = useT();
   const [open, setOpen] = useState(false);
-  // Tapped before the page was hydrated (src/web/lib/early-tap.ts): opened now.
-  useEffect(() => {
-    if (takeEarlyTap(document, 'delivery-request')) setOpen(true);
-  }, []);
+  // Tapped before the page was hydrated: opened now.
+  useEarlyTap('delivery-request', () => setOpen(true));
   return (
     <Section testId="delivery-request">
       <h2 id="delivery-request-heading" className="pp-h6 pp-step-title">
