@@ -47,6 +47,70 @@ describe('one date and number style per language', () => {
     expect(formatPercent('en', 0.9234)).toBe('92.3%');
     expect(formatPercent('zh', 0.5)).toBe('50.0%');
   });
+
+  it("reads the day and time of an instant as Intl does, in the runtime's zone and in UTC", () => {
+    const formats = new Map<string | undefined, Intl.DateTimeFormat>();
+    const intl = (timeZone?: string) => {
+      if (!formats.has(timeZone)) {
+        const options = {
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          hourCycle: 'h23',
+        } as const;
+        formats.set(timeZone, new Intl.DateTimeFormat('en-US', { ...options, timeZone }));
+      }
+      return formats.get(timeZone)!;
+    };
+    const parts = (f: Intl.DateTimeFormat, d: Date) => {
+      const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, Number(x.value)]));
+      return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour! % 24, minute: p.minute! };
+    };
+    const byHand = (language: 'en' | 'zh', d: Date, timeZone?: string) => formatDateTime(language, d, timeZone);
+    const expected = (language: 'en' | 'zh', p: ReturnType<typeof parts>) => {
+      const time = `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      return language === 'zh' ? `${p.year}年${p.month}月${p.day}日 ${time}` : `${p.day} ${months[p.month - 1]} ${p.year}, ${time}`;
+    };
+    // Every 7 h 13 min over ten years crosses each daylight-saving change of the runtime's zone.
+    for (let t = Date.UTC(2019, 0, 1); t < Date.UTC(2029, 0, 1); t += 26_000_000) {
+      const d = new Date(t);
+      for (const timeZone of [undefined, 'UTC', 'Asia/Taipei'])
+        expect(byHand('en', d, timeZone), `${d.toISOString()} in ${timeZone}`).toBe(expected('en', parts(intl(timeZone), d)));
+      expect(byHand('zh', d)).toBe(expected('zh', parts(intl(), d)));
+    }
+    expect(formatDate('en', new Date('0033-06-01T12:00:00Z'), 'UTC')).toBe('1 Jun 33');
+  });
+
+  it('prints every number as Intl.NumberFormat does in en-GB and zh-TW, rounding halves and signs alike', () => {
+    // The formatter is written by hand (a phone's first Intl.NumberFormat is slow); Intl is the reference.
+    const values = [0, -0, 0.5, -0.5, 1.5, 2.5, -2.5, 9.9995, 0.0005, -0.0004, 999.9995, 1234567.0005, 0.145, 0.00285];
+    values.push(0.99995, 99.95, 1e-6, 1.5e-7, 1e20, 1.2e21, NaN, Infinity, -Infinity, 2 ** 53 + 2);
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let i = 0; i < 3000; i++) {
+      const v = (random() - 0.3) * 10 ** (Math.floor(random() * 14) - 6);
+      const places = i % 5;
+      // Every third one a half at the next place, which is where rounding differs if it does.
+      values.push(i % 3 ? v : Math.round(v * 10 ** places) / 10 ** places + 5 / 10 ** (places + 1));
+    }
+    const intl = (locale: string, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options);
+    for (const [language, locale] of [
+      ['en', 'en-GB'],
+      ['zh', 'zh-TW'],
+    ] as const) {
+      for (const decimals of [0, 1, 2, 3]) {
+        const number = intl(locale, { maximumFractionDigits: decimals });
+        const percent = intl(locale, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+        for (const v of values) {
+          expect(formatNumber(language, v, decimals), `${v} to ${decimals}`).toBe(number.format(v));
+          expect(formatPercent(language, v, decimals), `${v} as a percentage to ${decimals}`).toBe(percent.format(v));
+        }
+      }
+    }
+  });
 });
 
 describe('natural order of names with numbers', () => {

@@ -25,7 +25,25 @@ interface Parts {
 
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * The calendar parts of an instant. The runtime's own zone and UTC are read from the Date itself, which
+ * is what Intl would answer: a phone's first Intl formatter costs tens of milliseconds (its locale data),
+ * inside the task that draws a screen's first dates. Other zones, and years outside 1–9999, ask Intl.
+ */
 function partsOf(d: Date, timeZone?: string): Parts {
+  if (timeZone === undefined || timeZone === 'UTC') {
+    const utc = timeZone === 'UTC';
+    const year = utc ? d.getUTCFullYear() : d.getFullYear();
+    if (year >= 1 && year <= 9999) {
+      return utc
+        ? { year, month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes() }
+        : { year, month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes() };
+    }
+  }
+  return partsByIntl(d, timeZone);
+}
+
+function partsByIntl(d: Date, timeZone?: string): Parts {
   const key = timeZone ?? '';
   let f = partFormats.get(key);
   if (!f) {
@@ -89,10 +107,7 @@ export function formatDateTime(language: FormatLanguage, value: Date | string | 
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
-/**
- * One formatter per language and the options formatNumber and formatPercent use, made once: a list formats
- * hundreds of numbers per draw, and making a formatter costs far more than using one.
- */
+/** Intl's formatter, for what the hand-made one below leaves to it (NaN, infinities, exponents). */
 function numberFormat(language: FormatLanguage, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const key = `${language}:${options.style ?? ''}:${options.minimumFractionDigits ?? ''}:${options.maximumFractionDigits ?? ''}`;
   let f = numberFormats.get(key);
@@ -103,13 +118,50 @@ function numberFormat(language: FormatLanguage, options: Intl.NumberFormatOption
   return f;
 }
 
+/**
+ * A decimal as Intl.NumberFormat prints it in en-GB and zh-TW, which agree: `,` between thousands, `.`
+ * before decimals, the sign kept on a negative that rounds to 0. Written by hand because a phone spends
+ * about 30 ms making its first Intl.NumberFormat (its locale data), inside the task that draws a screen's
+ * first figures. Like ICU it rounds the shortest decimal that reads back as the number (String(n)), half
+ * away from zero, after moving the point `shift` places (2 for a percentage); null where String(n) has an
+ * exponent (below 1e-6 or from 1e21), which Intl then prints. test/format-and-natural-sort.test.ts compares
+ * the two over many numbers.
+ */
+function decimalText(n: number, minDecimals: number, maxDecimals: number, shift: number): string | null {
+  const text = String(Math.abs(n));
+  if (!Number.isFinite(n) || text.includes('e')) return null;
+  const dot = text.indexOf('.');
+  let digits = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
+  let point = (dot < 0 ? text.length : dot) + shift;
+  // Enough digits to the right of the point to round at maxDecimals, and one to the left of it.
+  while (digits.length < point + maxDecimals + 1) digits += '0';
+  while (point < 1) {
+    digits = '0' + digits;
+    point += 1;
+  }
+  let kept = digits.slice(0, point + maxDecimals);
+  if (digits.charCodeAt(point + maxDecimals) >= 53 /* '5' */) {
+    const carried = (BigInt(kept) + 1n).toString().padStart(kept.length, '0');
+    if (carried.length > kept.length) point += 1;
+    kept = carried;
+  }
+  let whole = kept.slice(0, point).replace(/^0+(?=\d)/, '');
+  let decimals = kept.slice(point);
+  while (decimals.length > minDecimals && decimals.endsWith('0')) decimals = decimals.slice(0, -1);
+  whole = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  const negative = n < 0 || Object.is(n, -0);
+  return `${negative ? '-' : ''}${whole}${decimals ? `.${decimals}` : ''}`;
+}
+
 /** A number with grouping and at most `maxDecimals` decimals: 1,234.5 in both languages. */
 export function formatNumber(language: FormatLanguage, n: number, maxDecimals = 3): string {
-  return numberFormat(language, { maximumFractionDigits: maxDecimals }).format(n);
+  return decimalText(n, 0, maxDecimals, 0) ?? numberFormat(language, { maximumFractionDigits: maxDecimals }).format(n);
 }
 
 /** A share (0–1) as a percentage with `decimals` decimals. */
 export function formatPercent(language: FormatLanguage, share: number, decimals = 1): string {
+  const text = decimalText(share, decimals, decimals, 2);
+  if (text !== null) return `${text}%`;
   return numberFormat(language, {
     style: 'percent',
     maximumFractionDigits: decimals,
