@@ -103,9 +103,13 @@ describe('one date and number style per language', () => {
     ] as const) {
       for (const decimals of [0, 1, 2, 3]) {
         const number = intl(locale, { maximumFractionDigits: decimals });
+        // At least as many decimals as a test pressure prints (2 of at most 3), and one fewer.
+        const least = Math.max(0, decimals - 1);
+        const padded = intl(locale, { minimumFractionDigits: least, maximumFractionDigits: decimals });
         const percent = intl(locale, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals });
         for (const v of values) {
           expect(formatNumber(language, v, decimals), `${v} to ${decimals}`).toBe(number.format(v));
+          expect(formatNumber(language, v, decimals, least), `${v} to ${least}–${decimals}`).toBe(padded.format(v));
           expect(formatPercent(language, v, decimals), `${v} as a percentage to ${decimals}`).toBe(percent.format(v));
         }
       }

@@ -133,12 +133,8 @@ function decimalText(n: number, minDecimals: number, maxDecimals: number, shift:
   const dot = text.indexOf('.');
   let digits = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
   let point = (dot < 0 ? text.length : dot) + shift;
-  // Enough digits to the right of the point to round at maxDecimals, and one to the left of it.
+  // Enough digits to the right of the point to round at maxDecimals (String(n) has one left of it already).
   while (digits.length < point + maxDecimals + 1) digits += '0';
-  while (point < 1) {
-    digits = '0' + digits;
-    point += 1;
-  }
   let kept = digits.slice(0, point + maxDecimals);
   if (digits.charCodeAt(point + maxDecimals) >= 53 /* '5' */) {
     const carried = (BigInt(kept) + 1n).toString().padStart(kept.length, '0');
@@ -153,9 +149,12 @@ function decimalText(n: number, minDecimals: number, maxDecimals: number, shift:
   return `${negative ? '-' : ''}${whole}${decimals ? `.${decimals}` : ''}`;
 }
 
-/** A number with grouping and at most `maxDecimals` decimals: 1,234.5 in both languages. */
-export function formatNumber(language: FormatLanguage, n: number, maxDecimals = 3): string {
-  return decimalText(n, 0, maxDecimals, 0) ?? numberFormat(language, { maximumFractionDigits: maxDecimals }).format(n);
+/** A number with grouping and `minDecimals` to `maxDecimals` decimals: 1,234.5 in both languages. */
+export function formatNumber(language: FormatLanguage, n: number, maxDecimals = 3, minDecimals = 0): string {
+  return (
+    decimalText(n, minDecimals, maxDecimals, 0) ??
+    numberFormat(language, { minimumFractionDigits: minDecimals, maximumFractionDigits: maxDecimals }).format(n)
+  );
 }
 
 /** A share (0–1) as a percentage with `decimals` decimals. */

@@ -8,11 +8,11 @@ import type { LeakageKind, PressureBasis } from '../../../shared/standards/requi
 import { STANDARDS } from '../../../shared/standards/requirement';
 import { npsLabel } from '../../../shared/standards/sizes';
 import type { TestStandardId } from '../../../shared/standards/types';
-import { formatNumber, locale } from '../format';
+import { formatNumber } from '../format';
 
 /** Test pressures as engineers write them: at least two decimals, at most three. */
 export function formatPressure(language: string, n: number): string {
-  return new Intl.NumberFormat(locale(language), { minimumFractionDigits: 2, maximumFractionDigits: 3 }).format(n);
+  return formatNumber(language, n, 3, 2);
 }
 
 export function pressureRequirementText(
@@ -40,7 +40,7 @@ export function pressureBasisText(t: TFunction, language: string, b: PressureBas
     exact: formatNumber(language, b.exact, 3),
   };
   if (b.roundedBy === null || required === null || required === b.exact) return t('standards.pressure.basis', values);
-  const rounded = new Intl.NumberFormat(locale(language), { minimumFractionDigits: 1, maximumFractionDigits: 3 }).format(required);
+  const rounded = formatNumber(language, required, 3, 1);
   return t('standards.pressure.basisRounded', { ...values, rounded });
 }
 
