@@ -114,7 +114,9 @@ describe('"I have a delivery"', () => {
     expect(await outboxTo(contact)).toEqual([{ status: 'sent', token: null }]);
     for (const c of cases.slice(2)) expect(await outboxTo(c.email)).toEqual([]);
     const links = (await t.app.inject({ url: `/api/v1/deliveries/${r.delivery.id}`, headers: { cookie: r.cookie } })).json().data.links;
-    expect(links.map((l: { source: string; sentTo: string[] }) => [l.source, l.sentTo])).toEqual([
+    // Both lookups run after their answers, so either link may be made first.
+    const made = links.map((l: { source: string; sentTo: string[] }) => [l.source, l.sentTo]);
+    expect(made.sort((a: string[][], b: string[][]) => String(a[1]).localeCompare(String(b[1])))).toEqual([
       ['request', [contact]],
       ['request', [atDomain.toLowerCase()]],
     ]);
