@@ -16,7 +16,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/var/lib/test-report-center
-# The server's memory at rest: malloc as scripts/start.mjs sets it (docs/decisions/0033-server-memory.md).
+# The server's memory at rest: malloc as scripts/server-process.mjs sets it (docs/decisions/0033-server-memory.md).
 ENV MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
@@ -37,5 +37,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm start): signals reach the server, which drains requests and closes the database.
-# The flags of scripts/start.mjs (docs/decisions/0033-server-memory.md).
+# The flags of scripts/server-process.mjs (docs/decisions/0033-server-memory.md).
 CMD ["node", "--max-semi-space-size=4", "dist/server/main.js"]

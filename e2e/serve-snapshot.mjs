@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The e2e web server: a snapshot of the app (src, index.html, configs) copied beside the run's database,
 // built there and served from there (or one built before the run, E2E_SNAPSHOT). Other people building
-// dist/web in the shared tree during a run cannot change the assets under this server mid-run.
+// dist/web in the shared tree during a run cannot change the assets under this server mid-run. The server is
+// the build `npm start` runs (dist/server, scripts/build-server.mjs), with its node flags, so the browser tests
+// check what ships: the bundle, its rewritten file paths and the embedded database's cluster template.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { LEAN_MALLOC, LEAN_NODE_FLAGS } from '../scripts/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,6 +28,8 @@ function buildSnapshot(dir) {
     stdio: 'inherit',
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  const server = spawnSync(process.execPath, [path.join(dir, 'scripts/build-server.mjs')], { cwd: dir, stdio: 'inherit' });
+  if (server.status !== 0) process.exit(server.status ?? 1);
   fs.writeFileSync(path.join(dir, 'built'), '');
 }
 
@@ -90,10 +95,10 @@ if (process.env.TEST_DATABASE_URL) {
   dropDatabase = () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
 }
 
-const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(snap, 'src/server/main.ts')], {
+const server = spawn(process.execPath, [...LEAN_NODE_FLAGS, path.join(snap, 'dist/server/main.js')], {
   cwd: snap,
   stdio: ['inherit', 'pipe', 'pipe'],
-  env,
+  env: { ...LEAN_MALLOC, ...env },
 });
 // The server's log also goes to DATA_DIR/server.log, which e2e/log-secrets.teardown.ts greps for secrets.
 const serverLog = fs.createWriteStream(path.join(dataDir, 'server.log'));
