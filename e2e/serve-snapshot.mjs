@@ -44,7 +44,11 @@ if (process.argv[2] === '--build-only') {
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error('DATA_DIR is not set');
 const shared = process.env.E2E_SNAPSHOT ? path.resolve(process.env.E2E_SNAPSHOT) : null;
-if (shared && !fs.existsSync(path.join(shared, 'built'))) throw new Error(`E2E_SNAPSHOT=${shared} holds no finished build`);
+// A snapshot that an earlier version of this script built holds no server build (dist/server) and could start no
+// server: refused with the command that builds one.
+if (shared && !['built', 'dist/server/main.js'].every((f) => fs.existsSync(path.join(shared, f)))) {
+  throw new Error(`E2E_SNAPSHOT=${shared} holds no finished build (node e2e/serve-snapshot.mjs --build-only ${shared})`);
+}
 const snap = shared ?? path.join(dataDir, 'app');
 if (!shared) buildSnapshot(snap);
 

@@ -1,8 +1,8 @@
 /**
  * The user guide's screenshots (docs/user-guide.md, docs/user-guide.zh.md), made from the demo data so they
- * follow the app: `npm run demo`'s server (src/server/main.ts --demo, DEMO_SIZE=small) on its own temporary
- * DATA_DIR and port, run from the snapshot e2e/serve-snapshot.mjs already built for this run (no second
- * build), signed in with the administrator it prints. Every screen at 1440×900 in English
+ * follow the app: `npm run demo`'s server (the server build, dist/server/main.js --demo, DEMO_SIZE=small, with
+ * `npm start`'s node flags) on its own temporary DATA_DIR and port, run from the snapshot e2e/serve-snapshot.mjs
+ * already built for this run (no second build), signed in with the administrator it prints. Every screen at 1440×900 in English
  * (docs/user-guide/<screen>.png) and Traditional Chinese (docs/user-guide/zh/<screen>.png).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +15,7 @@ import { freePort } from '../test/helpers/free-port';
 import { colon } from '../src/shared/i18n/punctuation';
 import { translator } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
+import { LEAN_MALLOC, LEAN_NODE_FLAGS } from '../scripts/server-process.mjs';
 
 const tr = translator(['labels']);
 
@@ -34,13 +35,17 @@ let reportId = '';
 
 test.beforeAll(async () => {
   test.setTimeout(240_000 * TIME_SCALE);
-  // The snapshot the run's web server was built from (its own, or one shared by runs): its dist/web is beside its sources.
+  // The snapshot the run's web server was built from (its own, or one shared by runs): its dist/web and
+  // dist/server are beside its sources.
   const snap = process.env.E2E_SNAPSHOT ? path.resolve(process.env.E2E_SNAPSHOT) : path.join(dataDir(), 'app');
-  expect(fs.existsSync(path.join(snap, 'dist', 'web', 'index.html')), 'the e2e snapshot is built').toBe(true);
+  for (const built of ['dist/web/index.html', 'dist/server/main.js']) {
+    expect(fs.existsSync(path.join(snap, built)), `the e2e snapshot holds ${built}`).toBe(true);
+  }
   demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trc-guide-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
+    ...LEAN_MALLOC,
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -49,7 +54,7 @@ test.beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PUBLIC_BASE_URL', 'TEST_DATABASE_URL']) delete env[name];
-  server = spawn(process.execPath, [path.join(snap, 'node_modules/tsx/dist/cli.mjs'), path.join(snap, 'src/server/main.ts'), '--demo'], {
+  server = spawn(process.execPath, [...LEAN_NODE_FLAGS, path.join(snap, 'dist/server/main.js'), '--demo'], {
     cwd: snap,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
