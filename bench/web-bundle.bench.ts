@@ -34,8 +34,8 @@ const STAFF_CODE =
 const ROUTES: Record<string, string[]> = {
   // The page's module is in main-public's chunk (decision 0026): the staff app's /search route loads that chunk too.
   '/search': ['src/web/public-app/main-public.tsx'],
-  // The sign-in page is not lazy: it is in the staff app's chunk (docs/decisions/0027-login-hydrated.md).
-  '/login': ['src/web/app/main-app.tsx', 'src/web/lib/catalogue-en.ts'],
+  // The sign-in page is a bundle of its own (docs/decisions/0074-sign-in-page-of-its-own.md).
+  '/login': ['src/web/login-app/main-login.tsx'],
 };
 
 function ensureBuild(log: (line: string) => void): void {

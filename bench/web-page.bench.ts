@@ -1,5 +1,5 @@
 /**
- * The public /search page and the staff app's /login as a visitor's browser receives them (docs/product.md §7):
+ * The public /search page and the sign-in page /login as a visitor's browser receives them (docs/product.md §7):
  * the production server started as `npm start` does (building dist/web when it is stale), Debian's
  * Chromium (never a downloaded one) with the flags of playwright.config.ts, a fresh profile per load. Both
  * pages arrive prerendered (docs/decisions/0022-prerendered-first-screens.md).
@@ -85,7 +85,7 @@ interface Route {
 
 const ROUTES: Route[] = [
   { path: '/search', field: '#serial-input', jsTarget: TARGET_SEARCH_JS },
-  // The staff app hydrates the prerendered /login (docs/decisions/0027-login-hydrated.md): typing there is kept.
+  // The sign-in page's own bundle hydrates the prerendered /login (decisions 0027, 0074): typing there is kept.
   { path: '/login', field: '#app #field-email', jsTarget: null },
 ];
 
@@ -235,7 +235,7 @@ function reportRows(report: (row: FigureRow) => void, search: Measured, login: M
   });
   report({
     what: 'staff `/login`, same conditions',
-    figure: `LCP ${sec(login.lcp)}; email field usable ${at(login.usable)} (the app starts at ${at(login.ready)} and hydrates the same page); ${kb(login.js)} of JavaScript`,
+    figure: `LCP ${sec(login.lcp)}; email field usable ${at(login.usable)} (its script starts at ${at(login.ready)} and hydrates the same page); ${kb(login.js)} of JavaScript`,
     target: `LCP ≤ ${limit(TARGET_LCP_MS)} — ${met(login.lcp <= TARGET_LCP_MS)}`,
   });
 }

@@ -1,9 +1,10 @@
 /**
- * The staff app's first screen (docs/decisions/0027-login-hydrated.md): /login arrives drawn in the
- * visitor's language, and the app hydrates that HTML instead of replacing it, so the nodes on screen before
- * the scripts ran are the nodes afterwards; its fields take typing from the start, and what was typed
- * signs in once the app runs. No timing is asserted. Screenshots under e2e/artifacts/login-page, in each
- * language and look, before the scripts run and after.
+ * The sign-in page (docs/decisions/0027-login-hydrated.md, 0074-sign-in-page-of-its-own.md): /login arrives
+ * drawn in the visitor's language, and its own small bundle hydrates that HTML instead of replacing it, so the
+ * nodes on screen before the scripts ran are the nodes afterwards; its fields take typing from the start, and
+ * what was typed signs in once the page runs. It loads no staff app: the sign-in ends in a page load of it.
+ * No timing is asserted. Screenshots under e2e/artifacts/login-page, in each language and look, before the
+ * scripts run and after.
  */
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -13,10 +14,10 @@ import { langWidthThemes } from './looks';
 import { keepScreenshot } from './shots';
 
 const OUT = path.join('e2e', 'artifacts', 'login-page');
-const tr = translator(['pages', 'authScreens']);
+const tr = translator(['pages', 'authScreens', 'auth', 'validation', 'errors', 'form']);
 const LOCALE: Record<Language, string> = { en: 'en-US', zh: 'zh-TW' };
 
-/** The app has taken the page over (src/web/app/root-shell.tsx). */
+/** The page's script has taken it over (src/web/login-app/main-login.tsx). */
 async function started(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
 }
@@ -40,12 +41,17 @@ async function heldPage(browser: Browser, lang: Language, width: number, look: '
   });
   page.on('pageerror', (e) => reactErrors.push(e.message));
   // Not 'domcontentloaded': that waits for the module scripts, which are held back.
+  // Modules of the staff app the page asks for (there should be none).
+  const staffModules: string[] = [];
+  page.on('request', (r) => {
+    if (/\/assets\/(main-app|router|default-layout|i18n|theme)[-.]/.test(new URL(r.url()).pathname)) staffModules.push(r.url());
+  });
   await page.goto('/login', { waitUntil: 'commit' });
-  return { context, page, release, reactErrors };
+  return { context, page, release, reactErrors, staffModules };
 }
 
 test('the served /login is hydrated, not replaced, and what was typed before the scripts ran signs in', async ({ browser }) => {
-  const { context, page, release, reactErrors } = await heldPage(browser, 'en', 390);
+  const { context, page, release, reactErrors, staffModules } = await heldPage(browser, 'en', 390);
   const email = page.locator('#field-email');
   const password = page.locator('#field-password');
   await expect(email).toBeVisible();
@@ -72,10 +78,57 @@ test('the served /login is hydrated, not replaced, and what was typed before the
   await expect(page.locator('[data-served]')).toHaveCount(5);
   await expect(email).toHaveValue(ADMIN.email);
   await expect(password).toHaveValue(ADMIN.password);
-  // The button waited for the app; the typing reached the form's state.
+  // None of the staff app came with the page: no MUI styles, no staff app module.
+  expect(await page.locator('style[data-emotion]').count()).toBe(0);
+  expect(staffModules).toEqual([]);
+  // The button waited for the page's script; the typing is what the form sends.
   await page.getByRole('button', { name: tr('en', 'authScreens.signIn') }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The staff app, started by the page load the sign-in ends in, says so.
+  await expect(page.getByText(tr('en', 'auth.loginSuccess'))).toBeVisible();
   expect(reactErrors).toEqual([]);
+  await context.close();
+});
+
+test('refusals show on the form in the page language, the address kept, and a later sign-in goes where `to` said', async ({ browser }) => {
+  const context = await browser.newContext({ locale: LOCALE.zh, viewport: { width: 390, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/login?to=%2Fstaffs&tab=1');
+  await started(page);
+  const submit = page.getByRole('button', { name: tr('zh', 'authScreens.signIn') });
+  // Nothing typed: each field says so, and nothing is sent.
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/v1/auth/login')) sent.push(r.method());
+  });
+  await submit.click();
+  await expect(page.getByText(tr('zh', 'validation.required'))).toHaveCount(2);
+  await expect(page.locator('#field-email')).toBeFocused();
+  await expect(page.locator('#field-email')).toHaveAttribute('aria-invalid', 'true');
+  await page.locator('#field-email').fill('not an address');
+  await page.locator('#field-password').fill('x');
+  await submit.click();
+  await expect(page.getByText(tr('zh', 'validation.email'))).toBeVisible();
+  expect(sent).toEqual([]);
+  // A wrong password: the server's refusal, in Chinese, in an alert; the address stays.
+  await page.locator('#field-email').fill(ADMIN.email);
+  await page.locator('#field-password').fill('not the password');
+  await submit.click();
+  await expect(page.getByRole('alert')).toHaveText(tr('zh', 'errors.emailOrPasswordWrong'));
+  expect(sent).toEqual(['POST']);
+  await expect(page.locator('#field-email')).toHaveValue(ADMIN.email);
+  await expect(page.locator('#field-email')).toHaveAttribute('aria-invalid', 'false');
+  await expectAxeClean(page, '/login zh refused');
+  await keepScreenshot(page, { path: path.join(OUT, 'zh-390-light-refused.png') });
+  // The password shown and hidden again by the field's button.
+  const password = page.locator('#field-password');
+  await page.getByRole('button', { name: tr('zh', 'form.showPassword') }).click();
+  await expect(password).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: tr('zh', 'form.hidePassword') }).click();
+  await expect(password).toHaveAttribute('type', 'password');
+  await password.fill(ADMIN.password);
+  await password.press('Enter');
+  await expect(page).toHaveURL(/\/staffs\?tab=1$/);
   await context.close();
 });
 
@@ -98,8 +151,8 @@ for (const [lang, width, look] of langWidthThemes()) {
     const heading = page.getByRole('heading', { level: 1, name: tr(lang, 'pages.login') });
     await expect(heading).toBeVisible();
     await expect(page.getByRole('button', { name: tr(lang, 'authScreens.signIn') })).toBeEnabled();
-    // The body's colour is the look's (the prerendered light styles were dropped in the dark look).
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    // The page's colour is the look's (public.css reads the look from <html data-theme>).
+    const background = await page.evaluate(() => getComputedStyle(document.querySelector('.pp')!).backgroundColor);
     const [r = 0] = background.match(/\d+/g)!.map(Number);
     if (look === 'dark') expect(r).toBeLessThan(80);
     else expect(r).toBeGreaterThan(200);

@@ -53,7 +53,7 @@ test('the served HTML of /search already holds the serial field in the language 
   expect(enHtml).toMatch(/<textarea[^>]*id="serial-input"/);
   expect(enHtml).toContain(tr('en', 'search.lookup.title'));
 
-  // The staff app's sign-in screen arrives drawn too, in the container the app hydrates (e2e/login-page.spec.ts).
+  // The sign-in screen arrives drawn too, in the container its own script hydrates (e2e/login-page.spec.ts).
   const login = await (await request.get('/login', { headers: { 'accept-language': 'zh-HK' } })).text();
   expect(login).toMatch(/<html lang="zh-Hant"/);
   expect(login).toMatch(/<div id="app"><.*id="field-email"/s);

@@ -3,8 +3,8 @@
  * each language into copies of the built index.html, dist/web/prerendered/<screen>.<lang>.html, which the
  * server sends for /search and /login (src/server/web/pages.ts), each with its .br and .gz. The page then
  * shows before any JavaScript has arrived (docs/decisions/0022-prerendered-first-screens.md).
- * Both are hydrated: /search carries its language (and for zh its strings), /login its language (the staff
- * app loads its strings before it starts).
+ * Both are plain markup styled by public.css and hydrated by their own small bundles; each carries its
+ * language and, for zh, its strings (docs/decisions/0026, 0074).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,10 +39,8 @@ export function assemblePage(
   out: PrerenderedHtml,
   data?: unknown,
 ): string {
-  // /search has no emotion styles: its stylesheet (public.css) is written in as it is.
-  const style = out.styleNames.length
-    ? `<style data-emotion="css ${out.styleNames.join(' ')}">${out.css}</style>`
-    : `<style>${out.css}</style>`;
+  // The page's stylesheet (public.css) written in as it is.
+  const style = `<style>${out.css}</style>`;
   const dataScript = data === undefined ? '' : `<script type="application/json" id="trc-prerendered">${scriptJson(data)}</script>`;
   // Both screens are drawn into the app's container, which React hydrates.
   const body = `<div id="app">${out.html}</div>${dataScript}`;
@@ -72,19 +70,32 @@ export function inlineStylesheets(html: string, outDir: string): string {
 }
 
 /**
- * The public page's stylesheet as built (src/web/public-app/public.css, with the chunk of the page's
- * module): written into the prerendered /search, so that it paints before any script or stylesheet arrives.
+ * The public pages' stylesheet as built (src/web/public-app/public.css, with the chunk of the public page's
+ * module): written into the prerendered /search and /login, so that they paint before any script or
+ * stylesheet arrives.
  */
 export function publicStylesheet(outDir: string): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
     string,
-    { file: string; name?: string; css?: string[] }
+    { file: string; name?: string; css?: string[]; imports?: string[] }
   >;
   // Keyed by its source, or (imported by both the entry and the staff app's /search route) by its chunk's name.
-  const chunk =
-    manifest['src/web/public-app/main-public.tsx'] ??
-    Object.values(manifest).find((c) => c.name === 'main-public' && c.file.endsWith('.js'));
-  const files = chunk?.css ?? [];
+  const key =
+    'src/web/public-app/main-public.tsx' in manifest
+      ? 'src/web/public-app/main-public.tsx'
+      : Object.keys(manifest).find((k) => manifest[k]!.name === 'main-public' && manifest[k]!.file.endsWith('.js'));
+  // Its own stylesheet, or that of a chunk it imports (the sign-in page shares public.css, which the build may
+  // then put with a chunk both import).
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const collect = (k: string | undefined) => {
+    const chunk = k === undefined || seen.has(k) ? undefined : manifest[k];
+    if (!chunk) return;
+    seen.add(k!);
+    files.push(...(chunk.css ?? []));
+    for (const imported of chunk.imports ?? []) collect(imported);
+  };
+  collect(key);
   if (files.length === 0) throw new Error('the public page has no stylesheet in the build');
   const css = [...new Set(files)].map((f) => fs.readFileSync(path.join(outDir, f), 'utf8')).join('');
   if (/<\/style/i.test(css)) throw new Error('the public stylesheet cannot be inlined');
@@ -108,11 +119,9 @@ export async function prerenderInto(root: string, outDir: string): Promise<strin
     fs.mkdirSync(path.join(outDir, 'prerendered'), { recursive: true });
     for (const screen of PRERENDERED_SCREENS) {
       for (const language of LANGUAGES) {
-        const drawn = render.renderScreen(screen, language);
-        const out = screen === 'search' ? { ...drawn, css: publicCss } : drawn;
-        // /login's strings come with the staff app (it loads the whole catalogue before it starts).
-        const data =
-          screen === 'search' ? { language, ...(language === 'en' ? {} : { catalogue: render.publicCatalogue(language) }) } : { language };
+        const out = { ...render.renderScreen(screen, language), css: publicCss };
+        // English strings are in the pages' bundles; Chinese ones come with the page.
+        const data = { language, ...(language === 'en' ? {} : { catalogue: render.publicCatalogue(language) }) };
         const file = path.join(outDir, prerenderedFile(screen, language));
         fs.writeFileSync(`${file}.tmp`, assemblePage(template, screen, language, out, data));
         fs.renameSync(`${file}.tmp`, file);

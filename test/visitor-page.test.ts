@@ -72,8 +72,7 @@ describe('the prerendered page assembled from the built index.html', () => {
     '<script type="module" src="/assets/index-abc.js"></script></body></html>';
   const drawn = {
     html: '<main><textarea id="serial-input"></textarea></main>',
-    styleNames: ['a1', 'b2'],
-    css: '.css-a1{color:red}',
+    css: '.pp{color:red}',
     title: 'A < B',
     description: 'Say "A" & <B>',
   };
@@ -106,19 +105,13 @@ describe('the prerendered page assembled from the built index.html', () => {
     const html = assemblePage(template, 'search', 'zh', drawn, { language: 'zh', catalogue: { search: { x: '</script><b>' } } });
     expect(html).toContain('<html lang="zh-Hant" dir="ltr">');
     expect(html).toContain('<title>A &lt; B</title>');
-    expect(html).toContain('<style data-emotion="css a1 b2">.css-a1{color:red}</style></head>');
+    expect(html).toContain('<style>.pp{color:red}</style></head>');
     expect(html).toContain(
       '<div id="app"><main><textarea id="serial-input"></textarea></main></div><script type="application/json" id="trc-prerendered">',
     );
     expect(html).not.toContain('</script><b>');
     const json = html.match(/id="trc-prerendered">(.*?)<\/script>/)![1]!;
     expect(JSON.parse(json)).toEqual({ language: 'zh', catalogue: { search: { x: '</script><b>' } } });
-  });
-
-  it("/search without emotion styles: the page's stylesheet written in as it is", () => {
-    const html = assemblePage(template, 'search', 'en', { ...drawn, styleNames: [], css: '.pp{color:red}' }, { language: 'en' });
-    expect(html).toContain('<style>.pp{color:red}</style></head>');
-    expect(html).not.toContain('data-emotion');
   });
 
   it("finds the public page's built stylesheet in the manifest, by its module or by its shared chunk's name", () => {
@@ -131,6 +124,13 @@ describe('the prerendered page assembled from the built index.html', () => {
       write({ 'src/web/public-app/main-public.tsx': { file: 'assets/main-public-y.js', css: ['assets/main-public-x.css'] } });
       expect(publicStylesheet(out)).toBe('.pp{color:red}');
       write({ '_main-public-y.js': { file: 'assets/main-public-y.js', name: 'main-public', css: ['assets/main-public-x.css'] } });
+      expect(publicStylesheet(out)).toBe('.pp{color:red}');
+      // Put with a chunk that the public page and the sign-in page both import.
+      write({
+        'src/web/public-app/main-public.tsx': { file: 'assets/main-public-y.js', imports: ['_look.js', '_react.js'] },
+        '_look.js': { file: 'assets/look.js', imports: ['_react.js'], css: ['assets/main-public-x.css'] },
+        '_react.js': { file: 'assets/react.js' },
+      });
       expect(publicStylesheet(out)).toBe('.pp{color:red}');
       write({ 'index.html': { file: 'assets/index.js' } });
       expect(() => publicStylesheet(out)).toThrow(/no stylesheet/);
@@ -145,7 +145,6 @@ describe('the prerendered page assembled from the built index.html', () => {
       ['zh', translate('zh', 'search.lookup.title')],
     ] as const) {
       const out = renderScreen('search', language);
-      expect(out.styleNames).toEqual([]);
       expect(out.html).not.toMatch(/class="[^"]*(Mui|css-)/);
       expect(out.html).toContain(heading);
       // A real GET form to /search with the field named serial: Enter or Search before hydration loads /search?serial=…
@@ -157,13 +156,26 @@ describe('the prerendered page assembled from the built index.html', () => {
     }
   });
 
-  it('/login: drawn into the container the staff app hydrates, with its language', () => {
+  it('/login: drawn into the container the sign-in page hydrates, with its language', () => {
     const html = assemblePage(template, 'login', 'zh', drawn, { language: 'zh' });
     expect(html).toContain('<html lang="zh-Hant" dir="ltr">');
     expect(html).toContain(
       '<div id="app"><main><textarea id="serial-input"></textarea></main></div><script type="application/json" id="trc-prerendered">{"language":"zh"}</script>',
     );
     expect(html).not.toContain('app-shell');
+  });
+
+  it('/login is drawn without MUI, in each language, its button waiting for the page to start', () => {
+    for (const language of ['en', 'zh'] as const) {
+      const out = renderScreen('login', language);
+      expect(out.html).not.toMatch(/class="[^"]*(Mui|css-)/);
+      expect(out.html).toContain(`<h1 class="pp-h5">${translate(language, 'pages.login')}</h1>`);
+      // method=post: were it sent before the script runs, no password would go into a URL.
+      expect(out.html.match(/<form[^>]*>/)![0]).toContain('method="post"');
+      expect(out.html.match(/<button type="submit"[^>]*>/)![0]).toContain('disabled=""');
+      expect(out.html).toContain('href="/forgot-password"');
+      expect(out.title).toBe(translate(language, 'pages.login'));
+    }
   });
 
   it('writes the built stylesheet into the page instead of a link to it', () => {

@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { ROLES } from '../abilities';
 import { LANGUAGES } from '../i18n/index';
 import { emailField, MSG, requiredText } from './common';
+import { existingPasswordField } from './login';
+
+// The sign-in's schema lives on its own, so that the sign-in page can check a form without the catalogues and
+// abilities this module brings (src/web/login-app).
+export { existingPasswordField, loginInput, type LoginInput } from './login';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -18,11 +23,6 @@ export function newPasswordField() {
       // Eight spaces or "aaaaaaaa" pass a length rule and nothing else: one distinct character is no password.
       .refine((p) => p.trim() !== '' && new Set(p).size > 1, { error: 'validation.passwordTooSimple' })
   );
-}
-
-/** A password being checked (sign-in, current password): only present and bounded. */
-export function existingPasswordField() {
-  return z.string({ error: MSG.required }).min(1, { error: MSG.required, abort: true }).max(1024, { error: MSG.invalid });
 }
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 400, not a database error. */
@@ -55,12 +55,6 @@ export const registerInput = z.object({
   password: newPasswordField(),
 });
 export type RegisterInput = z.input<typeof registerInput>;
-
-export const loginInput = z.object({
-  email: emailField(),
-  password: existingPasswordField(),
-});
-export type LoginInput = z.input<typeof loginInput>;
 
 export const forgotPasswordInput = z.object({ email: emailField() });
 export type ForgotPasswordInput = z.input<typeof forgotPasswordInput>;

@@ -3,7 +3,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { ensureMe } from '../features/auth/api';
 import { abilityFromMe, NO_ABILITIES } from '../lib/ability';
 import { guardRedirect, isPublicHost } from './guard';
-import type { RouteAccess } from './route-meta';
+import { GUEST, type RouteAccess } from './route-meta';
 
 export function guardLoader(access: RouteAccess) {
   return async ({ request }: LoaderFunctionArgs) => {
@@ -28,5 +28,21 @@ export function redirectLoader(target: string) {
     const url = new URL(request.url);
     if (isPublicHost(window.location.hostname)) throw redirect(`/search${url.search}`);
     throw redirect(target);
+  };
+}
+
+/**
+ * /login is a page of its own (src/web/login-app, decision 0074): a route change to it (a sign-out, an ended
+ * session, a link of the other sign-in screens) leaves the app with a page load, which also drops whatever the
+ * previous user's session left in memory. A signed-in user goes on as the guard says.
+ */
+export function signInPageLoader() {
+  const guard = guardLoader(GUEST);
+  return async (args: LoaderFunctionArgs) => {
+    await guard(args);
+    const url = new URL(args.request.url);
+    window.location.replace(`${url.pathname}${url.search}`);
+    // Never settles: the route change waits, its loading bar showing, until the browser leaves the page.
+    return new Promise<never>(() => undefined);
   };
 }

@@ -3,9 +3,8 @@
  * the default layout load lazily, so the public /search and the sign-in pages never fetch staff screens.
  */
 import type { ComponentType } from 'react';
-import { createBrowserRouter, matchRoutes, type HydrationState, type RouteObject } from 'react-router';
-import LoginPage from '../features/auth/pages/login-page';
-import { guardLoader, redirectLoader } from './guard-loader';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { guardLoader, redirectLoader, signInPageLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
 import { ADMIN, GUEST, PUBLIC, STAFF, type RouteMeta } from './route-meta';
@@ -49,9 +48,8 @@ export const routes: RouteObject[] = [
         element: <BlankLayout />,
         children: [
           page({ ...blank('pages.search'), descriptionKey: 'app.meta.search' }, 'search', () => import('../public-app/search-route')),
-          // Not lazy: the first page of a sign-in, served prerendered, which the router draws as it starts
-          // (hydration); fetching it after the router would cost one more round trip (decision 0027).
-          { path: 'login', handle: blank('pages.login', GUEST), loader: guardLoader(GUEST), Component: LoginPage },
+          // A page of its own (src/web/login-app, decision 0074): the app leaves for it with a page load.
+          { path: 'login', handle: blank('pages.login', GUEST), loader: signInPageLoader(), element: null },
           page(blank('pages.register', GUEST), 'register', () => import('../features/auth/pages/register-page')),
           page(blank('pages.forgotPassword', GUEST), 'forgot-password', () => import('../features/auth/pages/forgot-password-page')),
           page(blank('pages.resetPassword'), 'reset-password', () => import('../features/auth/pages/reset-password-page')),
@@ -212,33 +210,8 @@ export function appRouter(): AppRouter {
   return current;
 }
 
-/**
- * What the router needs to draw the page on screen at once, as React hydrates it: the matched routes' code
- * loaded (a lazy route would make it draw HydrateFallback instead) and their guards taken as passed (the
- * page was served, prerendered, to anyone). The guards run afterwards (router.revalidate, main-app.tsx),
- * and send a signed-in user from /login on to the dashboard.
- */
-async function hydrationFor(location: Location): Promise<HydrationState> {
-  const loaderData: Record<string, null> = {};
-  const matches = matchRoutes(routes, location) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }, depth) => {
-      if (typeof route.lazy === 'function') {
-        const resolved = await route.lazy();
-        Object.assign(route, resolved, { lazy: undefined });
-      }
-      if (route.loader) {
-        // The router's own ids are positional; an explicit one names the entry of loaderData.
-        route.id ??= `hydrated-${depth}`;
-        loaderData[route.id] = null;
-      }
-    }),
-  );
-  return { loaderData };
-}
-
-/** Makes the router; `hydrate`: the page on screen was drawn at build time and React hydrates it. */
-export async function startRouter(hydrate: boolean): Promise<AppRouter> {
-  current = createBrowserRouter(routes, hydrate ? { hydrationData: await hydrationFor(window.location) } : undefined);
+/** Makes the staff app's router. */
+export function startRouter(): AppRouter {
+  current = createBrowserRouter(routes);
   return current;
 }

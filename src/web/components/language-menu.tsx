@@ -7,11 +7,9 @@ import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '../../shared/i18n/index';
 import { chooseLanguage } from '../lib/language';
-import { useStaticFrame } from '../lib/static-frame';
 
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
-  const frame = useStaticFrame();
   const other = (LANGUAGES.find((l) => l !== i18n.language) ?? 'en') as Language;
   return (
     <Button
@@ -19,7 +17,6 @@ export function LanguageMenu() {
       size="small"
       startIcon={<TranslateIcon />}
       onClick={() => void chooseLanguage(other)}
-      disabled={frame}
       title={t('app.language')}
       data-testid="language-switch"
       sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}

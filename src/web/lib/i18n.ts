@@ -8,10 +8,8 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../shared/i18n/index';
 import { htmlLang } from '../../shared/i18n/negotiate';
 import { setApiLanguage } from './api';
-import { LANGUAGE_KEY, prerenderedPage, wantedLanguage, type StartedLanguage, type Tree } from './language-start';
+import { LANGUAGE_KEY, wantedLanguage, type Tree } from './language-start';
 import { writeStored } from './storage';
-
-export type { StartedLanguage } from './language-start';
 
 function byNamespace(modules: Record<string, { default: Tree }>): Tree {
   return Object.fromEntries(Object.entries(modules).map(([file, m]) => [file.replace(/^.*\/(\w+)\.json$/, '$1'), m.default]));
@@ -76,13 +74,11 @@ function applyToDocument(language: Language): void {
 }
 
 /**
- * Starts i18next (fallback en). On a prerendered page it starts synchronously in the HTML's language with
- * the strings the HTML carries; otherwise in the wanted language once its catalogue is there.
+ * Starts i18next (fallback en) in the wanted language once its catalogue is there. The staff app is never
+ * started on a prerendered page: those (/search, /login) have their own bundles (decisions 0026, 0074).
  */
-export async function initI18n(): Promise<StartedLanguage> {
+export async function initI18n(): Promise<Language> {
   const wanted = wantedLanguage();
-  const page = prerenderedPage();
-  const start = page?.language ?? wanted;
   await i18next.use(initReactI18next).init({
     showSupportNotice: false,
     resources: { en: { translation: englishCore } },
@@ -97,14 +93,11 @@ export async function initI18n(): Promise<StartedLanguage> {
     if (isLanguage(lng)) applyToDocument(lng);
   });
   applyToDocument('en');
-  if (page?.catalogue && start !== 'en') {
-    i18next.addResourceBundle(start, 'translation', page.catalogue, true, true);
-    await i18next.changeLanguage(start);
-  } else if (start !== 'en') {
-    await ensureCatalogue(start);
-    await i18next.changeLanguage(start);
+  if (wanted !== 'en') {
+    await ensureCatalogue(wanted);
+    await i18next.changeLanguage(wanted);
   }
-  return { rendered: start, wanted, prerendered: page !== null };
+  return wanted;
 }
 
 /** Shows the page in a language without remembering it as a choice (the browser's, after hydration). */

@@ -42,11 +42,3 @@ export function prerenderedPage(): PrerenderedPage | null {
     return null;
   }
 }
-
-export interface StartedLanguage {
-  /** the language the page is first drawn in: the prerendered HTML's, so that React can hydrate it */
-  rendered: Language;
-  /** the language the visitor wants (remembered choice, else the browser's); switched to after hydration */
-  wanted: Language;
-  prerendered: boolean;
-}

@@ -3,7 +3,6 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type {
   ChangePasswordInput,
   ForgotPasswordInput,
-  LoginInput,
   Me,
   RegisterInput,
   ResetPasswordInput,
@@ -47,15 +46,6 @@ async function signedIn(): Promise<Me | null> {
   const me = await fetchMe();
   queryClient.setQueryData(authKeys.me(), me);
   return me;
-}
-
-export function useLogin() {
-  return useMutation({
-    mutationFn: async (input: LoginInput) => {
-      await api.post('/auth/login', input, { allowUnauthenticated: true });
-      return signedIn();
-    },
-  });
 }
 
 export function useRegister() {

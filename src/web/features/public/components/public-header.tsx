@@ -7,7 +7,7 @@ import { chooseLanguage, useT } from '../lib/public-i18n';
 import { Icon } from './plain';
 
 /** The language switch: a button naming the other language (there are two), in that language. */
-function LanguageSwitch() {
+export function LanguageSwitch() {
   const { t, language } = useT();
   const other = (LANGUAGES.find((l) => l !== language) ?? 'en') as Language;
   // Tapped before the page was hydrated: switched now, to the language the button named then.

@@ -3,14 +3,15 @@
  * field's top border, always, so no script is needed to move it out of the way of typing; helper text
  * and error are wired to the field for screen readers.
  */
-import type { ChangeEventHandler, KeyboardEventHandler, Ref } from 'react';
+import type { ChangeEventHandler, KeyboardEventHandler, ReactNode, Ref } from 'react';
 
 export interface TextInputProps {
   id: string;
   label: string;
   name?: string;
-  value: string;
-  onChange: ChangeEventHandler<HTMLInputElement | HTMLTextAreaElement>;
+  /** without `value` the field is uncontrolled: what was typed before the page was hydrated stays in it */
+  value?: string;
+  onChange?: ChangeEventHandler<HTMLInputElement | HTMLTextAreaElement>;
   onKeyDown?: KeyboardEventHandler<HTMLInputElement | HTMLTextAreaElement>;
   helperText?: string;
   error?: boolean;
@@ -23,6 +24,13 @@ export interface TextInputProps {
   floatingLabel?: boolean;
   /** an address: the email keyboard, no capitals, the browser's address suggestions */
   email?: boolean;
+  /** an account's user name (an address, typed as text: autocomplete=username must not be on type=email) */
+  username?: boolean;
+  /** a password field (autocomplete names which), with `end` for its show/hide button */
+  password?: { autoComplete: 'current-password' | 'new-password'; revealed: boolean };
+  /** drawn inside the field's end, as MUI's end adornment */
+  end?: ReactNode;
+  autoFocus?: boolean;
 }
 
 export function TextInput({
@@ -40,7 +48,12 @@ export function TextInput({
   className,
   floatingLabel,
   email,
+  username,
+  password,
+  end,
+  autoFocus,
 }: TextInputProps) {
+  const address = email || username;
   const helperId = helperText ? `${id}-helper` : undefined;
   const common = {
     id,
@@ -50,10 +63,11 @@ export function TextInput({
     onKeyDown,
     ref: inputRef,
     className: 'pp-input',
-    autoComplete: email ? 'email' : 'off',
+    autoComplete: password?.autoComplete ?? (username ? 'username' : email ? 'email' : 'off'),
+    autoFocus,
     spellCheck: false,
-    autoCapitalize: email ? 'none' : 'characters',
-    inputMode: email ? ('email' as const) : undefined,
+    autoCapitalize: address || password ? 'none' : 'characters',
+    inputMode: address ? ('email' as const) : undefined,
     'aria-describedby': helperId,
     'aria-invalid': error,
     // an empty placeholder: CSS tells an empty field by :placeholder-shown
@@ -61,13 +75,14 @@ export function TextInput({
   };
   return (
     <div
-      className={`pp-field${floatingLabel ? ' pp-field-float' : ''}${error ? ' pp-field-error' : ''}${className ? ` ${className}` : ''}`}
+      className={`pp-field${floatingLabel ? ' pp-field-float' : ''}${error ? ' pp-field-error' : ''}${end ? ' pp-field-end' : ''}${className ? ` ${className}` : ''}`}
     >
       {multiline ? (
         <textarea {...common} rows={1} style={maxRows ? { maxHeight: `${maxRows * 1.4375 + 2.1}em` } : undefined} />
       ) : (
-        <input {...common} type={email ? 'email' : 'text'} />
+        <input {...common} type={password ? (password.revealed ? 'text' : 'password') : email ? 'email' : 'text'} />
       )}
+      {end && <div className="pp-field-adornment">{end}</div>}
       {/* after the field, so that CSS can place it by the field's state; `for` ties them for screen readers */}
       <label htmlFor={id} className="pp-label">
         {label}

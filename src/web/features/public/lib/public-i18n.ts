@@ -11,8 +11,8 @@ import { setApiLanguage } from '../../../lib/api';
 import { LANGUAGE_KEY, type Tree } from '../../../lib/language-start';
 import { writeStored } from '../../../lib/storage';
 
-/** The namespaces the public page uses (the prerender carries the same ones inline for zh). */
-export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'visitor'] as const;
+/** The namespaces the public pages use, /search and /login (the prerender carries the same ones inline for zh). */
+export const PUBLIC_NAMESPACES = ['app', 'pages', 'errors', 'validation', 'search', 'visitor', 'authScreens', 'form'] as const;
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -22,7 +22,9 @@ function byNamespace(modules: Record<string, { default: Tree }>): Tree {
 
 const trees: Partial<Record<Language, Tree>> = {
   en: byNamespace(
-    import.meta.glob<{ default: Tree }>(['../../../../shared/i18n/en/{app,pages,errors,validation,search,visitor}.json'], { eager: true }),
+    import.meta.glob<{ default: Tree }>(['../../../../shared/i18n/en/{app,pages,errors,validation,search,visitor,authScreens,form}.json'], {
+      eager: true,
+    }),
   ),
 };
 let current: Language = DEFAULT_LANGUAGE;
