@@ -7,12 +7,11 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import type { LoginInput } from '../../shared/contract/login';
-import { Alert, Icon } from '../features/public/components/plain';
+import { Alert, Icon, LogoMark } from '../features/public/components/plain';
 import { LanguageSwitch } from '../features/public/components/public-header';
 import { TextInput } from '../features/public/components/text-input';
 import { useT } from '../features/public/lib/public-i18n';
 import { api, ApiError } from '../lib/api';
-import { LOGO_HEIGHT } from '../lib/constants';
 import { errorMessage } from '../lib/errors';
 import { signInTarget } from '../lib/return-path';
 import { rememberSignIn } from '../lib/sign-in-notice';
@@ -81,10 +80,7 @@ export function LoginScreen({ ready, needsFirstAdmin }: LoginScreenProps) {
     <main className="pp-login">
       <div className="pp-card pp-login-card">
         <div className="pp-login-top">
-          <svg viewBox="0 0 32 32" width={LOGO_HEIGHT} height={LOGO_HEIGHT} className="pp-brand" aria-hidden="true">
-            <rect width="32" height="32" rx="6" fill="#c62828" />
-            <path d="M9 9h14v3h-5.5v12h-3V12H9z" fill="#fff" />
-          </svg>
+          <LogoMark />
           <span className="pp-company pp-login-title">{t('app.title')}</span>
           <LanguageSwitch />
         </div>

@@ -4,6 +4,7 @@
  * They look like the MUI components the rest of the product uses (Alert, Card, progress).
  */
 import type { ReactNode, Ref } from 'react';
+import { LOGO_HEIGHT } from '../../../lib/constants';
 import { useLoadingBar } from '../../../lib/loading-bar-state';
 
 /** Material icons' paths (the same drawings @mui/icons-material ships), 24×24. */
@@ -29,6 +30,16 @@ export function Icon({ name, className = '' }: { name: keyof typeof ICONS; class
   return (
     <svg className={`pp-icon ${className}`} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path d={ICONS[name]} />
+    </svg>
+  );
+}
+
+/** The product's logo mark (as the staff app's Brand draws it), for the plain pages' headers. */
+export function LogoMark() {
+  return (
+    <svg viewBox="0 0 32 32" width={LOGO_HEIGHT} height={LOGO_HEIGHT} className="pp-brand" aria-hidden="true">
+      <rect width="32" height="32" rx="6" fill="#c62828" />
+      <path d="M9 9h14v3h-5.5v12h-3V12H9z" fill="#fff" />
     </svg>
   );
 }
