@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress';
 import { prerender } from './scripts/vite-prerender';
+import { routePreloadsPlugin } from './scripts/vite-route-preloads';
 
 const API_TARGET = process.env.API_TARGET ?? 'http://localhost:3000';
 
@@ -54,7 +55,8 @@ export default defineConfig(({ command }) => ({
   publicDir: 'public',
   // precompress: .br and .gz of each built asset, served by @fastify/static's preCompressed;
   // prerender: /search and /login drawn in each language (scripts/vite-prerender.ts)
-  plugins: [react(), precompress(), prerender()],
+  // route preloads: the modules each staff screen needs, which the server lists in its page (scripts/vite-route-preloads.ts)
+  plugins: [react(), precompress(), prerender(), routePreloadsPlugin()],
   // JSON (the catalogues) as JSON.parse of a string, which a browser reads several times faster than the
   // same data written as an object literal; Vite's default does it only for files over 10 kB.
   json: { stringify: true, namedExports: false },

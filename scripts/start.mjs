@@ -42,7 +42,19 @@ function stale(built, sources) {
 // Without sources (an image built with only dist/ and node_modules) there is nothing to rebuild.
 const hasSources = fs.existsSync(path.join(root, 'src/server/main.ts'));
 const webStale =
-  fs.existsSync(path.join(root, 'index.html')) && stale(builtIndex, ['src/web', 'src/shared', 'index.html', 'verify.html', 'public']);
+  fs.existsSync(path.join(root, 'index.html')) &&
+  stale(builtIndex, [
+    'src/web',
+    'src/shared',
+    'index.html',
+    'verify.html',
+    'public',
+    // the build's own steps (the prerendered pages, the compressed files, the screens' preloads)
+    'vite.config.ts',
+    'scripts/vite-precompress.ts',
+    'scripts/vite-prerender.ts',
+    'scripts/vite-route-preloads.ts',
+  ]);
 const serverStale = hasSources && stale(builtServer, ['src/server', 'src/shared', 'scripts/build-server.mjs']);
 
 const cliAt = process.argv.indexOf('--cli');

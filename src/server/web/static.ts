@@ -1,6 +1,6 @@
 /**
  * Serves the built web app (dist/web) with history-mode routing: any GET outside /api that matches no
- * file returns index.html. Without a build (API-only tests) pages answer 404 in the error envelope.
+ * file returns index.html, with the modules of the path's screen to preload (app-page.ts). Without a build (API-only tests) pages answer 404 in the error envelope.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import type { FastifyCompressOptions } from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
+import { appPage } from './app-page';
 import { prerenderedPage } from './pages';
 import { PRERENDERED_SCREENS } from './prerendered';
 import { PERMISSIONS_POLICY } from '../lib/security-headers';
@@ -82,9 +83,10 @@ export interface WebApp {
 export function webApp(dir: string = WEB_DIST): WebApp {
   const hasBuild = () => fs.existsSync(path.join(dir, 'index.html'));
   let registered = false;
-  const fallback: WebApp['fallback'] = (_req, reply) => {
+  const page = appPage(dir);
+  const fallback: WebApp['fallback'] = (req, reply) => {
     if (!registered) return reply.status(404).send({ error: { status: 'NOT_FOUND', message: 'Not Found', key: 'errors.notFound' } });
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', dir);
+    return page(req, reply);
   };
   return {
     async register(app) {

@@ -1,0 +1,68 @@
+/**
+ * The staff app's page (the built index.html) for a path of its router, with the JavaScript that path's
+ * screen needs listed as `<link rel="modulepreload">` in its head (route-preloads.ts): the browser fetches
+ * them all while the page's first script is still arriving. Without them, a phone on a slow network learnt of
+ * each step's modules (the app, then the layout, then the page) only when the step before had run, and the
+ * app added some eighty link elements to the page itself as it started (docs/decisions/0075-screens-preload-their-modules.md).
+ *
+ * Without the build's list (an older build, a test's minimal build) the page is sent as it was built.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LANGUAGE_COOKIE, pageLanguage } from '../../shared/i18n/negotiate';
+import { preloadsFor, ROUTE_PRELOADS_FILE, routePreloadsSchema, type RoutePreloads } from './route-preloads';
+
+interface Build {
+  /** what identifies this build's files: a rebuild is read again, without a restart (as static.ts serves files) */
+  stamp: string;
+  html: string;
+  table: RoutePreloads | null;
+}
+
+async function stampOf(file: string): Promise<string> {
+  try {
+    const s = await fs.stat(file);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'none';
+  }
+}
+
+async function readTable(file: string): Promise<RoutePreloads | null> {
+  try {
+    const parsed = routePreloadsSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const linkTags = (files: readonly string[]) => files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+
+/** A handler sending the app's page for the request's path; `dir` holds the build and its index.html. */
+export function appPage(dir: string) {
+  const pageFile = path.join(dir, 'index.html');
+  const tableFile = path.join(dir, ROUTE_PRELOADS_FILE);
+  let build: Build | undefined;
+
+  async function current(): Promise<Build> {
+    const stamp = `${await stampOf(pageFile)}|${await stampOf(tableFile)}`;
+    if (build?.stamp !== stamp) {
+      const [html, table] = await Promise.all([fs.readFile(pageFile, 'utf8'), readTable(tableFile)]);
+      build = { stamp, html, table };
+    }
+    return build;
+  }
+
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const { html, table } = await current();
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    if (!table) return reply.send(html);
+    // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
+    reply.header('vary', 'Accept-Language, Cookie');
+    const language = pageLanguage(req.cookies[LANGUAGE_COOKIE], req.headers['accept-language']);
+    const files = preloadsFor(table, req.url.split('?')[0] ?? '/', language);
+    return reply.send(files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html);
+  };
+}

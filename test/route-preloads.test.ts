@@ -1,0 +1,183 @@
+/**
+ * The modules each staff screen preloads (docs/decisions/0075-screens-preload-their-modules.md): the build reads
+ * the router's pages and the manifest into a table (scripts/vite-route-preloads.ts), and the server writes a
+ * path's files into the app's page (src/server/web/app-page.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routePreloads, routerPages } from '../scripts/vite-route-preloads';
+import { LANGUAGE_COOKIE } from '../src/shared/i18n/negotiate';
+import { preloadsFor, ROUTE_PRELOADS_FILE, routeFor, type RoutePreloads } from '../src/server/web/route-preloads';
+import { appWithWebBuild, type WebBuildApp } from './helpers/web-build';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe("the router's pages", () => {
+  const pages = routerPages(root);
+  const byPath = (p: string) => pages.find((page) => page.path === p);
+
+  it('lists every page() of the router, each with modules that exist', () => {
+    const source = fs.readFileSync(path.join(root, 'src/web/app/router.tsx'), 'utf8');
+    // Every call (not the function's own declaration).
+    expect(pages).toHaveLength(source.match(/\bpage\(/g)!.length - 1);
+    for (const page of pages) for (const m of page.modules) expect(fs.existsSync(path.join(root, m)), m).toBe(true);
+  });
+
+  it('gives a staff screen its layout first, then its page; a blank page only its page', () => {
+    expect(byPath('products')?.modules).toEqual([
+      'src/web/app/layouts/default-layout.tsx',
+      'src/web/features/products/pages/products-page.tsx',
+    ]);
+    expect(byPath('edit-product/:id')?.modules).toEqual([
+      'src/web/app/layouts/default-layout.tsx',
+      'src/web/features/products/pages/edit-product-page.tsx',
+    ]);
+    expect(byPath('machine-data/quality')?.modules.at(-1)).toBe('src/web/features/quality/pages/quality-page.tsx');
+    expect(byPath('register')?.modules).toEqual(['src/web/features/auth/pages/register-page.tsx']);
+    // A loader named once and used twice.
+    expect(byPath('*')?.modules).toEqual(['src/web/features/misc/pages/not-found-page.tsx']);
+  });
+});
+
+describe('the table the build writes', () => {
+  const manifest = {
+    '_main-app-a.js': { file: 'assets/main-app-a.js', name: 'main-app', imports: ['_react-r.js', '_mui-core-m.js'] },
+    'src/web/lib/i18n.ts': { file: 'assets/i18n-b.js', src: 'src/web/lib/i18n.ts', imports: ['_react-r.js'] },
+    '_react-r.js': { file: 'assets/react-r.js', name: 'react' },
+    '_mui-core-m.js': { file: 'assets/mui-core-m.js', name: 'mui-core', imports: ['_react-r.js'] },
+    'src/web/lib/catalogue-en.ts': { file: 'assets/catalogue-en-c.js', src: 'src/web/lib/catalogue-en.ts' },
+    'src/web/lib/catalogue-zh.ts': { file: 'assets/catalogue-zh-d.js', src: 'src/web/lib/catalogue-zh.ts', imports: ['_react-r.js'] },
+    'src/web/app/layouts/default-layout.tsx': { file: 'assets/default-layout-e.js', imports: ['_mui-core-m.js', '_Tooltip-t.js'] },
+    '_Tooltip-t.js': { file: 'assets/Tooltip-t.js', imports: ['_react-r.js'] },
+    'src/web/features/products/pages/products-page.tsx': { file: 'assets/products-page-f.js', imports: ['_Tooltip-t.js', '_Table-g.js'] },
+    '_Table-g.js': { file: 'assets/Table-g.js' },
+  };
+
+  it("lists the start's files once, and each route's and catalogue's beyond them", () => {
+    const table = routePreloads(manifest, [
+      { path: 'products', modules: ['src/web/app/layouts/default-layout.tsx', 'src/web/features/products/pages/products-page.tsx'] },
+    ]);
+    expect(table.start.sort()).toEqual(['assets/i18n-b.js', 'assets/main-app-a.js', 'assets/mui-core-m.js', 'assets/react-r.js']);
+    expect(table.catalogues).toEqual({ en: ['assets/catalogue-en-c.js'], zh: ['assets/catalogue-zh-d.js'] });
+    expect(table.routes).toEqual([
+      { path: 'products', files: ['assets/default-layout-e.js', 'assets/Tooltip-t.js', 'assets/products-page-f.js', 'assets/Table-g.js'] },
+    ]);
+  });
+
+  it('stops the build when a page has no chunk', () => {
+    expect(() => routePreloads(manifest, [{ path: 'gone', modules: ['src/web/features/gone/pages/gone-page.tsx'] }])).toThrow(
+      /no chunk of src\/web\/features\/gone/,
+    );
+  });
+});
+
+describe('which route a path shows', () => {
+  const routes = [
+    'products',
+    'edit-product/:id',
+    'machine-data',
+    'machine-data/quality',
+    'machine-data/:id',
+    'pages/misc/not-found/*',
+    '*',
+  ].map((p) => ({ path: p }));
+  const route = (pathname: string) => routeFor(routes, pathname)?.path;
+
+  it('prefers a fixed segment to a parameter, and either to the rest', () => {
+    expect(route('/products')).toBe('products');
+    expect(route('/products/')).toBe('products');
+    expect(route('/edit-product/0b7c')).toBe('edit-product/:id');
+    expect(route('/machine-data/quality')).toBe('machine-data/quality');
+    expect(route('/machine-data/42')).toBe('machine-data/:id');
+    expect(route('/pages/misc/not-found/a/b')).toBe('pages/misc/not-found/*');
+    expect(route('/edit-product')).toBe('*');
+    expect(route('/nothing/here')).toBe('*');
+  });
+
+  it('finds nothing for a path no page has', () => {
+    expect(routeFor([{ path: 'products' }], '/')).toBeUndefined();
+  });
+});
+
+const TABLE: RoutePreloads = {
+  start: ['assets/main-app-a.js', 'assets/react-r.js'],
+  catalogues: { en: ['assets/catalogue-en-c.js'], zh: ['assets/catalogue-zh-d.js'] },
+  routes: [
+    { path: 'products', files: ['assets/products-page-f.js', 'assets/react-r.js'] },
+    { path: 'edit-product/:id', files: ['assets/edit-product-page-h.js'] },
+    { path: '*', files: ['assets/not-found-page-n.js'] },
+  ],
+};
+
+describe('the files of a page', () => {
+  it('are the start, English and the page language, then the route, each once', () => {
+    expect(preloadsFor(TABLE, '/products', 'en')).toEqual([
+      'assets/main-app-a.js',
+      'assets/react-r.js',
+      'assets/catalogue-en-c.js',
+      'assets/products-page-f.js',
+    ]);
+    expect(preloadsFor(TABLE, '/products', 'zh')).toContain('assets/catalogue-zh-d.js');
+    expect(preloadsFor({ ...TABLE, routes: [] }, '/products', 'en')).toEqual([]);
+  });
+});
+
+describe("the app's page as the server sends it", () => {
+  const INDEX = '<!doctype html><html lang="en"><head><title>Test Report Center</title></head><body><div id="app"></div></body></html>';
+  let web: WebBuildApp;
+  const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]);
+
+  beforeAll(async () => {
+    web = await appWithWebBuild({ 'index.html': INDEX, [ROUTE_PRELOADS_FILE]: JSON.stringify(TABLE) });
+  });
+  afterAll(() => web?.close());
+
+  it("lists the path's modules in the head, in the visitor's language, revalidated and varying by language", async () => {
+    const res = await web.app.inject({ url: '/products?page=2', headers: { 'accept-language': 'en-GB' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers.vary).toMatch(/Accept-Language, Cookie/);
+    expect(preloaded(res.body)).toEqual([
+      'assets/main-app-a.js',
+      'assets/react-r.js',
+      'assets/catalogue-en-c.js',
+      'assets/products-page-f.js',
+    ]);
+    expect(res.body).toMatch(/<\/head><body><div id="app"><\/div>/);
+
+    const zh = await web.app.inject({ url: '/edit-product/7', headers: { 'accept-language': 'zh-TW,zh;q=0.9' } });
+    expect(preloaded(zh.body)).toEqual([
+      'assets/main-app-a.js',
+      'assets/react-r.js',
+      'assets/catalogue-en-c.js',
+      'assets/catalogue-zh-d.js',
+      'assets/edit-product-page-h.js',
+    ]);
+    // The language chosen before (its cookie) over the browser's.
+    const chosen = await web.app.inject({ url: '/products', headers: { 'accept-language': 'zh-TW', cookie: `${LANGUAGE_COOKIE}=en` } });
+    expect(preloaded(chosen.body)).not.toContain('assets/catalogue-zh-d.js');
+    const unknown = await web.app.inject({ url: '/no/such/screen' });
+    expect(preloaded(unknown.body).at(-1)).toBe('assets/not-found-page-n.js');
+  });
+
+  it('never serves the table itself', async () => {
+    expect((await web.app.inject({ url: `/${ROUTE_PRELOADS_FILE}` })).statusCode).toBe(404);
+  });
+
+  it('reads a rebuilt table without a restart, and sends the page as built when the table is unreadable', async () => {
+    const file = path.join(web.dir, ROUTE_PRELOADS_FILE);
+    const renamed = { ...TABLE, routes: [{ path: 'products', files: ['assets/products-page-z.js'] }] };
+    fs.writeFileSync(file, JSON.stringify(renamed));
+    // A different size, so the stamp differs however coarse the file system's clock.
+    expect(preloaded((await web.app.inject({ url: '/products' })).body)).toContain('assets/products-page-z.js');
+    for (const broken of ['{', JSON.stringify({ ...TABLE, start: ['../../etc/passwd'] })]) {
+      fs.writeFileSync(file, broken);
+      const res = await web.app.inject({ url: '/products' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(INDEX);
+    }
+  });
+});
