@@ -1,5 +1,5 @@
 /**
- * The products list, the serial numbers list and the dashboard load without moving what is below them
+ * The products list, the serial numbers list, the dashboard and the Quality screen load without moving what is below them
  * (docs/decisions/0068-staff-pages-on-a-phone.md): while the answer is on its way, skeletons as tall as the
  * rows (or the figure cards) hold their place, so its arrival shifts nothing on a 390 px phone or at 1440 px. The list's answer is held back a little, as a
  * slow network would, so that the skeletons are drawn first; the shifts are the browser's own measure.
@@ -109,6 +109,15 @@ for (const width of [390, 1440]) {
       expect(page.getByTestId('requests-chart')).toBeVisible(),
     );
     // Before: 0.055 (a skeleton 240 px tall gave way to the figure cards and the chart).
+    expect(shifted).toBeLessThan(0.01);
+  });
+
+  test(`the Quality screen's figures arrive without a layout shift at ${width} px`, async ({ browser }) => {
+    const shifted = await shiftOf(browser, width, '/machine-data/quality', '**/api/v1/quality/summary?**', (page) =>
+      expect(page.locator('#yield-time-title')).toBeVisible(),
+    );
+    // Before: 0.39 on a phone (a skeleton 120 px tall, then figures taller than the screen pushed the sections
+    // below it away).
     expect(shifted).toBeLessThan(0.01);
   });
 }
