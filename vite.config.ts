@@ -65,6 +65,11 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     manifest: true,
     sourcemap: false,
+    // Fonts stay files: inlined (Vite's default for files under 4 kB) the small Roboto subsets (Greek, Cyrillic
+    // extensions) went into the fonts' stylesheet as base64, 35 kB that every page's first paint waited for or,
+    // written into the prerendered pages, carried, for letters they rarely show. As files, a page fetches a
+    // subset only when it shows one of its letters (unicode-range).
+    assetsInlineLimit: (file) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
     chunkSizeWarningLimit: 700,
     rollupOptions: {
       // The staff app and public page (index.html), and the offline verifier (verify.html, its own small bundle).

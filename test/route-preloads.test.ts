@@ -125,12 +125,16 @@ describe('the files of a page', () => {
 });
 
 describe("the app's page as the server sends it", () => {
-  const INDEX = '<!doctype html><html lang="en"><head><title>Test Report Center</title></head><body><div id="app"></div></body></html>';
+  const FONTS = '@font-face{font-family:Roboto;src:url(/assets/roboto-latin-400-normal-x.woff2) format("woff2")}';
+  const INDEX =
+    '<!doctype html><html lang="en"><head><title>Test Report Center</title><link rel="stylesheet" crossorigin href="/assets/index-s.css"></head><body><div id="app"></div></body></html>';
+  /** The page as built, its stylesheet written in. */
+  const PAGE = INDEX.replace(/<link rel="stylesheet"[^>]*>/, `<style>${FONTS}</style>`);
   let web: WebBuildApp;
   const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]);
 
   beforeAll(async () => {
-    web = await appWithWebBuild({ 'index.html': INDEX, [ROUTE_PRELOADS_FILE]: JSON.stringify(TABLE) });
+    web = await appWithWebBuild({ 'index.html': INDEX, 'assets/index-s.css': FONTS, [ROUTE_PRELOADS_FILE]: JSON.stringify(TABLE) });
   });
   afterAll(() => web?.close());
 
@@ -147,6 +151,9 @@ describe("the app's page as the server sends it", () => {
       'assets/products-page-f.js',
     ]);
     expect(res.body).toMatch(/<\/head><body><div id="app"><\/div>/);
+    // The stylesheet written in: the first paint waits for no file.
+    expect(res.body).toContain(`<style>${FONTS}</style>`);
+    expect(res.body).not.toContain('rel="stylesheet"');
 
     const zh = await web.app.inject({ url: '/edit-product/7', headers: { 'accept-language': 'zh-TW,zh;q=0.9' } });
     expect(preloaded(zh.body)).toEqual([
@@ -167,7 +174,7 @@ describe("the app's page as the server sends it", () => {
     expect((await web.app.inject({ url: `/${ROUTE_PRELOADS_FILE}` })).statusCode).toBe(404);
   });
 
-  it('reads a rebuilt table without a restart, and sends the page as built when the table is unreadable', async () => {
+  it('reads a rebuilt table without a restart, and lists no module when the table is unreadable', async () => {
     const file = path.join(web.dir, ROUTE_PRELOADS_FILE);
     const renamed = { ...TABLE, routes: [{ path: 'products', files: ['assets/products-page-z.js'] }] };
     fs.writeFileSync(file, JSON.stringify(renamed));
@@ -177,7 +184,7 @@ describe("the app's page as the server sends it", () => {
       fs.writeFileSync(file, broken);
       const res = await web.app.inject({ url: '/products' });
       expect(res.statusCode).toBe(200);
-      expect(res.body).toBe(INDEX);
+      expect(res.body).toBe(PAGE);
     }
   });
 });

@@ -5,7 +5,8 @@
  * each step's modules (the app, then the layout, then the page) only when the step before had run, and the
  * app added some eighty link elements to the page itself as it started (docs/decisions/0075-screens-preload-their-modules.md).
  *
- * Without the build's list (an older build, a test's minimal build) the page is sent as it was built.
+ * Its stylesheets are written into it. Without the build's list (an older build, a test's minimal build) the
+ * page lists no modules.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -38,6 +39,21 @@ async function readTable(file: string): Promise<RoutePreloads | null> {
   }
 }
 
+/**
+ * The page's stylesheets (the fonts' @font-face rules, 15 kB) written into it, as the prerendered pages have
+ * them (scripts/vite-prerender.ts): a stylesheet file held the first paint back by one more round trip.
+ * One that cannot be read, or could close the element, stays a link.
+ */
+async function inlineStylesheets(html: string, dir: string): Promise<string> {
+  const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"[^>]*>/g)];
+  let out = html;
+  for (const [tag, file] of links) {
+    const css = await fs.readFile(path.join(dir, file!), 'utf8').catch(() => null);
+    if (css !== null && !/<\/style/i.test(css)) out = out.replace(tag, () => `<style>${css}</style>`);
+  }
+  return out;
+}
+
 const linkTags = (files: readonly string[]) => files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
 
 /** A handler sending the app's page for the request's path; `dir` holds the build and its index.html. */
@@ -50,7 +66,7 @@ export function appPage(dir: string) {
     const stamp = `${await stampOf(pageFile)}|${await stampOf(tableFile)}`;
     if (build?.stamp !== stamp) {
       const [html, table] = await Promise.all([fs.readFile(pageFile, 'utf8'), readTable(tableFile)]);
-      build = { stamp, html, table };
+      build = { stamp, html: await inlineStylesheets(html, dir), table };
     }
     return build;
   }
