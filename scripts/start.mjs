@@ -51,6 +51,7 @@ const webStale =
     'public',
     // the build's own steps (the prerendered pages, the compressed files, the screens' preloads)
     'vite.config.ts',
+    'scripts/vite-after-build.ts',
     'scripts/vite-precompress.ts',
     'scripts/vite-prerender.ts',
     'scripts/vite-route-preloads.ts',

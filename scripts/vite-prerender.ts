@@ -13,6 +13,7 @@ import { LANGUAGES, type Language } from '../src/shared/i18n/index';
 import { htmlLang } from '../src/shared/i18n/negotiate';
 import { PRERENDERED_SCREENS, prerenderedFile, type PrerenderedScreen } from '../src/server/web/prerendered';
 import type { PrerenderedHtml } from '../src/web/prerender/render';
+import { afterClientBuild } from './vite-after-build';
 import { precompressFile } from './vite-precompress';
 
 interface RenderModule {
@@ -136,20 +137,7 @@ export async function prerenderInto(root: string, outDir: string): Promise<strin
 }
 
 export function prerender(): Plugin {
-  let root = process.cwd();
-  let outDir = 'dist/web';
-  let ssrBuild = false;
-  return {
-    name: 'trc-prerender',
-    apply: 'build',
-    configResolved(config) {
-      root = config.root;
-      outDir = path.resolve(config.root, config.build.outDir);
-      ssrBuild = !!config.build.ssr;
-    },
-    async closeBundle() {
-      if (ssrBuild) return;
-      await prerenderInto(root, outDir);
-    },
-  };
+  return afterClientBuild('trc-prerender', async (root, outDir) => {
+    await prerenderInto(root, outDir);
+  });
 }

@@ -16,6 +16,7 @@ import ts from 'typescript';
 import type { Plugin } from 'vite';
 import { LANGUAGES } from '../src/shared/i18n/index';
 import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../src/server/web/route-preloads';
+import { afterClientBuild } from './vite-after-build';
 
 /** What src/web/main.tsx imports to start the staff app (loadStaff). */
 const STAFF_START = ['src/web/app/main-app.tsx', 'src/web/lib/i18n.ts'];
@@ -147,19 +148,8 @@ export function routePreloads(manifest: Manifest, pages: RouterPage[]): RoutePre
 }
 
 export function routePreloadsPlugin(): Plugin {
-  let outDir = '';
-  let root = '';
-  return {
-    name: 'trc-route-preloads',
-    apply: 'build',
-    configResolved(config) {
-      root = config.root;
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    closeBundle() {
-      const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-      const table = routePreloads(manifest, routerPages(root));
-      fs.writeFileSync(path.join(outDir, ROUTE_PRELOADS_FILE), JSON.stringify(table));
-    },
-  };
+  return afterClientBuild('trc-route-preloads', (root, outDir) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+    fs.writeFileSync(path.join(outDir, ROUTE_PRELOADS_FILE), JSON.stringify(routePreloads(manifest, routerPages(root))));
+  });
 }
