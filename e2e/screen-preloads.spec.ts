@@ -1,8 +1,8 @@
 /**
  * A staff screen's page lists the modules the screen needs (docs/decisions/0075-screens-preload-their-modules.md):
  * the browser fetches them from the page itself, and the app, as it starts and loads the screen, adds no
- * module link of its own. Checked on a list, a record's form and a page of the layout's other branch, in both
- * languages: each language's catalogue comes listed too.
+ * module link of its own. Checked on a list, the Quality screen and the not-found page (the blank layout), in
+ * both languages: each language's catalogue comes listed too.
  */
 import { expect, test } from '@playwright/test';
 import { staffPage } from './helpers';

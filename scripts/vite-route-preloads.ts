@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import type { Plugin } from 'vite';
+import type { Manifest, Plugin } from 'vite';
 import { LANGUAGES } from '../src/shared/i18n/index';
 import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../src/server/web/route-preloads';
 import { afterClientBuild } from './vite-after-build';
@@ -101,14 +101,6 @@ export function routerPages(root: string, routerFile = ROUTER): RouterPage[] {
   if (pages.length === 0) throw new Error(`${routerFile}: no page() found`);
   return pages;
 }
-
-interface ManifestChunk {
-  file: string;
-  name?: string;
-  src?: string;
-  imports?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
 
 /** The manifest's key of a source module: itself, or (a chunk shared with another entry) its chunk's name. */
 function chunkKey(manifest: Manifest, module: string): string {

@@ -1,6 +1,7 @@
 /**
  * Serves the built web app (dist/web) with history-mode routing: any GET outside /api that matches no
- * file returns index.html, with the modules of the path's screen to preload (app-page.ts). Without a build (API-only tests) pages answer 404 in the error envelope.
+ * file returns index.html, with the modules of the path's screen to preload (app-page.ts). Without a build
+ * (API-only tests) pages answer 404 in the error envelope.
  */
 import fs from 'node:fs';
 import path from 'node:path';
