@@ -18,10 +18,7 @@ import { z } from 'zod';
 import { envelope } from './common';
 import { SEARCH_STATUSES } from './searches';
 
-/** The window of the chart, the not-found share and the first-pass yield: today and the 29 days before. */
-export const DASHBOARD_DAYS = 30;
-/** How many of the newest report requests are listed. */
-export const DASHBOARD_RECENT = 5;
+export { DASHBOARD_DAYS, DASHBOARD_RECENT } from './dashboard-window';
 
 export const dashboardRecentRequest = z.object({
   /** the request's group id (the Searches screen's request id) */

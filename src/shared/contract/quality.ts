@@ -17,9 +17,9 @@ import { RULE_SETS, RUN_RULES } from '../chart/run-rules';
 import { envelope, listEnvelope, listQuery } from './common';
 import { TEST_TYPES, type TestType } from './machine-data';
 import { isDay } from './days';
+import { HELD_UNITS_MAX_DAYS, QUALITY_MAX_DAYS } from './quality-limits';
 
-/** The longest range one request may ask for: a year (and a leap day). */
-export const QUALITY_MAX_DAYS = 366;
+export { HELD_UNITS_MAX_DAYS, QUALITY_MAX_DAYS, rate } from './quality-limits';
 
 const dateField = z.string({ error: 'validation.required' }).trim().refine(isDay, { error: 'validation.date' });
 
@@ -77,11 +77,6 @@ export const qualitySummary = z.object({
 });
 export type QualitySummary = z.infer<typeof qualitySummary>;
 export const qualitySummaryEnvelope = envelope(qualitySummary);
-
-/** A rate as a share (0..1), or null when nothing was counted. */
-export function rate(part: number, whole: number): number | null {
-  return whole > 0 ? part / whole : null;
-}
 
 export const openFailuresQuery = listQuery(['failedAt'] as const)
   .pick({ page: true, pageSize: true })
@@ -261,12 +256,6 @@ export function holdKindOf(h: HeldFor): HoldKind {
 }
 
 const optionalId = z.uuid({ error: 'validation.invalid' }).optional();
-
-/**
- * The longest range of the held-units list: each unit tested in it is judged by the release gate, about 2 s
- * for 30 days of a year of 1,000,000 records (docs/benchmarks.md; decision 0064).
- */
-export const HELD_UNITS_MAX_DAYS = 31;
 
 /**
  * Every unit tested over the range (UTC days) that the release gate holds now, for the certificate type in

@@ -2,20 +2,36 @@
  * Every route of the product (docs/product.md §8) with its access, layout and title. Pages and
  * the default layout load lazily, so the public /search and the sign-in pages never fetch staff screens.
  */
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { queryClient } from '../lib/query-client';
 import { guardLoader, redirectLoader, signInPageLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
 import { ADMIN, GUEST, PUBLIC, STAFF, type RouteMeta } from './route-meta';
 
-type PageModule = { default: ComponentType };
+/**
+ * A page's module: its screen and, if it has one, what the screen asks the server for first (a list's
+ * rows, the dashboard's figures), under the keys the screen reads.
+ */
+type PageModule = { default: ComponentType; prefetch?: (client: QueryClient, url: URL) => void };
 
 function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): RouteObject {
+  const guard = guardLoader(meta.access);
   return {
     path,
     handle: meta,
-    loader: guardLoader(meta.access),
+    loader: async (args) => {
+      const result = await guard(args);
+      // Once the guard lets the visitor in, the screen's data is asked for as its code arrives, not after the
+      // screen has been drawn (a failed load is the lazy route's to report).
+      load().then(
+        (module) => module.prefetch?.(queryClient, new URL(args.request.url)),
+        () => undefined,
+      );
+      return result;
+    },
     lazy: async () => ({ Component: (await load()).default }),
   };
 }

@@ -9,7 +9,7 @@ export { ListView, type ListViewProps } from './list-view';
 export { LoadMore } from './load-more';
 export { NotFoundCard, RecordView, type RecordViewProps } from './record-view';
 export { RowActions, type RowActionsProps } from './row-actions';
-export { useList, type FilterSpec, type ListState, type UseListOptions } from './use-list';
+export { listPrefetch, prefetchList, useList, type FilterSpec, type ListState, type UseListOptions } from './use-list';
 export { exportHref, LIST_CHUNK, useListQuery, type ListFilters, type MoreRows } from './use-list-query';
 export { recordApi, type RecordKeys } from './record-api';
 export { useRecordActions, type RecordActionsOptions } from './record-actions';

@@ -11,7 +11,14 @@
  * Usually reached through useList; call it directly when the list state comes from elsewhere:
  *   const { query, more } = useListQuery<Row>(['things', 'list'], '/things', params, { kind: 'a' });
  */
-import { keepPreviousData, useInfiniteQuery, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useDeferredValue, useMemo } from 'react';
 import { api } from '../../lib/api';
 import { toListQuery, type ListParams, type ListResult } from '../data-table/list-params';
@@ -31,24 +38,30 @@ export interface MoreRows {
   loadMore: () => void;
 }
 
-export function useListQuery<T>(key: readonly unknown[], path: string, params: ListParams, filters: ListFilters = {}) {
-  const all = params.pageSize === 'all';
-  const base = { ...toListQuery(params), ...filters };
-
-  const paged = useQuery({
+/** A numbered page's query: the hook's, and a route's prefetch of it (prefetchList), under one key. */
+export function pagedListQuery<T>(key: readonly unknown[], path: string, params: ListParams, filters: ListFilters = {}) {
+  return queryOptions({
     queryKey: [...key, 'page', params, filters],
-    queryFn: ({ signal }) => api.get<ListResult<T>>(path, { query: base, signal }),
-    placeholderData: keepPreviousData,
-    enabled: !all,
+    queryFn: ({ signal }) => api.get<ListResult<T>>(path, { query: { ...toListQuery(params), ...filters }, signal }),
   });
+}
 
-  const chunks = useInfiniteQuery({
+/** The query of an "All" list's chunks, as pagedListQuery is of a numbered page. */
+export function chunkedListQuery<T>(key: readonly unknown[], path: string, params: ListParams, filters: ListFilters = {}) {
+  const base = { ...toListQuery(params), ...filters };
+  return infiniteQueryOptions({
     queryKey: [...key, 'all', { ...params, page: 1 }, filters],
     queryFn: ({ signal, pageParam }) => api.get<ListResult<T>>(path, { query: { ...base, page: pageParam, pageSize: LIST_CHUNK }, signal }),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (pages.length * LIST_CHUNK < last.total ? pages.length + 1 : undefined),
-    enabled: all,
+    getNextPageParam: (last: ListResult<T>, pages: ListResult<T>[]) =>
+      pages.length * LIST_CHUNK < last.total ? pages.length + 1 : undefined,
   });
+}
+
+export function useListQuery<T>(key: readonly unknown[], path: string, params: ListParams, filters: ListFilters = {}) {
+  const all = params.pageSize === 'all';
+  const paged = useQuery({ ...pagedListQuery<T>(key, path, params, filters), placeholderData: keepPreviousData, enabled: !all });
+  const chunks = useInfiniteQuery({ ...chunkedListQuery<T>(key, path, params, filters), enabled: all });
 
   // The chunks as one list, made again only when a chunk arrives (a new object each render would be a new
   // deferred value each render).

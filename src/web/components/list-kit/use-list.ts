@@ -15,8 +15,9 @@
  */
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { useListParams, type ListParams, type ListParamsOptions } from '../data-table/list-params';
-import { exportHref, useListQuery, type ListFilters, type MoreRows } from './use-list-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { readListParams, useListParams, type ListParams, type ListParamsOptions } from '../data-table/list-params';
+import { chunkedListQuery, exportHref, pagedListQuery, useListQuery, type ListFilters, type MoreRows } from './use-list-query';
 
 export interface FilterSpec<F extends string = string> {
   /** the URL parameter */
@@ -49,11 +50,8 @@ export interface ListState<T, S extends string = string, F extends string = stri
   exportHref: string;
 }
 
-export function useList<T, S extends string = string, F extends string = string>(options: UseListOptions<S, F>): ListState<T, S, F> {
-  const { key, path, filters: specs = [], ...paramOptions } = options;
-  const [params, setParams] = useListParams<S>(paramOptions);
-  const [search, setSearch] = useSearchParams();
-
+/** The filters in an address: by URL name (what the screen shows) and by API name (what the query sends). */
+function readListFilters<F extends string>(search: URLSearchParams, specs: readonly FilterSpec<F>[]) {
   const filters: Partial<Record<F, string>> = {};
   const sent: ListFilters = {};
   for (const spec of specs) {
@@ -63,6 +61,33 @@ export function useList<T, S extends string = string, F extends string = string>
     filters[spec.url] = value;
     sent[spec.api ?? spec.url] = value;
   }
+  return { filters, sent };
+}
+
+/**
+ * Asks for the list an address shows before its screen is drawn, under the key useList will read: a route
+ * calls it as the screen's code arrives, so the rows are on their way while the screen starts, and the
+ * screen's first draw finds its query already fetching instead of starting it (which drew it twice).
+ */
+export function prefetchList<S extends string, F extends string>(client: QueryClient, options: UseListOptions<S, F>, url: URL): void {
+  const { key, path, filters: specs = [], ...paramOptions } = options;
+  const params = readListParams<S>(url.searchParams, paramOptions);
+  const { sent } = readListFilters(url.searchParams, specs);
+  if (params.pageSize === 'all') void client.prefetchInfiniteQuery(chunkedListQuery(key, path, params, sent));
+  else void client.prefetchQuery(pagedListQuery(key, path, params, sent));
+}
+
+/** A page module's `prefetch` for its list (src/web/app/router.tsx): `export const prefetch = listPrefetch(LIST)`. */
+export function listPrefetch<S extends string, F extends string>(options: UseListOptions<S, F>) {
+  return (client: QueryClient, url: URL): void => prefetchList(client, options, url);
+}
+
+export function useList<T, S extends string = string, F extends string = string>(options: UseListOptions<S, F>): ListState<T, S, F> {
+  const { key, path, filters: specs = [], ...paramOptions } = options;
+  const [params, setParams] = useListParams<S>(paramOptions);
+  const [search, setSearch] = useSearchParams();
+
+  const { filters, sent } = readListFilters(search, specs);
 
   const setFilters = useCallback(
     (patch: Partial<Record<F, string | undefined>>) => {

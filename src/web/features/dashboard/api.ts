@@ -1,14 +1,18 @@
 /** The staff dashboard's figures (one request; refreshed every minute while the page is open). */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Dashboard } from '../../../shared/contract/dashboard';
 import { api } from '../../lib/api';
 
 export const dashboardKeys = { all: ['dashboard'] as const };
 
+export const dashboardQuery = () =>
+  queryOptions({ queryKey: dashboardKeys.all, queryFn: ({ signal }) => api.get<Dashboard>('/dashboard', { signal }) });
+
 export function useDashboard() {
-  return useQuery({
-    queryKey: dashboardKeys.all,
-    queryFn: ({ signal }) => api.get<Dashboard>('/dashboard', { signal }),
-    refetchInterval: 60_000,
-  });
+  return useQuery({ ...dashboardQuery(), refetchInterval: 60_000 });
+}
+
+/** The figures, asked for as the dashboard's code arrives (src/web/app/router.tsx). */
+export function prefetchDashboard(client: QueryClient): void {
+  void client.prefetchQuery(dashboardQuery());
 }

@@ -10,7 +10,7 @@ import {
   type UnitHistory,
 } from '../../../shared/contract/machine-data';
 import { VERDICTS } from '../../../shared/standards/reasons';
-import { useList, type FilterSpec } from '../../components/list-kit';
+import { useList, type FilterSpec, type UseListOptions } from '../../components/list-kit';
 import { api } from '../../lib/api';
 
 export const machineDataKeys = {
@@ -58,14 +58,17 @@ export const RECORD_FILTER_SPECS: readonly FilterSpec<RecordFilter>[] = [
   { url: 'to', api: 'testedTo', parse: (raw) => (DATE.test(raw) ? raw : undefined) },
 ];
 
+/** The list's query as its screen reads it and its route prefetches it. */
+export const TEST_RECORD_LIST: UseListOptions<TestRecordSort, RecordFilter> = {
+  key: machineDataKeys.lists(),
+  path: '/machine-data',
+  sorts: TEST_RECORD_SORTS,
+  defaultSort: 'testedAt',
+  defaultOrder: 'desc',
+  filters: RECORD_FILTER_SPECS,
+};
+
 /** The Machine Data list: search (a serial), filters, page, size and sort in the URL; newest test first. */
 export function useTestRecordList() {
-  return useList<TestRecord, TestRecordSort, RecordFilter>({
-    key: machineDataKeys.lists(),
-    path: '/machine-data',
-    sorts: TEST_RECORD_SORTS,
-    defaultSort: 'testedAt',
-    defaultOrder: 'desc',
-    filters: RECORD_FILTER_SPECS,
-  });
+  return useList<TestRecord, TestRecordSort, RecordFilter>(TEST_RECORD_LIST);
 }

@@ -7,7 +7,7 @@ import {
   type SearchRequestDetail,
   type SearchSort,
 } from '../../../shared/contract/searches';
-import { useList, type FilterSpec } from '../../components/list-kit';
+import { useList, type FilterSpec, type UseListOptions } from '../../components/list-kit';
 import { api } from '../../lib/api';
 
 export const searchKeys = {
@@ -29,16 +29,19 @@ export const SEARCH_FILTER_SPECS: readonly FilterSpec<SearchFilter>[] = [
   { url: 'email', parse: (raw) => (raw.length <= 254 ? raw : undefined) },
 ];
 
+/** The list's query as its screen reads it and its route prefetches it. */
+export const SEARCH_LIST: UseListOptions<SearchSort, SearchFilter> = {
+  key: searchKeys.lists(),
+  path: '/search-requests',
+  sorts: SEARCH_SORTS,
+  defaultSort: 'createdAt',
+  defaultOrder: 'desc',
+  filters: SEARCH_FILTER_SPECS,
+};
+
 /** Newest request first; page, size, order, search and filters in the URL. */
 export function useSearchList() {
-  return useList<SearchRequest, SearchSort, SearchFilter>({
-    key: searchKeys.lists(),
-    path: '/search-requests',
-    sorts: SEARCH_SORTS,
-    defaultSort: 'createdAt',
-    defaultOrder: 'desc',
-    filters: SEARCH_FILTER_SPECS,
-  });
+  return useList<SearchRequest, SearchSort, SearchFilter>(SEARCH_LIST);
 }
 
 export function useSearchRequest(id: string | undefined) {

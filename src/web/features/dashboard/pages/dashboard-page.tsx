@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { errorMessage } from '../../../lib/errors';
-import { useDashboard } from '../api';
+import { prefetchDashboard, useDashboard } from '../api';
 import { FigureCards } from '../components/figure-cards';
 import { RecentRequests } from '../components/recent-requests';
 import { RequestsChart } from '../components/requests-chart';
@@ -36,6 +36,8 @@ function Section({ id, title, children, action }: { id: string; title: string; c
     </Card>
   );
 }
+
+export const prefetch = prefetchDashboard;
 
 export default function DashboardPage() {
   const { t } = useTranslation();

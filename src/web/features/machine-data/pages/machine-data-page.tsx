@@ -18,11 +18,11 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import type { TestRecord } from '../../../../shared/contract/machine-data';
 import type { Column } from '../../../components/data-table';
 import { formatDateTime, formatNumber } from '../../../components/format';
-import { ListView } from '../../../components/list-kit';
+import { listPrefetch, ListView } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { machineKeys } from '../../machines/api';
 import { productKeys } from '../../products/api';
-import { machineDataKeys, useTestRecordList } from '../api';
+import { TEST_RECORD_LIST, machineDataKeys, useTestRecordList } from '../api';
 import { backState } from '../components/back-to';
 import { RecordFilters } from '../components/record-filters';
 import { ResultChip, UnmatchedChip } from '../components/result-chip';
@@ -30,6 +30,9 @@ import { SerialLink } from '../../../components/serial-link';
 import { VerdictChip } from '../components/verdict-chip';
 import { originLabel, testTypeLabel } from '../../../components/record-values';
 import { productName } from '../../../../shared/product-name';
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(TEST_RECORD_LIST);
 
 export default function MachineDataPage() {
   const { t, i18n } = useTranslation();

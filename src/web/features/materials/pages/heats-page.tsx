@@ -20,7 +20,7 @@ import { Link as RouterLink } from 'react-router';
 import { HEAT_SORTS, HEAT_STATUSES, materialName, type Heat } from '../../../../shared/contract/materials';
 import type { Column } from '../../../components/data-table';
 import { formatDay, formatNumber } from '../../../components/format';
-import { ListView, RowActions, useDeleteFlow, useList } from '../../../components/list-kit';
+import { listPrefetch, ListView, RowActions, useDeleteFlow, useList, type UseListOptions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { certificateHref, heatKeys, useDeleteHeat, useMaterials } from '../api';
 import { HeatDialog } from '../components/heat-dialog';
@@ -32,19 +32,24 @@ const FILTERS = [
   { url: 'status', parse: isStatus },
 ] as const;
 
+const LIST: UseListOptions<HeatSort, 'material' | 'status'> = {
+  key: heatKeys.lists(),
+  path: '/heats',
+  sorts: HEAT_SORTS,
+  defaultSort: 'createdAt',
+  defaultOrder: 'desc',
+  filters: FILTERS,
+};
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(LIST);
+
 export default function HeatsPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const ability = useAppAbility();
   const materials = useMaterials();
-  const list = useList<Heat, HeatSort, 'material' | 'status'>({
-    key: heatKeys.lists(),
-    path: '/heats',
-    sorts: HEAT_SORTS,
-    defaultSort: 'createdAt',
-    defaultOrder: 'desc',
-    filters: FILTERS,
-  });
+  const list = useList<Heat, HeatSort, 'material' | 'status'>(LIST);
   const remove = useDeleteHeat();
   const [editing, setEditing] = useState<Heat | 'new' | null>(null);
   const canEdit = ability.can('update', 'Material');

@@ -5,22 +5,27 @@ import { Link as RouterLink } from 'react-router';
 import { CUSTOMER_SORTS, type Customer } from '../../../../shared/contract/orders';
 import type { Column } from '../../../components/data-table';
 import { formatNumber } from '../../../components/format';
-import { ListView, useList, useRecordActions } from '../../../components/list-kit';
+import { listPrefetch, ListView, useList, type UseListOptions, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { customerKeys, useDeleteCustomer } from '../api';
 import { recordLink } from '../components/format';
 
 type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
+const LIST: UseListOptions<CustomerSort, string> = {
+  key: customerKeys.lists(),
+  path: '/customers',
+  sorts: CUSTOMER_SORTS,
+  defaultSort: 'name',
+};
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(LIST);
+
 export default function CustomersPage() {
   const { t, i18n } = useTranslation();
   const ability = useAppAbility();
-  const list = useList<Customer, CustomerSort>({
-    key: customerKeys.lists(),
-    path: '/customers',
-    sorts: CUSTOMER_SORTS,
-    defaultSort: 'name',
-  });
+  const list = useList<Customer, CustomerSort>(LIST);
   const remove = useDeleteCustomer();
   const canEdit = ability.can('update', 'Customer');
   const actions = useRecordActions<Customer>({

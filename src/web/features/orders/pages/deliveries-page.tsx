@@ -9,7 +9,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { DELIVERY_SORTS, DELIVERY_STATUSES, type Delivery } from '../../../../shared/contract/orders';
 import type { Column } from '../../../components/data-table';
 import { formatDate, formatNumber } from '../../../components/format';
-import { ListView, useList } from '../../../components/list-kit';
+import { listPrefetch, ListView, useList, type UseListOptions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { notifySuccess } from '../../../lib/toast';
 import { deliveryKeys, useAddDelivery } from '../api';
@@ -24,18 +24,23 @@ const FILTERS = [
   { url: 'purchaseOrder', api: 'purchaseOrderId' },
 ] as const;
 
+const LIST: UseListOptions<DeliverySort, 'status' | 'purchaseOrder'> = {
+  key: deliveryKeys.lists(),
+  path: '/deliveries',
+  sorts: DELIVERY_SORTS,
+  defaultSort: 'date',
+  defaultOrder: 'desc',
+  filters: FILTERS,
+};
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(LIST);
+
 export default function DeliveriesPage() {
   const { t, i18n } = useTranslation();
   const ability = useAppAbility();
   const navigate = useNavigate();
-  const list = useList<Delivery, DeliverySort, 'status' | 'purchaseOrder'>({
-    key: deliveryKeys.lists(),
-    path: '/deliveries',
-    sorts: DELIVERY_SORTS,
-    defaultSort: 'date',
-    defaultOrder: 'desc',
-    filters: FILTERS,
-  });
+  const list = useList<Delivery, DeliverySort, 'status' | 'purchaseOrder'>(LIST);
   const add = useAddDelivery();
   const [adding, setAdding] = useState(false);
   const lang = i18n.language;

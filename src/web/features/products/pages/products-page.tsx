@@ -9,7 +9,7 @@ import { Link as RouterLink } from 'react-router';
 import { FLUIDS, PRODUCT_SORTS, type Fluid, type Product, type ProductSort } from '../../../../shared/contract/products';
 import type { Column, RowHeight } from '../../../components/data-table';
 import { formatNumber } from '../../../components/format';
-import { ListView, useList, useRecordActions } from '../../../components/list-kit';
+import { listPrefetch, ListView, useList, type UseListOptions, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useDeleteProduct } from '../api';
 import { PRESSURE_FIELDS, TEMPERATURE_FIELDS, withUnit } from '../components/format';
@@ -32,16 +32,21 @@ const ROW_HEIGHT: RowHeight = { table: 73, card: 202 };
 
 const FILTERS = [{ url: 'fluid', parse: (v: string) => ((FLUIDS as readonly string[]).includes(v) ? v : undefined) }] as const;
 
+const LIST: UseListOptions<ProductSort, 'fluid'> = {
+  key: productKeys.lists(),
+  path: '/products',
+  sorts: PRODUCT_SORTS,
+  defaultSort: 'name',
+  filters: FILTERS,
+};
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(LIST);
+
 export default function ProductsPage() {
   const { t, i18n } = useTranslation();
   const ability = useAppAbility();
-  const list = useList<Product, ProductSort, 'fluid'>({
-    key: productKeys.lists(),
-    path: '/products',
-    sorts: PRODUCT_SORTS,
-    defaultSort: 'name',
-    filters: FILTERS,
-  });
+  const list = useList<Product, ProductSort, 'fluid'>(LIST);
   const remove = useDeleteProduct();
   const actions = useRecordActions<Product>({
     ns: 'products',

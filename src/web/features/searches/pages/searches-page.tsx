@@ -19,16 +19,19 @@ import type { SearchRequest } from '../../../../shared/contract/searches';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import type { Column } from '../../../components/data-table';
 import { formatDateTime } from '../../../components/format';
-import { ListView } from '../../../components/list-kit';
+import { listPrefetch, ListView } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { notifyError, notifySuccess } from '../../../lib/toast';
-import { searchKeys, useResend, useSearchList } from '../api';
+import { SEARCH_LIST, searchKeys, useResend, useSearchList } from '../api';
 import { RequestDialog } from '../components/request-dialog';
 import { SearchFilters } from '../components/search-filters';
 import { StatusChip, StatusCounts } from '../components/status-chip';
 import { labelled } from '../../../../shared/i18n/punctuation';
 
 const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURIComponent(reportId)}.pdf`;
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(SEARCH_LIST);
 
 export default function SearchesPage() {
   const { t, i18n } = useTranslation();

@@ -10,7 +10,7 @@ import { SERIAL_RANGE_SORTS, type SerialRange, type SerialRangeSort } from '../.
 import { rangeLabel } from '../../../../shared/serial';
 import type { Column, RowHeight } from '../../../components/data-table';
 import { formatDate, formatNumber } from '../../../components/format';
-import { ListView, useList, useRecordActions } from '../../../components/list-kit';
+import { listPrefetch, ListView, useList, type UseListOptions, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
@@ -34,16 +34,21 @@ const FILTERS = [{ url: 'product', api: 'productId' }] as const;
 
 const named = (r: SerialRange) => rangeLabel(r.startSerial, r.endSerial);
 
+const LIST: UseListOptions<SerialRangeSort, 'product'> = {
+  key: serialKeys.lists(),
+  path: '/serial-ranges',
+  sorts: SERIAL_RANGE_SORTS,
+  defaultSort: 'productName',
+  filters: FILTERS,
+};
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(LIST);
+
 export default function SerialNumbersPage() {
   const { t, i18n } = useTranslation();
   const ability = useAppAbility();
-  const list = useList<SerialRange, SerialRangeSort, 'product'>({
-    key: serialKeys.lists(),
-    path: '/serial-ranges',
-    sorts: SERIAL_RANGE_SORTS,
-    defaultSort: 'productName',
-    filters: FILTERS,
-  });
+  const list = useList<SerialRange, SerialRangeSort, 'product'>(LIST);
   const productId = list.filters.product;
   const filterProduct = useProduct(productId);
   // The picked option shows at once; after a reload the name comes from the product's record.

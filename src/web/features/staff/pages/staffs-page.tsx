@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { STAFF_SORTS, type StaffMember } from '../../../../shared/contract/staff';
 import type { Column } from '../../../components/data-table';
 import { formatDate } from '../../../components/format';
-import { ListView, useDeleteFlow, useList } from '../../../components/list-kit';
+import { listPrefetch, ListView, useDeleteFlow, useList, type UseListOptions } from '../../../components/list-kit';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { useMe } from '../../auth/api';
 import { staffKeys, useDeleteStaff, useUpdateStaff } from '../api';
@@ -108,15 +108,20 @@ function RowActions({ member, self, onOpen }: { member: StaffMember; self: boole
   );
 }
 
+const LIST: UseListOptions<(typeof STAFF_SORTS)[number], string> = {
+  key: staffKeys.lists(),
+  path: '/staff',
+  sorts: STAFF_SORTS,
+  defaultSort: 'name',
+};
+
+/** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export const prefetch = listPrefetch(LIST);
+
 export default function StaffsPage() {
   const { t, i18n } = useTranslation();
   const me = useMe();
-  const list = useList<StaffMember, (typeof STAFF_SORTS)[number]>({
-    key: staffKeys.lists(),
-    path: '/staff',
-    sorts: STAFF_SORTS,
-    defaultSort: 'name',
-  });
+  const list = useList<StaffMember, (typeof STAFF_SORTS)[number]>(LIST);
   const remove = useDeleteStaff();
   const [dialog, setDialog] = useState<Dialog>(null);
   // A refusal (the last administrator) is shown in the dialog with the server's reason.
