@@ -1,5 +1,5 @@
 /** Quality analysis (staff, admin): the summary, the failures never retested, a control chart. */
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import type {
   ControlChart,
   ControlMeasure,
@@ -28,12 +28,19 @@ export const qualityKeys = {
   chart: (q: ControlChartParams) => [...qualityKeys.all, 'chart', q] as const,
 };
 
-export function useQualitySummary(range: QualityRange, interval: QualityInterval) {
-  return useQuery({
+const summaryQuery = (range: QualityRange, interval: QualityInterval) =>
+  queryOptions({
     queryKey: qualityKeys.summary(range, interval),
     queryFn: ({ signal }) => api.get<QualitySummary>('/quality/summary', { signal, query: { ...range, interval } }),
-    placeholderData: keepPreviousData,
   });
+
+export function useQualitySummary(range: QualityRange, interval: QualityInterval) {
+  return useQuery({ ...summaryQuery(range, interval), placeholderData: keepPreviousData });
+}
+
+/** The summary of the days and period an address names, asked for as the screen's code arrives. */
+export function prefetchQualitySummary(client: QueryClient, range: QualityRange, interval: QualityInterval): void {
+  void client.prefetchQuery(summaryQuery(range, interval));
 }
 
 const OPEN_PAGE = 20;

@@ -81,7 +81,7 @@ export function useAddressState<P>(read: (search: URLSearchParams) => P) {
   return { params, set };
 }
 
-function readQualityParams(search: URLSearchParams): QualityParams {
+export function readQualityParams(search: URLSearchParams): QualityParams {
   const material = search.get('material');
   const baselineFrom = search.get('baselineFrom');
   const baselineTo = search.get('baselineTo');

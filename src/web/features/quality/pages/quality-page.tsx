@@ -15,6 +15,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -22,13 +23,13 @@ import type { ParetoItem } from '../../../../shared/contract/quality';
 import { PageHeader } from '../../../components/page-header';
 import { errorMessage } from '../../../lib/errors';
 import { testTypeLabel } from '../../../components/record-values';
-import { heldUnitsPath, useQualitySummary } from '../api';
+import { heldUnitsPath, prefetchQualitySummary, useQualitySummary } from '../api';
 import { Breakdown } from '../components/breakdown';
 import { ControlPanel } from '../components/control-panel';
 import { HeldRequests } from '../components/held-requests';
 import { OpenFailures } from '../components/open-failures';
 import { ParetoChart } from '../components/pareto-chart';
-import { PARETO_DIMENSIONS, useQualityParams } from '../components/use-quality-params';
+import { PARETO_DIMENSIONS, readQualityParams, useQualityParams } from '../components/use-quality-params';
 import { YieldCards } from '../components/yield-cards';
 import { YieldChart } from '../components/yield-chart';
 import { DayFields } from '../components/day-fields';
@@ -79,6 +80,12 @@ function SummarySkeleton() {
       <Skeleton variant="rounded" height={300} sx={{ mt: 3 }} />
     </Box>
   );
+}
+
+/** The summary of the days the address names, asked for as the screen's code arrives (src/web/app/router.tsx). */
+export function prefetch(client: QueryClient, url: URL): void {
+  const { from, to, interval } = readQualityParams(url.searchParams);
+  prefetchQualitySummary(client, { from, to }, interval);
 }
 
 export default function QualityPage() {
