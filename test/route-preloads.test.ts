@@ -170,6 +170,25 @@ describe("the app's page as the server sends it", () => {
     expect(preloaded(unknown.body).at(-1)).toBe('assets/not-found-page-n.js');
   });
 
+  it('answers a revisit of an unchanged build with 304, and a visit in another language with its own page', async () => {
+    const first = await web.app.inject({ url: '/products', headers: { 'accept-language': 'en' } });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"[\w-]{20}"$/);
+    const again = await web.app.inject({ url: '/products?page=3', headers: { 'accept-language': 'en', 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['cache-control']).toBe('no-cache');
+    expect(again.headers.vary).toMatch(/Accept-Language, Cookie/);
+    // Another language lists another catalogue: another page, another tag, sent whole.
+    const zh = await web.app.inject({ url: '/products', headers: { 'accept-language': 'zh-TW', 'if-none-match': etag } });
+    expect(zh.statusCode).toBe(200);
+    expect(zh.headers.etag).not.toBe(etag);
+    expect(preloaded(zh.body)).toContain('assets/catalogue-zh-d.js');
+    // Another screen too.
+    const other = await web.app.inject({ url: '/edit-product/7', headers: { 'accept-language': 'en', 'if-none-match': etag } });
+    expect(other.statusCode).toBe(200);
+  });
+
   it('never serves the table itself', async () => {
     expect((await web.app.inject({ url: `/${ROUTE_PRELOADS_FILE}` })).statusCode).toBe(404);
   });
@@ -179,7 +198,11 @@ describe("the app's page as the server sends it", () => {
     const renamed = { ...TABLE, routes: [{ path: 'products', files: ['assets/products-page-z.js'] }] };
     fs.writeFileSync(file, JSON.stringify(renamed));
     // A different size, so the stamp differs however coarse the file system's clock.
-    expect(preloaded((await web.app.inject({ url: '/products' })).body)).toContain('assets/products-page-z.js');
+    const rebuilt = await web.app.inject({ url: '/products' });
+    expect(preloaded(rebuilt.body)).toContain('assets/products-page-z.js');
+    // The page made for the build before is not answered as unchanged.
+    const before = await web.app.inject({ url: '/products', headers: { 'if-none-match': 'W/"x"' } });
+    expect(before.statusCode).toBe(200);
     for (const broken of ['{', JSON.stringify({ ...TABLE, start: ['../../etc/passwd'] })]) {
       fs.writeFileSync(file, broken);
       const res = await web.app.inject({ url: '/products' });

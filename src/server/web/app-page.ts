@@ -6,12 +6,14 @@
  * app added some eighty link elements to the page itself as it started (docs/decisions/0075-screens-preload-their-modules.md).
  *
  * Its stylesheets are written into it. Without the build's list (an older build, a test's minimal build) the
- * page lists no modules.
+ * page lists no modules. Each variant is made once per build and sent with an ETag, revalidated on every
+ * visit: a revisit of an unchanged build is a 304.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGE_COOKIE, pageLanguage } from '../../shared/i18n/negotiate';
+import { etagOf } from './etag';
 import { preloadsFor, ROUTE_PRELOADS_FILE, routePreloadsSchema, type RoutePreloads } from './route-preloads';
 
 interface Build {
@@ -19,6 +21,13 @@ interface Build {
   stamp: string;
   html: string;
   table: RoutePreloads | null;
+  /** the page as sent, by the modules it lists (a route in a language; at most routes × languages of them) */
+  sent: Map<string, SentPage>;
+}
+
+interface SentPage {
+  body: string;
+  etag: string;
 }
 
 async function stampOf(file: string): Promise<string> {
@@ -66,19 +75,36 @@ export function appPage(dir: string) {
     const stamp = `${await stampOf(pageFile)}|${await stampOf(tableFile)}`;
     if (build?.stamp !== stamp) {
       const [html, table] = await Promise.all([fs.readFile(pageFile, 'utf8'), readTable(tableFile)]);
-      build = { stamp, html: await inlineStylesheets(html, dir), table };
+      build = { stamp, html: await inlineStylesheets(html, dir), table, sent: new Map() };
     }
     return build;
   }
 
+  /** The page listing `files`, made once per build: a revisit is answered 304 by its ETag. */
+  function pageWith({ html, sent }: Build, files: readonly string[]): SentPage {
+    const key = files.join(' ');
+    let page = sent.get(key);
+    if (!page) {
+      const body = files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html;
+      // Weak: the compression plugin sends these bytes as gzip or brotli under the same tag.
+      page = { body, etag: `W/${etagOf(body)}` };
+      sent.set(key, page);
+    }
+    return page;
+  }
+
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const { html, table } = await current();
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
-    if (!table) return reply.send(html);
-    // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
-    reply.header('vary', 'Accept-Language, Cookie');
-    const language = pageLanguage(req.cookies[LANGUAGE_COOKIE], req.headers['accept-language']);
-    const files = preloadsFor(table, req.url.split('?')[0] ?? '/', language);
-    return reply.send(files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html);
+    const built = await current();
+    let files: string[] = [];
+    if (built.table) {
+      // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
+      reply.header('vary', 'Accept-Language, Cookie');
+      const language = pageLanguage(req.cookies[LANGUAGE_COOKIE], req.headers['accept-language']);
+      files = preloadsFor(built.table, req.url.split('?')[0] ?? '/', language);
+    }
+    const page = pageWith(built, files);
+    reply.header('cache-control', 'no-cache').header('etag', page.etag);
+    if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
+    return reply.type('text/html; charset=utf-8').send(page.body);
   };
 }

@@ -4,11 +4,11 @@
  * Sent compressed as built (.br/.gz), revalidated on every visit (no-cache, with an ETag), and marked as
  * varying by the headers that choose it. Without a prerendered build the app's index.html is sent.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { htmlLang, LANGUAGE_COOKIE, pageLanguage } from '../../shared/i18n/negotiate';
+import { etagOf } from './etag';
 import { prerenderedFile, type PrerenderedScreen } from './prerendered';
 
 export const PAGE_VARY = 'Accept-Language, Cookie, Accept-Encoding';
@@ -35,8 +35,7 @@ async function readVariant(file: string, wanted: Encoding): Promise<Variant | nu
   for (const encoding of wanted === 'identity' ? (['identity'] as const) : ([wanted, 'identity'] as const)) {
     try {
       const body = await fs.readFile(`${file}${SUFFIX[encoding]}`);
-      const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
-      return { body, encoding, etag };
+      return { body, encoding, etag: etagOf(body) };
     } catch {
       // this encoding was not built (small file) or there is no prerendered build: try the next
     }
