@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type { Manifest, Plugin } from 'vite';
-import { LANGUAGES } from '../src/shared/i18n/index';
+import { LANGUAGES, type Language } from '../src/shared/i18n/index';
 import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../src/server/web/route-preloads';
 import { afterClientBuild } from './vite-after-build';
 
@@ -29,6 +29,8 @@ export interface RouterPage {
   path: string;
   /** the layouts' modules, outermost first, then the page's own (repository paths) */
   modules: string[];
+  /** a staff screen's title (an i18n key; `staffPage('…')` in the router): the server draws its frame first */
+  titleKey?: string;
 }
 
 /** The string literal of the first `import('…')` inside `node`, if any. */
@@ -60,6 +62,13 @@ function resolveModule(root: string, fromFile: string, specifier: string): strin
   throw new Error(`${fromFile}: cannot find the module ${specifier}`);
 }
 
+/** The title key of a staff screen's meta, `staffPage('key', …)`; undefined for any other page. */
+function staffTitleKey(meta: ts.Node): string | undefined {
+  if (!ts.isCallExpression(meta) || !ts.isIdentifier(meta.expression) || meta.expression.text !== 'staffPage') return undefined;
+  const [key] = meta.arguments;
+  return key && ts.isStringLiteral(key) ? key.text : undefined;
+}
+
 /** Every `page(meta, 'path', loader)` of the router, with the modules its route loads (see above). */
 export function routerPages(root: string, routerFile = ROUTER): RouterPage[] {
   const source = ts.createSourceFile(
@@ -81,7 +90,7 @@ export function routerPages(root: string, routerFile = ROUTER): RouterPage[] {
   const pages: RouterPage[] = [];
   const visit = (n: ts.Node) => {
     if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'page') {
-      const [, routePath, loader] = n.arguments;
+      const [meta, routePath, loader] = n.arguments;
       if (!routePath || !ts.isStringLiteral(routePath) || !loader) throw new Error(`${routerFile}: a page() without a path or a loader`);
       const specifier = ts.isIdentifier(loader) ? named.get(loader.text) : importedSpecifier(loader);
       if (!specifier) throw new Error(`${routerFile}: the page ${routePath.text} imports no module`);
@@ -92,7 +101,12 @@ export function routerPages(root: string, routerFile = ROUTER): RouterPage[] {
         const layout = lazy && importedSpecifier(lazy);
         if (layout) layouts.unshift(resolveModule(root, routerFile, layout));
       }
-      pages.push({ path: routePath.text, modules: [...layouts, resolveModule(root, routerFile, specifier)] });
+      const titleKey = meta && staffTitleKey(meta);
+      pages.push({
+        path: routePath.text,
+        modules: [...layouts, resolveModule(root, routerFile, specifier)],
+        ...(titleKey ? { titleKey } : {}),
+      });
       return;
     }
     n.forEachChild(visit);
@@ -126,22 +140,46 @@ function filesOf(manifest: Manifest, modules: string[], known: ReadonlySet<strin
   return files;
 }
 
-/** The table the server reads, from the build's manifest and the router's pages. */
-export function routePreloads(manifest: Manifest, pages: RouterPage[]): RoutePreloads {
+/** A catalogue's string (`pages.products`: `products` in src/shared/i18n/<language>/pages.json). */
+export function catalogueString(root: string, language: Language, key: string): string {
+  const [file, ...rest] = key.split('.');
+  let node: unknown = JSON.parse(fs.readFileSync(path.join(root, 'src/shared/i18n', language, `${file}.json`), 'utf8'));
+  for (const part of rest) node = (node as Record<string, unknown> | undefined)?.[part];
+  if (typeof node !== 'string') throw new Error(`the ${language} catalogue has no string ${key}`);
+  return node;
+}
+
+/**
+ * The table the server reads, from the build's manifest and the router's pages; `title` gives a staff
+ * screen's title in a language (catalogueString).
+ */
+export function routePreloads(
+  manifest: Manifest,
+  pages: RouterPage[],
+  title: (language: Language, key: string) => string = (_l, key) => key,
+): RoutePreloads {
   const start = filesOf(manifest, STAFF_START);
   const known = new Set(start);
   return {
     start,
+    appTitle: Object.fromEntries(LANGUAGES.map((l) => [l, title(l, 'app.title')])) as Record<Language, string>,
     catalogues: Object.fromEntries(
       LANGUAGES.map((l) => [l, filesOf(manifest, [catalogueModule(l)], known)]),
     ) as RoutePreloads['catalogues'],
-    routes: pages.map((p) => ({ path: p.path, files: filesOf(manifest, p.modules, known) })),
+    routes: pages.map((p) => ({
+      path: p.path,
+      files: filesOf(manifest, p.modules, known),
+      ...(p.titleKey ? { title: Object.fromEntries(LANGUAGES.map((l) => [l, title(l, p.titleKey!)])) as Record<Language, string> } : {}),
+    })),
   };
 }
 
 export function routePreloadsPlugin(): Plugin {
   return afterClientBuild('trc-route-preloads', (root, outDir) => {
     const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-    fs.writeFileSync(path.join(outDir, ROUTE_PRELOADS_FILE), JSON.stringify(routePreloads(manifest, routerPages(root))));
+    fs.writeFileSync(
+      path.join(outDir, ROUTE_PRELOADS_FILE),
+      JSON.stringify(routePreloads(manifest, routerPages(root), (l, key) => catalogueString(root, l, key))),
+    );
   });
 }

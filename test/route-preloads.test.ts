@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routePreloads, routerPages } from '../scripts/vite-route-preloads';
+import { catalogueString, routePreloads, routerPages } from '../scripts/vite-route-preloads';
+import { SESSION_COOKIE } from '../src/server/lib/sessions';
+import { preferenceCookie } from '../src/shared/preferences';
 import { LANGUAGE_COOKIE } from '../src/shared/i18n/negotiate';
 import { preloadsFor, ROUTE_PRELOADS_FILE, routeFor, type RoutePreloads } from '../src/server/web/route-preloads';
 import { appWithWebBuild, type WebBuildApp } from './helpers/web-build';
@@ -39,6 +41,16 @@ describe("the router's pages", () => {
     // A loader named once and used twice.
     expect(byPath('*')?.modules).toEqual(['src/web/features/misc/pages/not-found-page.tsx']);
   });
+
+  it("knows a staff screen's title, which the server draws into its frame; a blank page has none", () => {
+    expect(byPath('products')?.titleKey).toBe('pages.products');
+    expect(byPath('machines')?.titleKey).toBe('machineScreens.benches.title');
+    expect(byPath('register')?.titleKey).toBeUndefined();
+    expect(byPath('search')?.titleKey).toBeUndefined();
+    expect(catalogueString(root, 'en', 'pages.products')).toBe('Products');
+    expect(catalogueString(root, 'zh', 'pages.products')).toBe('產品');
+    expect(() => catalogueString(root, 'en', 'pages.noSuchScreen')).toThrow(/no string pages.noSuchScreen/);
+  });
 });
 
 describe('the table the build writes', () => {
@@ -56,14 +68,29 @@ describe('the table the build writes', () => {
   };
 
   it("lists the start's files once, and each route's and catalogue's beyond them", () => {
-    const table = routePreloads(manifest, [
-      { path: 'products', modules: ['src/web/app/layouts/default-layout.tsx', 'src/web/features/products/pages/products-page.tsx'] },
-    ]);
+    const table = routePreloads(
+      manifest,
+      [
+        {
+          path: 'products',
+          modules: ['src/web/app/layouts/default-layout.tsx', 'src/web/features/products/pages/products-page.tsx'],
+          titleKey: 'pages.products',
+        },
+        { path: 'register', modules: ['src/web/features/products/pages/products-page.tsx'] },
+      ],
+      (language, key) => `${key} in ${language}`,
+    );
     expect(table.start.sort()).toEqual(['assets/i18n-b.js', 'assets/main-app-a.js', 'assets/mui-core-m.js', 'assets/react-r.js']);
     expect(table.catalogues).toEqual({ en: ['assets/catalogue-en-c.js'], zh: ['assets/catalogue-zh-d.js'] });
     expect(table.routes).toEqual([
-      { path: 'products', files: ['assets/default-layout-e.js', 'assets/Tooltip-t.js', 'assets/products-page-f.js', 'assets/Table-g.js'] },
+      {
+        path: 'products',
+        files: ['assets/default-layout-e.js', 'assets/Tooltip-t.js', 'assets/products-page-f.js', 'assets/Table-g.js'],
+        title: { en: 'pages.products in en', zh: 'pages.products in zh' },
+      },
+      { path: 'register', files: ['assets/products-page-f.js', 'assets/Tooltip-t.js', 'assets/Table-g.js'] },
     ]);
+    expect(table.appTitle).toEqual({ en: 'app.title in en', zh: 'app.title in zh' });
   });
 
   it('stops the build when a page has no chunk', () => {
@@ -209,5 +236,93 @@ describe("the app's page as the server sends it", () => {
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe(PAGE);
     }
+  });
+
+  describe("a staff screen's frame (src/server/web/staff-shell.ts)", () => {
+    const FRAMED: RoutePreloads = {
+      ...TABLE,
+      appTitle: { en: 'Test Report Center', zh: '測試報告中心' },
+      routes: [
+        { path: 'products', files: ['assets/products-page-f.js'], title: { en: 'Products', zh: '產品' } },
+        { path: 'register', files: ['assets/register-page-r.js'] },
+      ],
+    };
+    let framed: WebBuildApp;
+    const session = `${SESSION_COOKIE}=${'a'.repeat(43)}`;
+    const frameOf = (html: string) => /<div id="trc-shell"[^>]*>/.exec(html)?.[0];
+
+    beforeAll(async () => {
+      framed = await appWithWebBuild({ 'index.html': INDEX, 'assets/index-s.css': FONTS, [ROUTE_PRELOADS_FILE]: JSON.stringify(FRAMED) });
+    });
+    afterAll(() => framed?.close());
+
+    it("draws the bar, the navigation's column and the screen's title before the app, in the page's language", async () => {
+      const en = await framed.app.inject({ url: '/products?page=2', headers: { cookie: session, 'accept-language': 'en' } });
+      expect(en.statusCode).toBe(200);
+      expect(en.body).toMatch(/<h1 class="trc-shell-title">Products<\/h1>.*<\/div><div id="app"><\/div>/s);
+      expect(en.body).toContain('<span class="trc-shell-name">Test Report Center</span>');
+      // A picture of what is coming: hidden from assistive technology, and never focusable.
+      expect(frameOf(en.body)).toMatch(/aria-hidden="true" inert/);
+      // The default look: light, the full navigation, the semi-dark column, boxed content.
+      expect(frameOf(en.body)).toMatch(/data-theme="light" data-nav="full" data-semi="semi" data-width="boxed"/);
+      const zh = await framed.app.inject({ url: '/products', headers: { cookie: `${session}; ${LANGUAGE_COOKIE}=zh` } });
+      expect(zh.body).toContain('<h1 class="trc-shell-title">產品</h1>');
+      expect(zh.body).toContain('測試報告中心');
+    });
+
+    it('follows the preferences kept in cookies, and takes the default for a value it does not know', async () => {
+      const prefs = (values: Record<string, string>) =>
+        Object.entries(values)
+          .map(([k, v]) => `${preferenceCookie(k as never)}=${encodeURIComponent(v)}`)
+          .join('; ');
+      const dark = await framed.app.inject({
+        url: '/products',
+        headers: { cookie: `${session}; ${prefs({ theme: 'dark', verticalNavCollapsed: 'true', contentWidth: 'wide' })}` },
+      });
+      expect(frameOf(dark.body)).toMatch(/data-theme="dark" data-nav="collapsed" data-semi="semi" data-width="wide"/);
+      const row = await framed.app.inject({
+        url: '/products',
+        headers: { cookie: `${session}; ${prefs({ layout: 'horizontal', navbarType: 'hidden' })}` },
+      });
+      // A horizontal layout keeps its bar.
+      expect(frameOf(row.body)).toMatch(/data-nav="row"/);
+      expect(row.body).toContain('class="trc-shell-bar"');
+      const hidden = await framed.app.inject({ url: '/products', headers: { cookie: `${session}; ${prefs({ navbarType: 'hidden' })}` } });
+      expect(hidden.body).not.toContain('class="trc-shell-bar"');
+      const forged = await framed.app.inject({
+        url: '/products',
+        headers: { cookie: `${session}; ${prefs({ theme: '"><script>alert(1)</script>', layout: 'x' })}` },
+      });
+      expect(frameOf(forged.body)).toMatch(/data-theme="light" data-nav="full"/);
+      expect(forged.body).not.toContain('alert(1)');
+    });
+
+    it('draws no frame without a session, nor for a page outside the staff frame', async () => {
+      const signedOut = await framed.app.inject({ url: '/products' });
+      expect(signedOut.body).not.toContain('trc-shell');
+      expect(signedOut.body).toContain('<body><div id="app"></div>');
+      const blank = await framed.app.inject({ url: '/register', headers: { cookie: session } });
+      expect(blank.body).not.toContain('trc-shell');
+      const unknown = await framed.app.inject({ url: '/no/such/screen', headers: { cookie: session } });
+      expect(unknown.body).not.toContain('trc-shell');
+    });
+
+    it('tags each frame apart, and answers its revisit with 304', async () => {
+      const light = await framed.app.inject({ url: '/products', headers: { cookie: session } });
+      const dark = await framed.app.inject({ url: '/products', headers: { cookie: `${session}; ${preferenceCookie('theme')}=dark` } });
+      const none = await framed.app.inject({ url: '/products' });
+      const tags = new Set([light.headers.etag, dark.headers.etag, none.headers.etag]);
+      expect(tags.size).toBe(3);
+      const again = await framed.app.inject({
+        url: '/products',
+        headers: { cookie: session, 'if-none-match': String(light.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
+      const otherLook = await framed.app.inject({
+        url: '/products',
+        headers: { cookie: `${session}; ${preferenceCookie('theme')}=dark`, 'if-none-match': String(light.headers.etag) },
+      });
+      expect(otherLook.statusCode).toBe(200);
+    });
   });
 });

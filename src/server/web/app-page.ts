@@ -5,6 +5,9 @@
  * each step's modules (the app, then the layout, then the page) only when the step before had run, and the
  * app added some eighty link elements to the page itself as it started (docs/decisions/0075-screens-preload-their-modules.md).
  *
+ * For a visitor with a session, a staff screen's page also carries the screen's frame before the app's
+ * container (staff-shell.ts, docs/decisions/0077-the-staff-page-arrives-with-its-frame.md).
+ *
  * Its stylesheets are written into it. Without the build's list (an older build, a test's minimal build) the
  * page lists no modules. Each variant is made once per build and sent with an ETag, revalidated on every
  * visit: a revisit of an unchanged build is a 304.
@@ -14,7 +17,9 @@ import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGE_COOKIE, pageLanguage } from '../../shared/i18n/negotiate';
 import { etagOf } from './etag';
-import { preloadsFor, ROUTE_PRELOADS_FILE, routePreloadsSchema, type RoutePreloads } from './route-preloads';
+import { SESSION_COOKIE } from '../lib/sessions';
+import { preloadsFor, ROUTE_PRELOADS_FILE, routeFor, routePreloadsSchema, type RoutePreloads } from './route-preloads';
+import { shellLook, staffShell } from './staff-shell';
 
 interface Build {
   /** what identifies this build's files: a rebuild is read again, without a restart (as static.ts serves files) */
@@ -63,6 +68,14 @@ async function inlineStylesheets(html: string, dir: string): Promise<string> {
   return out;
 }
 
+/** A page with a staff screen's frame before the app's container (staff-shell.ts), tagged by both. */
+function withFrame(page: SentPage, frame: string): SentPage {
+  return {
+    body: page.body.replace('<div id="app"></div>', () => `${frame}<div id="app"></div>`),
+    etag: `W/${etagOf(page.etag + frame)}`,
+  };
+}
+
 const linkTags = (files: readonly string[]) => files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
 
 /** A handler sending the app's page for the request's path; `dir` holds the build and its index.html. */
@@ -96,13 +109,21 @@ export function appPage(dir: string) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const built = await current();
     let files: string[] = [];
+    let frame: string | undefined;
     if (built.table) {
       // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
       reply.header('vary', 'Accept-Language, Cookie');
       const language = pageLanguage(req.cookies[LANGUAGE_COOKIE], req.headers['accept-language']);
-      files = preloadsFor(built.table, req.url.split('?')[0] ?? '/', language);
+      const route = routeFor(built.table.routes, req.url.split('?')[0] ?? '/');
+      files = preloadsFor(built.table, '', language, route);
+      // A staff screen's frame for a visitor who has a session (one without is sent to sign in): whether it is
+      // still valid the app asks as it starts, and the frame tells nothing a page without one does not.
+      if (route?.title && built.table.appTitle && req.cookies[SESSION_COOKIE]) {
+        frame = staffShell(shellLook(req.cookies), route.title[language], built.table.appTitle[language]);
+      }
     }
-    const page = pageWith(built, files);
+    // The frame is drawn per request (a few looks for each screen, chosen by cookies, are not worth keeping).
+    const page = frame === undefined ? pageWith(built, files) : withFrame(pageWith(built, files), frame);
     reply.header('cache-control', 'no-cache').header('etag', page.etag);
     if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
     return reply.type('text/html; charset=utf-8').send(page.body);

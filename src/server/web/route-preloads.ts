@@ -14,10 +14,15 @@ const files = z.array(z.string().regex(/^assets\/[\w.-]+\.js$/));
 export const routePreloadsSchema = z.object({
   /** the staff app's start: every staff screen needs it */
   start: files,
+  /** the app's name in each language, which the staff screens' frame shows (staff-shell.ts) */
+  appTitle: z.record(z.enum(LANGUAGES), z.string()).optional(),
   /** each language's catalogue, beyond the start */
   catalogues: z.record(z.enum(LANGUAGES), files),
-  /** per route of the router (its path as the router writes it), its layout's and page's files beyond the start */
-  routes: z.array(z.object({ path: z.string(), files })),
+  /**
+   * per route of the router (its path as the router writes it), its layout's and page's files beyond the
+   * start, and a staff screen's title in each language (the server draws that screen's frame, staff-shell.ts)
+   */
+  routes: z.array(z.object({ path: z.string(), files, title: z.record(z.enum(LANGUAGES), z.string()).optional() })),
 });
 export type RoutePreloads = z.infer<typeof routePreloadsSchema>;
 
@@ -57,12 +62,19 @@ export function routeFor<T extends { path: string }>(routes: readonly T[], pathn
   return best;
 }
 
+type Route = RoutePreloads['routes'][number];
+
 /**
- * The files a page at `pathname` in `language` loads first: the start, English (every screen's fallback)
- * and the page's language, and its route's. Nothing for a path no page has.
+ * The files a page at `pathname` (or of `route`, found for it before) in `language` loads first: the
+ * start, English (every screen's fallback) and the page's language, and its route's. Nothing for a path no
+ * page has.
  */
-export function preloadsFor(table: RoutePreloads, pathname: string, language: Language): string[] {
-  const route = routeFor(table.routes, pathname);
+export function preloadsFor(
+  table: RoutePreloads,
+  pathname: string,
+  language: Language,
+  route: Route | undefined = routeFor(table.routes, pathname),
+): string[] {
   if (!route) return [];
   const catalogues = language === 'en' ? table.catalogues.en : [...table.catalogues.en, ...table.catalogues[language]];
   return [...new Set([...table.start, ...catalogues, ...route.files])];

@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation, useRouteError } from 'react-router';
+import { STAFF_SHELL_ID } from '../../shared/staff-shell-id';
 import { HASH_SCROLL_OFFSET } from '../lib/constants';
 import { errorMessage } from '../lib/errors';
 import { LoadingBar } from '../lib/loading-bar';
@@ -52,10 +53,15 @@ function useScrollOnNavigate(): void {
   }, [location.pathname, location.hash]);
 }
 
-/** For tests and the web-page bench: the app has taken over the page (hydrated the prerendered /login, or drawn it). */
+/**
+ * For tests and the web-page bench: the app has taken over the page (hydrated the prerendered /login, or
+ * drawn it). The frame the server drew for a staff screen (src/server/web/staff-shell.ts) goes in the same
+ * commit, before the browser paints: the screen replaces it, and the two are never seen together.
+ */
 function useMarkStarted(): void {
   useLayoutEffect(() => {
     document.documentElement.dataset.ready = 'true';
+    document.getElementById(STAFF_SHELL_ID)?.remove();
   }, []);
 }
 

@@ -1,7 +1,6 @@
 /** Constants of docs/product.md §8 that the shell uses. */
 export const APP_TITLE = 'Test Report Center';
-/** Prefix of every browser-storage key and cookie of the app (the original prefixed them with its title). */
-export const STORAGE_PREFIX = 'test-report-center';
+export { STORAGE_PREFIX } from '../../shared/preferences';
 export const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 export const TOAST_AUTO_CLOSE_MS = 3000;
 export const SCROLL_TO_TOP_THRESHOLD = 200;

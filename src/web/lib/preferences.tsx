@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, API_BASE } from './api';
-import { applyPreference, DEFAULT_PREFERENCES, mergePreferences, PREFERENCE_KEYS, type Preferences } from './preferences-model';
+import { applyPreference, DEFAULT_PREFERENCES, mergePreferences, PREFERENCE_KEYS, type Preferences } from '../../shared/preferences';
 import { readStored, writeStored } from './storage';
 
 function readAll(): Preferences {

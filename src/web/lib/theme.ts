@@ -1,7 +1,7 @@
 /** The MUI theme: primary red, light or dark, and the "bordered" skin (flat cards with a border). */
 import { createTheme, type Theme } from '@mui/material/styles';
 import { BREAKPOINTS } from './constants';
-import type { Preferences } from './preferences-model';
+import type { Preferences } from '../../shared/preferences';
 
 export const PRIMARY_RED = { light: '#c62828', dark: '#ef9a9a' } as const;
 

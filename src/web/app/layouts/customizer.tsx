@@ -15,7 +15,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { usePreferences } from '../../lib/preferences';
-import { PREFERENCE_VALUES, type Preferences } from '../../lib/preferences-model';
+import { PREFERENCE_VALUES, type Preferences } from '../../../shared/preferences';
 
 type ChoiceKey = keyof typeof PREFERENCE_VALUES;
 type FlagKey = 'navbarBlur' | 'verticalNavCollapsed' | 'semiDark';

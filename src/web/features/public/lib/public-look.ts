@@ -5,7 +5,7 @@
  * any look; the step-2 parts drawn with MUI read the same values (mui-island.tsx).
  */
 import { useSyncExternalStore } from 'react';
-import { DEFAULT_PREFERENCES, parsePreference, type Preferences } from '../../../lib/preferences-model';
+import { DEFAULT_PREFERENCES, parsePreference, type Preferences } from '../../../../shared/preferences';
 import { readStored } from '../../../lib/storage';
 
 export interface Look {

@@ -1,4 +1,12 @@
-/** The interface preferences of docs/product.md §8: their values, defaults and the rules between them. */
+/** The interface preferences of docs/product.md §8: their values, defaults and the rules between them. The
+ * browser keeps them in storage and in cookies, which the server reads to draw the staff page's frame
+ * (src/server/web/staff-shell.ts). */
+
+/** Prefix of every browser-storage key and cookie of the app (the original prefixed them with its title). */
+export const STORAGE_PREFIX = 'test-report-center';
+
+/** The cookie (and localStorage key) holding one preference. */
+export const preferenceCookie = (key: keyof Preferences) => `${STORAGE_PREFIX}-${key}`;
 export const PREFERENCE_VALUES = {
   theme: ['light', 'dark', 'system'],
   skin: ['default', 'bordered'],

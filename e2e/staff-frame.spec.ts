@@ -1,0 +1,64 @@
+/**
+ * A staff screen's page arrives with its frame drawn in (src/server/web/staff-shell.ts,
+ * docs/decisions/0077-the-staff-page-arrives-with-its-frame.md): before any script has run, a phone shows the
+ * bar and the screen's title, a wide screen the navigation's column too, in the visitor's language and theme.
+ * The app then replaces it in the commit that draws the screen: at no frame are both in the document.
+ */
+import { expect, test } from '@playwright/test';
+import { staffPage } from './helpers';
+import { translator } from './screen-kit';
+
+const tr = translator(['pages', 'app']);
+
+for (const [language, width] of [
+  ['en', 390],
+  ['zh', 1440],
+] as const) {
+  test(`the page shows the screen's frame before its scripts, and the app replaces it: ${language} at ${width} px`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const staff = await staffPage(browser, baseURL!, language, width);
+    const { page } = staff;
+
+    // The page as the server sends it, its scripts held back.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/products', { waitUntil: 'commit' });
+    const frame = page.locator('#trc-shell');
+    await expect(frame.locator('h1')).toHaveText(tr(language, 'pages.products'));
+    await expect(frame).toHaveAttribute('aria-hidden', 'true');
+    // The navigation's column from 1280 px, the menu button's place below it.
+    await expect(frame.locator('.trc-shell-nav')).toBeVisible({ visible: width >= 1280 });
+    await expect(frame.locator('.trc-shell-menu')).toBeVisible({ visible: width < 1280 });
+    if (width >= 1280) await expect(frame.locator('.trc-shell-nav')).toContainText(tr(language, 'app.title'));
+    // Nothing of the frame is in the accessibility tree: the screen's own heading is the only one.
+    await expect(page.getByRole('heading')).toHaveCount(0);
+    await page.unroute('**/assets/*.js');
+
+    // Every animation frame until the app has started: was the frame still there beside the app's screen?
+    await page.addInitScript(() => {
+      const w = window as unknown as { bothSeen: boolean };
+      w.bothSeen = false;
+      const check = () => {
+        if (document.getElementById('trc-shell') && document.getElementById('main-content')) w.bothSeen = true;
+        if (document.documentElement.dataset.ready !== 'true') requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+    await page.goto('/products');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(language, 'pages.products'));
+    await expect(frame).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { bothSeen: boolean }).bothSeen)).toBe(false);
+    await staff.context.close();
+  });
+}
+
+test('a visitor without a session gets no frame, and is sent to sign in', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const html = await (await page.request.get('/products')).text();
+  expect(html).not.toContain('trc-shell');
+  await page.goto('/products');
+  await expect(page).toHaveURL(/\/login/);
+  await context.close();
+});
