@@ -28,13 +28,31 @@ export function isTransientConflict(err: unknown): boolean {
   return code === PG.deadlockDetected || code === PG.serializationFailure;
 }
 
-/** `work` (a whole transaction), done again up to `attempts` times in all while it ends in a transient conflict. */
-export async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+/**
+ * The pause before attempt `attempt + 1`, in ms: 5-20, times the attempt, at random. Started again at once,
+ * the rolled-back transaction could take its first lock back before the transaction PostgreSQL let through
+ * (already waiting for that lock) had woken to take it, and the two would deadlock again. Random, so that two
+ * rolled back together do not meet again.
+ */
+export const conflictDelayMs = (attempt: number, random = Math.random()): number => attempt * (5 + random * 15);
+
+const conflictPause = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, conflictDelayMs(attempt)));
+
+/**
+ * `work` (a whole transaction), done again up to `attempts` times in all while it ends in a transient
+ * conflict, after `pause(attempt)`.
+ */
+export async function retryingConflicts<T>(
+  work: () => Promise<T>,
+  attempts = 3,
+  pause: (attempt: number) => Promise<void> = conflictPause,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (err) {
       if (attempt >= attempts || !isTransientConflict(err)) throw err;
+      await pause(attempt);
     }
   }
 }
