@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createServer, type Plugin } from 'vite';
+import { escapeHtml } from '../src/shared/html-escape';
 import { LANGUAGES, type Language } from '../src/shared/i18n/index';
 import { htmlLang } from '../src/shared/i18n/negotiate';
 import { PRERENDERED_SCREENS, prerenderedFile, type PrerenderedScreen } from '../src/server/web/prerendered';
@@ -25,9 +26,6 @@ interface RenderModule {
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
-
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-const escapeAttribute = (s: string) => escapeText(s).replace(/"/g, '&quot;');
 
 /** index.html's own (English) description, however the build has laid it out. */
 const DESCRIPTION = /<meta\s+name="description"\s+content="[^"]*"\s*\/?>\s*/;
@@ -46,11 +44,11 @@ export function assemblePage(
   // Both screens are drawn into the app's container, which React hydrates.
   const body = `<div id="app">${out.html}</div>${dataScript}`;
   // The description in the page's language, before the title as in index.html.
-  const description = `<meta name="description" content="${escapeAttribute(out.description)}" />`;
+  const description = `<meta name="description" content="${escapeHtml(out.description)}" />`;
   const replaced = template
     .replace(/<html lang="[^"]*"/, `<html lang="${htmlLang(language)}"`)
     .replace(DESCRIPTION, '')
-    .replace(/<title>[^<]*<\/title>/, `${description}<title>${escapeText(out.title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `${description}<title>${escapeHtml(out.title)}</title>`)
     .replace('</head>', `${style}</head>`)
     .replace('<div id="app"></div>', body);
   if (!replaced.includes('id="app"') || replaced === template) throw new Error('index.html has no <div id="app"></div> to draw into');

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type { Manifest, Plugin } from 'vite';
-import { LANGUAGES, type Language } from '../src/shared/i18n/index';
+import { catalogueText, LANGUAGES, type Language } from '../src/shared/i18n/index';
 import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../src/server/web/route-preloads';
 import { afterClientBuild } from './vite-after-build';
 
@@ -140,14 +140,15 @@ function filesOf(manifest: Manifest, modules: string[], known: ReadonlySet<strin
   return files;
 }
 
-/** A catalogue's string (`pages.products`: `products` in src/shared/i18n/<language>/pages.json). */
-export function catalogueString(root: string, language: Language, key: string): string {
-  const [file, ...rest] = key.split('.');
-  let node: unknown = JSON.parse(fs.readFileSync(path.join(root, 'src/shared/i18n', language, `${file}.json`), 'utf8'));
-  for (const part of rest) node = (node as Record<string, unknown> | undefined)?.[part];
-  if (typeof node !== 'string') throw new Error(`the ${language} catalogue has no string ${key}`);
-  return node;
+/** A catalogue's string (`pages.products`); one the language's catalogue lacks stops the build. */
+export function catalogueString(language: Language, key: string): string {
+  const text = catalogueText(language, key);
+  if (text === undefined) throw new Error(`the ${language} catalogue has no string ${key}`);
+  return text;
 }
+
+/** One value per language. */
+const perLanguage = <T>(value: (language: Language) => T) => Object.fromEntries(LANGUAGES.map((l) => [l, value(l)])) as Record<Language, T>;
 
 /**
  * The table the server reads, from the build's manifest and the router's pages; `title` gives a staff
@@ -162,14 +163,12 @@ export function routePreloads(
   const known = new Set(start);
   return {
     start,
-    appTitle: Object.fromEntries(LANGUAGES.map((l) => [l, title(l, 'app.title')])) as Record<Language, string>,
-    catalogues: Object.fromEntries(
-      LANGUAGES.map((l) => [l, filesOf(manifest, [catalogueModule(l)], known)]),
-    ) as RoutePreloads['catalogues'],
+    appTitle: perLanguage((l) => title(l, 'app.title')),
+    catalogues: perLanguage((l) => filesOf(manifest, [catalogueModule(l)], known)),
     routes: pages.map((p) => ({
       path: p.path,
       files: filesOf(manifest, p.modules, known),
-      ...(p.titleKey ? { title: Object.fromEntries(LANGUAGES.map((l) => [l, title(l, p.titleKey!)])) as Record<Language, string> } : {}),
+      ...(p.titleKey ? { title: perLanguage((l) => title(l, p.titleKey!)) } : {}),
     })),
   };
 }
@@ -177,9 +176,6 @@ export function routePreloads(
 export function routePreloadsPlugin(): Plugin {
   return afterClientBuild('trc-route-preloads', (root, outDir) => {
     const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-    fs.writeFileSync(
-      path.join(outDir, ROUTE_PRELOADS_FILE),
-      JSON.stringify(routePreloads(manifest, routerPages(root), (l, key) => catalogueString(root, l, key))),
-    );
+    fs.writeFileSync(path.join(outDir, ROUTE_PRELOADS_FILE), JSON.stringify(routePreloads(manifest, routerPages(root), catalogueString)));
   });
 }

@@ -47,9 +47,9 @@ describe("the router's pages", () => {
     expect(byPath('machines')?.titleKey).toBe('machineScreens.benches.title');
     expect(byPath('register')?.titleKey).toBeUndefined();
     expect(byPath('search')?.titleKey).toBeUndefined();
-    expect(catalogueString(root, 'en', 'pages.products')).toBe('Products');
-    expect(catalogueString(root, 'zh', 'pages.products')).toBe('產品');
-    expect(() => catalogueString(root, 'en', 'pages.noSuchScreen')).toThrow(/no string pages.noSuchScreen/);
+    expect(catalogueString('en', 'pages.products')).toBe('Products');
+    expect(catalogueString('zh', 'pages.products')).toBe('產品');
+    expect(() => catalogueString('en', 'pages.noSuchScreen')).toThrow(/no string pages.noSuchScreen/);
   });
 });
 
@@ -140,14 +140,14 @@ const TABLE: RoutePreloads = {
 
 describe('the files of a page', () => {
   it('are the start, English and the page language, then the route, each once', () => {
-    expect(preloadsFor(TABLE, '/products', 'en')).toEqual([
+    expect(preloadsFor(TABLE, routeFor(TABLE.routes, '/products'), 'en')).toEqual([
       'assets/main-app-a.js',
       'assets/react-r.js',
       'assets/catalogue-en-c.js',
       'assets/products-page-f.js',
     ]);
-    expect(preloadsFor(TABLE, '/products', 'zh')).toContain('assets/catalogue-zh-d.js');
-    expect(preloadsFor({ ...TABLE, routes: [] }, '/products', 'en')).toEqual([]);
+    expect(preloadsFor(TABLE, routeFor(TABLE.routes, '/products'), 'zh')).toContain('assets/catalogue-zh-d.js');
+    expect(preloadsFor(TABLE, routeFor([], '/products'), 'en')).toEqual([]);
   });
 });
 

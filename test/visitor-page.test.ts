@@ -82,7 +82,7 @@ describe('the prerendered page assembled from the built index.html', () => {
     const html = assemblePage(shell, 'search', 'zh', drawn, { language: 'zh' });
     expect(html.match(/<meta name="description"/g)).toHaveLength(1);
     expect(html).not.toContain('The English one.');
-    expect(html).toContain('<meta name="description" content="Say &quot;A&quot; &amp; &lt;B>" /><title>A &lt; B</title>');
+    expect(html).toContain('<meta name="description" content="Say &quot;A&quot; &amp; &lt;B&gt;" /><title>A &lt; B</title>');
     // A template without one gets one too.
     expect(assemblePage(template, 'login', 'en', drawn, { language: 'en' })).toContain('<meta name="description" content="Say');
   });

@@ -5,8 +5,10 @@
 /** Prefix of every browser-storage key and cookie of the app (the original prefixed them with its title). */
 export const STORAGE_PREFIX = 'test-report-center';
 
+/** The cookie and localStorage key of something the browser keeps for the app. */
+export const storageKey = (name: string) => `${STORAGE_PREFIX}-${name}`;
 /** The cookie (and localStorage key) holding one preference. */
-export const preferenceCookie = (key: keyof Preferences) => `${STORAGE_PREFIX}-${key}`;
+export const preferenceCookie = (key: keyof Preferences) => storageKey(key);
 export const PREFERENCE_VALUES = {
   theme: ['light', 'dark', 'system'],
   skin: ['default', 'bordered'],

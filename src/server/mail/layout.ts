@@ -2,6 +2,7 @@
  * The one look of every email: a title, paragraphs and an optional button, as HTML and plain text.
  * Callers pass already-translated strings; nothing a visitor typed goes in here unescaped.
  */
+import { escapeHtml } from '../../shared/html-escape';
 import { labelled } from '../../shared/i18n/punctuation';
 
 export interface EmailContent {
@@ -10,10 +11,6 @@ export interface EmailContent {
   paragraphs: string[];
   action?: { label: string; url: string };
   footer?: string;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 export function renderEmail(c: EmailContent): { html: string; text: string } {

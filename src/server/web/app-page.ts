@@ -19,14 +19,17 @@ import { LANGUAGE_COOKIE, pageLanguage } from '../../shared/i18n/negotiate';
 import { etagOf } from './etag';
 import { SESSION_COOKIE } from '../lib/sessions';
 import { preloadsFor, ROUTE_PRELOADS_FILE, routeFor, routePreloadsSchema, type RoutePreloads } from './route-preloads';
-import { shellLook, staffShell } from './staff-shell';
+import { lookKey, shellLook, staffShell } from './staff-shell';
 
 interface Build {
   /** what identifies this build's files: a rebuild is read again, without a restart (as static.ts serves files) */
   stamp: string;
   html: string;
   table: RoutePreloads | null;
-  /** the page as sent, by the modules it lists (a route in a language; at most routes × languages of them) */
+  /**
+   * the page as sent, by the modules it lists (a route in a language) and the frame it carries (a staff
+   * screen, a language and one of the few looks shellLook allows): a bounded set, each made once per build
+   */
   sent: Map<string, SentPage>;
 }
 
@@ -68,14 +71,6 @@ async function inlineStylesheets(html: string, dir: string): Promise<string> {
   return out;
 }
 
-/** A page with a staff screen's frame before the app's container (staff-shell.ts), tagged by both. */
-function withFrame(page: SentPage, frame: string): SentPage {
-  return {
-    body: page.body.replace('<div id="app"></div>', () => `${frame}<div id="app"></div>`),
-    etag: `W/${etagOf(page.etag + frame)}`,
-  };
-}
-
 const linkTags = (files: readonly string[]) => files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
 
 /** A handler sending the app's page for the request's path; `dir` holds the build and its index.html. */
@@ -93,12 +88,16 @@ export function appPage(dir: string) {
     return build;
   }
 
-  /** The page listing `files`, made once per build: a revisit is answered 304 by its ETag. */
-  function pageWith({ html, sent }: Build, files: readonly string[]): SentPage {
-    const key = files.join(' ');
+  /**
+   * The page listing `files`, with a staff screen's frame (drawn by `frame`, named by `frameKey`) before
+   * the app's container; made once per build: a revisit is answered 304 by its ETag.
+   */
+  function pageWith({ html, sent }: Build, files: readonly string[], frameKey = '', frame?: () => string): SentPage {
+    const key = `${files.join(' ')}|${frameKey}`;
     let page = sent.get(key);
     if (!page) {
-      const body = files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html;
+      let body = files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html;
+      if (frame) body = body.replace('<div id="app"></div>', () => `${frame()}<div id="app"></div>`);
       // Weak: the compression plugin sends these bytes as gzip or brotli under the same tag.
       page = { body, etag: `W/${etagOf(body)}` };
       sent.set(key, page);
@@ -108,22 +107,25 @@ export function appPage(dir: string) {
 
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const built = await current();
-    let files: string[] = [];
-    let frame: string | undefined;
+    let page: SentPage | undefined;
     if (built.table) {
       // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
       reply.header('vary', 'Accept-Language, Cookie');
       const language = pageLanguage(req.cookies[LANGUAGE_COOKIE], req.headers['accept-language']);
       const route = routeFor(built.table.routes, req.url.split('?')[0] ?? '/');
-      files = preloadsFor(built.table, '', language, route);
+      const files = preloadsFor(built.table, route, language);
+      const { appTitle } = built.table;
       // A staff screen's frame for a visitor who has a session (one without is sent to sign in): whether it is
       // still valid the app asks as it starts, and the frame tells nothing a page without one does not.
-      if (route?.title && built.table.appTitle && req.cookies[SESSION_COOKIE]) {
-        frame = staffShell(shellLook(req.cookies), route.title[language], built.table.appTitle[language]);
+      if (route?.title && appTitle && req.cookies[SESSION_COOKIE]) {
+        const look = shellLook(req.cookies);
+        const title = route.title[language];
+        page = pageWith(built, files, `${route.path}|${language}|${lookKey(look)}`, () => staffShell(look, title, appTitle[language]));
+      } else {
+        page = pageWith(built, files);
       }
     }
-    // The frame is drawn per request (a few looks for each screen, chosen by cookies, are not worth keeping).
-    const page = frame === undefined ? pageWith(built, files) : withFrame(pageWith(built, files), frame);
+    page ??= pageWith(built, []);
     reply.header('cache-control', 'no-cache').header('etag', page.etag);
     if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
     return reply.type('text/html; charset=utf-8').send(page.body);

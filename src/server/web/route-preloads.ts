@@ -10,19 +10,20 @@ import { LANGUAGES, type Language } from '../../shared/i18n/index';
 export const ROUTE_PRELOADS_FILE = '.vite/route-preloads.json';
 
 const files = z.array(z.string().regex(/^assets\/[\w.-]+\.js$/));
+const textPerLanguage = z.record(z.enum(LANGUAGES), z.string());
 
 export const routePreloadsSchema = z.object({
   /** the staff app's start: every staff screen needs it */
   start: files,
   /** the app's name in each language, which the staff screens' frame shows (staff-shell.ts) */
-  appTitle: z.record(z.enum(LANGUAGES), z.string()).optional(),
+  appTitle: textPerLanguage.optional(),
   /** each language's catalogue, beyond the start */
   catalogues: z.record(z.enum(LANGUAGES), files),
   /**
    * per route of the router (its path as the router writes it), its layout's and page's files beyond the
    * start, and a staff screen's title in each language (the server draws that screen's frame, staff-shell.ts)
    */
-  routes: z.array(z.object({ path: z.string(), files, title: z.record(z.enum(LANGUAGES), z.string()).optional() })),
+  routes: z.array(z.object({ path: z.string(), files, title: textPerLanguage.optional() })),
 });
 export type RoutePreloads = z.infer<typeof routePreloadsSchema>;
 
@@ -65,16 +66,10 @@ export function routeFor<T extends { path: string }>(routes: readonly T[], pathn
 type Route = RoutePreloads['routes'][number];
 
 /**
- * The files a page at `pathname` (or of `route`, found for it before) in `language` loads first: the
- * start, English (every screen's fallback) and the page's language, and its route's. Nothing for a path no
- * page has.
+ * The files a page of `route` (routeFor) in `language` loads first: the start, English (every screen's
+ * fallback) and the page's language, and its route's. Nothing for a path no page has.
  */
-export function preloadsFor(
-  table: RoutePreloads,
-  pathname: string,
-  language: Language,
-  route: Route | undefined = routeFor(table.routes, pathname),
-): string[] {
+export function preloadsFor(table: RoutePreloads, route: Route | undefined, language: Language): string[] {
   if (!route) return [];
   const catalogues = language === 'en' ? table.catalogues.en : [...table.catalogues.en, ...table.catalogues[language]];
   return [...new Set([...table.start, ...catalogues, ...route.files])];

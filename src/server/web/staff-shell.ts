@@ -9,6 +9,7 @@
  * (src/shared/preferences.ts); an unknown value is the default, so what a client sends picks one of a few
  * fixed variants and is never written into the page.
  */
+import { escapeHtml } from '../../shared/html-escape';
 import { STAFF_SHELL_ID } from '../../shared/staff-shell-id';
 import { DEFAULT_PREFERENCES, mergePreferences, PREFERENCE_KEYS, preferenceCookie, type Preferences } from '../../shared/preferences';
 
@@ -37,7 +38,8 @@ export function shellLook(cookies: Record<string, string | undefined>): ShellLoo
   };
 }
 
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** A name for a look, the same for the same look (it picks the page's variant, app-page.ts). */
+export const lookKey = (look: ShellLook) => `${look.theme}.${look.nav}.${+look.bar}${+look.semiDark}${+look.boxed}`;
 
 /** The logo mark, as the app's Brand draws it. */
 const LOGO =
@@ -87,14 +89,14 @@ const CSS = `body{margin:0}
  * with its landmarks, replaces it.
  */
 export function staffShell(look: ShellLook, title: string, appTitle: string): string {
-  const name = `<span class="trc-shell-name">${escapeText(appTitle)}</span>`;
+  const name = `<span class="trc-shell-name">${escapeHtml(appTitle)}</span>`;
   const bar = look.bar ? `<div class="trc-shell-bar">${MENU}${LOGO}${name}</div>` : '';
   return (
     `<div id="${STAFF_SHELL_ID}" class="trc-shell" aria-hidden="true" inert data-theme="${look.theme}" data-nav="${look.nav}" ` +
     `data-semi="${look.semiDark ? 'semi' : 'plain'}" data-width="${look.boxed ? 'boxed' : 'wide'}"><style>${CSS}</style>` +
     `<div class="trc-shell-progress"></div><div class="trc-shell-nav"><div class="trc-shell-brand">${LOGO}${name}</div></div>` +
     `<div class="trc-shell-column">${bar}<div class="trc-shell-main"><div class="trc-shell-content">` +
-    `<h1 class="trc-shell-title">${escapeText(title)}</h1>` +
+    `<h1 class="trc-shell-title">${escapeHtml(title)}</h1>` +
     `<div class="trc-shell-card"><div class="trc-shell-line"></div><div class="trc-shell-line"></div><div class="trc-shell-line"></div></div>` +
     `</div></div></div></div>`
   );

@@ -214,6 +214,11 @@ function lookup(tree: Tree, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/** A catalogue's own string for `key` in `language`, without falling back to English. */
+export function catalogueText(language: Language, key: string): string | undefined {
+  return lookup(catalogues[language], key);
+}
+
 export function hasKey(key: string): boolean {
   return lookup(catalogues.en, key) !== undefined;
 }

@@ -1,9 +1,8 @@
 /** Browser storage of preferences: localStorage and a cookie (30 days, path /), both keyed by the app prefix. */
-import { COOKIE_MAX_AGE_SECONDS, STORAGE_PREFIX } from './constants';
+import { storageKey } from '../../shared/preferences';
+import { COOKIE_MAX_AGE_SECONDS } from './constants';
 
-export function storageKey(name: string): string {
-  return `${STORAGE_PREFIX}-${name}`;
-}
+export { storageKey };
 
 export function readCookie(name: string): string | undefined {
   const prefix = `${encodeURIComponent(name)}=`;
