@@ -9,6 +9,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
 import { ADMIN_STATE, staffPage } from './helpers';
 import { translator, type Language } from './screen-kit';
+import { escapeHtml } from '../src/shared/html-escape';
 
 const tr = translator(['app', 'verifier']);
 const LANGUAGE_COOKIE = 'test-report-center-language';
@@ -102,7 +103,7 @@ for (const language of ['en', 'zh'] as const) {
       ['/login', 'app.meta.staff'],
     ] as const) {
       const html = await (await visitor.page.request.get(path)).text();
-      expect(html, path).toContain(`<meta name="description" content="${tr(language, key).replace(/&/g, '&amp;')}" />`);
+      expect(html, path).toContain(`<meta name="description" content="${escapeHtml(tr(language, key))}" />`);
       await visitor.page.goto(path);
       await expect(visitor.page.locator('html')).toHaveAttribute('data-ready', 'true');
       await expect(description(visitor.page), path).toHaveAttribute('content', tr(language, key));

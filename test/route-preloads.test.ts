@@ -323,6 +323,13 @@ describe("the app's page as the server sends it", () => {
         headers: { cookie: `${session}; ${preferenceCookie('theme')}=dark`, 'if-none-match': String(light.headers.etag) },
       });
       expect(otherLook.statusCode).toBe(200);
+      // A value no look has is the default look: the same page, the same tag.
+      const forged = await framed.app.inject({
+        url: '/products',
+        headers: { cookie: `${session}; ${preferenceCookie('theme')}=%3Cscript%3E` },
+      });
+      expect(forged.headers.etag).toBe(light.headers.etag);
+      expect(forged.body).toBe(light.body);
     });
   });
 });

@@ -26,10 +26,7 @@ interface Build {
   stamp: string;
   html: string;
   table: RoutePreloads | null;
-  /**
-   * the page as sent, by the modules it lists (a route in a language) and the frame it carries (a staff
-   * screen, a language and one of the few looks shellLook allows): a bounded set, each made once per build
-   */
+  /** the page as sent, by the modules it lists (a route in a language; at most routes × languages of them) */
   sent: Map<string, SentPage>;
 }
 
@@ -71,6 +68,25 @@ async function inlineStylesheets(html: string, dir: string): Promise<string> {
   return out;
 }
 
+/** A page whose body is made only when it is sent (not for a 304). */
+interface FramedPage {
+  body: () => string;
+  etag: string;
+}
+
+/**
+ * `page` with a staff screen's frame before the app's container (staff-shell.ts). Its tag is the page's and
+ * the frame's name (the build, the screen, the language and the look), so a revisit is a 304 without
+ * drawing it. Framed pages are not kept: a few dozen looks of every screen, chosen by cookies, would let a
+ * client fill the server's memory.
+ */
+function framed(page: SentPage, frameKey: string, frame: () => string): FramedPage {
+  return {
+    body: () => page.body.replace('<div id="app"></div>', () => `${frame()}<div id="app"></div>`),
+    etag: `W/${etagOf(`${page.etag}|${frameKey}`)}`,
+  };
+}
+
 const linkTags = (files: readonly string[]) => files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
 
 /** A handler sending the app's page for the request's path; `dir` holds the build and its index.html. */
@@ -88,16 +104,12 @@ export function appPage(dir: string) {
     return build;
   }
 
-  /**
-   * The page listing `files`, with a staff screen's frame (drawn by `frame`, named by `frameKey`) before
-   * the app's container; made once per build: a revisit is answered 304 by its ETag.
-   */
-  function pageWith({ html, sent }: Build, files: readonly string[], frameKey = '', frame?: () => string): SentPage {
-    const key = `${files.join(' ')}|${frameKey}`;
+  /** The page listing `files`, made once per build: a revisit is answered 304 by its ETag. */
+  function pageWith({ html, sent }: Build, files: readonly string[]): SentPage {
+    const key = files.join(' ');
     let page = sent.get(key);
     if (!page) {
-      let body = files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html;
-      if (frame) body = body.replace('<div id="app"></div>', () => `${frame()}<div id="app"></div>`);
+      const body = files.length > 0 ? html.replace('</head>', `${linkTags(files)}</head>`) : html;
       // Weak: the compression plugin sends these bytes as gzip or brotli under the same tag.
       page = { body, etag: `W/${etagOf(body)}` };
       sent.set(key, page);
@@ -107,8 +119,10 @@ export function appPage(dir: string) {
 
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const built = await current();
-    let page: SentPage | undefined;
-    if (built.table) {
+    let page: SentPage | FramedPage;
+    if (!built.table) {
+      page = pageWith(built, []);
+    } else {
       // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
       reply.header('vary', 'Accept-Language, Cookie');
       const language = pageLanguage(req.cookies[LANGUAGE_COOKIE], req.headers['accept-language']);
@@ -117,17 +131,16 @@ export function appPage(dir: string) {
       const { appTitle } = built.table;
       // A staff screen's frame for a visitor who has a session (one without is sent to sign in): whether it is
       // still valid the app asks as it starts, and the frame tells nothing a page without one does not.
+      page = pageWith(built, files);
       if (route?.title && appTitle && req.cookies[SESSION_COOKIE]) {
         const look = shellLook(req.cookies);
-        const title = route.title[language];
-        page = pageWith(built, files, `${route.path}|${language}|${lookKey(look)}`, () => staffShell(look, title, appTitle[language]));
-      } else {
-        page = pageWith(built, files);
+        page = framed(page, `${built.stamp}|${route.path}|${language}|${lookKey(look)}`, () =>
+          staffShell(look, route.title![language], appTitle[language]),
+        );
       }
     }
-    page ??= pageWith(built, []);
     reply.header('cache-control', 'no-cache').header('etag', page.etag);
     if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
-    return reply.type('text/html; charset=utf-8').send(page.body);
+    return reply.type('text/html; charset=utf-8').send(typeof page.body === 'function' ? page.body() : page.body);
   };
 }

@@ -38,7 +38,7 @@ export function shellLook(cookies: Record<string, string | undefined>): ShellLoo
   };
 }
 
-/** A name for a look, the same for the same look (it picks the page's variant, app-page.ts). */
+/** A name for a look, the same for the same look: it goes into the framed page's ETag (app-page.ts). */
 export const lookKey = (look: ShellLook) => `${look.theme}.${look.nav}.${+look.bar}${+look.semiDark}${+look.boxed}`;
 
 /** The logo mark, as the app's Brand draws it. */

@@ -20,6 +20,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { Brand } from '../../components/brand';
+import { HintHost } from '../../components/hint';
 import { LanguageMenu } from '../../components/language-menu';
 import { OVERLAY_NAV_BREAKPOINT, SCROLL_TO_TOP_THRESHOLD } from '../../lib/constants';
 import { usePreferences } from '../../lib/preferences';
@@ -184,6 +185,7 @@ export default function DefaultLayout() {
       {navbarHidden && <CustomizerButton floating onOpen={() => setCustomizerOpen(true)} />}
       <Customizer overlayNav={overlayNav} open={customizerOpen} onClose={() => setCustomizerOpen(false)} />
       <ScrollToTop />
+      <HintHost />
     </Box>
   );
 }

@@ -12,10 +12,10 @@ import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { hint } from '../hint';
 
 export interface RowActionsProps {
   editTo?: string;
@@ -33,18 +33,14 @@ export function RowActions({ editTo, editLabel, onDelete, deleteLabel, children 
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5 }}>
       {children}
       {editTo && (
-        <Tooltip title={t('table.edit')}>
-          <IconButton component={RouterLink} to={editTo} size="small" aria-label={editLabel ?? t('table.edit')}>
-            <EditOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <IconButton {...hint(t('table.edit'))} component={RouterLink} to={editTo} size="small" aria-label={editLabel ?? t('table.edit')}>
+          <EditOutlined fontSize="small" />
+        </IconButton>
       )}
       {onDelete && (
-        <Tooltip title={t('app.delete')}>
-          <IconButton size="small" onClick={onDelete} aria-label={deleteLabel ?? t('app.delete')}>
-            <DeleteOutline fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <IconButton {...hint(t('app.delete'))} size="small" onClick={onDelete} aria-label={deleteLabel ?? t('app.delete')}>
+          <DeleteOutline fontSize="small" />
+        </IconButton>
       )}
     </Box>
   );

@@ -11,7 +11,6 @@ import RouterOutlined from '@mui/icons-material/RouterOutlined';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
@@ -30,6 +29,7 @@ import { SerialLink } from '../../../components/serial-link';
 import { VerdictChip } from '../components/verdict-chip';
 import { originLabel, testTypeLabel } from '../../../components/record-values';
 import { productName } from '../../../../shared/product-name';
+import { hint } from '../../../components/hint';
 
 /** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
 export const prefetch = listPrefetch(TEST_RECORD_LIST);
@@ -113,17 +113,16 @@ export default function MachineDataPage() {
       align: 'right',
       card: 'actions',
       render: (r) => (
-        <Tooltip title={t('machineScreens.list.open')}>
-          <IconButton
-            component={RouterLink}
-            to={recordPath(r)}
-            state={state}
-            size="small"
-            aria-label={t('machineScreens.list.openRecord', { recordId: r.recordId })}
-          >
-            <OpenInNew fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <IconButton
+          {...hint(t('machineScreens.list.open'))}
+          component={RouterLink}
+          to={recordPath(r)}
+          state={state}
+          size="small"
+          aria-label={t('machineScreens.list.openRecord', { recordId: r.recordId })}
+        >
+          <OpenInNew fontSize="small" />
+        </IconButton>
       ),
     },
   ];

@@ -12,7 +12,6 @@ import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +23,7 @@ import { listPrefetch, ListView, RowActions, useDeleteFlow, useList, type UseLis
 import { useAppAbility } from '../../../lib/ability';
 import { certificateHref, heatKeys, useDeleteHeat, useMaterials } from '../api';
 import { HeatDialog } from '../components/heat-dialog';
+import { hint } from '../../../components/hint';
 
 type HeatSort = (typeof HEAT_SORTS)[number];
 const isStatus = (v: string) => ((HEAT_STATUSES as readonly string[]).includes(v) ? v : undefined);
@@ -83,18 +83,17 @@ export default function HeatsPage() {
         <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }}>
           {`${h.certificateType} ${h.certificateNumber || ''}`.trim()}
           {h.file ? (
-            <Tooltip title={t('materials.heats.openCertificate')}>
-              <IconButton
-                size="small"
-                component="a"
-                href={certificateHref(h.id)}
-                target="_blank"
-                rel="noopener"
-                aria-label={t('materials.heats.openCertificateOf', { number: h.number })}
-              >
-                <PictureAsPdfOutlined fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <IconButton
+              {...hint(t('materials.heats.openCertificate'))}
+              size="small"
+              component="a"
+              href={certificateHref(h.id)}
+              target="_blank"
+              rel="noopener"
+              aria-label={t('materials.heats.openCertificateOf', { number: h.number })}
+            >
+              <PictureAsPdfOutlined fontSize="small" />
+            </IconButton>
           ) : (
             <Typography component="span" variant="body2" color="text.secondary">
               {t('materials.heats.noFile')}
@@ -115,15 +114,14 @@ export default function HeatsPage() {
       label: 'materials.fields.status',
       card: 'key',
       render: (h) => (
-        <Tooltip title={h.status === 'hold' ? h.holdNote : ''}>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={h.status === 'hold' ? 'error' : 'success'}
-            sx={{ color: 'text.primary', borderWidth: 2 }}
-            label={t(`materials.statuses.${h.status}`)}
-          />
-        </Tooltip>
+        <Chip
+          {...hint(h.status === 'hold' ? h.holdNote : '')}
+          size="small"
+          variant="outlined"
+          color={h.status === 'hold' ? 'error' : 'success'}
+          sx={{ color: 'text.primary', borderWidth: 2 }}
+          label={t(`materials.statuses.${h.status}`)}
+        />
       ),
     },
     {
@@ -146,11 +144,14 @@ export default function HeatsPage() {
           deleteLabel={t('materials.heats.deleteNamed', { number: h.number })}
         >
           {canEdit && (
-            <Tooltip title={t('table.edit')}>
-              <IconButton size="small" onClick={() => setEditing(h)} aria-label={t('materials.heats.editNamed', { number: h.number })}>
-                <EditOutlined fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <IconButton
+              {...hint(t('table.edit'))}
+              size="small"
+              onClick={() => setEditing(h)}
+              aria-label={t('materials.heats.editNamed', { number: h.number })}
+            >
+              <EditOutlined fontSize="small" />
+            </IconButton>
           )}
         </RowActions>
       ),

@@ -8,7 +8,6 @@ import Add from '@mui/icons-material/Add';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -23,6 +22,7 @@ import { useAppAbility } from '../../../lib/ability';
 import { useDeleteMaterial, useMaterials } from '../api';
 import { MaterialDialog } from '../components/material-dialog';
 import { pagedLocally } from '../components/paged-locally';
+import { hint } from '../../../components/hint';
 
 const SORTS = ['name', 'heatCount'] as const;
 
@@ -98,15 +98,14 @@ export default function MaterialsPage() {
           deleteLabel={t('materials.catalogue.deleteNamed', { name: materialName(m) })}
         >
           {canEdit && (
-            <Tooltip title={t('table.edit')}>
-              <IconButton
-                size="small"
-                onClick={() => setEditing(m)}
-                aria-label={t('materials.catalogue.editNamed', { name: materialName(m) })}
-              >
-                <EditOutlined fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <IconButton
+              {...hint(t('table.edit'))}
+              size="small"
+              onClick={() => setEditing(m)}
+              aria-label={t('materials.catalogue.editNamed', { name: materialName(m) })}
+            >
+              <EditOutlined fontSize="small" />
+            </IconButton>
           )}
         </RowActions>
       ),

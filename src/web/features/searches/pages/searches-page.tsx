@@ -10,7 +10,6 @@ import SendOutlined from '@mui/icons-material/SendOutlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +26,7 @@ import { RequestDialog } from '../components/request-dialog';
 import { SearchFilters } from '../components/search-filters';
 import { StatusChip, StatusCounts } from '../components/status-chip';
 import { labelled } from '../../../../shared/i18n/punctuation';
+import { hint } from '../../../components/hint';
 
 const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURIComponent(reportId)}.pdf`;
 
@@ -170,21 +170,23 @@ export default function SearchesPage() {
       render: (r) => (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5 }}>
           {canResend && r.canResend && (
-            <Tooltip title={t('searches.list.resend')}>
-              <IconButton
-                size="small"
-                onClick={() => setConfirming({ id: r.id, createdAt: r.createdAt })}
-                aria-label={t('searches.list.resendRequest', { time: time(r) })}
-              >
-                <SendOutlined fontSize="small" />
-              </IconButton>
-            </Tooltip>
-          )}
-          <Tooltip title={t('searches.list.open')}>
-            <IconButton size="small" onClick={() => open(r.id)} aria-label={t('searches.list.openRequest', { time: time(r) })}>
-              <OpenInNew fontSize="small" />
+            <IconButton
+              {...hint(t('searches.list.resend'))}
+              size="small"
+              onClick={() => setConfirming({ id: r.id, createdAt: r.createdAt })}
+              aria-label={t('searches.list.resendRequest', { time: time(r) })}
+            >
+              <SendOutlined fontSize="small" />
             </IconButton>
-          </Tooltip>
+          )}
+          <IconButton
+            {...hint(t('searches.list.open'))}
+            size="small"
+            onClick={() => open(r.id)}
+            aria-label={t('searches.list.openRequest', { time: time(r) })}
+          >
+            <OpenInNew fontSize="small" />
+          </IconButton>
         </Box>
       ),
     },

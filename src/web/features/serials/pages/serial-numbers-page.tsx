@@ -2,7 +2,6 @@ import QrCode2 from '@mui/icons-material/QrCode2';
 import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +18,7 @@ import { ReleaseDialog } from '../components/release-dialog';
 import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { labelled } from '../../../../shared/i18n/punctuation';
+import { hint } from '../../../components/hint';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' } as const;
 
@@ -147,11 +147,14 @@ export default function SerialNumbersPage() {
       align: 'right',
       card: 'actions',
       render: (r) => (
-        <Tooltip title={t('labels.print')}>
-          <IconButton size="small" onClick={() => setLabelsFor(r)} aria-label={labelled(i18n.language, t('labels.print'), named(r))}>
-            <QrCode2 fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <IconButton
+          {...hint(t('labels.print'))}
+          size="small"
+          onClick={() => setLabelsFor(r)}
+          aria-label={labelled(i18n.language, t('labels.print'), named(r))}
+        >
+          <QrCode2 fontSize="small" />
+        </IconButton>
       ),
     };
     // The release by an authorised inspector: the gate's summary, and who released the range and when.
@@ -161,15 +164,14 @@ export default function SerialNumbersPage() {
       align: 'right',
       card: 'actions',
       render: (r) => (
-        <Tooltip title={t('serials.release.action')}>
-          <IconButton
-            size="small"
-            onClick={() => setReleaseFor(r)}
-            aria-label={labelled(i18n.language, t('serials.release.action'), named(r))}
-          >
-            <VerifiedOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <IconButton
+          {...hint(t('serials.release.action'))}
+          size="small"
+          onClick={() => setReleaseFor(r)}
+          aria-label={labelled(i18n.language, t('serials.release.action'), named(r))}
+        >
+          <VerifiedOutlined fontSize="small" />
+        </IconButton>
       ),
     };
     return [...cols, release, labels, ...actions.columns];
