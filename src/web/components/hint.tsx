@@ -55,20 +55,17 @@ export function HintHost() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') want(null);
     };
-    document.addEventListener('pointerover', onOver);
-    document.addEventListener('pointerout', onOut);
-    document.addEventListener('focusin', onFocusIn);
-    document.addEventListener('focusout', onFocusOut);
-    document.addEventListener('pointerdown', hide);
-    document.addEventListener('keydown', onKey);
+    const listening = new AbortController();
+    const { signal } = listening;
+    document.addEventListener('pointerover', onOver, { signal });
+    document.addEventListener('pointerout', onOut, { signal });
+    document.addEventListener('focusin', onFocusIn, { signal });
+    document.addEventListener('focusout', onFocusOut, { signal });
+    document.addEventListener('pointerdown', hide, { signal });
+    document.addEventListener('keydown', onKey, { signal });
     return () => {
       clearTimeout(timer);
-      document.removeEventListener('pointerover', onOver);
-      document.removeEventListener('pointerout', onOut);
-      document.removeEventListener('focusin', onFocusIn);
-      document.removeEventListener('focusout', onFocusOut);
-      document.removeEventListener('pointerdown', hide);
-      document.removeEventListener('keydown', onKey);
+      listening.abort();
     };
   }, []);
   // A button gone from the page (a row deleted, the next page drawn) takes its hint with it.

@@ -9,7 +9,6 @@ import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -131,7 +130,11 @@ export function RowCards<T>({
   );
 }
 
-/** The sort of a card list: a select of the sortable columns and a button that flips the order. */
+/**
+ * The sort of a card list: a select of the sortable columns and a button that flips the order. The select is
+ * the phone's own (a native `<select>`): its picker suits a phone, and MUI's menu select set its state as it
+ * mounted, which drew the list a second time in the commit that first showed it (docs/decisions/0078).
+ */
 export function CardSort<T>({
   columns,
   sort,
@@ -156,11 +159,13 @@ export function CardSort<T>({
         onChange={(e) => onChange(e.target.value, order)}
         sx={{ flex: 1 }}
         id="card-sort"
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
+        {sort === undefined && <option value="" disabled />}
         {sortable.map((c) => (
-          <MenuItem key={c.id} value={c.id}>
+          <option key={c.id} value={c.id}>
             {t(c.cardLabel ?? c.label)}
-          </MenuItem>
+          </option>
         ))}
       </TextField>
       <IconButton
