@@ -21,7 +21,7 @@ import { assemblePage, inlineStylesheets, publicStylesheet } from '../scripts/vi
 import { renderScreen } from '../src/web/prerender/render';
 import { translate } from '../src/shared/i18n/index';
 import { pickEncoding } from '../src/server/web/pages';
-import { storageKey } from '../src/web/lib/storage';
+import { storageKey } from '../src/shared/preferences';
 import { appWithWebBuild, type WebBuildApp } from './helpers/web-build';
 
 describe('language negotiation', () => {

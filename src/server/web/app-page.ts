@@ -68,11 +68,13 @@ async function inlineStylesheets(html: string, dir: string): Promise<string> {
   return out;
 }
 
-/** A page whose body is made only when it is sent (not for a 304). */
-interface FramedPage {
+/** What a request is answered with: the tag, and the body, made only when it is sent (not for a 304). */
+interface Answer {
   body: () => string;
   etag: string;
 }
+
+const unframed = (page: SentPage): Answer => ({ body: () => page.body, etag: page.etag });
 
 /**
  * `page` with a staff screen's frame before the app's container (staff-shell.ts). Its tag is the page's and
@@ -80,7 +82,7 @@ interface FramedPage {
  * drawing it. Framed pages are not kept: a few dozen looks of every screen, chosen by cookies, would let a
  * client fill the server's memory.
  */
-function framed(page: SentPage, frameKey: string, frame: () => string): FramedPage {
+function framed(page: SentPage, frameKey: string, frame: () => string): Answer {
   return {
     body: () => page.body.replace('<div id="app"></div>', () => `${frame()}<div id="app"></div>`),
     etag: `W/${etagOf(`${page.etag}|${frameKey}`)}`,
@@ -119,9 +121,9 @@ export function appPage(dir: string) {
 
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const built = await current();
-    let page: SentPage | FramedPage;
+    let answer: Answer;
     if (!built.table) {
-      page = pageWith(built, []);
+      answer = unframed(pageWith(built, []));
     } else {
       // The catalogue preloaded is the page's language, chosen as the prerendered pages choose it (pages.ts).
       reply.header('vary', 'Accept-Language, Cookie');
@@ -131,16 +133,19 @@ export function appPage(dir: string) {
       const { appTitle } = built.table;
       // A staff screen's frame for a visitor who has a session (one without is sent to sign in): whether it is
       // still valid the app asks as it starts, and the frame tells nothing a page without one does not.
-      page = pageWith(built, files);
-      if (route?.title && appTitle && req.cookies[SESSION_COOKIE]) {
+      const page = pageWith(built, files);
+      const title = route?.title;
+      if (route && title && appTitle && req.cookies[SESSION_COOKIE]) {
         const look = shellLook(req.cookies);
-        page = framed(page, `${built.stamp}|${route.path}|${language}|${lookKey(look)}`, () =>
-          staffShell(look, route.title![language], appTitle[language]),
+        answer = framed(page, `${built.stamp}|${route.path}|${language}|${lookKey(look)}`, () =>
+          staffShell(look, title[language], appTitle[language]),
         );
+      } else {
+        answer = unframed(page);
       }
     }
-    reply.header('cache-control', 'no-cache').header('etag', page.etag);
-    if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
-    return reply.type('text/html; charset=utf-8').send(typeof page.body === 'function' ? page.body() : page.body);
+    reply.header('cache-control', 'no-cache').header('etag', answer.etag);
+    if (req.headers['if-none-match'] === answer.etag) return reply.status(304).send();
+    return reply.type('text/html; charset=utf-8').send(answer.body());
   };
 }

@@ -1,6 +1,5 @@
 /** Constants of docs/product.md §8 that the shell uses. */
 export const APP_TITLE = 'Test Report Center';
-export { STORAGE_PREFIX } from '../../shared/preferences';
 export const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 export const TOAST_AUTO_CLOSE_MS = 3000;
 export const SCROLL_TO_TOP_THRESHOLD = 200;

@@ -4,7 +4,8 @@
  */
 import { isLanguage, type Language } from '../../shared/i18n/languages';
 import { languageFromTags } from '../../shared/i18n/negotiate';
-import { readCookie, readStored, storageKey, writeCookie } from './storage';
+import { storageKey } from '../../shared/preferences';
+import { readCookie, readStored, writeCookie } from './storage';
 
 export type Tree = { [key: string]: string | Tree };
 

@@ -2,7 +2,7 @@
  * "Signed in", across the page load a sign-in ends in (src/web/login-app, decision 0074): the sign-in page
  * leaves a mark in this tab's session storage, and the staff app shows the message once as it starts.
  */
-import { storageKey } from './storage';
+import { storageKey } from '../../shared/preferences';
 
 const KEY = storageKey('signed-in');
 

@@ -2,8 +2,6 @@
 import { storageKey } from '../../shared/preferences';
 import { COOKIE_MAX_AGE_SECONDS } from './constants';
 
-export { storageKey };
-
 export function readCookie(name: string): string | undefined {
   const prefix = `${encodeURIComponent(name)}=`;
   for (const part of document.cookie.split('; ')) {

@@ -9,14 +9,15 @@ import { PAGE_SIZES, type PageSize } from '../../../shared/contract/common';
 export interface ListParams<S extends string = string> {
   page: number;
   pageSize: PageSize;
-  sort?: S;
+  sort: S;
   order: 'asc' | 'desc';
   q: string;
 }
 
 export interface ListParamsOptions<S extends string> {
   sorts: readonly S[];
-  defaultSort?: S;
+  /** every list has an order of its own, so a page of it is the same page on every visit */
+  defaultSort: S;
   defaultOrder?: 'asc' | 'desc';
   defaultPageSize?: PageSize;
 }

@@ -142,7 +142,7 @@ export function CardSort<T>({
   onChange,
 }: {
   columns: Column<T>[];
-  sort: string | undefined;
+  sort: string;
   order: 'asc' | 'desc';
   onChange: (sort: string, order: 'asc' | 'desc') => void;
 }) {
@@ -155,13 +155,12 @@ export function CardSort<T>({
         select
         size="small"
         label={t('table.sortBy')}
-        value={sort ?? ''}
+        value={sort}
         onChange={(e) => onChange(e.target.value, order)}
         sx={{ flex: 1 }}
         id="card-sort"
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
-        {sort === undefined && <option value="" disabled />}
         {sortable.map((c) => (
           <option key={c.id} value={c.id}>
             {t(c.cardLabel ?? c.label)}
@@ -169,9 +168,8 @@ export function CardSort<T>({
         ))}
       </TextField>
       <IconButton
-        onClick={() => sort && onChange(sort, order === 'asc' ? 'desc' : 'asc')}
+        onClick={() => onChange(sort, order === 'asc' ? 'desc' : 'asc')}
         aria-label={t(order === 'asc' ? 'table.sortedAscending' : 'table.sortedDescending')}
-        disabled={!sort}
       >
         {order === 'asc' ? <ArrowUpward fontSize="small" /> : <ArrowDownward fontSize="small" />}
       </IconButton>
