@@ -1,6 +1,6 @@
 /**
- * The action buttons of a list row: Edit (a link) and Delete (opens the delete flow), each with a tooltip
- * and an accessible name that names the record; more buttons may be passed as children.
+ * The action buttons of a list row: Edit (a link) and Delete (opens the delete flow), each with a hint and
+ * an accessible name that names the record; more buttons (RowButton) may be passed as children.
  *
  *   { id: 'actions', label: 'app.actions', align: 'right', card: 'actions',
  *     render: (p) => <RowActions editTo={`/edit-product/${p.id}`} editLabel={t('products.editNamed', { name: p.name })}
@@ -11,11 +11,9 @@
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
-import { hint } from '../hint';
+import { RowButton } from './row-button';
 
 export interface RowActionsProps {
   editTo?: string;
@@ -33,14 +31,15 @@ export function RowActions({ editTo, editLabel, onDelete, deleteLabel, children 
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5 }}>
       {children}
       {editTo && (
-        <IconButton {...hint(t('table.edit'))} component={RouterLink} to={editTo} size="small" aria-label={editLabel ?? t('table.edit')}>
-          <EditOutlined fontSize="small" />
-        </IconButton>
+        <RowButton icon={<EditOutlined fontSize="small" />} hint={t('table.edit')} label={editLabel ?? t('table.edit')} to={editTo} />
       )}
       {onDelete && (
-        <IconButton {...hint(t('app.delete'))} size="small" onClick={onDelete} aria-label={deleteLabel ?? t('app.delete')}>
-          <DeleteOutline fontSize="small" />
-        </IconButton>
+        <RowButton
+          icon={<DeleteOutline fontSize="small" />}
+          hint={t('app.delete')}
+          label={deleteLabel ?? t('app.delete')}
+          onClick={onDelete}
+        />
       )}
     </Box>
   );

@@ -9,7 +9,6 @@ import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNewOutlined';
 import RouterOutlined from '@mui/icons-material/RouterOutlined';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +16,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import type { TestRecord } from '../../../../shared/contract/machine-data';
 import type { Column } from '../../../components/data-table';
 import { formatDateTime, formatNumber } from '../../../components/format';
-import { listPrefetch, ListView } from '../../../components/list-kit';
+import { listPrefetch, ListView, RowButton } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { machineKeys } from '../../machines/api';
 import { productKeys } from '../../products/api';
@@ -29,7 +28,6 @@ import { SerialLink } from '../../../components/serial-link';
 import { VerdictChip } from '../components/verdict-chip';
 import { originLabel, testTypeLabel } from '../../../components/record-values';
 import { productName } from '../../../../shared/product-name';
-import { hint } from '../../../components/hint';
 
 /** The list this address shows, asked for as the screen's code arrives (src/web/app/router.tsx). */
 export const prefetch = listPrefetch(TEST_RECORD_LIST);
@@ -113,16 +111,13 @@ export default function MachineDataPage() {
       align: 'right',
       card: 'actions',
       render: (r) => (
-        <IconButton
-          {...hint(t('machineScreens.list.open'))}
-          component={RouterLink}
+        <RowButton
+          icon={<OpenInNew fontSize="small" />}
+          hint={t('machineScreens.list.open')}
+          label={t('machineScreens.list.openRecord', { recordId: r.recordId })}
           to={recordPath(r)}
           state={state}
-          size="small"
-          aria-label={t('machineScreens.list.openRecord', { recordId: r.recordId })}
-        >
-          <OpenInNew fontSize="small" />
-        </IconButton>
+        />
       ),
     },
   ];

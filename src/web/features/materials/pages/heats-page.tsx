@@ -9,7 +9,6 @@ import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -19,7 +18,7 @@ import { Link as RouterLink } from 'react-router';
 import { HEAT_SORTS, HEAT_STATUSES, materialName, type Heat } from '../../../../shared/contract/materials';
 import type { Column } from '../../../components/data-table';
 import { formatDay, formatNumber } from '../../../components/format';
-import { listPrefetch, ListView, RowActions, useDeleteFlow, useList, type UseListOptions } from '../../../components/list-kit';
+import { listPrefetch, ListView, RowActions, RowButton, useDeleteFlow, useList, type UseListOptions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { certificateHref, heatKeys, useDeleteHeat, useMaterials } from '../api';
 import { HeatDialog } from '../components/heat-dialog';
@@ -83,17 +82,12 @@ export default function HeatsPage() {
         <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }}>
           {`${h.certificateType} ${h.certificateNumber || ''}`.trim()}
           {h.file ? (
-            <IconButton
-              {...hint(t('materials.heats.openCertificate'))}
-              size="small"
-              component="a"
+            <RowButton
+              icon={<PictureAsPdfOutlined fontSize="small" />}
+              hint={t('materials.heats.openCertificate')}
+              label={t('materials.heats.openCertificateOf', { number: h.number })}
               href={certificateHref(h.id)}
-              target="_blank"
-              rel="noopener"
-              aria-label={t('materials.heats.openCertificateOf', { number: h.number })}
-            >
-              <PictureAsPdfOutlined fontSize="small" />
-            </IconButton>
+            />
           ) : (
             <Typography component="span" variant="body2" color="text.secondary">
               {t('materials.heats.noFile')}
@@ -144,14 +138,12 @@ export default function HeatsPage() {
           deleteLabel={t('materials.heats.deleteNamed', { number: h.number })}
         >
           {canEdit && (
-            <IconButton
-              {...hint(t('table.edit'))}
-              size="small"
+            <RowButton
+              icon={<EditOutlined fontSize="small" />}
+              hint={t('table.edit')}
+              label={t('materials.heats.editNamed', { number: h.number })}
               onClick={() => setEditing(h)}
-              aria-label={t('materials.heats.editNamed', { number: h.number })}
-            >
-              <EditOutlined fontSize="small" />
-            </IconButton>
+            />
           )}
         </RowActions>
       ),

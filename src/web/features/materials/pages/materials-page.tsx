@@ -7,7 +7,6 @@
 import Add from '@mui/icons-material/Add';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -16,13 +15,12 @@ import { Link as RouterLink } from 'react-router';
 import { materialName, type Material } from '../../../../shared/contract/materials';
 import { DataTable, useListParams, type Column, type ListResult } from '../../../components/data-table';
 import { formatNumber } from '../../../components/format';
-import { RowActions, useDeleteFlow } from '../../../components/list-kit';
+import { RowActions, RowButton, useDeleteFlow } from '../../../components/list-kit';
 import { PageHeader } from '../../../components/page-header';
 import { useAppAbility } from '../../../lib/ability';
 import { useDeleteMaterial, useMaterials } from '../api';
 import { MaterialDialog } from '../components/material-dialog';
 import { pagedLocally } from '../components/paged-locally';
-import { hint } from '../../../components/hint';
 
 const SORTS = ['name', 'heatCount'] as const;
 
@@ -98,14 +96,12 @@ export default function MaterialsPage() {
           deleteLabel={t('materials.catalogue.deleteNamed', { name: materialName(m) })}
         >
           {canEdit && (
-            <IconButton
-              {...hint(t('table.edit'))}
-              size="small"
+            <RowButton
+              icon={<EditOutlined fontSize="small" />}
+              hint={t('table.edit')}
+              label={t('materials.catalogue.editNamed', { name: materialName(m) })}
               onClick={() => setEditing(m)}
-              aria-label={t('materials.catalogue.editNamed', { name: materialName(m) })}
-            >
-              <EditOutlined fontSize="small" />
-            </IconButton>
+            />
           )}
         </RowActions>
       ),

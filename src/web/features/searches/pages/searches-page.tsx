@@ -8,7 +8,6 @@
 import OpenInNew from '@mui/icons-material/OpenInNewOutlined';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -18,7 +17,7 @@ import type { SearchRequest } from '../../../../shared/contract/searches';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import type { Column } from '../../../components/data-table';
 import { formatDateTime } from '../../../components/format';
-import { listPrefetch, ListView } from '../../../components/list-kit';
+import { listPrefetch, ListView, RowButton } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { SEARCH_LIST, searchKeys, useResend, useSearchList } from '../api';
@@ -26,7 +25,6 @@ import { RequestDialog } from '../components/request-dialog';
 import { SearchFilters } from '../components/search-filters';
 import { StatusChip, StatusCounts } from '../components/status-chip';
 import { labelled } from '../../../../shared/i18n/punctuation';
-import { hint } from '../../../components/hint';
 
 const pdfHref = (reportId: string) => `/api/v1/public/reports/${encodeURIComponent(reportId)}.pdf`;
 
@@ -170,23 +168,19 @@ export default function SearchesPage() {
       render: (r) => (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5 }}>
           {canResend && r.canResend && (
-            <IconButton
-              {...hint(t('searches.list.resend'))}
-              size="small"
+            <RowButton
+              icon={<SendOutlined fontSize="small" />}
+              hint={t('searches.list.resend')}
+              label={t('searches.list.resendRequest', { time: time(r) })}
               onClick={() => setConfirming({ id: r.id, createdAt: r.createdAt })}
-              aria-label={t('searches.list.resendRequest', { time: time(r) })}
-            >
-              <SendOutlined fontSize="small" />
-            </IconButton>
+            />
           )}
-          <IconButton
-            {...hint(t('searches.list.open'))}
-            size="small"
+          <RowButton
+            icon={<OpenInNew fontSize="small" />}
+            hint={t('searches.list.open')}
+            label={t('searches.list.openRequest', { time: time(r) })}
             onClick={() => open(r.id)}
-            aria-label={t('searches.list.openRequest', { time: time(r) })}
-          >
-            <OpenInNew fontSize="small" />
-          </IconButton>
+          />
         </Box>
       ),
     },

@@ -1,7 +1,6 @@
 import QrCode2 from '@mui/icons-material/QrCode2';
 import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +8,7 @@ import { SERIAL_RANGE_SORTS, type SerialRange, type SerialRangeSort } from '../.
 import { rangeLabel } from '../../../../shared/serial';
 import type { Column, RowHeight } from '../../../components/data-table';
 import { formatDate, formatNumber } from '../../../components/format';
-import { listPrefetch, ListView, useList, type UseListOptions, useRecordActions } from '../../../components/list-kit';
+import { listPrefetch, ListView, RowButton, useList, type UseListOptions, useRecordActions } from '../../../components/list-kit';
 import { useAppAbility } from '../../../lib/ability';
 import { productKeys, useProduct } from '../../products/api';
 import { serialKeys, useDeleteSerialRange } from '../api';
@@ -18,7 +17,6 @@ import { ReleaseDialog } from '../components/release-dialog';
 import { useProductOptions } from '../../products/api';
 import { ProductPicker, type ProductOption } from '../../../components/product-picker';
 import { labelled } from '../../../../shared/i18n/punctuation';
-import { hint } from '../../../components/hint';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' } as const;
 
@@ -147,14 +145,12 @@ export default function SerialNumbersPage() {
       align: 'right',
       card: 'actions',
       render: (r) => (
-        <IconButton
-          {...hint(t('labels.print'))}
-          size="small"
+        <RowButton
+          icon={<QrCode2 fontSize="small" />}
+          hint={t('labels.print')}
+          label={labelled(i18n.language, t('labels.print'), named(r))}
           onClick={() => setLabelsFor(r)}
-          aria-label={labelled(i18n.language, t('labels.print'), named(r))}
-        >
-          <QrCode2 fontSize="small" />
-        </IconButton>
+        />
       ),
     };
     // The release by an authorised inspector: the gate's summary, and who released the range and when.
@@ -164,14 +160,12 @@ export default function SerialNumbersPage() {
       align: 'right',
       card: 'actions',
       render: (r) => (
-        <IconButton
-          {...hint(t('serials.release.action'))}
-          size="small"
+        <RowButton
+          icon={<VerifiedOutlined fontSize="small" />}
+          hint={t('serials.release.action')}
+          label={labelled(i18n.language, t('serials.release.action'), named(r))}
           onClick={() => setReleaseFor(r)}
-          aria-label={labelled(i18n.language, t('serials.release.action'), named(r))}
-        >
-          <VerifiedOutlined fontSize="small" />
-        </IconButton>
+        />
       ),
     };
     return [...cols, release, labels, ...actions.columns];
