@@ -1,5 +1,5 @@
 /**
- * A list row's buttons show their hints from the one tooltip of the layout (src/web/components/hint.tsx,
+ * A list row's buttons (and the bar's customizer button) show their hints from the one tooltip of the layout (src/web/components/hint.tsx,
  * docs/decisions/0078-one-hint-for-a-list.md): for the mouse resting on a button and for the keyboard's focus,
  * gone when the pointer leaves, on Escape and when the button is pressed.
  */
@@ -38,6 +38,12 @@ test("a row's buttons show their hints for the mouse and the keyboard", async ({
   await page.keyboard.press('Escape');
   await expect(tooltip).toHaveCount(0);
   await expect(remove).toBeFocused();
+
+  // The bar's button that opens the customizer shows its hint from the same tooltip.
+  await page.getByTestId('open-customizer').hover();
+  await expect(tooltip).toHaveText('自訂介面');
+  await page.mouse.move(5, 5);
+  await expect(tooltip).toHaveCount(0);
 
   // A click (which opens the delete question) is not a hover that lasts: no hint is left over the dialog.
   await remove.click();

@@ -13,7 +13,7 @@
  * staff layout.
  */
 import Tooltip from '@mui/material/Tooltip';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 const HINT = 'data-hint';
 /** MUI Tooltip's own delay before it shows; it hides at once. */
@@ -70,6 +70,11 @@ export function HintHost() {
   }, []);
   // A button gone from the page (a row deleted, the next page drawn) takes its hint with it.
   const text = anchor?.isConnected ? (anchor.getAttribute(HINT) ?? '') : '';
+  // Drawn from the first hint on: a Tooltip keeps its child in state, set as it mounts, which would add a
+  // render to the commit that first draws the page.
+  const used = useRef(false);
+  if (text !== '') used.current = true;
+  if (!used.current) return null;
   return (
     <Tooltip
       open={text !== ''}

@@ -14,6 +14,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { hint } from '../../components/hint';
 import { usePreferences } from '../../lib/preferences';
 import { PREFERENCE_VALUES, type Preferences } from '../../../shared/preferences';
 
@@ -73,9 +74,10 @@ function Flag({ name, disabled }: { name: FlagKey; disabled?: boolean }) {
 export function CustomizerButton({ floating, onOpen }: { floating: boolean; onOpen: () => void }) {
   const { t } = useTranslation();
   return (
-    <Tooltip title={t('prefs.open')}>
+    <>
       {floating ? (
         <Fab
+          {...hint(t('prefs.open'))}
           color="primary"
           size="small"
           aria-label={t('prefs.open')}
@@ -86,11 +88,11 @@ export function CustomizerButton({ floating, onOpen }: { floating: boolean; onOp
           <SettingsOutlined />
         </Fab>
       ) : (
-        <IconButton aria-label={t('prefs.open')} onClick={onOpen} data-testid="open-customizer">
+        <IconButton {...hint(t('prefs.open'))} aria-label={t('prefs.open')} onClick={onOpen} data-testid="open-customizer">
           <SettingsOutlined />
         </IconButton>
       )}
-    </Tooltip>
+    </>
   );
 }
 

@@ -72,12 +72,17 @@ function fileLabel(file: File, language: string): string {
   return `${file.name} (${formatNumber(language, Math.max(1, Math.round(file.size / 1024)), 0)} KB)`;
 }
 
+// The state of a closed dialog, one value each, so that resetting a dialog that is already closed (as it is
+// when the page first draws it) changes nothing and draws nothing again.
+const NO_EXTRAS: Record<string, File | null> = {};
+const IDLE: Phase = { kind: 'idle' };
+
 export function ImportDialog({ open, onClose, importPath, texts, fieldLabel, invalidate, extraFiles = [] }: ImportDialogProps) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
-  const [extras, setExtras] = useState<Record<string, File | null>>({});
-  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [extras, setExtras] = useState(NO_EXTRAS);
+  const [phase, setPhase] = useState(IDLE);
   const abort = useRef<AbortController | null>(null);
   const busy = phase.kind === 'checking' || phase.kind === 'storing';
 
@@ -85,8 +90,8 @@ export function ImportDialog({ open, onClose, importPath, texts, fieldLabel, inv
     if (!open) {
       abort.current?.abort();
       setFile(null);
-      setExtras({});
-      setPhase({ kind: 'idle' });
+      setExtras(NO_EXTRAS);
+      setPhase(IDLE);
     }
   }, [open]);
 

@@ -301,7 +301,9 @@ export function DataTable<T, S extends string>({
         getItemAriaLabel={(type) => t(`table.${type}Page`)}
         showFirstButton
         showLastButton
-        slotProps={{ select: { inputProps: { 'aria-label': t('table.rowsPerPage') } } }}
+        // On a phone the page size is the phone's own select, as the cards' sort is (CardSort): MUI's menu select
+        // sets its state as it mounts, one more render in the commit that first draws the list.
+        slotProps={{ select: { native: cards, inputProps: { 'aria-label': t('table.rowsPerPage') } } }}
         // On a phone the page buttons wrap under the count rather than scroll out of sight (a long count in
         // Chinese pushes them past 390 px).
         sx={cards ? PHONE_PAGINATION : undefined}
