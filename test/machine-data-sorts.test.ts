@@ -6,6 +6,7 @@
  * records of two benches with the same record ids, and CSV-uploaded records of no bench. A tested-at range
  * under the sorts whose index does not bound it is sorted itself (decision 0030): its pages are checked too.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_MEDIA,
@@ -16,7 +17,7 @@ import {
   type TestRecordSort,
 } from '../src/shared/contract/machine-data';
 import { listRecords, recordPages } from '../src/server/modules/machine-data/machine-data.list';
-import { LIST_PLANNING } from '../src/server/modules/machine-data/machine-data.list-planning';
+import { filteredToSort, LIST_PLANNING } from '../src/server/modules/machine-data/machine-data.list-planning';
 import { buildTestApp, type TestApp } from './helpers/app';
 import { staffCookie, upload } from './helpers/catalogue';
 import { adminCookie, createBench, postBatch, record } from './helpers/machine-data';
@@ -131,7 +132,7 @@ describe('every sort of the Machine Data list', () => {
 
   it("walks each sort's index, or merges its parts, under every filter as it does at a million records", async () => {
     // At a million records only the larger filters walk; here every one is made to (nothing sorted itself).
-    const walk = { ...LIST_PLANNING, sortRangeAtMost: 0, sortFilteredAtMost: 0, sortNewestAtMost: 0 };
+    const walk = { ...LIST_PLANNING, sortRangeAtMost: 0, sortSpreadAtMost: 0, sortFilteredAtMost: 0, sortNewestAtMost: 0 };
     for (const sort of TEST_RECORD_SORTS)
       for (const order of ['asc', 'desc'] as const)
         for (const [filter, keep] of FILTERS) {
@@ -146,6 +147,25 @@ describe('every sort of the Machine Data list', () => {
           }
           expect(got, `${filter} sort=${sort} ${order}`).toEqual(want);
         }
+  });
+
+  it('walks a sort for a result, a verdict or a test type that a product of as many records would have sorted', async () => {
+    // The planner's estimate stands in for ten years' data: 10,000 matches, above sortSpreadAtMost and below
+    // sortFilteredAtMost.
+    const decide = (params: Record<string, string | undefined>, estimate = 10_000) =>
+      filteredToSort(t.app.ctx.db, testRecordListQuery.parse(params), sql`true`, LIST_PLANNING, async () => estimate);
+    for (const spread of [
+      { result: 'fail' },
+      { verdict: 'nonconforming' },
+      { verdict: 'disagreement' },
+      { testType: 'seat', result: 'fail' },
+    ])
+      expect(await decide({ ...spread, sort: 'serial' }), JSON.stringify(spread)).toBeNull();
+    const product = '00000000-0000-4000-8000-000000000001';
+    for (const together of [{ productId: product }, { q: 'SRT' }, { machineId: product }, { result: 'fail', productId: product }])
+      expect(await decide({ ...together, sort: 'serial' }), JSON.stringify(together)).toBe(10_000);
+    // A few thousand are sorted, however they lie.
+    expect(await decide({ result: 'fail', sort: 'serial' }, 4_000)).toBe(4_000);
   });
 
   /** A bench and a result of more than 5 records, not a multiple of 5: one full page of 5 and a shorter one. */

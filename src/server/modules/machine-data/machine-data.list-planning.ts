@@ -1,7 +1,8 @@
 /**
  * How the Machine Data list reads a filtered and sorted page: by walking the sort's index (or merging its
  * parts, machine-data.list.ts) or by reading the filtered rows through their own index and sorting them. The
- * planner's estimate of the filtered rows decides (docs/decisions/0030-lists-at-a-year.md, 0070).
+ * planner's estimate of the filtered rows decides, with a lower bound for filters whose matches lie spread over
+ * every sort's order (docs/decisions/0030-lists-at-a-year.md, 0070, 0079-spread-filters-walk.md).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { TestRecordListQuery, TestRecordSort } from '../../../shared/contract/machine-data';
@@ -28,6 +29,8 @@ const WALKS_PAST_DATES: ReadonlySet<TestRecordSort> = new Set<TestRecordSort>(['
 export interface ListPlanning {
   /** a tested-at range under a sort that does not bound it */
   sortRangeAtMost: number;
+  /** filters of a result, a verdict or a test type only (SPREAD_FILTERS) */
+  sortSpreadAtMost: number;
   /** any other filter */
   sortFilteredAtMost: number;
   /** two filters or more, newest first: a set this small is read and sorted, not walked for */
@@ -48,6 +51,11 @@ export const LIST_PLANNING: ListPlanning = {
   // about 40 ms) where a walk is not; but the fails of ten years (170,000) sort in 260 ms and merge their
   // parts in a few.
   sortFilteredAtMost: 100_000,
+  // A result, a verdict or a test type is spread over every sort's order: a walk finds a page after about a
+  // page over its share of the records, where sorting reads every match from the table. At ten years the
+  // 68,807 fails sorted by serial took 425 ms read and sorted, 5 ms walked; sorting pays only for a set that
+  // fits in the few milliseconds of a walk.
+  sortSpreadAtMost: 5_000,
   // Newest first, two filters with no index of both walk one filter's index testing the other on each row: at
   // ten years a product's 59 disagreements lay far behind its newest records (163 ms walked; read and sorted,
   // 11 ms). A few hundred rows sort in well under a millisecond, however they are read.
@@ -57,6 +65,16 @@ export const LIST_PLANNING: ListPlanning = {
   // of each or row by row).
   countCostAtMost: 10_000,
 };
+
+/**
+ * The filters whose matches lie spread over every sort's order, rather than together in one part of it as a
+ * product's records lie among its series, a bench's in its record ids, or a week's in every order that
+ * follows testing.
+ */
+function spreadOnly(q: TestRecordListQuery): boolean {
+  const clustered = [q.q, q.serial, q.productId, q.machineId, q.matched, q.testedFrom || q.testedTo];
+  return clustered.every((v) => v === undefined || v === '');
+}
 
 /** How many of the list's filters are set (a tested-at range is one, from and to together). */
 function filterCount(q: TestRecordListQuery): number {
@@ -86,7 +104,8 @@ export async function filteredToSort(
   }
   const dated = WALKS_PAST_DATES.has(q.sort) && (q.testedFrom || q.testedTo);
   const planned = await estimate();
-  return planned <= (dated ? planning.sortRangeAtMost : planning.sortFilteredAtMost) ? planned : null;
+  const bound = dated ? planning.sortRangeAtMost : spreadOnly(q) ? planning.sortSpreadAtMost : planning.sortFilteredAtMost;
+  return planned <= bound ? planned : null;
 }
 
 export interface CountPlan {
