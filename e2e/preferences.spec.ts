@@ -59,6 +59,11 @@ test('every preference survives reload and follows the account', async ({ browse
   await page.goto('/login');
   await signInThroughUi(page, member.email, member.password);
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The sign-in's notice arrives with its module, top right, over the customizer's button: a click as it
+  // arrives lands on the notice, and a pointer resting on it keeps it open. Wait until it has come and gone.
+  const notice = page.getByText('Login Successfully');
+  await expect(notice).toBeVisible();
+  await expect(notice).toBeHidden();
   await openCustomizer(page);
   await page.getByTestId('pref-theme-dark').click();
   await page.getByTestId('pref-skin-bordered').click();
