@@ -3,7 +3,8 @@
  * under its field, in the page's language), adds a heat of it (a malformed analysis is refused under its
  * field; a file that is not a PDF is refused and the heat kept; a PDF is then stored and opens from the
  * list), names the product's body material, assigns the heat to a range's bodies and sends an exceptions
- * CSV with a serial outside the range (refused, row by row, nothing stored). English at 1440 px and Chinese
+ * CSV with a serial outside the range (refused, row by row, nothing stored). On a phone the heats' card sort
+ * names their own order (newest added first, which no column has). English at 1440 px and Chinese
  * at 390 px (E2E_EVERY_LOOK: both at both), with screenshots and an axe check.
  */
 import fs from 'node:fs';
@@ -75,6 +76,15 @@ for (const lang of ['en', 'zh'] as const satisfies readonly Language[]) {
       await page.goto(`/heats?q=${encodeURIComponent(heatNumber)}`);
       const open = page.getByRole('link', { name: tr(lang, 'materials.heats.openCertificateOf', { number: heatNumber }) });
       await expect(open).toBeVisible();
+      if (width < 600) {
+        // Heats are newest added first, an order no column has: the phone's sort names it, and can go back to it.
+        const sortBy = page.getByRole('combobox', { name: tr(lang, 'table.sortBy') });
+        await expect(sortBy.locator('option:checked')).toHaveText(tr(lang, 'table.defaultOrder'));
+        await sortBy.selectOption({ label: tr(lang, 'materials.fields.heatNumber') });
+        await expect(page).toHaveURL(/sort=number/);
+        await sortBy.selectOption({ label: tr(lang, 'table.defaultOrder') });
+        await expect(page).not.toHaveURL(/sort=/);
+      }
       const stored = await context.request.get((await open.getAttribute('href'))!);
       expect(stored.headers()['content-type']).toContain('application/pdf');
       expect(Buffer.from(await stored.body()).equals(PDF)).toBe(true);

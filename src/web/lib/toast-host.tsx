@@ -5,10 +5,36 @@ import { TOAST_AUTO_CLOSE_MS } from './constants';
 
 let mounted: Promise<void> | undefined;
 
+/**
+ * Notices open below the app's bar, not over it: at the top right they covered the customizer's button and the
+ * account menu (the sign-in's notice for its 3 s, and longer while the pointer rests on it), so a click meant
+ * for either closed the notice instead. The heights are MUI's Toolbar's: 56 px on a phone, 48 in a phone's
+ * landscape, 64 from 600 px wide. Below 481 px react-toastify's notices span the screen, so they sit on the
+ * bar's edge there.
+ */
+const BELOW_THE_BAR = `
+#toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 64px + 8px); }
+@media (max-width: 599.95px) {
+  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 56px + 8px); }
+}
+@media (max-width: 599.95px) and (orientation: landscape) {
+  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 48px + 8px); }
+}
+@media (max-width: 480px) {
+  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 56px); }
+}
+@media (max-width: 480px) and (orientation: landscape) {
+  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 48px); }
+}
+`;
+
 function mount(): Promise<void> {
   mounted ??= new Promise<void>((resolve) => {
     const host = document.createElement('div');
     host.id = 'toasts';
+    const placement = document.createElement('style');
+    placement.textContent = BELOW_THE_BAR;
+    document.head.appendChild(placement);
     document.body.appendChild(host);
     const dark = () => document.documentElement.style.colorScheme === 'dark';
     createRoot(host).render(

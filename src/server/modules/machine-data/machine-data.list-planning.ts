@@ -29,7 +29,7 @@ const WALKS_PAST_DATES: ReadonlySet<TestRecordSort> = new Set<TestRecordSort>(['
 export interface ListPlanning {
   /** a tested-at range under a sort that does not bound it */
   sortRangeAtMost: number;
-  /** filters of a result, a verdict or a test type only (SPREAD_FILTERS) */
+  /** filters of a result, a verdict or a test type only (spreadOnly, FILTER_MATCHES) */
   sortSpreadAtMost: number;
   /** any other filter */
   sortFilteredAtMost: number;
@@ -66,21 +66,36 @@ export const LIST_PLANNING: ListPlanning = {
   countCostAtMost: 10_000,
 };
 
+type ListFilter = Exclude<keyof TestRecordListQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
 /**
- * The filters whose matches lie spread over every sort's order, rather than together in one part of it as a
- * product's records lie among its series, a bench's in its record ids, or a week's in every order that
- * follows testing.
+ * Where each of the list's filters has its matches in a sort's order: together in one part of it, as a
+ * product's records lie among its series, a bench's in its record ids, or a week's in every order that follows
+ * testing; or spread over all of it, as a test's result does not depend on its serial, record id, pressure or
+ * arrival. Every filter of the query must be named here (the type says so).
  */
-function spreadOnly(q: TestRecordListQuery): boolean {
-  const clustered = [q.q, q.serial, q.productId, q.machineId, q.matched, q.testedFrom || q.testedTo];
-  return clustered.every((v) => v === undefined || v === '');
+const FILTER_MATCHES: Readonly<Record<ListFilter, 'clustered' | 'spread'>> = {
+  q: 'clustered',
+  serial: 'clustered',
+  productId: 'clustered',
+  machineId: 'clustered',
+  matched: 'clustered',
+  testedFrom: 'clustered',
+  testedTo: 'clustered',
+  result: 'spread',
+  verdict: 'spread',
+  testType: 'spread',
+};
+const LIST_FILTERS = Object.keys(FILTER_MATCHES) as ListFilter[];
+
+/** The filters set, a tested-at range counted once (from and to together). */
+function filtersSet(q: TestRecordListQuery): ListFilter[] {
+  const set = LIST_FILTERS.filter((f) => q[f] !== undefined && q[f] !== '');
+  return set.filter((f) => !(f === 'testedTo' && set.includes('testedFrom')));
 }
 
-/** How many of the list's filters are set (a tested-at range is one, from and to together). */
-function filterCount(q: TestRecordListQuery): number {
-  const set = [q.q, q.serial, q.productId, q.machineId, q.result, q.verdict, q.testType, q.matched, q.testedFrom || q.testedTo];
-  return set.filter((v) => v !== undefined && v !== '').length;
-}
+/** Whether every filter set has its matches spread over every sort's order. */
+const spreadOnly = (q: TestRecordListQuery) => filtersSet(q).every((f) => FILTER_MATCHES[f] === 'spread');
 
 /**
  * With a filter and a sort other than by test time, the planner's estimate of the filtered rows when it is
@@ -98,7 +113,7 @@ export async function filteredToSort(
 ): Promise<number | null> {
   if (!where) return null;
   if (!q.sort || q.sort === 'testedAt') {
-    if (filterCount(q) < 2) return null;
+    if (filtersSet(q).length < 2) return null;
     const planned = await estimate();
     return planned <= planning.sortNewestAtMost ? planned : null;
   }

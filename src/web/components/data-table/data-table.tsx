@@ -62,6 +62,8 @@ export interface DataTableProps<T, S extends string> {
   columns: Column<T>[];
   query: UseQueryResult<ListResult<T>>;
   params: ListParams<S>;
+  /** the list's own order, offered by a phone's card sort when no column sorts by it */
+  defaultSort?: S;
   onParamsChange: (patch: Partial<ListParams<S>>, opts?: { replace?: boolean }) => void;
   getRowId: (row: T) => string;
   /** i18n key naming the table for assistive technology */
@@ -110,6 +112,7 @@ export function DataTable<T, S extends string>({
   columns,
   query,
   params,
+  defaultSort,
   onParamsChange,
   getRowId,
   label,
@@ -204,6 +207,7 @@ export function DataTable<T, S extends string>({
           <CardSort
             columns={columns}
             sort={params.sort}
+            defaultSort={defaultSort}
             order={params.order}
             onChange={(sort, order) => onParamsChange({ sort: sort as S, order, page: 1 })}
           />

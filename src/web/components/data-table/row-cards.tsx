@@ -131,24 +131,29 @@ export function RowCards<T>({
 }
 
 /**
- * The sort of a card list: a select of the sortable columns and a button that flips the order. The select is
- * the phone's own (a native `<select>`): its picker suits a phone, and MUI's menu select set its state as it
+ * The sort of a card list: a select of the sortable columns and a button that flips the order. A list whose
+ * own order is not a column's (heats: newest added first) offers that order first, as "Default order", so the
+ * select names what the cards show and the list can go back to it. The select is the phone's own (a native `<select>`): its picker suits a phone, and MUI's menu select set its state as it
  * mounted, which drew the list a second time in the commit that first showed it (docs/decisions/0078).
  */
 export function CardSort<T>({
   columns,
   sort,
+  defaultSort,
   order,
   onChange,
 }: {
   columns: Column<T>[];
   sort: string;
+  /** the list's own order */
+  defaultSort?: string;
   order: 'asc' | 'desc';
   onChange: (sort: string, order: 'asc' | 'desc') => void;
 }) {
   const { t } = useTranslation();
   const sortable = columns.filter((c) => c.sortable);
   if (sortable.length === 0) return null;
+  const ownOrder = defaultSort !== undefined && !sortable.some((c) => c.id === defaultSort);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, pb: 1.5 }}>
       <TextField
@@ -161,6 +166,7 @@ export function CardSort<T>({
         id="card-sort"
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
+        {ownOrder && <option value={defaultSort}>{t('table.defaultOrder')}</option>}
         {sortable.map((c) => (
           <option key={c.id} value={c.id}>
             {t(c.cardLabel ?? c.label)}

@@ -109,6 +109,7 @@ export function ListView<T, S extends string, F extends string>({
           columns={columns}
           query={list.query}
           params={list.params}
+          defaultSort={list.defaultSort}
           onParamsChange={list.setParams}
           getRowId={getRowId}
           label={title ?? label ?? 'table.search'}

@@ -39,6 +39,8 @@ export interface UseListOptions<S extends string, F extends string> extends List
 export interface ListState<T, S extends string = string, F extends string = string> {
   path: string;
   params: ListParams<S>;
+  /** the list's own order (UseListOptions) */
+  defaultSort: S;
   setParams: (patch: Partial<ListParams<S>>, opts?: { replace?: boolean }) => void;
   /** the filters' current values by URL name (undefined when not set) */
   filters: Partial<Record<F, string>>;
@@ -109,5 +111,16 @@ export function useList<T, S extends string = string, F extends string = string>
   );
 
   const { query, more } = useListQuery<T>(key, path, params, sent);
-  return { path, params, setParams, filters, setFilter, setFilters, query, more, exportHref: exportHref(path, params, sent) };
+  return {
+    path,
+    params,
+    defaultSort: options.defaultSort,
+    setParams,
+    filters,
+    setFilter,
+    setFilters,
+    query,
+    more,
+    exportHref: exportHref(path, params, sent),
+  };
 }
