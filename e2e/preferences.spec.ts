@@ -59,10 +59,13 @@ test('every preference survives reload and follows the account', async ({ browse
   await page.goto('/login');
   await signInThroughUi(page, member.email, member.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-  // The sign-in's notice arrives with its module, top right, over the customizer's button: a click as it
-  // arrives lands on the notice, and a pointer resting on it keeps it open. Wait until it has come and gone.
+  // The sign-in's notice opens below the bar, never over the customizer's button or the account menu.
   const notice = page.getByText('Login Successfully');
   await expect(notice).toBeVisible();
+  const bar = (await page.getByTestId('navbar').boundingBox())!;
+  const toast = (await page.locator('.Toastify__toast').first().boundingBox())!;
+  expect(toast.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+  // It may still cover the top of the customizer's panel: wait until it has gone.
   await expect(notice).toBeHidden();
   await openCustomizer(page);
   await page.getByTestId('pref-theme-dark').click();
