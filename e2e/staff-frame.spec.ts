@@ -2,13 +2,24 @@
  * A staff screen's page arrives with its frame drawn in (src/server/web/staff-shell.ts,
  * docs/decisions/0077-the-staff-page-arrives-with-its-frame.md): before any script has run, a phone shows the
  * bar and the screen's title, a wide screen the navigation's column too, in the visitor's language and theme.
- * The app then replaces it in the commit that draws the screen: at no frame are both in the document.
+ * The app then replaces it in the commit that draws the screen: at no frame are both in the document. A screen
+ * with a line under its title has it in the frame too, where the screen then draws it
+ * (docs/decisions/0080-the-frame-carries-the-introduction.md).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { staffPage } from './helpers';
 import { translator } from './screen-kit';
 
-const tr = translator(['pages', 'app']);
+const tr = translator(['pages', 'app', 'dashboard']);
+
+/** The box of an element's text (not of the element): where its words are, and how wide they run. */
+const textBox = (element: Locator) =>
+  element.evaluate((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const { x, y, width, height } = range.getBoundingClientRect();
+    return { x, y, width, height };
+  });
 
 for (const [language, width] of [
   ['en', 390],
@@ -49,6 +60,34 @@ for (const [language, width] of [
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(language, 'pages.products'));
     await expect(frame).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { bothSeen: boolean }).bothSeen)).toBe(false);
+    await staff.context.close();
+  });
+
+  test(`the frame carries the line under the title, where the screen draws it: ${language} at ${width} px`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const staff = await staffPage(browser, baseURL!, language, width);
+    const { page } = staff;
+    const intro = tr(language, 'dashboard.intro');
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    const framed = page.locator('#trc-shell .trc-shell-intro');
+    await expect(framed).toHaveText(intro);
+    const before = await textBox(framed);
+    await page.unroute('**/assets/*.js');
+
+    await page.goto('/dashboard');
+    const drawn = page.getByText(intro, { exact: true });
+    await expect(drawn).toBeVisible();
+    await expect(page.locator('#trc-shell')).toHaveCount(0);
+    const after = await textBox(drawn);
+    // Where the frame had it, its words as wide: the screen does not move as it replaces the frame, and its
+    // largest text is not drawn anew.
+    expect(Math.abs(after.x - before.x)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(after.width - before.width)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(after.height - before.height)).toBeLessThanOrEqual(0.5);
     await staff.context.close();
   });
 }

@@ -31,6 +31,8 @@ export interface RouterPage {
   modules: string[];
   /** a staff screen's title (an i18n key; `staffPage('…')` in the router): the server draws its frame first */
   titleKey?: string;
+  /** the line under that title (an i18n key; `staffPage`'s fourth argument), drawn into the frame too */
+  introKey?: string;
 }
 
 /** The string literal of the first `import('…')` inside `node`, if any. */
@@ -62,11 +64,17 @@ function resolveModule(root: string, fromFile: string, specifier: string): strin
   throw new Error(`${fromFile}: cannot find the module ${specifier}`);
 }
 
-/** The title key of a staff screen's meta, `staffPage('key', …)`; undefined for any other page. */
-function staffTitleKey(meta: ts.Node): string | undefined {
-  if (!ts.isCallExpression(meta) || !ts.isIdentifier(meta.expression) || meta.expression.text !== 'staffPage') return undefined;
-  const [key] = meta.arguments;
-  return key && ts.isStringLiteral(key) ? key.text : undefined;
+/**
+ * The title and introduction keys of a staff screen's meta, `staffPage('title', access, nav, 'intro')`;
+ * nothing for any other page.
+ */
+function staffKeys(meta: ts.Node): Pick<RouterPage, 'titleKey' | 'introKey'> {
+  if (!ts.isCallExpression(meta) || !ts.isIdentifier(meta.expression) || meta.expression.text !== 'staffPage') return {};
+  const [title, , , intro] = meta.arguments;
+  return {
+    ...(title && ts.isStringLiteral(title) ? { titleKey: title.text } : {}),
+    ...(intro && ts.isStringLiteral(intro) ? { introKey: intro.text } : {}),
+  };
 }
 
 /** Every `page(meta, 'path', loader)` of the router, with the modules its route loads (see above). */
@@ -101,11 +109,10 @@ export function routerPages(root: string, routerFile = ROUTER): RouterPage[] {
         const layout = lazy && importedSpecifier(lazy);
         if (layout) layouts.unshift(resolveModule(root, routerFile, layout));
       }
-      const titleKey = meta && staffTitleKey(meta);
       pages.push({
         path: routePath.text,
         modules: [...layouts, resolveModule(root, routerFile, specifier)],
-        ...(titleKey ? { titleKey } : {}),
+        ...(meta ? staffKeys(meta) : {}),
       });
       return;
     }
@@ -152,7 +159,7 @@ const perLanguage = <T>(value: (language: Language) => T) => Object.fromEntries(
 
 /**
  * The table the server reads, from the build's manifest and the router's pages; `title` gives a staff
- * screen's title in a language (catalogueString).
+ * screen's title and introduction in a language (catalogueString).
  */
 export function routePreloads(
   manifest: Manifest,
@@ -169,6 +176,7 @@ export function routePreloads(
       path: p.path,
       files: filesOf(manifest, p.modules, known),
       ...(p.titleKey ? { title: perLanguage((l) => title(l, p.titleKey!)) } : {}),
+      ...(p.titleKey && p.introKey ? { intro: perLanguage((l) => title(l, p.introKey!)) } : {}),
     })),
   };
 }

@@ -47,6 +47,10 @@ describe("the router's pages", () => {
     expect(byPath('machines')?.titleKey).toBe('machineScreens.benches.title');
     expect(byPath('register')?.titleKey).toBeUndefined();
     expect(byPath('search')?.titleKey).toBeUndefined();
+    // The line under the title, where the screen has one: drawn into the frame too.
+    expect(byPath('dashboard')?.introKey).toBe('dashboard.intro');
+    expect(byPath('machine-data/quality')?.introKey).toBe('quality.intro');
+    expect(byPath('products')?.introKey).toBeUndefined();
     expect(catalogueString('en', 'pages.products')).toBe('Products');
     expect(catalogueString('zh', 'pages.products')).toBe('產品');
     expect(() => catalogueString('en', 'pages.noSuchScreen')).toThrow(/no string pages.noSuchScreen/);
@@ -75,6 +79,7 @@ describe('the table the build writes', () => {
           path: 'products',
           modules: ['src/web/app/layouts/default-layout.tsx', 'src/web/features/products/pages/products-page.tsx'],
           titleKey: 'pages.products',
+          introKey: 'products.intro',
         },
         { path: 'register', modules: ['src/web/features/products/pages/products-page.tsx'] },
       ],
@@ -87,6 +92,7 @@ describe('the table the build writes', () => {
         path: 'products',
         files: ['assets/default-layout-e.js', 'assets/Tooltip-t.js', 'assets/products-page-f.js', 'assets/Table-g.js'],
         title: { en: 'pages.products in en', zh: 'pages.products in zh' },
+        intro: { en: 'products.intro in en', zh: 'products.intro in zh' },
       },
       { path: 'register', files: ['assets/products-page-f.js', 'assets/Tooltip-t.js', 'assets/Table-g.js'] },
     ]);
@@ -244,6 +250,12 @@ describe("the app's page as the server sends it", () => {
       appTitle: { en: 'Test Report Center', zh: '測試報告中心' },
       routes: [
         { path: 'products', files: ['assets/products-page-f.js'], title: { en: 'Products', zh: '產品' } },
+        {
+          path: 'dashboard',
+          files: ['assets/dashboard-page-d.js'],
+          title: { en: 'Dashboard', zh: '儀表板' },
+          intro: { en: 'Requests & figures <at a glance>', zh: '一覽請求與數據' },
+        },
         { path: 'register', files: ['assets/register-page-r.js'] },
       ],
     };
@@ -268,6 +280,17 @@ describe("the app's page as the server sends it", () => {
       const zh = await framed.app.inject({ url: '/products', headers: { cookie: `${session}; ${LANGUAGE_COOKIE}=zh` } });
       expect(zh.body).toContain('<h1 class="trc-shell-title">產品</h1>');
       expect(zh.body).toContain('測試報告中心');
+      // A screen without an introduction has no line under its title.
+      expect(en.body).not.toContain('trc-shell-intro"');
+    });
+
+    it("draws the line under the title where the screen has one, escaped, in the page's language", async () => {
+      const en = await framed.app.inject({ url: '/dashboard', headers: { cookie: session, 'accept-language': 'en' } });
+      expect(en.body).toContain(
+        '<h1 class="trc-shell-title">Dashboard</h1><p class="trc-shell-intro">Requests &amp; figures &lt;at a glance&gt;</p>',
+      );
+      const zh = await framed.app.inject({ url: '/dashboard', headers: { cookie: `${session}; ${LANGUAGE_COOKIE}=zh` } });
+      expect(zh.body).toContain('<p class="trc-shell-intro">一覽請求與數據</p>');
     });
 
     it('follows the preferences kept in cookies, and takes the default for a value it does not know', async () => {

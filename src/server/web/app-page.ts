@@ -138,7 +138,7 @@ export function appPage(dir: string) {
       if (route && title && appTitle && req.cookies[SESSION_COOKIE]) {
         const look = shellLook(req.cookies);
         answer = framed(page, `${built.stamp}|${route.path}|${language}|${lookKey(look)}`, () =>
-          staffShell(look, title[language], appTitle[language]),
+          staffShell(look, { title: title[language], intro: route.intro?.[language] }, appTitle[language]),
         );
       } else {
         answer = unframed(page);

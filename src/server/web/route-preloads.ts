@@ -21,9 +21,10 @@ export const routePreloadsSchema = z.object({
   catalogues: z.record(z.enum(LANGUAGES), files),
   /**
    * per route of the router (its path as the router writes it), its layout's and page's files beyond the
-   * start, and a staff screen's title in each language (the server draws that screen's frame, staff-shell.ts)
+   * start, and a staff screen's title and the line under it in each language (the server draws that screen's
+   * frame, staff-shell.ts)
    */
-  routes: z.array(z.object({ path: z.string(), files, title: textPerLanguage.optional() })),
+  routes: z.array(z.object({ path: z.string(), files, title: textPerLanguage.optional(), intro: textPerLanguage.optional() })),
 });
 export type RoutePreloads = z.infer<typeof routePreloadsSchema>;
 

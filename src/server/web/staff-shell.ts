@@ -50,15 +50,15 @@ const MENU =
 
 /**
  * Its stylesheet. Sizes are the app's (src/web/lib/theme.ts and the default layout): the navigation 260 px
- * (72 collapsed) from 1280 px, the bar 56 px (64 from 600 px), the content's padding 16 px (24 from 900 px),
+ * (72 collapsed) from 1280 px, the bar 56 px (64 from 600 px) and its border below, the content's padding 16 px (24 from 900 px),
  * the title as the screens' PageHeader writes it. The bar at the top moves as the app's loading bar does, on the
  * compositor (a transform), so that the page is seen to be on its way; it stands still for reduced motion.
  */
 const CSS = `body{margin:0}
-.trc-shell{--bg:#f5f5f7;--paper:#fff;--text:rgba(0,0,0,.87);--line:rgba(0,0,0,.12);--nav:#1e1e2d;--navtext:#fff;display:flex;min-height:100dvh;background:var(--bg);color:var(--text);font-family:Roboto,"Noto Sans TC",Helvetica,Arial,sans-serif}
+.trc-shell{--bg:#f5f5f7;--paper:#fff;--text:rgba(0,0,0,.87);--soft:rgba(0,0,0,.6);--line:rgba(0,0,0,.12);--nav:#1e1e2d;--navtext:#fff;display:flex;min-height:100dvh;background:var(--bg);color:var(--text);font-family:Roboto,"Noto Sans TC",Helvetica,Arial,sans-serif}
 .trc-shell[data-semi=plain]{--nav:var(--paper);--navtext:var(--text)}
-.trc-shell[data-theme=dark]{--bg:#121212;--paper:#1e1e1e;--text:#fff;--line:rgba(255,255,255,.12);--nav:var(--paper);--navtext:var(--text)}
-@media (prefers-color-scheme:dark){.trc-shell[data-theme=system]{--bg:#121212;--paper:#1e1e1e;--text:#fff;--line:rgba(255,255,255,.12);--nav:var(--paper);--navtext:var(--text)}}
+.trc-shell[data-theme=dark]{--bg:#121212;--paper:#1e1e1e;--text:#fff;--soft:rgba(255,255,255,.7);--line:rgba(255,255,255,.12);--nav:var(--paper);--navtext:var(--text)}
+@media (prefers-color-scheme:dark){.trc-shell[data-theme=system]{--bg:#121212;--paper:#1e1e1e;--text:#fff;--soft:rgba(255,255,255,.7);--line:rgba(255,255,255,.12);--nav:var(--paper);--navtext:var(--text)}}
 .trc-shell-nav{display:none;flex:0 0 260px;box-sizing:border-box;background:var(--nav);color:var(--navtext);border-right:1px solid var(--line)}
 .trc-shell[data-nav=collapsed] .trc-shell-nav{flex-basis:72px}
 .trc-shell-brand{display:flex;align-items:center;gap:10px;min-height:64px;padding:0 20px;font-weight:700;font-size:1.1rem;white-space:nowrap;overflow:hidden}
@@ -66,12 +66,14 @@ const CSS = `body{margin:0}
 .trc-shell[data-nav=collapsed] .trc-shell-nav .trc-shell-name,.trc-shell-bar .trc-shell-name{display:none}
 .trc-shell-logo{width:25px;height:25px;flex-shrink:0}
 .trc-shell-column{flex:1;min-width:0;display:flex;flex-direction:column}
-.trc-shell-bar{display:flex;align-items:center;gap:8px;box-sizing:border-box;min-height:56px;padding:0 16px;background:var(--paper);border-bottom:1px solid var(--line);font-weight:700;font-size:1.1rem}
+.trc-shell-bar{display:flex;align-items:center;gap:8px;min-height:56px;padding:0 16px;background:var(--paper);border-bottom:1px solid var(--line);font-weight:700;font-size:1.1rem}
 .trc-shell-menu{width:24px;height:24px;padding:8px;margin-left:-12px}
 .trc-shell-main{flex:1;padding:16px 0}
 .trc-shell-content{box-sizing:border-box;padding:0 16px;margin:0 auto}
 .trc-shell[data-width=boxed] .trc-shell-content{max-width:1440px}
-.trc-shell-title{margin:0 0 24px;font-size:1.5rem;font-weight:600;line-height:1.334}
+.trc-shell-head{margin:0 0 24px}
+.trc-shell-title{margin:0;font-size:1.5rem;font-weight:600;line-height:1.334}
+.trc-shell-intro{margin:0;font-size:1rem;line-height:1.5;color:var(--soft)}
 .trc-shell-card{height:50vh;box-sizing:border-box;padding:24px 16px;border-radius:8px;background:var(--paper)}
 .trc-shell-line{height:14px;margin:0 0 20px;border-radius:4px;background:var(--line)}
 .trc-shell-line:nth-child(2){width:72%}.trc-shell-line:nth-child(3){width:48%}
@@ -84,11 +86,13 @@ const CSS = `body{margin:0}
 @media (min-width:1280px){.trc-shell:not([data-nav=row]) .trc-shell-nav{display:block}.trc-shell-menu{display:none}.trc-shell:not([data-nav=row]) .trc-shell-bar .trc-shell-logo{display:none}.trc-shell[data-nav=row] .trc-shell-bar .trc-shell-name{display:inline}}`;
 
 /**
- * The frame for a screen titled `title` (already in the page's language), as markup to put before the app's
- * container. Hidden from assistive technology: it is a picture of what is coming, and the app's own screen,
- * with its landmarks, replaces it.
+ * The frame for a screen with this heading (its title and the line under it, already in the page's language),
+ * as markup to put before the app's container. Hidden from assistive technology: it is a picture of what is
+ * coming, and the app's own screen, with its landmarks, replaces it. The line under the title is the screen's
+ * own, drawn as its PageHeader draws it, and often the largest text a screen shows before its data
+ * (docs/decisions/0080-the-frame-carries-the-introduction.md).
  */
-export function staffShell(look: ShellLook, title: string, appTitle: string): string {
+export function staffShell(look: ShellLook, heading: { title: string; intro?: string }, appTitle: string): string {
   const name = `<span class="trc-shell-name">${escapeHtml(appTitle)}</span>`;
   const bar = look.bar ? `<div class="trc-shell-bar">${MENU}${LOGO}${name}</div>` : '';
   return (
@@ -96,7 +100,9 @@ export function staffShell(look: ShellLook, title: string, appTitle: string): st
     `data-semi="${look.semiDark ? 'semi' : 'plain'}" data-width="${look.boxed ? 'boxed' : 'wide'}"><style>${CSS}</style>` +
     `<div class="trc-shell-progress"></div><div class="trc-shell-nav"><div class="trc-shell-brand">${LOGO}${name}</div></div>` +
     `<div class="trc-shell-column">${bar}<div class="trc-shell-main"><div class="trc-shell-content">` +
-    `<h1 class="trc-shell-title">${escapeHtml(title)}</h1>` +
+    `<div class="trc-shell-head"><h1 class="trc-shell-title">${escapeHtml(heading.title)}</h1>` +
+    (heading.intro ? `<p class="trc-shell-intro">${escapeHtml(heading.intro)}</p>` : '') +
+    `</div>` +
     `<div class="trc-shell-card"><div class="trc-shell-line"></div><div class="trc-shell-line"></div><div class="trc-shell-line"></div></div>` +
     `</div></div></div></div>`
   );

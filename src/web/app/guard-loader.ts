@@ -3,7 +3,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { ensureMe } from '../features/auth/api';
 import { abilityFromMe, NO_ABILITIES } from '../lib/ability';
 import { guardRedirect, isPublicHost } from './guard';
-import { GUEST, type RouteAccess } from './route-meta';
+import { GUEST, type RouteAccess } from '../lib/route-meta';
 
 export function guardLoader(access: RouteAccess) {
   return async ({ request }: LoaderFunctionArgs) => {

@@ -8,7 +8,7 @@
  *  6. a visitor goes to /login with the current query and `to` (omitted for /).
  */
 import type { AppAbility, Role } from '../../shared/abilities';
-import type { RouteAccess } from './route-meta';
+import type { RouteAccess } from '../lib/route-meta';
 
 export const PUBLIC_HOST_PATTERN = /client|report/i;
 

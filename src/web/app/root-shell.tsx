@@ -10,7 +10,7 @@ import { HASH_SCROLL_OFFSET } from '../lib/constants';
 import { errorMessage } from '../lib/errors';
 import { LoadingBar } from '../lib/loading-bar';
 import { setMetaDescription } from '../lib/meta-description';
-import { isRouteMeta, type RouteMeta } from './route-meta';
+import { isRouteMeta, type RouteMeta } from '../lib/route-meta';
 
 export function useRouteMeta(): RouteMeta | undefined {
   const matches = useMatches();

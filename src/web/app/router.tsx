@@ -9,7 +9,7 @@ import { queryClient } from '../lib/query-client';
 import { guardLoader, redirectLoader, signInPageLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
-import { ADMIN, GUEST, PUBLIC, STAFF, type RouteMeta } from './route-meta';
+import { ADMIN, GUEST, PUBLIC, STAFF, type RouteMeta } from '../lib/route-meta';
 
 /**
  * A page's module: its screen and, if it has one, what the screen asks the server for first (a list's
@@ -37,11 +37,12 @@ function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): R
 }
 
 const blank = (titleKey: string, access = PUBLIC): RouteMeta => ({ titleKey, access, layout: 'blank' });
-const staffPage = (titleKey: string, access = STAFF, navActiveLink?: string): RouteMeta => ({
+const staffPage = (titleKey: string, access = STAFF, navActiveLink?: string, introKey?: string): RouteMeta => ({
   titleKey,
   access,
   layout: 'default',
   navActiveLink,
+  ...(introKey ? { introKey } : {}),
 });
 
 const notFound = () => import('../features/misc/pages/not-found-page');
@@ -78,7 +79,11 @@ export const routes: RouteObject[] = [
       {
         lazy: async () => ({ Component: (await import('./layouts/default-layout')).default }),
         children: [
-          page(staffPage('pages.dashboard'), 'dashboard', () => import('../features/dashboard/pages/dashboard-page')),
+          page(
+            staffPage('pages.dashboard', STAFF, undefined, 'dashboard.intro'),
+            'dashboard',
+            () => import('../features/dashboard/pages/dashboard-page'),
+          ),
           page(staffPage('pages.products'), 'products', () => import('../features/products/pages/products-page')),
           page(
             staffPage('pages.addProduct', STAFF, '/products'),
@@ -150,7 +155,12 @@ export const routes: RouteObject[] = [
             () => import('../features/orders/pages/delivery-page'),
           ),
           page(
-            staffPage('materials.catalogue.title', { kind: 'ability', action: 'read', subject: 'Material' }),
+            staffPage(
+              'materials.catalogue.title',
+              { kind: 'ability', action: 'read', subject: 'Material' },
+              undefined,
+              'materials.catalogue.subtitle',
+            ),
             'materials',
             () => import('../features/materials/pages/materials-page'),
           ),
@@ -161,12 +171,12 @@ export const routes: RouteObject[] = [
           ),
           page(staffPage('pages.machineData'), 'machine-data', () => import('../features/machine-data/pages/machine-data-page')),
           page(
-            staffPage('quality.title', STAFF, '/machine-data'),
+            staffPage('quality.title', STAFF, '/machine-data', 'quality.intro'),
             'machine-data/quality',
             () => import('../features/quality/pages/quality-page'),
           ),
           page(
-            staffPage('quality.heldUnits.title', STAFF, '/machine-data'),
+            staffPage('quality.heldUnits.title', STAFF, '/machine-data', 'quality.heldUnits.intro'),
             'machine-data/held-units',
             () => import('../features/quality/pages/held-units-page'),
           ),
@@ -181,15 +191,23 @@ export const routes: RouteObject[] = [
             () => import('../features/machine-data/pages/unit-history-page'),
           ),
           page(
-            staffPage('alerts.title', { kind: 'ability', action: 'read', subject: 'Alert' }),
+            staffPage('alerts.title', { kind: 'ability', action: 'read', subject: 'Alert' }, undefined, 'alerts.inbox.describe'),
             'alerts',
             () => import('../features/alerts/pages/alerts-page'),
           ),
-          page(staffPage('machineScreens.benches.title', ADMIN), 'machines', () => import('../features/machines/pages/machines-page')),
+          page(
+            staffPage('machineScreens.benches.title', ADMIN, undefined, 'machineScreens.benches.subtitle'),
+            'machines',
+            () => import('../features/machines/pages/machines-page'),
+          ),
           page(staffPage('pages.searches'), 'searches', () => import('../features/searches/pages/searches-page')),
-          page(staffPage('audit.title', ADMIN), 'audit-log', () => import('../features/audit/pages/audit-page')),
+          page(staffPage('audit.title', ADMIN, undefined, 'audit.intro'), 'audit-log', () => import('../features/audit/pages/audit-page')),
           page(staffPage('pages.staffs', ADMIN), 'staffs', () => import('../features/staff/pages/staffs-page')),
-          page(staffPage('pages.addStaff', ADMIN, '/staffs'), 'add-staff', () => import('../features/staff/pages/add-staff-page')),
+          page(
+            staffPage('pages.addStaff', ADMIN, '/staffs', 'staffScreens.addSubtitle'),
+            'add-staff',
+            () => import('../features/staff/pages/add-staff-page'),
+          ),
           page(
             staffPage('pages.accessControl', { kind: 'ability', action: 'read', subject: 'AclDemo' }),
             'access-control',
@@ -201,7 +219,12 @@ export const routes: RouteObject[] = [
             () => import('../features/settings/pages/settings-page'),
           ),
           page(
-            staffPage('webhooks.screen.title', { kind: 'ability', action: 'read', subject: 'Webhook' }, '/settings'),
+            staffPage(
+              'webhooks.screen.title',
+              { kind: 'ability', action: 'read', subject: 'Webhook' },
+              '/settings',
+              'webhooks.screen.subtitle',
+            ),
             'settings/webhooks',
             () => import('../features/settings/pages/webhooks-page'),
           ),

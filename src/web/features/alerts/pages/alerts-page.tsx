@@ -129,7 +129,6 @@ export default function AlertsPage() {
     <>
       <PageHeader
         title="alerts.title"
-        subtitle="alerts.inbox.describe"
         actions={
           <>
             <AlertMailSelect />

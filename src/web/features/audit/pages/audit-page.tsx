@@ -77,7 +77,7 @@ export default function AuditPage() {
   const total = query.data?.pages[0]?.total ?? 0;
   return (
     <>
-      <PageHeader title="audit.title" subtitle="audit.intro" />
+      <PageHeader title="audit.title" />
       <AuditFilters filters={filters} set={set} />
       <Card>
         <CardContent>

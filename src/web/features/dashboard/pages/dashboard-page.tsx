@@ -47,7 +47,7 @@ export default function DashboardPage() {
   const d = useDeferredValue(q.data);
   return (
     <>
-      <PageHeader title="pages.dashboard" subtitle="dashboard.intro" />
+      <PageHeader title="pages.dashboard" />
       {q.isError && <Alert severity="error">{errorMessage(t, q.error)}</Alert>}
       {/* As tall as the figure cards (two columns on a phone, four from md up), so the page below them does not move when they come */}
       {!d && !q.isError && <Skeleton variant="rounded" sx={{ height: { xs: 960, md: 460 } }} />}

@@ -137,7 +137,6 @@ export default function MachinesPage() {
     <>
       <PageHeader
         title="machineScreens.benches.title"
-        subtitle="machineScreens.benches.subtitle"
         actions={
           <>
             <Button component={RouterLink} to="/machine-data" startIcon={<ArrowBack />} color="inherit">

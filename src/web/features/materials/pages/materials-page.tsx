@@ -111,7 +111,6 @@ export default function MaterialsPage() {
     <>
       <PageHeader
         title="materials.catalogue.title"
-        subtitle="materials.catalogue.subtitle"
         actions={
           <>
             <Button component={RouterLink} to="/heats" color="inherit">

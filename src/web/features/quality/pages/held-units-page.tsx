@@ -52,7 +52,6 @@ export default function HeldUnitsPage() {
     <>
       <PageHeader
         title="quality.heldUnits.title"
-        subtitle="quality.heldUnits.intro"
         actions={
           <>
             <Button component={RouterLink} to="/machine-data/quality" variant="outlined" startIcon={<InsightsOutlined />}>

@@ -102,7 +102,6 @@ export default function QualityPage() {
     <>
       <PageHeader
         title="quality.title"
-        subtitle="quality.intro"
         actions={
           <Button component={RouterLink} to="/machine-data" variant="outlined" startIcon={<ListAltOutlined />}>
             {t('quality.records')}

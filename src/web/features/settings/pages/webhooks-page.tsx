@@ -82,7 +82,6 @@ export default function WebhooksPage() {
     <>
       <PageHeader
         title="webhooks.screen.title"
-        subtitle="webhooks.screen.subtitle"
         actions={
           <>
             <Button component={RouterLink} to="/settings" startIcon={<ArrowBack />} color="inherit">

@@ -44,7 +44,7 @@ export default function AddStaffPage() {
 
   return (
     <>
-      <PageHeader title="pages.addStaff" subtitle="staffScreens.addSubtitle" />
+      <PageHeader title="pages.addStaff" />
       <Card>
         <CardContent>
           <form noValidate onSubmit={onSubmit} aria-label={t('pages.addStaff')}>

@@ -10,6 +10,11 @@ export type RouteAccess =
 export interface RouteMeta {
   /** i18n key of the screen title (also the document title) */
   titleKey: string;
+  /**
+   * i18n key of the line under a staff screen's title that says what the screen is for: its PageHeader
+   * shows it, and the server draws it into the screen's frame (docs/decisions/0080-the-frame-carries-the-introduction.md)
+   */
+  introKey?: string;
   /** i18n key of the page's meta description, when not the staff app's (app.meta.staff) */
   descriptionKey?: string;
   access: RouteAccess;
