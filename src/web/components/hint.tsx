@@ -13,7 +13,7 @@
  * staff layout.
  */
 import Tooltip from '@mui/material/Tooltip';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 const HINT = 'data-hint';
 /** MUI Tooltip's own delay before it shows; it hides at once. */
@@ -26,6 +26,9 @@ const hinted = (target: EventTarget | null) => (target instanceof Element ? targ
 
 export function HintHost() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Drawn from the first hint on: a Tooltip keeps its child in state, set as it mounts, which would add a
+  // render to the commit that first draws the page.
+  const [used, setUsed] = useState(false);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let wanted: HTMLElement | null = null;
@@ -34,7 +37,11 @@ export function HintHost() {
       clearTimeout(timer);
       wanted = el;
       setAnchor(null);
-      if (el) timer = setTimeout(() => setAnchor(el), ENTER_DELAY_MS);
+      if (el)
+        timer = setTimeout(() => {
+          setUsed(true);
+          setAnchor(el);
+        }, ENTER_DELAY_MS);
     };
     const onOver = (e: PointerEvent) => {
       if (e.pointerType === 'mouse' || e.pointerType === 'pen') want(hinted(e.target));
@@ -70,11 +77,7 @@ export function HintHost() {
   }, []);
   // A button gone from the page (a row deleted, the next page drawn) takes its hint with it.
   const text = anchor?.isConnected ? (anchor.getAttribute(HINT) ?? '') : '';
-  // Drawn from the first hint on: a Tooltip keeps its child in state, set as it mounts, which would add a
-  // render to the commit that first draws the page.
-  const used = useRef(false);
-  if (text !== '') used.current = true;
-  if (!used.current) return null;
+  if (!used) return null;
   return (
     <Tooltip
       open={text !== ''}
