@@ -1,9 +1,9 @@
 /**
  * The hints of a list's row buttons ("Edit", "Delete", "Open") and of the bar's customizer button: one MUI
  * Tooltip for the whole layout, shown beside whichever button the mouse rests on or the keyboard focuses,
- * instead of a Tooltip around every button. Each MUI Tooltip keeps its button in state, set as the button mounts; a page of rows with two or
- * three buttons each then made React draw the list a second and a third time, synchronously, inside the
- * commit that first showed it (21 tooltips on the products list, a fifth of that page's blocking time on a
+ * instead of a Tooltip around every button. Each MUI Tooltip keeps its button in state, set as the button
+ * mounts; a page of rows with two or three buttons each then made React draw the list a second and a third
+ * time, synchronously, inside the commit that first showed it (21 tooltips on the products list, a fifth of that page's blocking time on a
  * phone: docs/decisions/0078-one-hint-for-a-list.md).
  *
  *   <IconButton aria-label={t('products.editNamed', { name })} {...hint(t('table.edit'))}>…</IconButton>

@@ -13,19 +13,11 @@ let mounted: Promise<void> | undefined;
  * bar's edge there.
  */
 const BELOW_THE_BAR = `
-#toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 64px + 8px); }
-@media (max-width: 599.95px) {
-  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 56px + 8px); }
-}
-@media (max-width: 599.95px) and (orientation: landscape) {
-  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 48px + 8px); }
-}
-@media (max-width: 480px) {
-  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 56px); }
-}
-@media (max-width: 480px) and (orientation: landscape) {
-  #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + 48px); }
-}
+#toasts { --bar: 64px; --gap: 8px; }
+@media (max-width: 599.95px) { #toasts { --bar: 56px; } }
+@media (max-width: 599.95px) and (orientation: landscape) { #toasts { --bar: 48px; } }
+@media (max-width: 480px) { #toasts { --gap: 0px; } }
+#toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + var(--bar) + var(--gap)); }
 `;
 
 function mount(): Promise<void> {

@@ -133,8 +133,9 @@ export function RowCards<T>({
 /**
  * The sort of a card list: a select of the sortable columns and a button that flips the order. A list whose
  * own order is not a column's (heats: newest added first) offers that order first, as "Default order", so the
- * select names what the cards show and the list can go back to it. The select is the phone's own (a native `<select>`): its picker suits a phone, and MUI's menu select set its state as it
- * mounted, which drew the list a second time in the commit that first showed it (docs/decisions/0078).
+ * select names what the cards show and the list can go back to it. The select is the phone's own (a native
+ * `<select>`): its picker suits a phone, and MUI's menu select set its state as it mounted, which drew the list
+ * a second time in the commit that first showed it (docs/decisions/0078).
  */
 export function CardSort<T>({
   columns,
