@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, ADMIN_STATE } from './helpers';
+import { ADMIN, ADMIN_STATE, createStaff, signInByApi } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { langWidthThemes } from './looks';
 import { keepScreenshot } from './shots';
@@ -129,6 +129,44 @@ test('refusals show on the form in the page language, the address kept, and a la
   await password.fill(ADMIN.password);
   await password.press('Enter');
   await expect(page).toHaveURL(/\/staffs\?tab=1$/);
+  await context.close();
+});
+
+test("the first page after signing in is served in the account's language and look, not the browser's", async ({ browser, baseURL }) => {
+  // An account in English with the dark theme kept on it, set up in a context of its own.
+  const admin = await browser.newContext({ storageState: ADMIN_STATE });
+  const member = await createStaff(admin.request, { role: 'staff' });
+  await admin.close();
+  const setup = await browser.newContext();
+  await signInByApi(setup.request, member.email, member.password);
+  expect((await setup.request.patch('/api/v1/auth/me', { data: { language: 'en', preferences: { theme: 'dark' } } })).ok()).toBe(true);
+  await setup.close();
+
+  // A browser that chose Chinese and the light theme on an earlier visit, and has never seen this account.
+  const context = await browser.newContext({ locale: LOCALE.zh, viewport: { width: 390, height: 900 } });
+  const host = new URL(baseURL!).hostname;
+  await context.addCookies(
+    ['language:zh', 'theme:light'].map((pair) => {
+      const [name, value] = pair.split(':');
+      return { name: `test-report-center-${name}`, value: value!, domain: host, path: '/' };
+    }),
+  );
+  const page = await context.newPage();
+  await page.goto('/login');
+  await started(page);
+  await page.locator('#field-email').fill(member.email);
+  await page.locator('#field-password').fill(member.password);
+  const served = page.waitForResponse((r) => new URL(r.url()).pathname === '/dashboard' && r.request().resourceType() === 'document');
+  await page.getByRole('button', { name: tr('zh', 'authScreens.signIn') }).click();
+  // The page the sign-in loads, as the server drew its frame: from the cookies the sign-in page wrote first.
+  const html = await (await served).text();
+  const frame = /<div id="trc-shell"[^>]*>/.exec(html)?.[0];
+  expect(frame, 'the dashboard is served with its frame').toBeTruthy();
+  expect(frame).toContain('data-theme="dark"');
+  expect(/<h1 class="trc-shell-title">([^<]*)<\/h1>/.exec(html)?.[1]).toBe(tr('en', 'pages.dashboard'));
+  // The app itself agrees.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'pages.dashboard'));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await context.close();
 });
 

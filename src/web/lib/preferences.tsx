@@ -4,18 +4,8 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, API_BASE } from './api';
-import { applyPreference, DEFAULT_PREFERENCES, mergePreferences, PREFERENCE_KEYS, type Preferences } from '../../shared/preferences';
-import { readStored, writeStored } from './storage';
-
-function readAll(): Preferences {
-  const raw: Record<string, unknown> = {};
-  for (const key of PREFERENCE_KEYS) raw[key] = readStored(key);
-  return mergePreferences(DEFAULT_PREFERENCES, raw);
-}
-
-function writeAll(prefs: Preferences): void {
-  for (const key of PREFERENCE_KEYS) writeStored(key, String(prefs[key]));
-}
+import { applyPreference, DEFAULT_PREFERENCES, type Preferences } from '../../shared/preferences';
+import { adoptAccountPreferences, storedPreferences as readAll, storePreferences as writeAll } from './account-adoption';
 
 interface PreferencesContextValue {
   preferences: Preferences;
@@ -33,8 +23,6 @@ interface PreferencesContextValue {
 const PreferencesContext = createContext<PreferencesContextValue | null>(null);
 
 const SAVE_DELAY_MS = 400;
-/** the user whose account preferences this browser has adopted */
-const OWNER_KEY = 'preferences-owner';
 
 export function PreferencesProvider({ children }: { children: ReactNode }) {
   const [preferences, setPreferences] = useState<Preferences>(readAll);
@@ -100,9 +88,8 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       setPreference,
       reset: () => commit(DEFAULT_PREFERENCES, true),
       adoptAccountPreferences: (userId, stored) => {
-        if (readStored(OWNER_KEY) === userId) return;
-        writeStored(OWNER_KEY, userId);
-        if (Object.keys(stored).length > 0) commit(mergePreferences(readAll(), stored), false);
+        const adopted = adoptAccountPreferences(userId, stored);
+        if (adopted) setPreferences(adopted);
       },
       setSignedIn: (v) => {
         signedIn.current = v;

@@ -6,7 +6,9 @@
  * browser never sends the form itself.
  */
 import { useRef, useState, type FormEvent } from 'react';
+import type { Me } from '../../shared/contract/auth';
 import type { LoginInput } from '../../shared/contract/login';
+import { adoptAccount } from '../lib/account-adoption';
 import { Alert, Icon, LogoMark } from '../features/public/components/plain';
 import { LanguageSwitch } from '../features/public/components/public-header';
 import { TextInput } from '../features/public/components/text-input';
@@ -57,9 +59,10 @@ export function LoginScreen({ ready, needsFirstAdmin }: LoginScreenProps) {
         return;
       }
       setErrors({});
-      await api.post('/auth/login', values, { allowUnauthenticated: true });
+      const signedIn = await api.post<Me>('/auth/login', values, { allowUnauthenticated: true });
       // A page load, not a route change: the staff app starts with the signed-in user's language and look,
-      // and says that the sign-in worked.
+      // and says that the sign-in worked. Stored first, so that the server draws its frame in them too.
+      adoptAccount(signedIn.user);
       rememberSignIn();
       window.location.replace(signInTarget(window.location.search));
     } catch (err) {
