@@ -31,7 +31,7 @@ export interface RouterPage {
   modules: string[];
   /** a staff screen's title (an i18n key; `staffPage('…')` in the router): the server draws its frame first */
   titleKey?: string;
-  /** the line under that title (an i18n key; `staffPage`'s fourth argument), drawn into the frame too */
+  /** the line under that title (an i18n key; `intro` of `staffPage`'s options), drawn into the frame too */
   introKey?: string;
 }
 
@@ -65,12 +65,18 @@ function resolveModule(root: string, fromFile: string, specifier: string): strin
 }
 
 /**
- * The title and introduction keys of a staff screen's meta, `staffPage('title', access, nav, 'intro')`;
+ * The title and introduction keys of a staff screen's meta, `staffPage('title', { …, intro: 'intro' })`;
  * nothing for any other page.
  */
 function staffKeys(meta: ts.Node): Pick<RouterPage, 'titleKey' | 'introKey'> {
   if (!ts.isCallExpression(meta) || !ts.isIdentifier(meta.expression) || meta.expression.text !== 'staffPage') return {};
-  const [title, , , intro] = meta.arguments;
+  const [title, options] = meta.arguments;
+  const intro =
+    options && ts.isObjectLiteralExpression(options)
+      ? options.properties.find(
+          (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'intro',
+        )?.initializer
+      : undefined;
   return {
     ...(title && ts.isStringLiteral(title) ? { titleKey: title.text } : {}),
     ...(intro && ts.isStringLiteral(intro) ? { introKey: intro.text } : {}),

@@ -9,7 +9,7 @@ import { queryClient } from '../lib/query-client';
 import { guardLoader, redirectLoader, signInPageLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
-import { ADMIN, GUEST, PUBLIC, STAFF, type RouteMeta } from '../lib/route-meta';
+import { ADMIN, GUEST, may, PUBLIC, STAFF, type RouteMeta } from '../lib/route-meta';
 
 /**
  * A page's module: its screen and, if it has one, what the screen asks the server for first (a list's
@@ -37,12 +37,18 @@ function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): R
 }
 
 const blank = (titleKey: string, access = PUBLIC): RouteMeta => ({ titleKey, access, layout: 'blank' });
-const staffPage = (titleKey: string, access = STAFF, navActiveLink?: string, introKey?: string): RouteMeta => ({
+/** A staff screen's meta: who may open it, the navigation link it lights up, the line under its title. */
+interface StaffPageOptions {
+  access?: RouteMeta['access'];
+  nav?: string;
+  intro?: string;
+}
+const staffPage = (titleKey: string, { access = STAFF, nav, intro }: StaffPageOptions = {}): RouteMeta => ({
   titleKey,
   access,
   layout: 'default',
-  navActiveLink,
-  ...(introKey ? { introKey } : {}),
+  navActiveLink: nav,
+  ...(intro ? { introKey: intro } : {}),
 });
 
 const notFound = () => import('../features/misc/pages/not-found-page');
@@ -80,151 +86,159 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./layouts/default-layout')).default }),
         children: [
           page(
-            staffPage('pages.dashboard', STAFF, undefined, 'dashboard.intro'),
+            staffPage('pages.dashboard', { intro: 'dashboard.intro' }),
             'dashboard',
             () => import('../features/dashboard/pages/dashboard-page'),
           ),
           page(staffPage('pages.products'), 'products', () => import('../features/products/pages/products-page')),
           page(
-            staffPage('pages.addProduct', STAFF, '/products'),
+            staffPage('pages.addProduct', { nav: '/products' }),
             'add-product',
             () => import('../features/products/pages/add-product-page'),
           ),
           page(
-            staffPage('pages.editProduct', STAFF, '/products'),
+            staffPage('pages.editProduct', { nav: '/products' }),
             'edit-product/:id',
             () => import('../features/products/pages/edit-product-page'),
           ),
           page(staffPage('pages.serialNumbers'), 'serial-numbers', () => import('../features/serials/pages/serial-numbers-page')),
           page(
-            staffPage('pages.addSerialNumber', STAFF, '/serial-numbers'),
+            staffPage('pages.addSerialNumber', { nav: '/serial-numbers' }),
             'add-serial-number',
             () => import('../features/serials/pages/add-serial-number-page'),
           ),
           page(
-            staffPage('pages.editSerialNumber', STAFF, '/serial-numbers'),
+            staffPage('pages.editSerialNumber', { nav: '/serial-numbers' }),
             'edit-serial-number/:id',
             () => import('../features/serials/pages/edit-serial-number-page'),
           ),
           page(
-            staffPage('orderScreens.customers.title', { kind: 'ability', action: 'read', subject: 'Customer' }),
+            staffPage('orderScreens.customers.title', { access: may('read', 'Customer') }),
             'customers',
             () => import('../features/orders/pages/customers-page'),
           ),
           page(
-            staffPage('orderScreens.customers.add', { kind: 'ability', action: 'create', subject: 'Customer' }, '/customers'),
+            staffPage('orderScreens.customers.add', {
+              access: may('create', 'Customer'),
+              nav: '/customers',
+            }),
             'add-customer',
             () => import('../features/orders/pages/add-customer-page'),
           ),
           page(
-            staffPage('orderScreens.customers.edit', { kind: 'ability', action: 'update', subject: 'Customer' }, '/customers'),
+            staffPage('orderScreens.customers.edit', {
+              access: may('update', 'Customer'),
+              nav: '/customers',
+            }),
             'edit-customer/:id',
             () => import('../features/orders/pages/edit-customer-page'),
           ),
           page(
-            staffPage('orderScreens.purchaseOrders.title', { kind: 'ability', action: 'read', subject: 'PurchaseOrder' }),
+            staffPage('orderScreens.purchaseOrders.title', { access: may('read', 'PurchaseOrder') }),
             'purchase-orders',
             () => import('../features/orders/pages/purchase-orders-page'),
           ),
           page(
-            staffPage(
-              'orderScreens.purchaseOrders.add',
-              { kind: 'ability', action: 'create', subject: 'PurchaseOrder' },
-              '/purchase-orders',
-            ),
+            staffPage('orderScreens.purchaseOrders.add', {
+              access: may('create', 'PurchaseOrder'),
+              nav: '/purchase-orders',
+            }),
             'add-purchase-order',
             () => import('../features/orders/pages/add-purchase-order-page'),
           ),
           page(
-            staffPage(
-              'orderScreens.purchaseOrders.edit',
-              { kind: 'ability', action: 'update', subject: 'PurchaseOrder' },
-              '/purchase-orders',
-            ),
+            staffPage('orderScreens.purchaseOrders.edit', {
+              access: may('update', 'PurchaseOrder'),
+              nav: '/purchase-orders',
+            }),
             'edit-purchase-order/:id',
             () => import('../features/orders/pages/edit-purchase-order-page'),
           ),
           page(
-            staffPage('orderScreens.deliveries.title', { kind: 'ability', action: 'read', subject: 'Delivery' }),
+            staffPage('orderScreens.deliveries.title', { access: may('read', 'Delivery') }),
             'deliveries',
             () => import('../features/orders/pages/deliveries-page'),
           ),
           page(
-            staffPage('orderScreens.deliveries.page', { kind: 'ability', action: 'read', subject: 'Delivery' }, '/deliveries'),
+            staffPage('orderScreens.deliveries.page', {
+              access: may('read', 'Delivery'),
+              nav: '/deliveries',
+            }),
             'deliveries/:id',
             () => import('../features/orders/pages/delivery-page'),
           ),
           page(
-            staffPage(
-              'materials.catalogue.title',
-              { kind: 'ability', action: 'read', subject: 'Material' },
-              undefined,
-              'materials.catalogue.subtitle',
-            ),
+            staffPage('materials.catalogue.title', {
+              access: may('read', 'Material'),
+              intro: 'materials.catalogue.subtitle',
+            }),
             'materials',
             () => import('../features/materials/pages/materials-page'),
           ),
           page(
-            staffPage('materials.heats.title', { kind: 'ability', action: 'read', subject: 'Material' }),
+            staffPage('materials.heats.title', { access: may('read', 'Material') }),
             'heats',
             () => import('../features/materials/pages/heats-page'),
           ),
           page(staffPage('pages.machineData'), 'machine-data', () => import('../features/machine-data/pages/machine-data-page')),
           page(
-            staffPage('quality.title', STAFF, '/machine-data', 'quality.intro'),
+            staffPage('quality.title', { nav: '/machine-data', intro: 'quality.intro' }),
             'machine-data/quality',
             () => import('../features/quality/pages/quality-page'),
           ),
           page(
-            staffPage('quality.heldUnits.title', STAFF, '/machine-data', 'quality.heldUnits.intro'),
+            staffPage('quality.heldUnits.title', { nav: '/machine-data', intro: 'quality.heldUnits.intro' }),
             'machine-data/held-units',
             () => import('../features/quality/pages/held-units-page'),
           ),
           page(
-            staffPage('machineScreens.record.title', STAFF, '/machine-data'),
+            staffPage('machineScreens.record.title', { nav: '/machine-data' }),
             'machine-data/:id',
             () => import('../features/machine-data/pages/record-page'),
           ),
           page(
-            staffPage('machineScreens.units.title', STAFF, '/machine-data'),
+            staffPage('machineScreens.units.title', { nav: '/machine-data' }),
             'units/:serial',
             () => import('../features/machine-data/pages/unit-history-page'),
           ),
           page(
-            staffPage('alerts.title', { kind: 'ability', action: 'read', subject: 'Alert' }, undefined, 'alerts.inbox.describe'),
+            staffPage('alerts.title', { access: may('read', 'Alert'), intro: 'alerts.inbox.describe' }),
             'alerts',
             () => import('../features/alerts/pages/alerts-page'),
           ),
           page(
-            staffPage('machineScreens.benches.title', ADMIN, undefined, 'machineScreens.benches.subtitle'),
+            staffPage('machineScreens.benches.title', { access: ADMIN, intro: 'machineScreens.benches.subtitle' }),
             'machines',
             () => import('../features/machines/pages/machines-page'),
           ),
           page(staffPage('pages.searches'), 'searches', () => import('../features/searches/pages/searches-page')),
-          page(staffPage('audit.title', ADMIN, undefined, 'audit.intro'), 'audit-log', () => import('../features/audit/pages/audit-page')),
-          page(staffPage('pages.staffs', ADMIN), 'staffs', () => import('../features/staff/pages/staffs-page')),
           page(
-            staffPage('pages.addStaff', ADMIN, '/staffs', 'staffScreens.addSubtitle'),
+            staffPage('audit.title', { access: ADMIN, intro: 'audit.intro' }),
+            'audit-log',
+            () => import('../features/audit/pages/audit-page'),
+          ),
+          page(staffPage('pages.staffs', { access: ADMIN }), 'staffs', () => import('../features/staff/pages/staffs-page')),
+          page(
+            staffPage('pages.addStaff', { access: ADMIN, nav: '/staffs', intro: 'staffScreens.addSubtitle' }),
             'add-staff',
             () => import('../features/staff/pages/add-staff-page'),
           ),
           page(
-            staffPage('pages.accessControl', { kind: 'ability', action: 'read', subject: 'AclDemo' }),
+            staffPage('pages.accessControl', { access: may('read', 'AclDemo') }),
             'access-control',
             () => import('../features/misc/pages/access-control-page'),
           ),
           page(
-            staffPage('settingsScreen.title', { kind: 'ability', action: 'read', subject: 'Settings' }),
+            staffPage('settingsScreen.title', { access: may('read', 'Settings') }),
             'settings',
             () => import('../features/settings/pages/settings-page'),
           ),
           page(
-            staffPage(
-              'webhooks.screen.title',
-              { kind: 'ability', action: 'read', subject: 'Webhook' },
-              '/settings',
-              'webhooks.screen.subtitle',
-            ),
+            staffPage('webhooks.screen.title', {
+              access: may('read', 'Webhook'),
+              nav: '/settings',
+              intro: 'webhooks.screen.subtitle',
+            }),
             'settings/webhooks',
             () => import('../features/settings/pages/webhooks-page'),
           ),

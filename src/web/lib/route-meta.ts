@@ -27,6 +27,8 @@ export const PUBLIC: RouteAccess = { kind: 'public' };
 export const GUEST: RouteAccess = { kind: 'unauthenticatedOnly' };
 export const STAFF: RouteAccess = { kind: 'roles', roles: ['admin', 'staff'] };
 export const ADMIN: RouteAccess = { kind: 'roles', roles: ['admin'] };
+/** Whoever the role's abilities let do `action` on `subject` (src/shared/abilities.ts). */
+export const may = (action: Action, subject: Subject): RouteAccess => ({ kind: 'ability', action, subject });
 
 export function isRouteMeta(handle: unknown): handle is RouteMeta {
   return typeof handle === 'object' && handle !== null && 'titleKey' in handle && 'access' in handle;
