@@ -66,32 +66,45 @@ export const LIST_PLANNING: ListPlanning = {
   countCostAtMost: 10_000,
 };
 
-type ListFilter = Exclude<keyof TestRecordListQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+type ListField = Exclude<keyof TestRecordListQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
+/** The filter each of the query's fields sets: a tested-at range is one filter of two fields. */
+const FILTER_OF = {
+  q: 'q',
+  serial: 'serial',
+  productId: 'product',
+  machineId: 'bench',
+  matched: 'matched',
+  testedFrom: 'testedAt',
+  testedTo: 'testedAt',
+  result: 'result',
+  verdict: 'verdict',
+  testType: 'testType',
+} as const satisfies Record<ListField, string>;
+type ListFilter = (typeof FILTER_OF)[ListField];
+const LIST_FIELDS = Object.keys(FILTER_OF) as ListField[];
 
 /**
  * Where each of the list's filters has its matches in a sort's order: together in one part of it, as a
  * product's records lie among its series, a bench's in its record ids, or a week's in every order that follows
  * testing; or spread over all of it, as a test's result does not depend on its serial, record id, pressure or
- * arrival. Every filter of the query must be named here (the type says so).
+ * arrival. Every filter of the query must be named here (the types say so).
  */
 const FILTER_MATCHES: Readonly<Record<ListFilter, 'clustered' | 'spread'>> = {
   q: 'clustered',
   serial: 'clustered',
-  productId: 'clustered',
-  machineId: 'clustered',
+  product: 'clustered',
+  bench: 'clustered',
   matched: 'clustered',
-  testedFrom: 'clustered',
-  testedTo: 'clustered',
+  testedAt: 'clustered',
   result: 'spread',
   verdict: 'spread',
   testType: 'spread',
 };
-const LIST_FILTERS = Object.keys(FILTER_MATCHES) as ListFilter[];
 
-/** The filters set, a tested-at range counted once (from and to together). */
-function filtersSet(q: TestRecordListQuery): ListFilter[] {
-  const set = LIST_FILTERS.filter((f) => q[f] !== undefined && q[f] !== '');
-  return set.filter((f) => !(f === 'testedTo' && set.includes('testedFrom')));
+/** The filters set, each once. */
+export function filtersSet(q: TestRecordListQuery): ListFilter[] {
+  return [...new Set(LIST_FIELDS.filter((f) => q[f] !== undefined && q[f] !== '').map((f) => FILTER_OF[f]))];
 }
 
 /** Whether every filter set has its matches spread over every sort's order. */
