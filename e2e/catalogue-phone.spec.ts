@@ -1,10 +1,15 @@
 /**
  * The catalogue lists on a 390 px phone: each row is a card whose key fields (the Ending Serial) and
  * actions are on screen, and nothing scrolls sideways; the card's actions work (delete asks first) and
- * the sort, whose column headers are gone, is a select. In English and Chinese.
+ * the sort, whose column headers are gone, and the fluid filter are the phone's own selects. In English and
+ * Chinese.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp, staffBrowser } from './catalogue-helpers';
+import { chooseFilter } from './helpers';
+import { translator } from './screen-kit';
+
+const tr = translator(['products']);
 
 const PHONE = { width: 390, height: 844 };
 
@@ -74,6 +79,17 @@ for (const lang of ['en', 'zh'] as const) {
     await expectOnScreen(productCard.getByRole('link', { name: `${x.edit} ${product.name}` }));
     await expectOnScreen(productCard.getByRole('button', { name: `${x.delete} ${product.name}` }));
     await expectNoSidewaysScroll(page);
+
+    // The fluid filter is the phone's own select too, and keeps its choice in the address.
+    const fluid = page.locator('#fluid-filter');
+    await chooseFilter(page, fluid, tr(lang, 'products.fluids.steam'));
+    await expect(page).toHaveURL(/fluid=steam/);
+    await expect(productCard).toHaveCount(0);
+    await chooseFilter(page, fluid, tr(lang, 'products.fluids.water'));
+    await expect(productCard).toHaveCount(1);
+    await chooseFilter(page, fluid, tr(lang, 'products.list.allFluids'));
+    await expect(page).not.toHaveURL(/fluid=/);
+    await expect(productCard).toHaveCount(1);
 
     // The card's Delete asks first (a product that a range uses is then refused, in the dialog).
     await productCard.getByRole('button', { name: `${x.delete} ${product.name}` }).click();

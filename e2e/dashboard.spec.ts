@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Dashboard } from '../src/shared/contract/dashboard';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
-import { ADMIN_STATE, staffPage } from './helpers';
+import { ADMIN_STATE, chooseFilter, staffPage } from './helpers';
 import { expectAxeClean, translator, type Language } from './screen-kit';
 import { widthsFor } from './looks';
 import { keepScreenshot } from './shots';
@@ -135,8 +135,7 @@ for (const lang of ['en', 'zh'] as const) {
       await expect(page.getByTestId('held-units-total')).toHaveText(trq(lang, 'quality.heldUnits.count_one', { count: 1 }));
       await expect(list.getByTestId('hold-kind-failed')).toHaveText(trq(lang, 'quality.heldUnits.kinds.failed'));
       // Another reason empties the list; the filter is kept in the address.
-      await page.locator('#held-reason').click();
-      await page.getByRole('option', { name: trq(lang, 'quality.heldUnits.kinds.missing') }).click();
+      await chooseFilter(page, page.locator('#held-reason'), trq(lang, 'quality.heldUnits.kinds.missing'));
       await expect(page).toHaveURL(/reason=missing/);
       await expect(page.getByText(trq(lang, 'quality.heldUnits.empty'))).toBeVisible();
       await expect(page.getByTestId('export-csv')).toHaveAttribute(

@@ -1,7 +1,7 @@
 /** Shared steps of the end-to-end tests: accounts, signing in through the UI or the API, the mail outbox. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import PostalMime from 'postal-mime';
 
 export const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery staple' };
@@ -79,4 +79,19 @@ export async function staffPage(browser: Browser, baseURL: string, lang: 'en' | 
   await signInByApi(context.request, member.email, member.password);
   expect((await context.request.patch('/api/v1/auth/me', { data: { language: lang } })).ok()).toBe(true);
   return { context, page: await context.newPage() };
+}
+
+/**
+ * Chooses `option` in a list's filter (src/web/components/filter-select.tsx), checking that it is the phone's
+ * own select below 600 px and MUI's menu select wider.
+ */
+export async function chooseFilter(page: Page, field: Locator, option: string): Promise<void> {
+  const phone = page.viewportSize()!.width < 600;
+  expect(await field.evaluate((e) => e.tagName), "a list filter is the phone's own select below 600 px").toBe(phone ? 'SELECT' : 'DIV');
+  if (phone) {
+    await field.selectOption({ label: option });
+  } else {
+    await field.click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  }
 }

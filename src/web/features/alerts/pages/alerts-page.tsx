@@ -9,8 +9,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +25,7 @@ import { useAlerts, type AlertFilters } from '../api';
 import { AcknowledgeDialog } from '../components/acknowledge-dialog';
 import { AlertMailSelect } from '../components/alert-mail-select';
 import { ThresholdsDialog } from '../components/thresholds-dialog';
+import { FilterSelect } from '../../../components/filter-select';
 
 const UUID = /^[0-9a-f-]{36}$/i;
 const oneOf = <T extends string>(list: readonly T[], v: string | null): T | undefined => (list.includes(v as T) ? (v as T) : undefined);
@@ -145,38 +144,24 @@ export default function AlertsPage() {
         aria-label={t('alerts.title')}
         sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '1.2fr 1fr 2fr 1.4fr' }, gap: 1.5, mb: 3 }}
       >
-        <TextField
-          select
-          size="small"
+        <FilterSelect
           fullWidth
           id="alert-kind"
           label={t('alerts.inbox.kind')}
-          value={filters.kind ?? ''}
-          onChange={(e) => set({ kind: e.target.value })}
-        >
-          <MenuItem value="">{t('alerts.inbox.all')}</MenuItem>
-          {ALERT_KINDS.map((k) => (
-            <MenuItem key={k} value={k}>
-              {t(`alerts.kind.${k}`)}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          size="small"
+          value={filters.kind}
+          onChange={(v) => set({ kind: v })}
+          all={t('alerts.inbox.all')}
+          options={ALERT_KINDS.map((k) => ({ value: k, label: t(`alerts.kind.${k}`) }))}
+        />
+        <FilterSelect
           fullWidth
           id="alert-status"
           label={t('alerts.inbox.status')}
-          value={filters.status ?? ''}
-          onChange={(e) => set({ status: e.target.value })}
-        >
-          <MenuItem value="">{t('alerts.inbox.all')}</MenuItem>
-          {ALERT_STATUSES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {t(`alerts.status.${s}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+          value={filters.status}
+          onChange={(v) => set({ status: v })}
+          all={t('alerts.inbox.all')}
+          options={ALERT_STATUSES.map((s) => ({ value: s, label: t(`alerts.status.${s}`) }))}
+        />
         <Box sx={{ gridColumn: { xs: 'span 2', md: 'auto' } }}>
           <ProductPicker
             useOptions={useProductOptions}
@@ -191,22 +176,15 @@ export default function AlertsPage() {
           />
         </Box>
         {canListBenches && (
-          <TextField
-            select
-            size="small"
+          <FilterSelect
             fullWidth
             id="alert-bench"
             label={t('alerts.inbox.bench')}
-            value={filters.machineId ?? ''}
-            onChange={(e) => set({ machineId: e.target.value })}
-          >
-            <MenuItem value="">{t('alerts.inbox.all')}</MenuItem>
-            {(benches.data?.items ?? []).map((m) => (
-              <MenuItem key={m.id} value={m.id}>
-                {m.name}
-              </MenuItem>
-            ))}
-          </TextField>
+            value={filters.machineId}
+            onChange={(v) => set({ machineId: v })}
+            all={t('alerts.inbox.all')}
+            options={(benches.data?.items ?? []).map((m) => ({ value: m.id, label: m.name }))}
+          />
         )}
       </Box>
       <Card component="section" aria-labelledby="alerts-list-title">

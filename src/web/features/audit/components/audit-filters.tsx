@@ -3,14 +3,13 @@ import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ENTITIES } from '../../../../shared/contract/audit';
 import { useAuditActors, type AuditFilters as Filters } from '../api';
 import { entityLabel } from './audit-present';
 import { DateField } from '../../../components/form/date-field';
 import { labelled } from '../../../../shared/i18n/punctuation';
+import { FilterSelect } from '../../../components/filter-select';
 
 interface Props {
   filters: Filters;
@@ -49,40 +48,26 @@ export function AuditFilters({ filters, set }: Props) {
         mb: 2,
       }}
     >
-      <TextField
-        select
-        size="small"
+      <FilterSelect
         fullWidth
         id="audit-actor"
         label={t('audit.filters.user')}
-        value={filters.actor ?? ''}
-        onChange={(e) => set({ actor: e.target.value || undefined })}
+        value={filters.actor}
+        onChange={(v) => set({ actor: v })}
+        all={t('audit.filters.any')}
+        options={actorOptions.map((a) => ({ value: a, label: a }))}
         sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
-      >
-        <MenuItem value="">{t('audit.filters.any')}</MenuItem>
-        {actorOptions.map((a) => (
-          <MenuItem key={a} value={a}>
-            {a}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        select
-        size="small"
+      />
+      <FilterSelect
         fullWidth
         id="audit-entity"
         label={t('audit.filters.entity')}
-        value={filters.entity ?? ''}
-        onChange={(e) => set({ entity: e.target.value || undefined, entityId: undefined })}
+        value={filters.entity}
+        onChange={(v) => set({ entity: v, entityId: undefined })}
+        all={t('audit.filters.any')}
+        options={entities.map((e) => ({ value: e, label: entityLabel(t, e) }))}
         sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
-      >
-        <MenuItem value="">{t('audit.filters.any')}</MenuItem>
-        {entities.map((e) => (
-          <MenuItem key={e} value={e}>
-            {entityLabel(t, e)}
-          </MenuItem>
-        ))}
-      </TextField>
+      />
       {date('from')}
       {date('to')}
       {active && (

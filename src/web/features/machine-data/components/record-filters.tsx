@@ -7,8 +7,6 @@ import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TEST_RESULTS, TEST_TYPES, type TestRecord, type TestRecordSort } from '../../../../shared/contract/machine-data';
@@ -20,6 +18,7 @@ import { ProductPicker, type ProductOption } from '../../../components/product-p
 import { useMachineOptions } from '../../machines/api';
 import { RECORD_VERDICT_FILTERS, type RecordFilter } from '../api';
 import { DateField } from '../../../components/form/date-field';
+import { FilterSelect } from '../../../components/filter-select';
 
 type List = ListState<TestRecord, TestRecordSort, RecordFilter>;
 
@@ -36,22 +35,15 @@ function SelectFilter({
 }) {
   const { t } = useTranslation();
   return (
-    <TextField
-      select
+    <FilterSelect
       fullWidth
-      size="small"
       id={`filter-${name}`}
       label={label}
-      value={list.filters[name] ?? ''}
-      onChange={(e) => list.setFilter(name, e.target.value || undefined)}
-    >
-      <MenuItem value="">{t('machineScreens.list.any')}</MenuItem>
-      {options.map((o) => (
-        <MenuItem key={o.value} value={o.value}>
-          {o.label}
-        </MenuItem>
-      ))}
-    </TextField>
+      value={list.filters[name]}
+      onChange={(v) => list.setFilter(name, v)}
+      all={t('machineScreens.list.any')}
+      options={options}
+    />
   );
 }
 

@@ -9,8 +9,6 @@ import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +21,7 @@ import { useAppAbility } from '../../../lib/ability';
 import { certificateHref, heatKeys, useDeleteHeat, useMaterials } from '../api';
 import { HeatDialog } from '../components/heat-dialog';
 import { hint } from '../../../components/hint';
+import { FilterSelect } from '../../../components/filter-select';
 
 type HeatSort = (typeof HEAT_SORTS)[number];
 const isStatus = (v: string) => ((HEAT_STATUSES as readonly string[]).includes(v) ? v : undefined);
@@ -170,38 +169,24 @@ export default function HeatsPage() {
       }
       filters={
         <>
-          <TextField
-            select
-            size="small"
+          <FilterSelect
             id="heat-material-filter"
             label={t('materials.fields.material')}
-            value={list.filters.material ?? ''}
-            onChange={(e) => list.setFilter('material', e.target.value || undefined)}
+            value={list.filters.material}
+            onChange={(v) => list.setFilter('material', v)}
+            all={t('materials.heats.allMaterials')}
+            options={(materials.data ?? []).map((m) => ({ value: m.id, label: materialName(m) }))}
             sx={filterSx}
-          >
-            <MenuItem value="">{t('materials.heats.allMaterials')}</MenuItem>
-            {(materials.data ?? []).map((m) => (
-              <MenuItem key={m.id} value={m.id}>
-                {materialName(m)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
+          />
+          <FilterSelect
             id="heat-status-filter"
             label={t('materials.fields.status')}
-            value={list.filters.status ?? ''}
-            onChange={(e) => list.setFilter('status', e.target.value || undefined)}
+            value={list.filters.status}
+            onChange={(v) => list.setFilter('status', v)}
+            all={t('materials.heats.allStatuses')}
+            options={HEAT_STATUSES.map((s) => ({ value: s, label: t(`materials.statuses.${s}`) }))}
             sx={filterSx}
-          >
-            <MenuItem value="">{t('materials.heats.allStatuses')}</MenuItem>
-            {HEAT_STATUSES.map((s) => (
-              <MenuItem key={s} value={s}>
-                {t(`materials.statuses.${s}`)}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
         </>
       }
     >

@@ -1,7 +1,5 @@
 import Add from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +14,7 @@ import { deliveryKeys, useAddDelivery } from '../api';
 import { DeliveryDialog } from '../components/delivery-dialog';
 import { recordLink } from '../components/format';
 import { DeliveryStatusChip } from '../components/status-chip';
+import { FilterSelect } from '../../../components/filter-select';
 
 type DeliverySort = (typeof DELIVERY_SORTS)[number];
 
@@ -99,22 +98,15 @@ export default function DeliveriesPage() {
         )
       }
       filters={
-        <TextField
-          select
-          size="small"
+        <FilterSelect
           id="status-filter"
           label={t('orderScreens.deliveries.list.statusFilter')}
-          value={list.filters.status ?? ''}
-          onChange={(e) => list.setFilter('status', e.target.value)}
+          value={list.filters.status}
+          onChange={(v) => list.setFilter('status', v)}
+          all={t('orderScreens.deliveries.list.allStatuses')}
+          options={DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`orderScreens.deliveries.statuses.${s}`) }))}
           sx={{ minWidth: 160 }}
-        >
-          <MenuItem value="">{t('orderScreens.deliveries.list.allStatuses')}</MenuItem>
-          {DELIVERY_STATUSES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {t(`orderScreens.deliveries.statuses.${s}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       }
     >
       {adding && (

@@ -1,7 +1,5 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +13,7 @@ import { productKeys, useDeleteProduct } from '../api';
 import { PRESSURE_FIELDS, TEMPERATURE_FIELDS, withUnit } from '../components/format';
 import { npsLabel } from '../../../../shared/standards/sizes';
 import { sizeText, standardName } from '../../../components/standards/format';
+import { FilterSelect } from '../../../components/filter-select';
 
 /** Twelve columns: narrower cell padding than the shared table's default, so that they fit at 1440 px. */
 const DENSE = {
@@ -204,22 +203,15 @@ export default function ProductsPage() {
       sx={DENSE}
       rowHeight={ROW_HEIGHT}
       filters={
-        <TextField
-          select
-          size="small"
-          label={t('products.list.fluidFilter')}
-          value={list.filters.fluid ?? ''}
-          onChange={(e) => list.setFilter('fluid', e.target.value)}
-          sx={{ minWidth: 160 }}
+        <FilterSelect
           id="fluid-filter"
-        >
-          <MenuItem value="">{t('products.list.allFluids')}</MenuItem>
-          {FLUIDS.map((f: Fluid) => (
-            <MenuItem key={f} value={f}>
-              {t(`products.fluids.${f}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+          label={t('products.list.fluidFilter')}
+          value={list.filters.fluid}
+          onChange={(v) => list.setFilter('fluid', v)}
+          all={t('products.list.allFluids')}
+          options={FLUIDS.map((f: Fluid) => ({ value: f, label: t(`products.fluids.${f}`) }))}
+          sx={{ minWidth: 160 }}
+        />
       }
       csv={{ canImport: ability.can('create', 'Product'), fieldLabel: (f) => `products.fields.${f}`, invalidate: [productKeys.all] }}
     >

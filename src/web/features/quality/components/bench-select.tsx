@@ -2,11 +2,10 @@
  * A test-bench filter for those who may list the benches (administrators): "Any" or one bench. A bench from
  * a link that the list does not hold shows as chosen. Others see nothing: a bench in the address still applies.
  */
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { useAppAbility } from '../../../lib/ability';
 import { useMachineOptions } from '../../machines/api';
+import { FilterSelect } from '../../../components/filter-select';
 
 export function BenchSelect({ id, value, onChange }: { id: string; value: string | undefined; onChange: (v: string | undefined) => void }) {
   const { t } = useTranslation();
@@ -16,21 +15,14 @@ export function BenchSelect({ id, value, onChange }: { id: string; value: string
   const options = (benches.data?.items ?? []).map((m) => ({ value: m.id, label: m.name }));
   if (value && !options.some((o) => o.value === value)) options.push({ value, label: t('machineScreens.list.benchUnknown') });
   return (
-    <TextField
-      select
-      size="small"
+    <FilterSelect
       fullWidth
       id={id}
       label={t('quality.heldUnits.bench')}
-      value={value ?? ''}
-      onChange={(e) => onChange(e.target.value || undefined)}
-    >
-      <MenuItem value="">{t('quality.heldUnits.any')}</MenuItem>
-      {options.map((o) => (
-        <MenuItem key={o.value} value={o.value}>
-          {o.label}
-        </MenuItem>
-      ))}
-    </TextField>
+      value={value}
+      onChange={onChange}
+      all={t('quality.heldUnits.any')}
+      options={options}
+    />
   );
 }

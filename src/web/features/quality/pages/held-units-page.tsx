@@ -11,8 +11,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -28,6 +26,7 @@ import { HoldLine } from '../../../components/hold-line';
 import { BenchSelect } from '../components/bench-select';
 import { RowList } from '../../../components/row-list';
 import { daysOf, idOf, useAddressState } from '../components/use-quality-params';
+import { FilterSelect } from '../../../components/filter-select';
 
 function readFilters(search: URLSearchParams): HeldUnitsFilters {
   const reason = search.get('reason');
@@ -89,22 +88,15 @@ export default function HeldUnitsPage() {
           />
         </Box>
         <BenchSelect id="held-bench" value={filters.machineId} onChange={(v) => set({ machineId: v })} />
-        <TextField
-          select
-          size="small"
+        <FilterSelect
           fullWidth
           id="held-reason"
           label={t('quality.heldUnits.reason')}
-          value={filters.reason ?? ''}
-          onChange={(e) => set({ reason: e.target.value })}
-        >
-          <MenuItem value="">{t('quality.heldUnits.any')}</MenuItem>
-          {HOLD_KINDS.map((k) => (
-            <MenuItem key={k} value={k}>
-              {t(`quality.heldUnits.kinds.${k}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+          value={filters.reason}
+          onChange={(v) => set({ reason: v })}
+          all={t('quality.heldUnits.any')}
+          options={HOLD_KINDS.map((k) => ({ value: k, label: t(`quality.heldUnits.kinds.${k}`) }))}
+        />
       </Box>
       <Card component="section" aria-labelledby="held-units-title">
         <CardContent>

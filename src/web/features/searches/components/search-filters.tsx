@@ -6,7 +6,6 @@
 import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +13,7 @@ import { SEARCH_STATUSES, type SearchRequest, type SearchSort } from '../../../.
 import type { ListState } from '../../../components/list-kit';
 import type { SearchFilter } from '../api';
 import { DateField } from '../../../components/form/date-field';
+import { FilterSelect } from '../../../components/filter-select';
 
 type List = ListState<SearchRequest, SearchSort, SearchFilter>;
 
@@ -72,22 +72,15 @@ export function SearchFilters({ list, wholeAddress }: { list: List; wholeAddress
         width: '100%',
       }}
     >
-      <TextField
-        select
+      <FilterSelect
         fullWidth
-        size="small"
         id="filter-status"
         label={t('searches.fields.status')}
-        value={list.filters.status ?? ''}
-        onChange={(e) => list.setFilter('status', e.target.value || undefined)}
-      >
-        <MenuItem value="">{t('searches.list.any')}</MenuItem>
-        {SEARCH_STATUSES.map((s) => (
-          <MenuItem key={s} value={s}>
-            {t(`searches.statuses.${s}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        value={list.filters.status}
+        onChange={(v) => list.setFilter('status', v)}
+        all={t('searches.list.any')}
+        options={SEARCH_STATUSES.map((s) => ({ value: s, label: t(`searches.statuses.${s}`) }))}
+      />
       {date('from')}
       {date('to')}
       <EmailFilter list={list} wholeAddress={wholeAddress} />
