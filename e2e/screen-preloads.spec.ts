@@ -57,3 +57,60 @@ for (const [language, width] of [
     await staff.context.close();
   });
 }
+
+test("a staff screen's page preloads the one Roboto face its frame does not draw in, and the screen uses it", async ({
+  browser,
+  baseURL,
+}) => {
+  const staff = await staffPage(browser, baseURL!, 'en', 390);
+  const { page } = staff;
+  const html = await (await page.request.get('/products')).text();
+  const fonts = [...html.matchAll(/<link rel="preload" as="font" type="font\/woff2" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+  expect(fonts).toHaveLength(1);
+  expect(fonts[0]).toMatch(/^\/assets\/roboto-latin-500-normal-[\w-]+\.woff2$/);
+  // The preload is used, not fetched twice: the screen's text in 500 asks for no other copy of it.
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.woff2')) fetched.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/products');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(fetched.filter((f) => f === fonts[0])).toHaveLength(1);
+  expect(await page.evaluate(() => document.fonts.check('500 16px Roboto'))).toBe(true);
+  await staff.context.close();
+});
+
+test('a screen every signed-in user may open asks for its data beside the session check; an admin screen after it', async ({
+  browser,
+  baseURL,
+}) => {
+  const staff = await staffPage(browser, baseURL!, 'en', 390);
+  const { page } = staff;
+  // The session's answer held back until the screen's data has been asked for, or for 5 s.
+  let listAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (listAsked = resolve));
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/products') listAsked();
+  });
+  let early = false;
+  await page.route('**/api/v1/auth/session', async (route) => {
+    early = await Promise.race([asked.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+    await route.continue();
+  });
+  await page.goto('/products');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(early, 'the products were asked for while the session check was unanswered').toBe(true);
+  await staff.context.close();
+
+  // The staff list is for administrators: a staff member's browser must not ask for it at all.
+  const member = await staffPage(browser, baseURL!, 'en', 390);
+  const staffListAsked: string[] = [];
+  member.page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/staff') staffListAsked.push(r.url());
+  });
+  await member.page.goto('/staffs');
+  await expect(member.page).toHaveURL(/not-authorized/);
+  expect(staffListAsked).toEqual([]);
+  await member.context.close();
+});

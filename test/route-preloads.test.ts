@@ -69,6 +69,19 @@ describe('the table the build writes', () => {
     '_Tooltip-t.js': { file: 'assets/Tooltip-t.js', imports: ['_react-r.js'] },
     'src/web/features/products/pages/products-page.tsx': { file: 'assets/products-page-f.js', imports: ['_Tooltip-t.js', '_Table-g.js'] },
     '_Table-g.js': { file: 'assets/Table-g.js' },
+    // The entry, with the font files its stylesheet names (@fontsource's, each face in woff2 and woff).
+    'index.html': {
+      file: 'assets/index-i.js',
+      src: 'index.html',
+      isEntry: true,
+      assets: [
+        'assets/roboto-latin-ext-500-normal-l.woff2',
+        'assets/roboto-latin-400-normal-p.woff2',
+        'assets/roboto-latin-500-normal-q.woff2',
+        'assets/roboto-latin-500-normal-r.woff',
+        'assets/roboto-latin-700-normal-s.woff2',
+      ],
+    },
   };
 
   it("lists the start's files once, and each route's and catalogue's beyond them", () => {
@@ -97,6 +110,13 @@ describe('the table the build writes', () => {
       { path: 'register', files: ['assets/products-page-f.js', 'assets/Tooltip-t.js', 'assets/Table-g.js'] },
     ]);
     expect(table.appTitle).toEqual({ en: 'app.title in en', zh: 'app.title in zh' });
+    // Of the faces, the one the frame does not draw in: Roboto 500, Latin, woff2.
+    expect(table.fonts).toEqual(['assets/roboto-latin-500-normal-q.woff2']);
+  });
+
+  it("stops the build when the staff screens' Roboto 500 is not one file", () => {
+    const without = { ...manifest, 'index.html': { ...manifest['index.html'], assets: ['assets/roboto-latin-400-normal-p.woff2'] } };
+    expect(() => routePreloads(without, [])).toThrow(/0 files of Roboto 500/);
   });
 
   it('stops the build when a page has no chunk', () => {
@@ -137,6 +157,7 @@ describe('which route a path shows', () => {
 const TABLE: RoutePreloads = {
   start: ['assets/main-app-a.js', 'assets/react-r.js'],
   catalogues: { en: ['assets/catalogue-en-c.js'], zh: ['assets/catalogue-zh-d.js'] },
+  fonts: ['assets/roboto-latin-500-normal-q.woff2'],
   routes: [
     { path: 'products', files: ['assets/products-page-f.js', 'assets/react-r.js'] },
     { path: 'edit-product/:id', files: ['assets/edit-product-page-h.js'] },
@@ -145,12 +166,13 @@ const TABLE: RoutePreloads = {
 };
 
 describe('the files of a page', () => {
-  it('are the start, English and the page language, then the route, each once', () => {
+  it('are the start, English and the page language, then the route and the fonts, each once', () => {
     expect(preloadsFor(TABLE, routeFor(TABLE.routes, '/products'), 'en')).toEqual([
       'assets/main-app-a.js',
       'assets/react-r.js',
       'assets/catalogue-en-c.js',
       'assets/products-page-f.js',
+      'assets/roboto-latin-500-normal-q.woff2',
     ]);
     expect(preloadsFor(TABLE, routeFor(TABLE.routes, '/products'), 'zh')).toContain('assets/catalogue-zh-d.js');
     expect(preloadsFor(TABLE, routeFor([], '/products'), 'en')).toEqual([]);
@@ -183,6 +205,10 @@ describe("the app's page as the server sends it", () => {
       'assets/catalogue-en-c.js',
       'assets/products-page-f.js',
     ]);
+    // The font as a font, fetched as the stylesheet's @font-face fetches it (anonymously), so the two are one.
+    expect(res.body).toContain(
+      '<link rel="preload" as="font" type="font/woff2" crossorigin href="/assets/roboto-latin-500-normal-q.woff2">',
+    );
     expect(res.body).toMatch(/<\/head><body><div id="app"><\/div>/);
     // The stylesheet written in: the first paint waits for no file.
     expect(res.body).toContain(`<style>${FONTS}</style>`);

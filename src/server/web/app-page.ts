@@ -18,7 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGE_COOKIE, pageLanguage } from '../../shared/i18n/negotiate';
 import { etagOf } from './etag';
 import { SESSION_COOKIE } from '../lib/sessions';
-import { preloadsFor, ROUTE_PRELOADS_FILE, routeFor, routePreloadsSchema, type RoutePreloads } from './route-preloads';
+import { preloadLink, preloadsFor, ROUTE_PRELOADS_FILE, routeFor, routePreloadsSchema, type RoutePreloads } from './route-preloads';
 import { lookKey, shellLook, staffShell } from './staff-shell';
 
 interface Build {
@@ -89,7 +89,7 @@ function framed(page: SentPage, frameKey: string, frame: () => string): Answer {
   };
 }
 
-const linkTags = (files: readonly string[]) => files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+const linkTags = (files: readonly string[]) => files.map(preloadLink).join('');
 
 /** A handler sending the app's page for the request's path; `dir` holds the build and its index.html. */
 export function appPage(dir: string) {

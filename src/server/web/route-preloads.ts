@@ -15,6 +15,8 @@ const textPerLanguage = z.record(z.enum(LANGUAGES), z.string());
 export const routePreloadsSchema = z.object({
   /** the staff app's start: every staff screen needs it */
   start: files,
+  /** the font files the staff screens draw in that a browser would learn of only as the app draws */
+  fonts: z.array(z.string().regex(/^assets\/[\w.-]+\.woff2$/)).optional(),
   /** the app's name in each language, which the staff screens' frame shows (staff-shell.ts) */
   appTitle: textPerLanguage.optional(),
   /** each language's catalogue, beyond the start */
@@ -68,10 +70,17 @@ type Route = RoutePreloads['routes'][number];
 
 /**
  * The files a page of `route` (routeFor) in `language` loads first: the start, English (every screen's
- * fallback) and the page's language, and its route's. Nothing for a path no page has.
+ * fallback) and the page's language, its route's, and the staff screens' fonts. Nothing for a path no page has.
  */
 export function preloadsFor(table: RoutePreloads, route: Route | undefined, language: Language): string[] {
   if (!route) return [];
   const catalogues = language === 'en' ? table.catalogues.en : [...table.catalogues.en, ...table.catalogues[language]];
-  return [...new Set([...table.start, ...catalogues, ...route.files])];
+  return [...new Set([...table.start, ...catalogues, ...route.files, ...(table.fonts ?? [])])];
+}
+
+/** A preloaded file's link: a module, or a font (which a browser fetches anonymously, hence crossorigin). */
+export function preloadLink(file: string): string {
+  return file.endsWith('.woff2')
+    ? `<link rel="preload" as="font" type="font/woff2" crossorigin href="/${file}">`
+    : `<link rel="modulepreload" crossorigin href="/${file}">`;
 }

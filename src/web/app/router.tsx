@@ -10,6 +10,7 @@ import { guardLoader, redirectLoader, signInPageLoader } from './guard-loader';
 import { BlankLayout } from './layouts/blank-layout';
 import { InitialLoading, RootShell, RouteError } from './root-shell';
 import { ADMIN, GUEST, may, PUBLIC, STAFF, type RouteMeta } from '../lib/route-meta';
+import { STAFF_SHELL_ID } from '../../shared/staff-shell-id';
 
 /**
  * A page's module: its screen and, if it has one, what the screen asks the server for first (a list's
@@ -17,19 +18,33 @@ import { ADMIN, GUEST, may, PUBLIC, STAFF, type RouteMeta } from '../lib/route-m
  */
 type PageModule = { default: ComponentType; prefetch?: (client: QueryClient, url: URL) => void };
 
+/**
+ * Whether the page the app started on came with a staff screen's frame, which the server draws only for a
+ * request that carries a session (src/server/web/app-page.ts). Read as the router's module runs, before the
+ * app's first drawing removes the frame.
+ */
+const startedWithSession = typeof document !== 'undefined' && document.getElementById(STAFF_SHELL_ID) !== null;
+
 function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): RouteObject {
   const guard = guardLoader(meta.access);
   return {
     path,
     handle: meta,
     loader: async (args) => {
+      // The screen's data is asked for as its code arrives, not after the screen has been drawn (a failed load
+      // is the lazy route's to report): once the guard lets the visitor in, or beside the guard's question to
+      // the server when the app started with a session on a screen every signed-in user may open. That saves
+      // the session's round trip before the data's on the first screen; a session that has ended meanwhile
+      // makes the early request a 401 the query keeps to itself, and the guard sends the visitor to sign in.
+      const prefetch = () =>
+        load().then(
+          (module) => module.prefetch?.(queryClient, new URL(args.request.url)),
+          () => undefined,
+        );
+      const early = startedWithSession && meta.access === STAFF;
+      if (early) void prefetch();
       const result = await guard(args);
-      // Once the guard lets the visitor in, the screen's data is asked for as its code arrives, not after the
-      // screen has been drawn (a failed load is the lazy route's to report).
-      load().then(
-        (module) => module.prefetch?.(queryClient, new URL(args.request.url)),
-        () => undefined,
-      );
+      if (!early) void prefetch();
       return result;
     },
     lazy: async () => ({ Component: (await load()).default }),
