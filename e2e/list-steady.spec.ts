@@ -1,8 +1,10 @@
 /**
  * The products list, the serial numbers list, the dashboard and the Quality screen load without moving what is below them
  * (docs/decisions/0068-staff-pages-on-a-phone.md): while the answer is on its way, skeletons as tall as the
- * rows (or the figure cards) hold their place, so its arrival shifts nothing on a 390 px phone or at 1440 px. The list's answer is held back a little, as a
- * slow network would, so that the skeletons are drawn first; the shifts are the browser's own measure.
+ * rows (or the figure cards) hold their place, so its arrival shifts nothing on a 390 px phone or at 1440 px. The list's answer is held back, as a
+ * slow network would, longer than the first screen waits for its data (src/web/app/router.tsx,
+ * docs/decisions/0082-the-first-screen-waits-on-less.md), so that the skeletons are drawn first; the shifts are
+ * the browser's own measure. An answer that comes within that wait is drawn at once, without skeletons.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { createProduct, createRange, stamp } from './catalogue-helpers';
@@ -11,8 +13,12 @@ import { ADMIN_STATE } from './helpers';
 declare global {
   interface Window {
     shifted?: number;
+    skeletons?: boolean;
   }
 }
+
+/** Longer than the first screen waits for its data (FIRST_DATA_WAIT_MS, 1.5 s). */
+const SLOW_ANSWER_MS = 2500;
 
 /** The serial ranges' product and prefixes: new for each worker that runs the file. */
 const RANGES = stamp().toUpperCase();
@@ -51,14 +57,18 @@ test.beforeAll(async ({ browser }) => {
   await admin.close();
 });
 
-/** The page at `width` with its answer from `api` held back 0.8 s; `arrived` waits for what the answer draws. */
-async function shiftOf(
+/**
+ * The page at `width` with its answer from `api` held back `holdMs`; `arrived` waits for what the answer draws.
+ * The layout shifts, and whether a skeleton was ever drawn.
+ */
+async function loadOf(
   browser: Browser,
   width: number,
   path: string,
   api: string,
   arrived: (page: Page) => Promise<void>,
-): Promise<number> {
+  holdMs = SLOW_ANSWER_MS,
+): Promise<{ shifted: number; skeletons: boolean }> {
   const context = await browser.newContext({ storageState: ADMIN_STATE, viewport: { width, height: width < 600 ? 844 : 900 } });
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -68,17 +78,28 @@ async function shiftOf(
         if (!entry.hadRecentInput) window.shifted! += entry.value;
       }
     }).observe({ type: 'layout-shift', buffered: true });
+    window.skeletons = false;
+    new MutationObserver(() => {
+      if (document.querySelector('.MuiSkeleton-root')) window.skeletons = true;
+    }).observe(document, { childList: true, subtree: true });
   });
   await page.route(api, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await new Promise((resolve) => setTimeout(resolve, holdMs));
     await route.continue();
   });
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await arrived(page);
   await page.waitForLoadState('networkidle');
-  const shifted = (await page.evaluate(() => window.shifted)) ?? NaN;
+  const seen = await page.evaluate(() => ({ shifted: window.shifted ?? NaN, skeletons: window.skeletons ?? false }));
   await context.close();
+  return seen;
+}
+
+/** The layout shifts of a page whose answer comes after the first screen's wait, checking its skeletons came first. */
+async function shiftOf(...args: Parameters<typeof loadOf>): Promise<number> {
+  const { shifted, skeletons } = await loadOf(...args);
+  expect(skeletons, 'skeletons held the place of the late answer').toBe(true);
   return shifted;
 }
 
@@ -121,3 +142,16 @@ for (const width of [390, 1440]) {
     expect(shifted).toBeLessThan(0.01);
   });
 }
+
+test("an answer within the first screen's wait is drawn with the screen: no skeleton, no shift", async ({ browser }) => {
+  const { shifted, skeletons } = await loadOf(
+    browser,
+    390,
+    '/products',
+    '**/api/v1/products?**',
+    (page) => expect(page.getByText(/^(Steady|DN\d+ PN40 Cast Steel Gate Valve) /).first()).toBeVisible(),
+    200,
+  );
+  expect(skeletons).toBe(false);
+  expect(shifted).toBeLessThan(0.01);
+});

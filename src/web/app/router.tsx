@@ -16,7 +16,7 @@ import { STAFF_SHELL_ID } from '../../shared/staff-shell-id';
  * A page's module: its screen and, if it has one, what the screen asks the server for first (a list's
  * rows, the dashboard's figures), under the keys the screen reads.
  */
-type PageModule = { default: ComponentType; prefetch?: (client: QueryClient, url: URL) => void };
+type PageModule = { default: ComponentType; prefetch?: (client: QueryClient, url: URL) => void | Promise<unknown> };
 
 /**
  * Whether the page the app started on came with a staff screen's frame, which the server draws only for a
@@ -24,6 +24,18 @@ type PageModule = { default: ComponentType; prefetch?: (client: QueryClient, url
  * app's first drawing removes the frame.
  */
 const startedWithSession = typeof document !== 'undefined' && document.getElementById(STAFF_SHELL_ID) !== null;
+
+/**
+ * How long the screen the app starts on waits for its data before it is drawn without it. Drawn with its data,
+ * the screen is drawn once, inside the router's transition, which React draws in slices that leave the browser
+ * free between them. Drawn without, the data's arrival draws the screen again in one synchronous task (a
+ * query's answer reaches React through useSyncExternalStore, which cannot be sliced): on a phone at 4x slowdown
+ * the products list's was 120-270 ms. Meanwhile the server's frame shows the screen's title.
+ */
+const FIRST_DATA_WAIT_MS = 1500;
+/** Whether the next loader is the first screen's: the loader of the route the app starts on. */
+let firstScreen = true;
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): RouteObject {
   const guard = guardLoader(meta.access);
@@ -36,15 +48,17 @@ function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): R
       // the server when the app started with a session on a screen every signed-in user may open. That saves
       // the session's round trip before the data's on the first screen; a session that has ended meanwhile
       // makes the early request a 401 the query keeps to itself, and the guard sends the visitor to sign in.
+      const first = firstScreen;
+      firstScreen = false;
       const prefetch = () =>
         load().then(
           (module) => module.prefetch?.(queryClient, new URL(args.request.url)),
           () => undefined,
         );
-      const early = startedWithSession && meta.access === STAFF;
-      if (early) void prefetch();
+      const early = startedWithSession && meta.access === STAFF ? prefetch() : undefined;
       const result = await guard(args);
-      if (!early) void prefetch();
+      const asked = early ?? prefetch();
+      if (first) await Promise.race([asked, delay(FIRST_DATA_WAIT_MS)]);
       return result;
     },
     lazy: async () => ({ Component: (await load()).default }),

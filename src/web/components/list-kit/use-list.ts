@@ -71,17 +71,21 @@ function readListFilters<F extends string>(search: URLSearchParams, specs: reado
  * calls it as the screen's code arrives, so the rows are on their way while the screen starts, and the
  * screen's first draw finds its query already fetching instead of starting it (which drew it twice).
  */
-export function prefetchList<S extends string, F extends string>(client: QueryClient, options: UseListOptions<S, F>, url: URL): void {
+export function prefetchList<S extends string, F extends string>(
+  client: QueryClient,
+  options: UseListOptions<S, F>,
+  url: URL,
+): Promise<void> {
   const { key, path, filters: specs = [], ...paramOptions } = options;
   const params = readListParams<S>(url.searchParams, paramOptions);
   const { sent } = readListFilters(url.searchParams, specs);
-  if (params.pageSize === 'all') void client.prefetchInfiniteQuery(chunkedListQuery(key, path, params, sent));
-  else void client.prefetchQuery(pagedListQuery(key, path, params, sent));
+  if (params.pageSize === 'all') return client.prefetchInfiniteQuery(chunkedListQuery(key, path, params, sent));
+  return client.prefetchQuery(pagedListQuery(key, path, params, sent));
 }
 
 /** A page module's `prefetch` for its list (src/web/app/router.tsx): `export const prefetch = listPrefetch(LIST)`. */
 export function listPrefetch<S extends string, F extends string>(options: UseListOptions<S, F>) {
-  return (client: QueryClient, url: URL): void => prefetchList(client, options, url);
+  return (client: QueryClient, url: URL): Promise<void> => prefetchList(client, options, url);
 }
 
 export function useList<T, S extends string = string, F extends string = string>(options: UseListOptions<S, F>): ListState<T, S, F> {

@@ -12,7 +12,7 @@ export function useDashboard() {
   return useQuery({ ...dashboardQuery(), refetchInterval: 60_000 });
 }
 
-/** The figures, asked for as the dashboard's code arrives (src/web/app/router.tsx). */
-export function prefetchDashboard(client: QueryClient): void {
-  void client.prefetchQuery(dashboardQuery());
+/** The figures, asked for as the dashboard's code arrives (src/web/app/router.tsx); settles when they are in. */
+export function prefetchDashboard(client: QueryClient): Promise<void> {
+  return client.prefetchQuery(dashboardQuery());
 }

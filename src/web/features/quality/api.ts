@@ -39,8 +39,8 @@ export function useQualitySummary(range: QualityRange, interval: QualityInterval
 }
 
 /** The summary of the days and period an address names, asked for as the screen's code arrives. */
-export function prefetchQualitySummary(client: QueryClient, range: QualityRange, interval: QualityInterval): void {
-  void client.prefetchQuery(summaryQuery(range, interval));
+export function prefetchQualitySummary(client: QueryClient, range: QualityRange, interval: QualityInterval): Promise<void> {
+  return client.prefetchQuery(summaryQuery(range, interval));
 }
 
 const OPEN_PAGE = 20;

@@ -83,9 +83,9 @@ function SummarySkeleton() {
 }
 
 /** The summary of the days the address names, asked for as the screen's code arrives (src/web/app/router.tsx). */
-export function prefetch(client: QueryClient, url: URL): void {
+export function prefetch(client: QueryClient, url: URL): Promise<void> {
   const { from, to, interval } = readQualityParams(url.searchParams);
-  prefetchQualitySummary(client, { from, to }, interval);
+  return prefetchQualitySummary(client, { from, to }, interval);
 }
 
 export default function QualityPage() {
