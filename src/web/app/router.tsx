@@ -35,7 +35,16 @@ const startedWithSession = typeof document !== 'undefined' && document.getElemen
 const FIRST_DATA_WAIT_MS = 1500;
 /** Whether the next loader is the first screen's: the loader of the route the app starts on. */
 let firstScreen = true;
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Settles when `promise` does or after `ms`, whichever comes first, leaving no timer behind. */
+const within = (promise: Promise<unknown>, ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    void promise.then(done, done);
+  });
 
 function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): RouteObject {
   const guard = guardLoader(meta.access);
@@ -58,7 +67,7 @@ function page(meta: RouteMeta, path: string, load: () => Promise<PageModule>): R
       const early = startedWithSession && meta.access === STAFF ? prefetch() : undefined;
       const result = await guard(args);
       const asked = early ?? prefetch();
-      if (first) await Promise.race([asked, delay(FIRST_DATA_WAIT_MS)]);
+      if (first) await within(asked, FIRST_DATA_WAIT_MS);
       return result;
     },
     lazy: async () => ({ Component: (await load()).default }),
