@@ -90,8 +90,14 @@ export async function chooseFilter(page: Page, field: Locator, option: string): 
   expect(await field.evaluate((e) => e.tagName), "a list filter is the phone's own select below 600 px").toBe(phone ? 'SELECT' : 'DIV');
   if (phone) {
     await field.selectOption({ label: option });
-  } else {
-    await field.click();
-    await page.getByRole('option', { name: option, exact: true }).click();
+    return;
   }
+  // The menu is placed against the field: a face that arrives late moves the field, and a click aimed at the
+  // option before the menu followed lands on the menu's backdrop, which closes it with nothing chosen.
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await expect(async () => {
+    if (!(await page.getByRole('listbox').isVisible())) await field.click();
+    await page.getByRole('option', { name: option, exact: true }).click({ timeout: 5_000 });
+    await expect(field).toHaveText(option, { timeout: 2_000 });
+  }, `the filter shows "${option}" once chosen`).toPass();
 }
