@@ -5,6 +5,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import type { GetModuleInfo } from 'rollup';
 import { precompress } from './scripts/vite-precompress';
 import { prerender } from './scripts/vite-prerender';
 import { routePreloadsPlugin } from './scripts/vite-route-preloads';
@@ -15,7 +16,27 @@ const API_TARGET = process.env.API_TARGET ?? 'http://localhost:3000';
  * Libraries every page needs share long-lived chunks; page code stays in the chunk of its lazy route, so
  * the public /search and the sign-in pages never download the staff screens.
  */
-function manualChunks(id: string): string | undefined {
+/** The public page, the sign-in page and the offline verifier: what a visitor without an account loads. */
+const PUBLIC_SOURCES = /\/src\/web\/(public-app|login-app|verifier|features\/public)\//;
+
+/** Whether a module is reached from the public page, the sign-in page or the verifier, through any importer. */
+function publicReaches(id: string, getModuleInfo: GetModuleInfo): boolean {
+  const seen = new Set<string>([id]);
+  const queue = [id];
+  while (queue.length > 0) {
+    const info = getModuleInfo(queue.pop()!);
+    for (const by of [...(info?.importers ?? []), ...(info?.dynamicImporters ?? [])]) {
+      if (PUBLIC_SOURCES.test(by)) return true;
+      if (!seen.has(by)) {
+        seen.add(by);
+        queue.push(by);
+      }
+    }
+  }
+  return false;
+}
+
+function manualChunks(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }): string | undefined {
   // Rollup's CommonJS helpers in a chunk of their own: left to Rollup they join the React chunk, and every
   // page importing a CommonJS package (the verifier's jsQR) would load React with them.
   if (id.includes('commonjsHelpers')) return 'commonjs-helpers';
@@ -33,6 +54,11 @@ function manualChunks(id: string): string | undefined {
     return 'mui-core';
   if (/node_modules\/(i18next|react-i18next|html-parse-stringify|void-elements)\//.test(id)) return 'i18n';
   if (/node_modules\/zod\//.test(id)) return 'zod';
+  // The MUI components and icons only staff screens use, in one chunk: left to Rollup, each set of screens
+  // sharing a component made a chunk of its own, and a staff page loaded 83 files, most of 1-3 kB, whose
+  // requests and evaluations a phone paid one by one (docs/decisions/0083-one-chunk-for-the-staff-components.md).
+  // Those the public pages use stay split, so that no visitor's page loads the staff screens' components.
+  if (/node_modules\/@mui\/(material|icons-material)\//.test(id) && !publicReaches(id, getModuleInfo)) return 'mui-staff';
   return undefined;
 }
 
