@@ -7,8 +7,8 @@
  */
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useTheme, type SxProps, type Theme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+import type { SxProps, Theme } from '@mui/material/styles';
+import { usePhone } from '../lib/use-phone';
 
 export interface FilterOption {
   value: string;
@@ -30,8 +30,7 @@ export interface FilterSelectProps {
 }
 
 export function FilterSelect({ id, label, value, onChange, all, options, fullWidth, sx }: FilterSelectProps) {
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const phone = usePhone();
   const Item = phone ? 'option' : MenuItem;
   return (
     <TextField

@@ -29,8 +29,7 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+import { usePhone } from '../../lib/use-phone';
 import { useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '../../../shared/contract/common';
@@ -122,8 +121,7 @@ export function DataTable<T, S extends string>({
   rowHeight,
 }: DataTableProps<T, S>) {
   const { t, i18n } = useTranslation();
-  const theme = useTheme();
-  const cards = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const cards = usePhone();
   const [search, setSearch] = useState(params.q);
   const typed = useRef(false);
 

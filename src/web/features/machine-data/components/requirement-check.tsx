@@ -20,8 +20,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
+import { usePhone } from '../../../lib/use-phone';
 import { useTranslation } from 'react-i18next';
 import type { TestRecordDetail } from '../../../../shared/contract/machine-data';
 import type { ReasonCode } from '../../../../shared/standards/reasons';
@@ -93,8 +92,7 @@ function NotAssessed({ record }: { record: TestRecordDetail }) {
 export function RequirementCheck({ record }: { record: TestRecordDetail }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const a = record.assessment;
   const req = a.requirement;
   const title = t('standards.check.title');

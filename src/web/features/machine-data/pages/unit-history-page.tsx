@@ -16,8 +16,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
+import { usePhone } from '../../../lib/use-phone';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import type { TestRecord, UnitHistory } from '../../../../shared/contract/machine-data';
@@ -66,8 +65,7 @@ function RecordLink({ record, text }: { record: TestRecord; text: string }) {
 function Tests({ history }: { history: UnitHistory }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const again = retests(history.records);
   const f = (key: string) => t(`machineScreens.fields.${key}`);
   const typeCell = (r: TestRecord) => (

@@ -15,8 +15,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { Theme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+import { usePhone } from '../../../lib/use-phone';
 import { useState } from 'react';
 import { useForm, type Control, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +40,7 @@ const DUE_COLOURS = { overdue: 'error', 'due-soon': 'warning', current: 'success
 
 export function InstrumentsDialog({ machine, onClose }: { machine: Machine; onClose: () => void }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const instruments = useInstruments(machine.id);
   const [adding, setAdding] = useState(false);
   const list = instruments.data ?? [];

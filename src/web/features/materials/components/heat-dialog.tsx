@@ -15,8 +15,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import type { Theme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+import { usePhone } from '../../../lib/use-phone';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -89,7 +88,7 @@ function defaults(heat: Heat | null, materialId: string | undefined): HeatInput 
 export function HeatDialog({ heat: initial, materialId, onClose }: { heat: Heat | null; materialId?: string; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const materials = useMaterials();
   const save = useSaveHeat();
   const upload = useUploadCertificate();

@@ -9,8 +9,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import type { Theme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+import { usePhone } from '../../../lib/use-phone';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { materialInput, materialName, type Material, type MaterialInput } from '../../../../shared/contract/materials';
@@ -23,7 +22,7 @@ const FIELDS = ['specification', 'grade', 'ratingBasis', 'materialGroup'] as con
 
 export function MaterialDialog({ material, onClose }: { material: Material | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const save = useSaveMaterial();
   const form = useForm<MaterialInput>({
     resolver: zodFormResolver(materialInput),

@@ -8,8 +8,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
+import { usePhone } from '../../../lib/use-phone';
 import { useTranslation } from 'react-i18next';
 import type { Column } from '../../../components/data-table';
 import { RowCards } from '../../../components/data-table/row-cards';
@@ -29,8 +28,7 @@ export function RowsTable<T>({
   testId: string;
 }) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const cards = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const cards = usePhone();
   if (cards)
     return (
       // The cards' own side padding is the card content's already.

@@ -14,8 +14,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
+import { usePhone } from '../../../lib/use-phone';
 import { useTranslation } from 'react-i18next';
 import {
   BODY_MATERIALS,
@@ -45,8 +44,7 @@ interface Column {
 export function RequirementTable({ product }: { product: JudgedProduct }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const phone = usePhone();
 
   const heading = (
     <Typography component="h2" variant="h6" id="requirement-title">

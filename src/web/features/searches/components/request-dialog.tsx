@@ -12,8 +12,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
+import { usePhone } from '../../../lib/use-phone';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchRequestDetail } from '../../../../shared/contract/searches';
@@ -137,7 +136,7 @@ export function RequestDialog({
   onResend: (r: SearchRequestDetail) => void;
 }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const q = useSearchRequest(id);
   return (
     <Dialog open={!!id} onClose={onClose} fullScreen={phone} fullWidth maxWidth="md" aria-labelledby="search-request-title">
