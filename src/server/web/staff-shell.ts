@@ -10,6 +10,7 @@
  * fixed variants and is never written into the page.
  */
 import { escapeHtml } from '../../shared/html-escape';
+import { APP_BAR_HEIGHT, BREAKPOINTS, PHONE_LANDSCAPE } from '../../shared/layout-sizes';
 import { STAFF_SHELL_ID } from '../../shared/staff-shell-id';
 import { DEFAULT_PREFERENCES, mergePreferences, PREFERENCE_KEYS, preferenceCookie, type Preferences } from '../../shared/preferences';
 
@@ -49,9 +50,10 @@ const MENU =
   '<svg class="trc-shell-menu" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18h18v-2H3zm0-5h18v-2H3zm0-7v2h18V6z" fill="currentColor"/></svg>';
 
 /**
- * Its stylesheet. Sizes are the app's (src/web/lib/theme.ts and the default layout): the navigation 260 px
- * (72 collapsed) from 1280 px, the bar 56 px (64 from 600 px) and its border below, the content's padding 16 px (24 from 900 px),
- * the title as the screens' PageHeader writes it. The bar at the top moves as the app's loading bar does, on the
+ * Its stylesheet. Sizes are the app's (src/web/lib/theme.ts and the default layout), its breakpoints and bar's
+ * height read from where the app reads them (src/shared/layout-sizes.ts): the navigation 260 px (72 collapsed)
+ * from `lg`, the bar and its border below, the content's padding 16 px (24 from `md`), the title as the screens'
+ * PageHeader writes it. The bar at the top moves as the app's loading bar does, on the
  * compositor (a transform), so that the page is seen to be on its way; it stands still for reduced motion.
  */
 const CSS = `body{margin:0}
@@ -66,7 +68,7 @@ const CSS = `body{margin:0}
 .trc-shell[data-nav=collapsed] .trc-shell-nav .trc-shell-name,.trc-shell-bar .trc-shell-name{display:none}
 .trc-shell-logo{width:25px;height:25px;flex-shrink:0}
 .trc-shell-column{flex:1;min-width:0;display:flex;flex-direction:column}
-.trc-shell-bar{display:flex;align-items:center;gap:8px;min-height:56px;padding:0 16px;background:var(--paper);border-bottom:1px solid var(--line);font-weight:700;font-size:1.1rem}
+.trc-shell-bar{display:flex;align-items:center;gap:8px;min-height:${APP_BAR_HEIGHT.phone}px;padding:0 16px;background:var(--paper);border-bottom:1px solid var(--line);font-weight:700;font-size:1.1rem}
 .trc-shell-menu{width:24px;height:24px;padding:8px;margin-left:-12px}
 .trc-shell-main{flex:1;padding:16px 0}
 .trc-shell-content{box-sizing:border-box;padding:0 16px;margin:0 auto}
@@ -81,9 +83,10 @@ const CSS = `body{margin:0}
 .trc-shell-progress::after{content:"";position:absolute;top:0;bottom:0;left:0;width:40%;background:#c62828;animation:trc-shell-progress 1.6s ease-in-out infinite}
 @keyframes trc-shell-progress{from{transform:translateX(-100%)}to{transform:translateX(250%)}}
 @media (prefers-reduced-motion:reduce){.trc-shell-progress::after{animation:none;width:100%;opacity:.5}}
-@media (min-width:600px){.trc-shell-bar{min-height:64px;padding:0 24px}.trc-shell-menu{margin-left:-16px}}
-@media (min-width:900px){.trc-shell-main{padding:24px 0}.trc-shell-content{padding:0 24px}}
-@media (min-width:1280px){.trc-shell:not([data-nav=row]) .trc-shell-nav{display:block}.trc-shell-menu{display:none}.trc-shell:not([data-nav=row]) .trc-shell-bar .trc-shell-logo{display:none}.trc-shell[data-nav=row] .trc-shell-bar .trc-shell-name{display:inline}}`;
+@media ${PHONE_LANDSCAPE}{.trc-shell-bar{min-height:${APP_BAR_HEIGHT.phoneLandscape}px}}
+@media (min-width:${BREAKPOINTS.sm}px){.trc-shell-bar{min-height:${APP_BAR_HEIGHT.wide}px;padding:0 24px}.trc-shell-menu{margin-left:-16px}}
+@media (min-width:${BREAKPOINTS.md}px){.trc-shell-main{padding:24px 0}.trc-shell-content{padding:0 24px}}
+@media (min-width:${BREAKPOINTS.lg}px){.trc-shell:not([data-nav=row]) .trc-shell-nav{display:block}.trc-shell-menu{display:none}.trc-shell:not([data-nav=row]) .trc-shell-bar .trc-shell-logo{display:none}.trc-shell[data-nav=row] .trc-shell-bar .trc-shell-name{display:inline}}`;
 
 /**
  * The frame for a screen with this heading (its title and the line under it, already in the page's language),

@@ -6,7 +6,6 @@ export const SCROLL_TO_TOP_THRESHOLD = 200;
 export const HASH_SCROLL_OFFSET = 60;
 /** large breakpoint minus one: below it the navigation is always vertical (an overlay drawer) */
 export const OVERLAY_NAV_BREAKPOINT = 1279;
-export const BREAKPOINTS = { xs: 0, sm: 600, md: 960, lg: 1280, xl: 1920, xxl: 2560 } as const;
 export const LOADING_BAR = { start: 10, buffer: 20, tickMs: 800, hold: 82, resetMs: 300 } as const;
 export const HORIZONTAL_NAV_POPOVER_OFFSET = 6;
 export const LOGO_HEIGHT = 25;

@@ -1,6 +1,6 @@
 /** The MUI theme: primary red, light or dark, and the "bordered" skin (flat cards with a border). */
 import { createTheme, type Theme } from '@mui/material/styles';
-import { BREAKPOINTS } from './constants';
+import { APP_BAR_HEIGHT, BREAKPOINTS, PHONE_LANDSCAPE } from '../../shared/layout-sizes';
 import type { Preferences } from '../../shared/preferences';
 
 export const PRIMARY_RED = { light: '#c62828', dark: '#ef9a9a' } as const;
@@ -9,6 +9,14 @@ export function createAppTheme(mode: 'light' | 'dark', skin: Preferences['skin']
   const bordered = skin === 'bordered';
   return createTheme({
     breakpoints: { values: { xs: BREAKPOINTS.xs, sm: BREAKPOINTS.sm, md: BREAKPOINTS.md, lg: BREAKPOINTS.lg, xl: BREAKPOINTS.xl } },
+    // MUI's own heights, written here so that the server's frame and the notices read the same numbers.
+    mixins: {
+      toolbar: {
+        minHeight: APP_BAR_HEIGHT.phone,
+        [`@media ${PHONE_LANDSCAPE}`]: { minHeight: APP_BAR_HEIGHT.phoneLandscape },
+        [`@media (min-width:${BREAKPOINTS.sm}px)`]: { minHeight: APP_BAR_HEIGHT.wide },
+      },
+    },
     palette: {
       mode,
       // Both shades keep 4.5:1 against their button text and the page background.

@@ -1,6 +1,7 @@
 /** The toast container, mounted in its own root on first use; it follows the page's colour scheme. */
 import { createRoot } from 'react-dom/client';
 import { Slide, toast, ToastContainer } from 'react-toastify';
+import { APP_BAR_HEIGHT, BREAKPOINTS, PHONE_LANDSCAPE } from '../../shared/layout-sizes';
 import { TOAST_AUTO_CLOSE_MS } from './constants';
 
 let mounted: Promise<void> | undefined;
@@ -8,14 +9,13 @@ let mounted: Promise<void> | undefined;
 /**
  * Notices open below the app's bar, not over it: at the top right they covered the customizer's button and the
  * account menu (the sign-in's notice for its 3 s, and longer while the pointer rests on it), so a click meant
- * for either closed the notice instead. The heights are MUI's Toolbar's: 56 px on a phone, 48 in a phone's
- * landscape, 64 from 600 px wide. Below 481 px react-toastify's notices span the screen, so they sit on the
- * bar's edge there.
+ * for either closed the notice instead. The bar's heights are the theme's (src/shared/layout-sizes.ts). Below
+ * 481 px react-toastify's notices span the screen, so they sit on the bar's edge there.
  */
 const BELOW_THE_BAR = `
-#toasts { --bar: 64px; --gap: 8px; }
-@media (max-width: 599.95px) { #toasts { --bar: 56px; } }
-@media (max-width: 599.95px) and (orientation: landscape) { #toasts { --bar: 48px; } }
+#toasts { --bar: ${APP_BAR_HEIGHT.wide}px; --gap: 8px; }
+@media (max-width: ${BREAKPOINTS.sm - 0.05}px) { #toasts { --bar: ${APP_BAR_HEIGHT.phone}px; } }
+@media ${PHONE_LANDSCAPE} { #toasts { --bar: ${APP_BAR_HEIGHT.phoneLandscape}px; } }
 @media (max-width: 480px) { #toasts { --gap: 0px; } }
 #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + var(--bar) + var(--gap)); }
 `;
