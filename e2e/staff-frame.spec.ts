@@ -99,6 +99,27 @@ for (const [language, width] of [
   });
 }
 
+// A small phone held sideways: narrower than 600 px and wider than high, where MUI's bar is 48 px high.
+for (const viewport of [
+  { width: 568, height: 320 },
+  { width: 390, height: 844 },
+]) {
+  test(`the frame's bar is as high as the app's: ${viewport.width}×${viewport.height}`, async ({ browser, baseURL }) => {
+    const staff = await staffPage(browser, baseURL!, 'en', viewport.width);
+    const { page } = staff;
+    await page.setViewportSize(viewport);
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    const framed = (await page.locator('#trc-shell .trc-shell-bar').boundingBox())!;
+    await page.unroute('**/assets/*.js');
+    await page.goto('/dashboard');
+    await expect(page.locator('#trc-shell')).toHaveCount(0);
+    const drawn = (await page.locator('header').first().boundingBox())!;
+    expect(framed.height).toBe(drawn.height);
+    await staff.context.close();
+  });
+}
+
 test('a visitor without a session gets no frame, and is sent to sign in', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
