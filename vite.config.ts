@@ -12,10 +12,6 @@ import { routePreloadsPlugin } from './scripts/vite-route-preloads';
 
 const API_TARGET = process.env.API_TARGET ?? 'http://localhost:3000';
 
-/**
- * Libraries every page needs share long-lived chunks; page code stays in the chunk of its lazy route, so
- * the public /search and the sign-in pages never download the staff screens.
- */
 /** The public page, the sign-in page and the offline verifier: what a visitor without an account loads. */
 const PUBLIC_SOURCES = /\/src\/web\/(public-app|login-app|verifier|features\/public)\//;
 
@@ -36,6 +32,10 @@ function publicReaches(id: string, getModuleInfo: GetModuleInfo): boolean {
   return false;
 }
 
+/**
+ * Libraries every page needs share long-lived chunks; page code stays in the chunk of its lazy route, so
+ * the public /search and the sign-in pages never download the staff screens.
+ */
 function manualChunks(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }): string | undefined {
   // Rollup's CommonJS helpers in a chunk of their own: left to Rollup they join the React chunk, and every
   // page importing a CommonJS package (the verifier's jsQR) would load React with them.

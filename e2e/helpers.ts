@@ -92,8 +92,8 @@ export async function chooseFilter(page: Page, field: Locator, option: string): 
     await field.selectOption({ label: option });
     return;
   }
-  // The menu is placed against the field: a face that arrives late moves the field, and a click aimed at the
-  // option before the menu followed lands on the menu's backdrop, which closes it with nothing chosen.
+  // The menu is placed against the field, which a face arriving late can move; a click that then misses the
+  // option lands on the menu's backdrop and closes it with nothing chosen. Such a miss is chosen again.
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await expect(async () => {
     if (!(await page.getByRole('listbox').isVisible())) await field.click();

@@ -17,5 +17,8 @@ export const APP_BAR_HEIGHT = {
   wide: 64,
 } as const;
 
+/** The media query of a phone's window: narrower than `sm`, as MUI's `breakpoints.down('sm')` writes it. */
+export const PHONE = `(max-width:${BREAKPOINTS.sm - 0.05}px)`;
+
 /** The media query of a phone held sideways, where the bar is `phoneLandscape` high. */
-export const PHONE_LANDSCAPE = `(max-width:${BREAKPOINTS.sm - 0.05}px) and (orientation:landscape)`;
+export const PHONE_LANDSCAPE = `${PHONE} and (orientation:landscape)`;

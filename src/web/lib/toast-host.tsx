@@ -1,7 +1,7 @@
 /** The toast container, mounted in its own root on first use; it follows the page's colour scheme. */
 import { createRoot } from 'react-dom/client';
 import { Slide, toast, ToastContainer } from 'react-toastify';
-import { APP_BAR_HEIGHT, BREAKPOINTS, PHONE_LANDSCAPE } from '../../shared/layout-sizes';
+import { APP_BAR_HEIGHT, PHONE, PHONE_LANDSCAPE } from '../../shared/layout-sizes';
 import { TOAST_AUTO_CLOSE_MS } from './constants';
 
 let mounted: Promise<void> | undefined;
@@ -14,7 +14,7 @@ let mounted: Promise<void> | undefined;
  */
 const BELOW_THE_BAR = `
 #toasts { --bar: ${APP_BAR_HEIGHT.wide}px; --gap: 8px; }
-@media (max-width: ${BREAKPOINTS.sm - 0.05}px) { #toasts { --bar: ${APP_BAR_HEIGHT.phone}px; } }
+@media ${PHONE} { #toasts { --bar: ${APP_BAR_HEIGHT.phone}px; } }
 @media ${PHONE_LANDSCAPE} { #toasts { --bar: ${APP_BAR_HEIGHT.phoneLandscape}px; } }
 @media (max-width: 480px) { #toasts { --gap: 0px; } }
 #toasts .Toastify__toast-container--top-right { top: calc(env(safe-area-inset-top) + var(--bar) + var(--gap)); }
