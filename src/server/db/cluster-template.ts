@@ -31,8 +31,17 @@ export function readClusterTemplate(file = CLUSTER_TEMPLATE_FILE): Blob | undefi
   }
 }
 
-/** Writes the cluster dump `data` (PGlite's dumpDataDir, gzip) with its version stamp. */
+/**
+ * Writes the cluster dump `data` (PGlite's dumpDataDir, gzip) with its version stamp, each file whole by a
+ * rename: a server starting meanwhile (or a second test run writing the same file) reads the old file or the
+ * new one, never part of one.
+ */
 export function writeClusterTemplate(data: Uint8Array, file = CLUSTER_TEMPLATE_FILE): void {
-  fs.writeFileSync(file, data);
-  fs.writeFileSync(`${file}.version`, `${pgliteVersion()}\n`);
+  const whole = (target: string, content: Uint8Array | string) => {
+    const part = `${target}.${process.pid}.part`;
+    fs.writeFileSync(part, content);
+    fs.renameSync(part, target);
+  };
+  whole(file, data);
+  whole(`${file}.version`, `${pgliteVersion()}\n`);
 }
