@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig, devices, type Project } from '@playwright/test';
 import { TIME_SCALE } from './e2e/time-scale';
 
 // The config is evaluated by the runner and again by each worker: the first evaluation picks the port and
@@ -40,6 +40,51 @@ const chromium = {
   launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
 };
 
+/**
+ * The projects with specs of their own, in the order they run after the catch-all `chromium` project (which
+ * takes every other spec: it ignores exactly what these match, so that no spec runs twice or not at all).
+ */
+const SPEC_PROJECTS: (Project & { testMatch: RegExp })[] = [
+  // Quality analysis and the audit trail: a month of test records, the Quality tab, the audit screen.
+  { name: 'insight', testMatch: /insight\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  {
+    name: 'public-host',
+    testMatch: /public-host\.spec\.ts/,
+    dependencies: ['setup'],
+    use: {
+      ...chromium,
+      baseURL: `http://report.test:${PORT}`,
+      launchOptions: { executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP report.test 127.0.0.1'] },
+    },
+  },
+  { name: 'screens', testMatch: /screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // Products and serial ranges: after the shell's tests, since they change the admin's language.
+  { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // Machine data: benches and keys, a posted batch, CSV, list filters, a record's chart, a unit's history.
+  { name: 'machine-data', testMatch: /machine-data\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // Searches: spends one public report request (10 per IP in 15 min, shared by every spec), so
+  // it is listed before public-search, which spends most of the rest.
+  { name: 'searches', testMatch: /searches\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // The public Test Report Center and the Settings screen: lookup, request, preview, verification.
+  { name: 'public-search', testMatch: /public-search\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  { name: 'settings', testMatch: /settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // The staff dashboard: its figures against the API's, the requests chart, the alert inbox; en/zh at 1440 and 390 px.
+  { name: 'dashboard', testMatch: /dashboard\.spec\.ts|alerts\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // Standards and judgement: the product form's live requirement, a range's body material, the verdict
+  // filter and a record's required vs measured, en/zh at 1440 and 390 px.
+  { name: 'standards', testMatch: /standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // Customers, purchase orders and deliveries: a customer with a contact, an order, a delivery filled by a
+  // typed range, a refused serial; en/zh at 1440 and 390 px.
+  { name: 'orders', testMatch: /orders\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // The buyer's side of a released delivery: the link from the email, the delivery page, the ZIP, an ended
+  // link, "I have a delivery"; en/zh at 1440 and 390 px.
+  { name: 'delivery-link', testMatch: /delivery-link\.spec\.ts/, dependencies: ['setup'], use: chromium },
+  // The visitor's first screen: prerendered /search and /login in the visitor's language, the language choice.
+  { name: 'visitor-page', testMatch: /visitor-page\.spec\.ts/, use: chromium },
+  // The user guide's screenshots (docs/user-guide): the demo server on its own data, from this run's snapshot.
+  { name: 'user-guide', testMatch: /user-guide\.spec\.ts/, use: chromium },
+];
+
 export default defineConfig({
   testDir: 'e2e',
   // Per run: another run of this config at the same time must not clear this one's traces.
@@ -57,49 +102,11 @@ export default defineConfig({
     { name: 'setup', testMatch: /first-admin\.setup\.ts/, use: chromium },
     {
       name: 'chromium',
-      testIgnore:
-        /public-host\.spec\.ts|screens\.spec\.ts|catalogue.*\.spec\.ts|machine-data\.spec\.ts|insight\.spec\.ts|public-search\.spec\.ts|settings\.spec\.ts|searches\.spec\.ts|dashboard\.spec\.ts|alerts\.spec\.ts|user-guide\.spec\.ts|standards\.spec\.ts|visitor-page\.spec\.ts|orders\.spec\.ts/,
+      testIgnore: SPEC_PROJECTS.map((p) => p.testMatch),
       dependencies: ['setup'],
       use: chromium,
     },
-    // Quality analysis and the audit trail: a month of test records, the Quality tab, the audit screen.
-    { name: 'insight', testMatch: /insight\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    {
-      name: 'public-host',
-      testMatch: /public-host\.spec\.ts/,
-      dependencies: ['setup'],
-      use: {
-        ...chromium,
-        baseURL: `http://report.test:${PORT}`,
-        launchOptions: { executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP report.test 127.0.0.1'] },
-      },
-    },
-    { name: 'screens', testMatch: /screens\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Products and serial ranges: after the shell's tests, since they change the admin's language.
-    { name: 'catalogue', testMatch: /catalogue.*\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Machine data: benches and keys, a posted batch, CSV, list filters, a record's chart, a unit's history.
-    { name: 'machine-data', testMatch: /machine-data\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Searches: spends one public report request (10 per IP in 15 min, shared by every spec), so
-    // it is listed before public-search, which spends most of the rest.
-    { name: 'searches', testMatch: /searches\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The public Test Report Center and the Settings screen: lookup, request, preview, verification.
-    { name: 'public-search', testMatch: /public-search\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    { name: 'settings', testMatch: /settings\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The staff dashboard: its figures against the API's, the requests chart, the alert inbox; en/zh at 1440 and 390 px.
-    { name: 'dashboard', testMatch: /dashboard\.spec\.ts|alerts\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Standards and judgement: the product form's live requirement, a range's body material, the verdict
-    // filter and a record's required vs measured, en/zh at 1440 and 390 px.
-    { name: 'standards', testMatch: /standards\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // Customers, purchase orders and deliveries: a customer with a contact, an order, a delivery filled by a
-    // typed range, a refused serial; en/zh at 1440 and 390 px.
-    { name: 'orders', testMatch: /orders\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The buyer's side of a released delivery: the link from the email, the delivery page, the ZIP, an ended
-    // link, "I have a delivery"; en/zh at 1440 and 390 px.
-    { name: 'delivery-link', testMatch: /delivery-link\.spec\.ts/, dependencies: ['setup'], use: chromium },
-    // The visitor's first screen: prerendered /search and /login in the visitor's language, the language choice.
-    { name: 'visitor-page', testMatch: /visitor-page\.spec\.ts/, use: chromium },
-    // The user guide's screenshots (docs/user-guide): the demo server on its own data, from this run's snapshot.
-    { name: 'user-guide', testMatch: /user-guide\.spec\.ts/, use: chromium },
+    ...SPEC_PROJECTS,
   ],
   // After the run: the server's log holds no password, bench key or cookie (e2e/log-secrets.teardown.ts).
   globalTeardown: './e2e/log-secrets.teardown.ts',
