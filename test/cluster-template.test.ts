@@ -1,3 +1,4 @@
+// @engine-independent: the embedded database's cluster file, which only PGlite reads (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * The embedded database's cluster made at build time (src/server/db/cluster-template.ts): read only under
  * the PGlite version that made it, and a database opened from it has every migration without running them.

@@ -1,3 +1,4 @@
+// @engine-independent: rendering certificates and reading their QR codes and signatures; the records are written and read by the same queries as elsewhere (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * A certificate's offline proof (docs/decisions/0063-offline-verification.md): the QR code read by ZBar from
  * the rendered PDF carries the link and a JWS that verifies against the published JWKS, its facts are the

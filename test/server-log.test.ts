@@ -1,3 +1,4 @@
+// @engine-independent: the lines the server's log writes, whichever database it uses (scripts/test.mjs leaves it out of the PostgreSQL pass).
 /**
  * The server's log: at the default level (info) a request writes no line of its own, while a failed
  * request and a warning still do; at debug each request has its two lines. Readable lines on a terminal,
