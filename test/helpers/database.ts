@@ -96,10 +96,13 @@ export function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /**
- * For test/global-setup.ts: a migrated PGlite database dumped to `file`, whose copies the tests open.
+ * For test/global-setup.ts: a migrated PGlite database dumped to `file`, whose copies the tests open. Returns
+ * the dump, which the global setup also keeps compressed as the cluster file.
  */
-export async function writePgliteTemplate(file: string): Promise<void> {
-  fs.writeFileSync(file, await makeMigratedCluster('none'));
+export async function writePgliteTemplate(file: string): Promise<Uint8Array> {
+  const dump = await makeMigratedCluster('none');
+  fs.writeFileSync(file, dump);
+  return dump;
 }
 
 /** For test/global-setup.ts: a migrated template database on the server at `serverUrl`; its name and how to drop it. */
