@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { expectAxeClean } from './screen-kit';
+import { expectAxeClean, untilSettled } from './screen-kit';
 import { countProducts, createProduct, createRange, pickProduct, stamp, staffBrowser, type Lang } from './catalogue-helpers';
 import { TIME_SCALE } from './time-scale';
 import { langWidthThemes } from './looks';
@@ -422,9 +422,9 @@ test.describe('screens', () => {
         await page.goto(screen.path);
         await expect(page.locator('h1').first()).toBeVisible();
         await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hant' : 'en');
-        await page.waitForLoadState('networkidle');
+        await untilSettled(page);
         if (screen.act) await screen.act();
-        await page.waitForTimeout(400);
+        await untilSettled(page);
         // A form scrolled to its first error would show the sticky app bar mid-page in a full-page shot.
         await page.evaluate(() => window.scrollTo(0, 0));
         await keepScreenshot(page, { path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });

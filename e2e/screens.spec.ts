@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_STATE } from './helpers';
-import { expectAxeClean } from './screen-kit';
+import { expectAxeClean, untilSettled } from './screen-kit';
 import { TIME_SCALE } from './time-scale';
 import { langThemes } from './looks';
 import { keepScreenshot, SCREENSHOTS_KEPT } from './shots';
@@ -97,8 +97,7 @@ for (const signedIn of [false, true]) {
             const axe = width === 1440 || screen.name === 'dashboard';
             // Settled for a screenshot or the axe check; a width with neither (CI keeps no screenshots) needs no wait.
             if (!axe && !SCREENSHOTS_KEPT) continue;
-            await page.waitForLoadState('networkidle');
-            await page.waitForTimeout(350);
+            await untilSettled(page);
             await keepScreenshot(page, { path: path.join(OUT, `${screen.name}-${lang}-${theme}-${width}.png`), fullPage: true });
             if (axe) await expectAxeClean(page, `${screen.name} ${lang} ${theme} ${width}`);
           }
