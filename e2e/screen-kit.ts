@@ -32,12 +32,13 @@ export function translator(namespaces: string[]) {
 }
 
 /**
- * Until the screen has settled, as the page itself tells: its fonts are in, nothing on it is busy (a list or
- * chart fetching says so with `aria-busy`, data still to come shows a skeleton, a navigation the loading
- * bar) and no transition or animation runs (a dialog fading in, a row's highlight), all of it unchanged
- * for 150 ms. Waiting for the network to be idle for 500 ms and a fixed pause after it took 0.9–1.6 s a
- * screen; this takes what the screen needs (docs/decisions/0048-ci-under-thirty-minutes.md). An animation
- * that repeats forever (a progress indicator's) does not count as running: it never ends.
+ * Until the screen has settled, as the page itself tells: its fonts are in, nothing on it is busy (the
+ * server's frame still waiting for the app shows its progress bar, a list or chart fetching says so with
+ * `aria-busy`, data still to come shows a skeleton, a navigation the loading bar) and no transition or
+ * animation runs (a dialog fading in, a row's highlight), all of it unchanged for 150 ms. Waiting for the
+ * network to be idle for 500 ms and a fixed pause after it took 0.9–1.6 s a screen; this takes what the
+ * screen needs (docs/decisions/0048-ci-under-thirty-minutes.md). An animation that repeats forever (a
+ * progress indicator's) does not count as running: it never ends, and the frame's bar is looked for itself.
  */
 export async function untilSettled(page: Page): Promise<void> {
   const since = `settled-${Date.now()}-${Math.random()}`;
@@ -46,7 +47,7 @@ export async function untilSettled(page: Page): Promise<void> {
       const marks = window as unknown as Record<string, number | undefined>;
       const busy =
         document.fonts.status !== 'loaded' ||
-        document.querySelector('[aria-busy="true"], .MuiSkeleton-root, [data-testid="loading-bar"]') !== null ||
+        document.querySelector('.trc-shell-progress, [aria-busy="true"], .MuiSkeleton-root, [data-testid="loading-bar"]') !== null ||
         document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
       if (busy) {
         marks[key] = undefined;
